@@ -1,0 +1,189 @@
+import type { int32, ObjectMeta, Time, TypeMeta, Bytes } from '../../meta/v1/types.js';
+import type { JSONSchemaProps } from './schema.js';
+
+export type { JSONSchemaProps, ValidationRule } from './schema.js';
+
+/**
+ * A CustomResourceDefinition makes the API server serve a new resource,
+ * named `<plural>.<group>`.
+ *
+ * @genclient
+ * @nonNamespaced
+ * @resource path=customresourcedefinitions singular=customresourcedefinition shortName=crd;crds categories=api-extensions
+ * @subresource status
+ * @printcolumn name=Created At type=date jsonPath=.metadata.creationTimestamp
+ */
+export interface CustomResourceDefinition extends TypeMeta {
+  metadata?: ObjectMeta;
+  spec: CustomResourceDefinitionSpec;
+  status?: CustomResourceDefinitionStatus;
+}
+
+/** How the custom resources are named, scoped, versioned and converted. */
+export interface CustomResourceDefinitionSpec {
+  /**
+   * The API group of the custom resources.
+   *
+   * @minLength 1
+   * @immutable
+   */
+  group: string;
+  names: CustomResourceDefinitionNames;
+  /** @enum Cluster;Namespaced */
+  scope: string;
+  /**
+   * The versions served; exactly one has storage=true.
+   *
+   * @minItems 1
+   * @listType atomic
+   */
+  versions: CustomResourceDefinitionVersion[];
+  conversion?: CustomResourceConversion;
+  /** Deprecated: only false is accepted in apiextensions.k8s.io/v1. */
+  preserveUnknownFields?: boolean;
+}
+
+export interface CustomResourceDefinitionNames {
+  /** @minLength 1 */
+  plural: string;
+  singular?: string;
+  /** @listType atomic */
+  shortNames?: string[];
+  /** @minLength 1 */
+  kind: string;
+  listKind?: string;
+  /** @listType atomic */
+  categories?: string[];
+}
+
+export interface CustomResourceDefinitionVersion {
+  /** @minLength 1 */
+  name: string;
+  served: boolean;
+  storage: boolean;
+  deprecated?: boolean;
+  deprecationWarning?: string;
+  schema?: CustomResourceValidation;
+  subresources?: CustomResourceSubresources;
+  /** @listType atomic */
+  additionalPrinterColumns?: CustomResourceColumnDefinition[];
+  /** @listType atomic */
+  selectableFields?: SelectableField[];
+}
+
+export interface CustomResourceValidation {
+  openAPIV3Schema?: JSONSchemaProps;
+}
+
+export interface CustomResourceSubresources {
+  /** Presence enables /status; the content is always empty. */
+  status?: CustomResourceSubresourceStatus;
+  scale?: CustomResourceSubresourceScale;
+}
+
+/** An empty object: its presence switches the status subresource on. */
+export interface CustomResourceSubresourceStatus {}
+
+export interface CustomResourceSubresourceScale {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface CustomResourceColumnDefinition {
+  name: string;
+  /** @enum integer;number;string;boolean;date */
+  type: string;
+  format?: string;
+  description?: string;
+  /** @minimum 0 */
+  priority?: int32;
+  jsonPath: string;
+}
+
+export interface SelectableField {
+  jsonPath: string;
+}
+
+export interface CustomResourceConversion {
+  /** @enum None;Webhook */
+  strategy: string;
+  webhook?: WebhookConversion;
+}
+
+export interface WebhookConversion {
+  clientConfig?: WebhookClientConfig;
+  /**
+   * ConversionReview versions the webhook accepts, in order of preference.
+   *
+   * @listType atomic
+   */
+  conversionReviewVersions: string[];
+}
+
+/** How to reach a webhook: exactly one of url and service. */
+export interface WebhookClientConfig {
+  url?: string;
+  service?: ServiceReference;
+  caBundle?: Bytes;
+}
+
+export interface ServiceReference {
+  namespace: string;
+  name: string;
+  path?: string;
+  /**
+   * @default 443
+   * @minimum 1
+   * @maximum 65535
+   */
+  port?: int32;
+}
+
+export interface CustomResourceDefinitionStatus {
+  /**
+   * @listType map
+   * @listMapKey type
+   */
+  conditions?: CustomResourceDefinitionCondition[];
+  acceptedNames?: CustomResourceDefinitionNames;
+  /** @listType atomic */
+  storedVersions?: string[];
+}
+
+export interface CustomResourceDefinitionCondition {
+  /** @enum Established;NamesAccepted;NonStructuralSchema;Terminating;KubernetesAPIApprovalPolicyConformant */
+  type: string;
+  /** @enum True;False;Unknown */
+  status: string;
+  lastTransitionTime?: Time;
+  reason?: string;
+  message?: string;
+  observedGeneration?: number;
+}
+
+/** ConversionReview is sent to and answered by conversion webhooks. */
+export interface ConversionReview extends TypeMeta {
+  request?: ConversionRequest;
+  response?: ConversionResponse;
+}
+
+export interface ConversionRequest {
+  uid: string;
+  desiredAPIVersion: string;
+  /** @listType atomic */
+  objects: unknown[];
+}
+
+export interface ConversionResponse {
+  uid: string;
+  /** @listType atomic */
+  convertedObjects: unknown[];
+  result: ConversionResult;
+}
+
+/** The Status of a conversion: Success or Failure with a message. */
+export interface ConversionResult {
+  status?: string;
+  message?: string;
+}

@@ -1,0 +1,196 @@
+import { RE2JS } from 're2js';
+import type { DiagnosticSink } from '../model/diagnostics.js';
+import { PATCH_MERGE_KEY, PATCH_STRATEGY, type JSONSchemaProps, type ValidationRule } from '../model/schema.js';
+import type { SourceLocation } from '../model/types.js';
+import type { Markers } from './markers.js';
+import { intOrString } from './schema.js';
+
+export interface MarkerTarget {
+  readonly location: SourceLocation;
+  readonly sink: DiagnosticSink;
+  /** What the markers are on, for messages: `property spec`, `type FlunderSpec`. */
+  readonly target: string;
+}
+
+type Keyword = 'numeric' | 'string' | 'array' | 'object' | 'any';
+
+/**
+ * Which kind of value each validation keyword constrains. Scalar keywords
+ * written on an array property constrain its items (`@pattern` on a
+ * `string[]`), which spares a named alias per constrained list.
+ */
+const KEYWORD_KIND: Readonly<Record<string, Keyword>> = {
+  minimum: 'numeric', maximum: 'numeric', exclusiveMinimum: 'numeric', exclusiveMaximum: 'numeric', multipleOf: 'numeric',
+  minLength: 'string', maxLength: 'string', pattern: 'string',
+  minItems: 'array', maxItems: 'array', uniqueItems: 'array', listType: 'array', listMapKey: 'array',
+  minProperties: 'object', maxProperties: 'object', mapType: 'object', structType: 'object',
+};
+
+/**
+ * Returns `schema` with the schema markers applied. Markers that do not fit
+ * the value's type (`@minLength` on a number) are reported, not applied.
+ */
+export function applySchemaMarkers(schema: JSONSchemaProps, markers: Markers, at: MarkerTarget): JSONSchemaProps {
+  let out: JSONSchemaProps = { ...schema };
+  const report = (line: number, name: string, message: string): void =>
+    at.sink.error({ file: at.location.file, line }, `marker @${name}: ${message} (on ${at.target})`);
+
+  // Type-changing markers first, so later keywords check against the final type.
+  const intOrStr = markers.one('intOrString');
+  if (intOrStr !== undefined) out = { ...intOrString(), ...(out.description === undefined ? {} : { description: out.description }) };
+  const type = markers.one('type');
+  if (type !== undefined) out.type = type.value;
+  if (markers.has('preserveUnknownFields')) out['x-kubernetes-preserve-unknown-fields'] = true;
+  if (markers.has('embeddedResource')) {
+    out['x-kubernetes-embedded-resource'] = true;
+    out.type ??= 'object';
+  }
+
+  const itemsTarget = (name: string): JSONSchemaProps | undefined => {
+    const kind = KEYWORD_KIND[name] ?? 'any';
+    if (kind === 'any' || out.$ref !== undefined) return out;
+    const fits = (s: JSONSchemaProps): boolean => fitsKind(s, kind);
+    if (fits(out)) return out;
+    if (out.type === 'array' && isSchema(out.items) && fits(out.items)) {
+      out.items = { ...out.items };
+      return out.items;
+    }
+    return undefined;
+  };
+  const set = <K extends keyof JSONSchemaProps>(name: string, line: number, key: K, value: JSONSchemaProps[K]): void => {
+    const target = itemsTarget(name);
+    if (target === undefined) {
+      report(line, name, `does not apply to a value of type ${describeType(out)}`);
+      return;
+    }
+    target[key] = value;
+  };
+
+  for (const m of markers.all('minimum')) set('minimum', m.line, 'minimum', m.value);
+  for (const m of markers.all('maximum')) set('maximum', m.line, 'maximum', m.value);
+  for (const m of markers.all('multipleOf')) {
+    if (m.value <= 0) report(m.line, 'multipleOf', 'must be greater than 0');
+    else set('multipleOf', m.line, 'multipleOf', m.value);
+  }
+  const exMin = markers.one('exclusiveMinimum');
+  if (exMin !== undefined) {
+    if (!markers.has('minimum')) report(exMin.line, 'exclusiveMinimum', 'needs @minimum (it makes the minimum exclusive)');
+    else set('exclusiveMinimum', exMin.line, 'exclusiveMinimum', true);
+  }
+  const exMax = markers.one('exclusiveMaximum');
+  if (exMax !== undefined) {
+    if (!markers.has('maximum')) report(exMax.line, 'exclusiveMaximum', 'needs @maximum (it makes the maximum exclusive)');
+    else set('exclusiveMaximum', exMax.line, 'exclusiveMaximum', true);
+  }
+  const min = markers.one('minimum')?.value;
+  const max = markers.one('maximum')?.value;
+  if (min !== undefined && max !== undefined && min > max) report(markers.one('maximum')!.line, 'maximum', `${max} is below @minimum ${min}`);
+
+  for (const m of markers.all('minLength')) nonNegative(m.value, m.line, 'minLength') && set('minLength', m.line, 'minLength', m.value);
+  for (const m of markers.all('maxLength')) nonNegative(m.value, m.line, 'maxLength') && set('maxLength', m.line, 'maxLength', m.value);
+  for (const m of markers.all('pattern')) {
+    const problem = re2Problem(m.value);
+    if (problem !== undefined) report(m.line, 'pattern', `not a valid RE2 regular expression: ${problem}`);
+    else set('pattern', m.line, 'pattern', m.value);
+  }
+  for (const m of markers.all('format')) set('format', m.line, 'format', m.value);
+  for (const m of markers.all('minItems')) nonNegative(m.value, m.line, 'minItems') && set('minItems', m.line, 'minItems', m.value);
+  for (const m of markers.all('maxItems')) nonNegative(m.value, m.line, 'maxItems') && set('maxItems', m.line, 'maxItems', m.value);
+  for (const m of markers.all('uniqueItems')) set('uniqueItems', m.line, 'uniqueItems', true);
+  for (const m of markers.all('minProperties')) nonNegative(m.value, m.line, 'minProperties') && set('minProperties', m.line, 'minProperties', m.value);
+  for (const m of markers.all('maxProperties')) nonNegative(m.value, m.line, 'maxProperties') && set('maxProperties', m.line, 'maxProperties', m.value);
+
+  for (const m of markers.all('enum')) {
+    const target = out.type === 'array' && isSchema(out.items) ? (out.items = { ...out.items }) : out;
+    const numeric = target.type === 'integer' || target.type === 'number';
+    const values = m.value.map((v) => (numeric ? Number(v) : v));
+    if (numeric && values.some((v) => Number.isNaN(v))) report(m.line, 'enum', 'values of a numeric type must be numbers');
+    else target.enum = values;
+  }
+
+  for (const m of markers.all('nullable')) {
+    void m;
+    out.nullable = true;
+  }
+  for (const m of markers.all('default')) {
+    if (m.value === undefined) report(m.line, 'default', 'needs a JSON value (quote strings with spaces)');
+    else out.default = m.value;
+  }
+  for (const m of markers.all('example')) out.example = m.value;
+  for (const m of markers.all('title')) out.title = m.value;
+
+  const listType = markers.one('listType');
+  if (listType !== undefined) set('listType', listType.line, 'x-kubernetes-list-type', listType.value);
+  const mapKeys = markers.all('listMapKey');
+  if (mapKeys.length > 0) {
+    if (listType?.value !== 'map') report(mapKeys[0]!.line, 'listMapKey', 'needs @listType map');
+    else set('listMapKey', mapKeys[0]!.line, 'x-kubernetes-list-map-keys', mapKeys.map((k) => k.value));
+  } else if (listType?.value === 'map') {
+    report(listType.line, 'listType', '@listType map needs at least one @listMapKey');
+  }
+  const mapType = markers.one('mapType');
+  if (mapType !== undefined) set('mapType', mapType.line, 'x-kubernetes-map-type', mapType.value);
+  const structType = markers.one('structType');
+  if (structType !== undefined) set('structType', structType.line, 'x-kubernetes-map-type', structType.value);
+
+  const rules: ValidationRule[] = [...(out['x-kubernetes-validations'] ?? [])];
+  for (const m of markers.all('validation')) {
+    const v = m.value.values;
+    const rule: ValidationRule = { rule: String(v['rule']) };
+    if (v['message'] !== undefined) rule.message = String(v['message']);
+    if (v['messageExpression'] !== undefined) rule.messageExpression = String(v['messageExpression']);
+    if (v['fieldPath'] !== undefined) rule.fieldPath = String(v['fieldPath']);
+    if (v['reason'] !== undefined) {
+      const reason = String(v['reason']);
+      if (!REASONS.has(reason)) report(m.line, 'validation', `reason must be one of ${[...REASONS].join(', ')}`);
+      rule.reason = reason;
+    }
+    rules.push(rule);
+  }
+  if (markers.has('immutable')) rules.push({ rule: 'self == oldSelf', message: 'Value is immutable' });
+  if (rules.length > 0) out['x-kubernetes-validations'] = rules;
+
+  const strategy = markers.one('patchStrategy');
+  if (strategy !== undefined) (out as Record<string, unknown>)[PATCH_STRATEGY] = strategy.value;
+  const mergeKey = markers.one('patchMergeKey');
+  if (mergeKey !== undefined) (out as Record<string, unknown>)[PATCH_MERGE_KEY] = mergeKey.value;
+
+  return out;
+
+  function nonNegative(value: number, line: number, name: string): boolean {
+    if (value >= 0) return true;
+    report(line, name, 'must not be negative');
+    return false;
+  }
+}
+
+const REASONS = new Set(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate']);
+
+function isSchema(items: JSONSchemaProps['items']): items is JSONSchemaProps {
+  return items !== undefined && !Array.isArray(items);
+}
+
+function fitsKind(s: JSONSchemaProps, kind: Keyword): boolean {
+  switch (kind) {
+    case 'numeric': return s.type === 'integer' || s.type === 'number' || s['x-kubernetes-int-or-string'] === true;
+    case 'string': return s.type === 'string' || s['x-kubernetes-int-or-string'] === true;
+    case 'array': return s.type === 'array';
+    case 'object': return s.type === 'object';
+    case 'any': return true;
+  }
+}
+
+function describeType(s: JSONSchemaProps): string {
+  if (s.type === 'array' && isSchema(s.items)) return `array of ${describeType(s.items)}`;
+  return s.type ?? (s['x-kubernetes-int-or-string'] === true ? 'int-or-string' : 'any');
+}
+
+/** Kubernetes evaluates `pattern` with Go's RE2, so patterns are checked with an RE2 engine. */
+function re2Problem(pattern: string): string | undefined {
+  try {
+    RE2JS.compile(pattern);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}

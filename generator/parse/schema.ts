@@ -1,0 +1,314 @@
+import {
+  type EnumDeclaration,
+  type InterfaceDeclaration,
+  Node,
+  type PropertySignature,
+  SyntaxKind,
+  type TypeAliasDeclaration,
+  type TypeNode,
+} from 'ts-morph';
+import type { DiagnosticSink } from '../model/diagnostics.js';
+import type { JSONSchemaProps } from '../model/schema.js';
+import type { SourceLocation } from '../model/types.js';
+import { parseComment, type ParsedComment } from './comments.js';
+import { applySchemaMarkers } from './schema-markers.js';
+import { decodeMarkers, type Markers } from './markers.js';
+import type { PackageInfo } from './packages.js';
+import type { MarkerSite } from './vocabulary.js';
+
+type NamedDeclaration = InterfaceDeclaration | TypeAliasDeclaration | EnumDeclaration;
+
+export interface SchemaContext {
+  readonly sink: DiagnosticSink;
+  /** Project-relative path of a file, forward slashes. */
+  relativePath(file: string): string;
+  /** The apis/ package a file belongs to, if any. */
+  packageOf(file: string): PackageInfo | undefined;
+}
+
+/**
+ * Translates TypeScript declarations into JSON schemas. Interfaces (and type
+ * aliases of object shapes) become named definitions referenced with `$ref`
+ * (the name is the package's OpenAPI prefix plus the type name), so recursive
+ * types work and OpenAPI documents can share components; aliases of scalars
+ * (`int32`, `Time`, string-literal unions) are inlined, as Kubernetes'
+ * OpenAPI does.
+ */
+export class SchemaBuilder {
+  /** Definition name → schema; filled on first reference. */
+  readonly definitions = new Map<string, JSONSchemaProps>();
+  private readonly names = new Map<NamedDeclaration, string>();
+  private readonly inlined = new Map<NamedDeclaration, JSONSchemaProps>();
+
+  constructor(private readonly ctx: SchemaContext) {}
+
+  /** The `$ref` name of an interface, building its definition if needed. */
+  definitionFor(decl: InterfaceDeclaration, site: MarkerSite = 'type', markers?: Markers): string {
+    const known = this.names.get(decl);
+    if (known !== undefined) return known;
+    const name = this.definitionName(decl);
+    this.names.set(decl, name);
+    this.definitions.set(name, {}); // placeholder: recursion refers to the name
+    this.definitions.set(name, this.interfaceSchema(decl, site, markers));
+    return name;
+  }
+
+  /** Schema of a property's type plus the property's own markers and description. */
+  propertySchema(prop: PropertySignature): { schema: JSONSchemaProps; markers: Markers } {
+    const comment = commentOf(prop);
+    const file = this.ctx.relativePath(prop.getSourceFile().getFilePath());
+    const markers = decodeMarkers(comment, 'field', file, this.ctx.sink);
+    const typeNode = prop.getTypeNode();
+    const location = this.location(prop);
+    let schema: JSONSchemaProps;
+    if (markers.has('schemaless')) {
+      schema = {};
+    } else if (typeNode === undefined) {
+      this.ctx.sink.error(location, `property ${prop.getName()} needs a type annotation`);
+      schema = {};
+    } else {
+      schema = this.forTypeNode(typeNode);
+    }
+    if (comment.description !== '') schema = { ...schema, description: comment.description };
+    schema = applySchemaMarkers(schema, markers, { location, sink: this.ctx.sink, target: `property ${prop.getName()}` });
+    return { schema, markers };
+  }
+
+  forTypeNode(node: TypeNode): JSONSchemaProps {
+    if (Node.isParenthesizedTypeNode(node)) return this.forTypeNode(node.getTypeNode());
+    switch (node.getKind()) {
+      case SyntaxKind.StringKeyword: return { type: 'string' };
+      case SyntaxKind.NumberKeyword: return { type: 'number' };
+      case SyntaxKind.BooleanKeyword: return { type: 'boolean' };
+      case SyntaxKind.UnknownKeyword: return { 'x-kubernetes-preserve-unknown-fields': true };
+      case SyntaxKind.ObjectKeyword: return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+      default: break;
+    }
+    if (Node.isArrayTypeNode(node)) return { type: 'array', items: this.forTypeNode(node.getElementTypeNode()) };
+    if (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.ReadonlyKeyword) return this.forTypeNode(node.getTypeNode());
+    if (Node.isLiteralTypeNode(node)) return this.literalUnion([node]) ?? this.unsupported(node);
+    if (Node.isUnionTypeNode(node)) return this.union(node.getTypeNodes(), node);
+    if (Node.isTypeLiteral(node)) return this.objectSchema(node.getProperties(), node.getIndexSignatures().flatMap((s) => s.getReturnTypeNode() ?? []), node);
+    if (Node.isTypeReference(node)) return this.reference(node);
+    return this.unsupported(node);
+  }
+
+  private reference(node: import('ts-morph').TypeReferenceNode): JSONSchemaProps {
+    const typeName = node.getTypeName().getText();
+    const args = node.getTypeArguments();
+    const decl = this.resolve(node);
+    if (decl === undefined) {
+      // Only the lib types with a JSON meaning are accepted without a declaration in apis/.
+      if ((typeName === 'Array' || typeName === 'ReadonlyArray') && args.length === 1) return { type: 'array', items: this.forTypeNode(args[0]!) };
+      if (typeName === 'Record' && args.length === 2) {
+        const key = args[0]!;
+        if (key.getKind() !== SyntaxKind.StringKeyword) this.ctx.sink.error(this.location(node), 'Record keys must be string: JSON object keys are strings');
+        return { type: 'object', additionalProperties: this.forTypeNode(args[1]!) };
+      }
+      this.ctx.sink.error(this.location(node), `type ${typeName} is not declared in apis/ and has no JSON schema (use the scalars of apis/meta/v1, e.g. Time instead of Date)`);
+      return {};
+    }
+    if (args.length > 0) {
+      this.ctx.sink.error(this.location(node), `generic type ${typeName}<…> cannot be used in an API schema`);
+      return {};
+    }
+    if (Node.isInterfaceDeclaration(decl)) return { $ref: this.definitionFor(decl) };
+    if (Node.isEnumDeclaration(decl)) return this.enumSchema(decl);
+    return this.forAlias(decl);
+  }
+
+  /** Schema of a type alias: inline for scalars, a `$ref` to a definition otherwise. */
+  forAlias(decl: TypeAliasDeclaration): JSONSchemaProps {
+    const cachedInline = this.inlined.get(decl);
+    if (cachedInline !== undefined) return cachedInline;
+    const known = this.names.get(decl);
+    if (known !== undefined) return { $ref: known };
+    const typeNode = decl.getTypeNodeOrThrow();
+    if (decl.getTypeParameters().length > 0) {
+      this.ctx.sink.error(this.location(decl), `generic type ${decl.getName()} cannot be used in an API schema`);
+      return {};
+    }
+    const comment = commentOf(decl);
+    const file = this.ctx.relativePath(decl.getSourceFile().getFilePath());
+    const markers = decodeMarkers(comment, 'type', file, this.ctx.sink);
+    const finish = (schema: JSONSchemaProps): JSONSchemaProps => {
+      const described = comment.description === '' ? schema : { ...schema, description: comment.description };
+      return applySchemaMarkers(described, markers, { location: this.location(decl), sink: this.ctx.sink, target: `type ${decl.getName()}` });
+    };
+    if (isScalarAlias(typeNode)) {
+      const schema = finish(this.forTypeNode(typeNode));
+      this.inlined.set(decl, schema);
+      return schema;
+    }
+    const name = this.definitionName(decl);
+    this.names.set(decl, name);
+    this.definitions.set(name, {});
+    this.definitions.set(name, finish(this.forTypeNode(typeNode)));
+    return { $ref: name };
+  }
+
+  private interfaceSchema(decl: InterfaceDeclaration, site: MarkerSite, given: Markers | undefined): JSONSchemaProps {
+    const comment = commentOf(decl);
+    const file = this.ctx.relativePath(decl.getSourceFile().getFilePath());
+    const markers = given ?? decodeMarkers(comment, site, file, this.ctx.sink);
+    const properties = collectProperties(decl, this.ctx.sink, (n) => this.location(n));
+    let schema = this.objectSchema(properties, decl.getIndexSignatures().flatMap((s) => s.getReturnTypeNode() ?? []), decl);
+    if (comment.description !== '') schema = { ...schema, description: comment.description };
+    return applySchemaMarkers(schema, markers, { location: this.location(decl), sink: this.ctx.sink, target: `type ${decl.getName()}` });
+  }
+
+  private objectSchema(props: readonly PropertySignature[], indexTypes: readonly TypeNode[], at: Node): JSONSchemaProps {
+    const properties: Record<string, JSONSchemaProps> = {};
+    const required: string[] = [];
+    for (const prop of props) {
+      const name = propertyName(prop);
+      const { schema, markers } = this.propertySchema(prop);
+      properties[name] = schema;
+      const optional = prop.hasQuestionToken();
+      if (markers.has('required') && markers.has('optional')) {
+        this.ctx.sink.error(this.location(prop), `marker @required: property ${name} cannot be both @required and @optional`);
+      }
+      if (markers.has('required') || (!optional && !markers.has('optional'))) required.push(name);
+    }
+    const schema: JSONSchemaProps = { type: 'object' };
+    if (props.length > 0) schema.properties = properties;
+    if (required.length > 0) schema.required = required;
+    if (indexTypes.length > 1) this.ctx.sink.error(this.location(at), 'at most one index signature is supported');
+    if (indexTypes[0] !== undefined) {
+      if (props.length > 0) this.ctx.sink.error(this.location(at), 'an object cannot have both properties and an index signature in a structural schema');
+      schema.additionalProperties = this.forTypeNode(indexTypes[0]);
+    }
+    return schema;
+  }
+
+  private union(members: readonly TypeNode[], at: TypeNode): JSONSchemaProps {
+    const nonNull = members.filter((m) => !isNullType(m));
+    const nullable = nonNull.length < members.length;
+    const withNull = (s: JSONSchemaProps): JSONSchemaProps => (nullable ? { ...s, nullable: true } : s);
+    if (nonNull.length === 1) return withNull(this.forTypeNode(nonNull[0]!));
+    const literals = this.literalUnion(nonNull);
+    if (literals !== undefined) return withNull(literals);
+    const kinds = new Set(nonNull.map((m) => m.getKind()));
+    if (kinds.size === 2 && kinds.has(SyntaxKind.NumberKeyword) && kinds.has(SyntaxKind.StringKeyword)) {
+      return withNull(intOrString());
+    }
+    // Any other union has no structural schema: Kubernetes documents such
+    // types (JSONSchemaPropsOrArray, …) as schemaless values.
+    void at;
+    return withNull({ 'x-kubernetes-preserve-unknown-fields': true });
+  }
+
+  /** A union of string (or number) literals is an enum; undefined when the members are not all literals. */
+  private literalUnion(members: readonly TypeNode[]): JSONSchemaProps | undefined {
+    const values: (string | number | boolean)[] = [];
+    for (const m of members) {
+      if (!Node.isLiteralTypeNode(m)) return undefined;
+      const lit = m.getLiteral();
+      if (Node.isStringLiteral(lit)) values.push(lit.getLiteralValue());
+      else if (Node.isNumericLiteral(lit)) values.push(lit.getLiteralValue());
+      else if (lit.getKind() === SyntaxKind.TrueKeyword) values.push(true);
+      else if (lit.getKind() === SyntaxKind.FalseKeyword) values.push(false);
+      else return undefined;
+    }
+    const types = new Set(values.map((v) => typeof v));
+    if (types.size !== 1) return undefined;
+    const type = types.has('string') ? 'string' : types.has('boolean') ? 'boolean' : values.every((v) => Number.isInteger(v)) ? 'integer' : 'number';
+    return { type, enum: values };
+  }
+
+  private enumSchema(decl: EnumDeclaration): JSONSchemaProps {
+    const values = decl.getMembers().map((m) => m.getValue());
+    if (values.some((v) => v === undefined)) {
+      this.ctx.sink.error(this.location(decl), `enum ${decl.getName()} needs explicit member values`);
+      return {};
+    }
+    const comment = commentOf(decl);
+    const schema: JSONSchemaProps = {
+      type: values.every((v) => typeof v === 'string') ? 'string' : 'integer',
+      enum: values as (string | number)[],
+    };
+    if (comment.description !== '') schema.description = comment.description;
+    return schema;
+  }
+
+  private resolve(node: import('ts-morph').TypeReferenceNode): NamedDeclaration | undefined {
+    let symbol = node.getTypeName().getSymbol();
+    if (symbol === undefined) return undefined;
+    const aliased = symbol.getAliasedSymbol();
+    if (aliased !== undefined) symbol = aliased;
+    for (const d of symbol.getDeclarations()) {
+      if (Node.isInterfaceDeclaration(d) || Node.isTypeAliasDeclaration(d) || Node.isEnumDeclaration(d)) {
+        if (d.getSourceFile().isInNodeModules() || d.getSourceFile().isDeclarationFile()) return undefined;
+        return d;
+      }
+    }
+    return undefined;
+  }
+
+  private definitionName(decl: NamedDeclaration): string {
+    const pkg = this.ctx.packageOf(decl.getSourceFile().getFilePath());
+    if (pkg === undefined) {
+      this.ctx.sink.error(this.location(decl), `type ${decl.getName()} is declared outside an apis/<group>/<version>/ package`);
+      return decl.getName();
+    }
+    return `${pkg.openapiPackage}.${decl.getName()}`;
+  }
+
+  private unsupported(node: Node): JSONSchemaProps {
+    this.ctx.sink.error(this.location(node), `type "${node.getText()}" has no JSON schema`);
+    return {};
+  }
+
+  location(node: Node): SourceLocation {
+    return { file: this.ctx.relativePath(node.getSourceFile().getFilePath()), line: node.getStartLineNumber() };
+  }
+}
+
+export function intOrString(): JSONSchemaProps {
+  return { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
+}
+
+/** The JSDoc of a declaration (the last block, as TypeScript attaches the closest one). */
+export function commentOf(node: Node): ParsedComment {
+  const docs = Node.isJSDocable(node) ? node.getJsDocs() : [];
+  const doc = docs.at(-1);
+  if (doc === undefined) return { description: '', tags: [] };
+  return parseComment(doc.getText(), doc.getStartLineNumber());
+}
+
+/** Own properties after inherited ones, an own property overriding an inherited one of the same name. */
+function collectProperties(decl: InterfaceDeclaration, sink: DiagnosticSink, location: (n: Node) => SourceLocation): PropertySignature[] {
+  const byName = new Map<string, PropertySignature>();
+  for (const base of decl.getBaseDeclarations()) {
+    if (!Node.isInterfaceDeclaration(base)) {
+      sink.error(location(decl), `${decl.getName()} may only extend interfaces`);
+      continue;
+    }
+    for (const p of collectProperties(base, sink, location)) byName.set(propertyName(p), p);
+  }
+  for (const member of decl.getMembers()) {
+    if (Node.isPropertySignature(member)) byName.set(propertyName(member), member);
+    else if (!Node.isIndexSignatureDeclaration(member)) sink.error(location(member), 'API types may only declare properties (no methods)');
+  }
+  return [...byName.values()];
+}
+
+export function propertyName(prop: PropertySignature): string {
+  const nameNode = prop.getNameNode();
+  return Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : prop.getName();
+}
+
+function isNullType(node: TypeNode): boolean {
+  return node.getKind() === SyntaxKind.NullKeyword
+    || (Node.isLiteralTypeNode(node) && node.getLiteral().getKind() === SyntaxKind.NullKeyword);
+}
+
+/** Aliases that stay inline: primitives, literal unions and unions of primitives. */
+function isScalarAlias(node: TypeNode): boolean {
+  if (Node.isParenthesizedTypeNode(node)) return isScalarAlias(node.getTypeNode());
+  const scalarKinds = [SyntaxKind.StringKeyword, SyntaxKind.NumberKeyword, SyntaxKind.BooleanKeyword];
+  if (scalarKinds.includes(node.getKind())) return true;
+  if (Node.isLiteralTypeNode(node)) return true;
+  if (Node.isUnionTypeNode(node)) return node.getTypeNodes().every((m) => scalarKinds.includes(m.getKind()) || Node.isLiteralTypeNode(m));
+  return false;
+}

@@ -1,0 +1,27 @@
+import type { FieldError } from '../apimachinery/validation/field.js';
+
+/**
+ * The hand-written behaviour of a kind, as k8s.io/apiserver's
+ * RESTCreateStrategy/RESTUpdateStrategy: a plain object exported from
+ * `apis/<group>/<hub-version>/strategy.ts` as `<Kind>Strategy` and checked
+ * with `satisfies RESTStrategy<Kind>`. It always sees hub-version objects,
+ * after schema validation and defaulting. Every hook is optional.
+ */
+export interface RESTStrategy<T> {
+  /** Clears fields the client may not set on create (status, …). May mutate `obj`. */
+  prepareForCreate?(obj: T): void;
+  /** Carries over fields the client may not change on update. May mutate `obj`, never `old`. */
+  prepareForUpdate?(obj: T, old: T): void;
+  /** Validation beyond the schema; returns the field errors (empty when valid). */
+  validate?(obj: T): readonly FieldError[];
+  validateUpdate?(obj: T, old: T): readonly FieldError[];
+  /** Warnings returned to the client as `Warning` headers. */
+  warningsOnCreate?(obj: T): readonly string[];
+  warningsOnUpdate?(obj: T, old: T): readonly string[];
+  /** Normalizes an object before it is stored. May mutate `obj`. */
+  canonicalize?(obj: T): void;
+  /** Whether PUT of a missing object creates it. Default false. */
+  readonly allowCreateOnUpdate?: boolean;
+  /** Whether PUT without metadata.resourceVersion is accepted. Default true. */
+  readonly allowUnconditionalUpdate?: boolean;
+}
