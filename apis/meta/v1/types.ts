@@ -1,0 +1,251 @@
+/**
+ * The metadata every API object carries (TypeMeta, ObjectMeta, ListMeta and
+ * their parts), label selectors and conditions, transliterated from
+ * k8s.io/apimachinery/pkg/apis/meta/v1. This module also re-exports the rest
+ * of the package, so API types import everything from here.
+ */
+import type { int32, int64, Time } from './scalars.js';
+
+export type * from './scalars.js';
+export type * from './status.js';
+export type * from './options.js';
+export type * from './table.js';
+export type * from './watch.js';
+export type * from './discovery.js';
+
+/** The kind and API version of a serialized object; every versioned or persisted type inlines it. */
+export interface TypeMeta {
+  /** The REST kind this object represents, in CamelCase; servers may infer it from the endpoint. */
+  kind?: string;
+  /** The versioned schema of this representation, as `group/version` (`v1` for the core group). */
+  apiVersion?: string;
+}
+
+/** Metadata of synthetic resources such as lists and Status; an object has either ObjectMeta or ListMeta. */
+export interface ListMeta {
+  /**
+   * A legacy link to this object; the system no longer populates it.
+   *
+   * @deprecated selfLink is a legacy read-only field that is no longer populated by the system.
+   */
+  selfLink?: string;
+  /** An opaque version of the collection, for change detection and for starting a watch; clients pass it back unmodified. */
+  resourceVersion?: string;
+  /** An opaque token set when a limit cut the list short; send it back to fetch the next chunk. */
+  continue?: string;
+  /**
+   * An estimate of how many items follow this chunk; unset when unknown (for example with selectors) or when the list is complete.
+   *
+   * @minimum 0
+   */
+  remainingItemCount?: int64;
+}
+
+/** The metadata every persisted resource has, including all objects users create. */
+export interface ObjectMeta {
+  /** Unique within a namespace (or the cluster for cluster-scoped kinds); required on create unless generateName is set, and immutable. */
+  name?: string;
+  /** A prefix from which the server generates a unique name when name is empty; a clash on the generated name returns 409. */
+  generateName?: string;
+  /** The namespace the name is unique in; empty for cluster-scoped objects. Must be a DNS label and cannot be updated. */
+  namespace?: string;
+  /**
+   * A legacy link to this object; the system no longer populates it.
+   *
+   * @deprecated selfLink is a legacy read-only field that is no longer populated by the system.
+   */
+  selfLink?: string;
+  /** A server-generated identifier unique in time and space; read-only. */
+  uid?: string;
+  /** An opaque version of this object, used for optimistic concurrency and watches; read-only, passed back unmodified. */
+  resourceVersion?: string;
+  /** A sequence number of the desired state, incremented by the system when the spec changes; read-only. */
+  generation?: int64;
+  /** When the server created the object, in RFC 3339 UTC; read-only, and null in objects built by older clients. */
+  creationTimestamp?: Time | null;
+  /** When this object will be deleted, set by the server when graceful deletion is requested; deletion completes once finalizers are empty. */
+  deletionTimestamp?: Time;
+  /** The grace period, in seconds, given when deletion was requested; only set with deletionTimestamp and may only shrink. */
+  deletionGracePeriodSeconds?: int64;
+  /** String keys and values used to organize and select objects. */
+  labels?: Record<string, string>;
+  /** Unstructured string metadata for tools; not queryable, and should be preserved on updates. */
+  annotations?: Record<string, string>;
+  /**
+   * Objects this one depends on; when all of them are gone the garbage collector deletes this object. At most one entry may be the managing controller.
+   *
+   * @listType map
+   * @listMapKey uid
+   * @patchStrategy merge
+   * @patchMergeKey uid
+   */
+  ownerReferences?: OwnerReference[];
+  /**
+   * Identifiers of components that must act before the object is removed from storage; once deletion has started, entries can only be removed, in any order.
+   *
+   * @listType set
+   * @patchStrategy merge
+   */
+  finalizers?: string[];
+  /**
+   * Which manager owns which fields, per API version and operation; maintained by server-side apply and rarely set by users.
+   *
+   * @listType atomic
+   */
+  managedFields?: ManagedFieldsEntry[];
+}
+
+/**
+ * Identifies an owning object. The owner is in the same namespace as the dependent or cluster-scoped, so there is no namespace field.
+ *
+ * @structType atomic
+ */
+export interface OwnerReference {
+  /** API version of the owner. */
+  apiVersion: string;
+  /** Kind of the owner. */
+  kind: string;
+  /** Name of the owner. */
+  name: string;
+  /** UID of the owner. */
+  uid: string;
+  /** Whether this reference points to the managing controller. */
+  controller?: boolean;
+  /** When true and the owner has the foregroundDeletion finalizer, the owner is not removed from storage until this reference is gone. Setting it requires delete permission on the owner. */
+  blockOwnerDeletion?: boolean;
+}
+
+/** The operation that created a managed-fields entry. */
+export type ManagedFieldsOperationType = 'Apply' | 'Update';
+
+/**
+ * A set of fields in the structured-merge-diff JSON format (a trie of `f:`, `k:`, `v:` and `i:` keys).
+ *
+ * @preserveUnknownFields
+ */
+export type FieldsV1 = object;
+
+/** The fields one manager owns, in the API version it used. */
+export interface ManagedFieldsEntry {
+  /** Identifies the workflow that manages these fields. */
+  manager?: string;
+  /** Whether the fields were set by an apply or an update. */
+  operation?: ManagedFieldsOperationType;
+  /** The `group/version` the field set refers to; field sets cannot be converted between versions. */
+  apiVersion?: string;
+  /** When the entry was last changed by its manager. */
+  time?: Time;
+  /** The format of the field set; the only value is `FieldsV1`. */
+  fieldsType?: string;
+  /** The field set, when fieldsType is FieldsV1. */
+  fieldsV1?: FieldsV1;
+  /** The subresource the update went through, or empty for the main resource; managers are distinct per subresource. */
+  subresource?: string;
+}
+
+/** A list of objects of one kind, as list and deletecollection calls return it; the typed clients' result type. */
+export interface List<T> extends TypeMeta {
+  /** Standard list metadata; servers always send it. */
+  metadata: ListMeta;
+  /** The objects, in an order the server chooses. */
+  items: T[];
+}
+
+/** Any object reduced to its metadata, for clients that need ObjectMeta without knowing the kind's schema. */
+export interface PartialObjectMetadata extends TypeMeta {
+  /** The object's metadata. */
+  metadata?: ObjectMeta;
+}
+
+/** A list of objects reduced to their metadata. */
+export interface PartialObjectMetadataList extends TypeMeta {
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+  /** The objects' metadata. */
+  items: PartialObjectMetadata[];
+}
+
+/** Identifies a kind unambiguously. */
+export interface GroupVersionKind {
+  /** The API group; empty for the core group. */
+  group: string;
+  /** The version within the group. */
+  version: string;
+  /** The kind, in CamelCase. */
+  kind: string;
+}
+
+/** How a label selector requirement relates a key to its values. */
+export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+
+/**
+ * A query over labels: matchLabels and matchExpressions are ANDed. An empty selector matches every object; a missing one matches none.
+ *
+ * @structType atomic
+ */
+export interface LabelSelector {
+  /** Each key/value pair is the requirement `key In (value)`. */
+  matchLabels?: Record<string, string>;
+  /**
+   * Requirements that all must hold.
+   *
+   * @listType atomic
+   */
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+/**
+ * A requirement that relates a label key to a set of values.
+ *
+ * @validation rule="self.operator in ['In', 'NotIn'] ? (has(self.values) && size(self.values) > 0) : (!has(self.values) || size(self.values) == 0)" message="values must be non-empty for In and NotIn, and empty for Exists and DoesNotExist" fieldPath=".values"
+ */
+export interface LabelSelectorRequirement {
+  /** The label key the requirement applies to. */
+  key: string;
+  /** How the key relates to the values. */
+  operator: LabelSelectorOperator;
+  /**
+   * Values for In and NotIn (non-empty); must be empty for Exists and DoesNotExist. Replaced whole by a strategic merge patch.
+   *
+   * @listType atomic
+   */
+  values?: string[];
+}
+
+/** Whether a condition holds: True, False or Unknown. */
+export type ConditionStatus = 'True' | 'False' | 'Unknown';
+
+/** One aspect of an object's current state; meant to be used as a list at `.status.conditions`, keyed by type. */
+export interface Condition {
+  /**
+   * The condition's type in CamelCase, optionally prefixed with a DNS subdomain (`foo.example.com/CamelCase`).
+   *
+   * @maxLength 316
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
+   */
+  type: string;
+  /** Whether the condition holds. */
+  status: ConditionStatus;
+  /**
+   * The metadata.generation the condition was computed from; older than the current generation means the condition is stale.
+   *
+   * @minimum 0
+   */
+  observedGeneration?: int64;
+  /** When the status last changed, or when the API field changed if that is not known. */
+  lastTransitionTime: Time;
+  /**
+   * A CamelCase, machine-readable reason for the last transition; may not be empty.
+   *
+   * @minLength 1
+   * @maxLength 1024
+   * @pattern ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$
+   */
+  reason: string;
+  /**
+   * A human-readable message about the transition; may be empty.
+   *
+   * @maxLength 32768
+   */
+  message: string;
+}
