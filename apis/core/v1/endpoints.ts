@@ -1,0 +1,103 @@
+import type { int32, ObjectMeta, TypeMeta } from '../../meta/v1/types.js';
+import type { ObjectReference, Protocol } from './types.js';
+
+/**
+ * One IP address of an endpoint.
+ *
+ * @structType atomic
+ */
+export interface EndpointAddress {
+  /** The endpoint's IP; not a loopback, link-local or link-local multicast address. */
+  ip: string;
+  /**
+   * The endpoint's hostname, a DNS label.
+   *
+   * @maxLength 63
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
+   */
+  hostname?: string;
+  /** The node hosting the endpoint, so that node-local endpoints can be found. */
+  nodeName?: string;
+  /** The object that provides the endpoint, usually a Pod. */
+  targetRef?: ObjectReference;
+}
+
+/**
+ * One port of an endpoint.
+ *
+ * @structType atomic
+ */
+export interface EndpointPort {
+  /**
+   * The port's name, a DNS label matching a ServicePort name; optional only when there is one port.
+   *
+   * @maxLength 63
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
+   */
+  name?: string;
+  /**
+   * The port number of the endpoint.
+   *
+   * @minimum 1
+   * @maximum 65535
+   */
+  port: int32;
+  /**
+   * The IP protocol of the port.
+   *
+   * @default "TCP"
+   */
+  protocol?: Protocol;
+  /**
+   * A hint of the application protocol: an IANA service name, a `kubernetes.io/` name (h2c, ws, wss) or an implementation-defined prefixed name.
+   *
+   * @maxLength 316
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
+   */
+  appProtocol?: string;
+}
+
+/**
+ * Addresses that share a set of ports; the endpoints are every address combined with every port.
+ *
+ * @validation rule="!has(self.ports) || size(self.ports) < 2 || self.ports.all(p, has(p.name) && size(p.name) > 0)" message="every port needs a name when there is more than one" fieldPath=".ports" reason=FieldValueRequired
+ */
+export interface EndpointSubset {
+  /**
+   * Addresses whose ports are ready; load balancers and clients may use them.
+   *
+   * @listType atomic
+   */
+  addresses?: EndpointAddress[];
+  /**
+   * Addresses whose ports are not ready yet, or recently failed a readiness or liveness check.
+   *
+   * @listType atomic
+   */
+  notReadyAddresses?: EndpointAddress[];
+  /**
+   * The ports available on these addresses.
+   *
+   * @listType atomic
+   */
+  ports?: EndpointPort[];
+}
+
+/**
+ * Endpoints lists the addresses and ports that implement a Service, under the Service's name. A legacy API: it cannot describe every Service feature.
+ *
+ * @genclient
+ * @resource path=endpoints singular=endpoints shortName=ep
+ * @printcolumn name=Endpoints type=string jsonPath=.subsets[*].addresses[*].ip description="The addresses of the ready endpoints."
+ * @printcolumn name=Age type=date jsonPath=.metadata.creationTimestamp
+ * @deprecated Since Kubernetes v1.33; use discovery.k8s.io/v1 EndpointSlice.
+ */
+export interface Endpoints extends TypeMeta {
+  metadata?: ObjectMeta;
+  /**
+   * The endpoints of the Service, grouped into subsets of addresses sharing ports; an address appears in either addresses or notReadyAddresses of a subset, not both.
+   *
+   * @listType atomic
+   */
+  subsets?: EndpointSubset[];
+}

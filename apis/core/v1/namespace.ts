@@ -1,0 +1,68 @@
+import type { ObjectMeta, Time, TypeMeta } from '../../meta/v1/types.js';
+import type { ConditionStatus } from './types.js';
+
+/** The lifecycle phase of a namespace. */
+export type NamespacePhase = 'Active' | 'Terminating';
+
+/** The type of a namespace condition, such as NamespaceDeletionContentFailure or NamespaceContentRemaining; set by the namespace controller. */
+export type NamespaceConditionType = string;
+
+/** The desired state of a Namespace. */
+export interface NamespaceSpec {
+  /**
+   * Opaque values that must all be removed before the namespace is removed from storage.
+   *
+   * @listType atomic
+   */
+  finalizers?: string[];
+}
+
+/** One aspect of a namespace's state, reported by the namespace controller. */
+export interface NamespaceCondition {
+  /** The condition's type. */
+  type: NamespaceConditionType;
+  /** Whether the condition holds. */
+  status: ConditionStatus;
+  /** When the status last changed. */
+  lastTransitionTime?: Time | null;
+  /** A one-word CamelCase reason for the last transition. */
+  reason?: string;
+  /** A human-readable message about the last transition. */
+  message?: string;
+}
+
+/** The observed state of a Namespace. */
+export interface NamespaceStatus {
+  /** The lifecycle phase: Active, or Terminating once deletion has started. */
+  phase?: NamespacePhase;
+  /**
+   * The latest observations of the namespace's state, one per type.
+   *
+   * @listType map
+   * @listMapKey type
+   * @patchStrategy merge
+   * @patchMergeKey type
+   */
+  conditions?: NamespaceCondition[];
+}
+
+/**
+ * A Namespace is a scope for names; namespaced objects live in exactly one.
+ *
+ * @genclient
+ * @nonNamespaced
+ * @skipVerbs deletecollection
+ * @resource path=namespaces singular=namespace shortName=ns
+ * @subresource status
+ * @printcolumn name=Status type=string jsonPath=.status.phase description="The lifecycle phase of the namespace."
+ * @printcolumn name=Age type=date jsonPath=.metadata.creationTimestamp
+ * @selectableField jsonPath=.status.phase
+ * @validation rule="!has(self.metadata.name) || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))" message="a namespace name must be a lowercase RFC 1123 label: at most 63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit" fieldPath=".metadata.name"
+ */
+export interface Namespace extends TypeMeta {
+  metadata?: ObjectMeta;
+  /** The desired state of the namespace. */
+  spec?: NamespaceSpec;
+  /** The observed state of the namespace. */
+  status?: NamespaceStatus;
+}

@@ -1,0 +1,291 @@
+import type { Condition, int32, IntOrString, ObjectMeta, TypeMeta } from '../../meta/v1/types.js';
+import type { Protocol } from './types.js';
+
+/** How a Service is exposed. */
+export type ServiceType = 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
+
+/** Session affinity of a Service: none, or sticky by client IP. */
+export type ServiceAffinity = 'ClientIP' | 'None';
+
+/** How nodes route traffic arriving on a Service's external addresses (node ports, external IPs, load-balancer IPs). */
+export type ServiceExternalTrafficPolicy = 'Cluster' | 'Local';
+
+/** How nodes route traffic sent to a Service's cluster IP. */
+export type ServiceInternalTrafficPolicy = 'Cluster' | 'Local';
+
+/** An IP family. */
+export type IPFamily = 'IPv4' | 'IPv6';
+
+/** How many IP families a Service asks for. */
+export type IPFamilyPolicy = 'SingleStack' | 'PreferDualStack' | 'RequireDualStack';
+
+/** How traffic to a load-balancer IP reaches the node: with the load-balancer IP as destination (VIP), or rewritten to the node or pod (Proxy). */
+export type LoadBalancerIPMode = 'VIP' | 'Proxy';
+
+/** One port a Service exposes. */
+export interface ServicePort {
+  /**
+   * The port's name, a DNS label unique within the Service; required when the Service has more than one port. Matches EndpointPort.name.
+   *
+   * @maxLength 63
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
+   */
+  name?: string;
+  /**
+   * The IP protocol of the port.
+   *
+   * @default "TCP"
+   */
+  protocol?: Protocol;
+  /**
+   * A hint of the application protocol: an IANA service name, a `kubernetes.io/` name (h2c, ws, wss) or an implementation-defined prefixed name.
+   *
+   * @maxLength 316
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
+   */
+  appProtocol?: string;
+  /**
+   * The port the Service exposes.
+   *
+   * @minimum 1
+   * @maximum 65535
+   */
+  port: int32;
+  /**
+   * The port number (1-65535) or named container port (an IANA service name) on the selected pods; defaults to port.
+   *
+   * @validation rule="type(self) == int ? (self >= 1 && self <= 65535) : (self.matches('^[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$') && self.matches('[a-z]') && !self.contains('--'))" message="must be a port number between 1 and 65535 or an IANA service name (at most 15 lowercase letters, digits and '-', with at least one letter)"
+   */
+  targetPort?: IntOrString;
+  /**
+   * The port on every node for NodePort and LoadBalancer Services; allocated by the system when unset.
+   *
+   * @minimum 0
+   * @maximum 65535
+   */
+  nodePort?: int32;
+}
+
+/** Settings of client-IP session affinity. */
+export interface ClientIPConfig {
+  /**
+   * How long a client sticks to one endpoint, in seconds: more than 0, at most 86400; defaults to 10800 (3 hours).
+   *
+   * @minimum 1
+   * @maximum 86400
+   */
+  timeoutSeconds?: int32;
+}
+
+/** Settings of session affinity. */
+export interface SessionAffinityConfig {
+  /** Settings of client-IP based affinity. */
+  clientIP?: ClientIPConfig;
+}
+
+/**
+ * The desired state of a Service.
+ *
+ * @validation rule="!has(self.type) || self.type != 'ExternalName' || (has(self.externalName) && size(self.externalName) > 0)" message="externalName is required when type is ExternalName" fieldPath=".externalName" reason=FieldValueRequired
+ * @validation rule="!has(self.type) || self.type != 'ExternalName' || !has(self.externalName) || (size(self.externalName) <= 254 && self.externalName.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*[.]?$'))" message="externalName must be a lowercase RFC 1123 hostname, optionally ending in a dot" fieldPath=".externalName"
+ * @validation rule="!has(self.type) || self.type != 'ExternalName' || !has(self.clusterIPs) || size(self.clusterIPs) == 0" message="may not be set for ExternalName services" fieldPath=".clusterIPs" reason=FieldValueForbidden
+ * @validation rule="!has(self.type) || self.type != 'ExternalName' || !has(self.ipFamilies) || size(self.ipFamilies) == 0" message="may not be set for ExternalName services" fieldPath=".ipFamilies" reason=FieldValueForbidden
+ * @validation rule="!has(self.type) || self.type != 'ExternalName' || !has(self.ipFamilyPolicy)" message="may not be set for ExternalName services" fieldPath=".ipFamilyPolicy" reason=FieldValueForbidden
+ * @validation rule="(has(self.type) && self.type == 'ExternalName') || (has(self.clusterIP) && self.clusterIP == 'None') || (has(self.clusterIPs) && size(self.clusterIPs) == 1 && self.clusterIPs[0] == 'None') || (has(self.ports) && size(self.ports) > 0)" message="ports are required unless the service is headless or of type ExternalName" fieldPath=".ports" reason=FieldValueRequired
+ * @validation rule="!has(self.type) || (self.type != 'NodePort' && self.type != 'LoadBalancer') || !has(self.clusterIP) || self.clusterIP != 'None'" message="may not be set to 'None' for NodePort and LoadBalancer services" fieldPath=".clusterIP"
+ * @validation rule="(has(self.type) && self.type != 'ClusterIP') || !has(self.ports) || self.ports.all(p, !has(p.nodePort) || p.nodePort == 0)" message="nodePort may not be used when type is ClusterIP" fieldPath=".ports" reason=FieldValueForbidden
+ * @validation rule="!has(self.ports) || size(self.ports) < 2 || self.ports.all(p, has(p.name) && size(p.name) > 0)" message="every port needs a name when there is more than one" fieldPath=".ports" reason=FieldValueRequired
+ * @validation rule="(has(self.type) && self.type == 'LoadBalancer') || !has(self.loadBalancerSourceRanges) || size(self.loadBalancerSourceRanges) == 0" message="may only be used when type is LoadBalancer" fieldPath=".loadBalancerSourceRanges" reason=FieldValueForbidden
+ * @validation rule="(has(self.type) && self.type == 'LoadBalancer') || !has(self.allocateLoadBalancerNodePorts)" message="may only be used when type is LoadBalancer" fieldPath=".allocateLoadBalancerNodePorts" reason=FieldValueForbidden
+ * @validation rule="(has(self.type) && self.type == 'LoadBalancer') || !has(self.loadBalancerClass)" message="may only be used when type is LoadBalancer" fieldPath=".loadBalancerClass" reason=FieldValueForbidden
+ * @validation rule="!has(self.healthCheckNodePort) || self.healthCheckNodePort == 0 || (has(self.type) && self.type == 'LoadBalancer' && has(self.externalTrafficPolicy) && self.externalTrafficPolicy == 'Local')" message="may only be set when type is LoadBalancer and externalTrafficPolicy is Local" fieldPath=".healthCheckNodePort"
+ * @validation rule="!has(self.externalTrafficPolicy) || (has(self.type) && (self.type == 'NodePort' || self.type == 'LoadBalancer')) || ((!has(self.type) || self.type == 'ClusterIP') && has(self.externalIPs) && size(self.externalIPs) > 0)" message="may only be set for externally-accessible services" fieldPath=".externalTrafficPolicy"
+ */
+export interface ServiceSpec {
+  /**
+   * The ports the Service exposes, keyed by port and protocol.
+   *
+   * @listType map
+   * @listMapKey port
+   * @listMapKey protocol
+   * @patchStrategy merge
+   * @patchMergeKey port
+   */
+  ports?: ServicePort[];
+  /**
+   * Routes traffic to pods whose labels match; when empty, something outside Kubernetes manages the endpoints. Ignored for ExternalName.
+   *
+   * @mapType atomic
+   */
+  selector?: Record<string, string>;
+  /**
+   * The Service's virtual IP, usually allocated at random; `None` makes a headless Service. Immutable except when changing to or from ExternalName.
+   */
+  clusterIP?: string;
+  /**
+   * The Service's IPs, one per IP family (at most two); the first equals clusterIP. Governed by ipFamilyPolicy.
+   *
+   * @listType atomic
+   * @maxItems 2
+   */
+  clusterIPs?: string[];
+  /**
+   * How the Service is exposed: a cluster IP, also a port on every node, also an external load balancer, or a DNS alias to externalName.
+   *
+   * @default "ClusterIP"
+   */
+  type?: ServiceType;
+  /**
+   * IPs, not managed by Kubernetes, on which nodes also accept traffic for this Service.
+   *
+   * @listType atomic
+   */
+  externalIPs?: string[];
+  /**
+   * Whether connections from one client IP stick to one endpoint.
+   *
+   * @default "None"
+   */
+  sessionAffinity?: ServiceAffinity;
+  /**
+   * A load-balancer IP to request, where the platform supports it.
+   *
+   * @deprecated Its meaning varies between implementations and it cannot express dual-stack; prefer implementation-specific annotations.
+   */
+  loadBalancerIP?: string;
+  /**
+   * Client CIDRs the cloud load balancer admits, where the platform supports it; only for type LoadBalancer.
+   *
+   * @listType atomic
+   */
+  loadBalancerSourceRanges?: string[];
+  /** The DNS name the Service aliases (as a CNAME) when type is ExternalName; a lowercase RFC 1123 hostname. */
+  externalName?: string;
+  /**
+   * How nodes route traffic arriving on external addresses: `Cluster` spreads it over all endpoints, `Local` keeps it on the node and preserves the client IP.
+   */
+  externalTrafficPolicy?: ServiceExternalTrafficPolicy;
+  /**
+   * The node port load balancers probe to find nodes with local endpoints; only for type LoadBalancer with externalTrafficPolicy Local. Immutable once set.
+   *
+   * @minimum 0
+   * @maximum 65535
+   */
+  healthCheckNodePort?: int32;
+  /** Treat every endpoint as ready, for example so a StatefulSet's peers can discover each other before they are ready. */
+  publishNotReadyAddresses?: boolean;
+  /** Settings of the session affinity. */
+  sessionAffinityConfig?: SessionAffinityConfig;
+  /**
+   * The IP families of the Service, at most one of each, primary first; assigned from the cluster's configuration and ipFamilyPolicy when unset.
+   *
+   * @listType atomic
+   * @maxItems 2
+   * @validation rule="size(self) < 2 || self[0] != self[1]" message="may not contain the same IP family twice" reason=FieldValueDuplicate
+   */
+  ipFamilies?: IPFamily[];
+  /** How many IP families the Service asks for; SingleStack when unset. */
+  ipFamilyPolicy?: IPFamilyPolicy;
+  /** Whether node ports are allocated for a LoadBalancer Service; true when unset. Only for type LoadBalancer. */
+  allocateLoadBalancerNodePorts?: boolean;
+  /**
+   * The load-balancer implementation this Service belongs to, such as `example.com/internal-vip`; only for type LoadBalancer, and immutable once set.
+   *
+   * @maxLength 316
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
+   */
+  loadBalancerClass?: string;
+  /** How nodes route traffic sent to the cluster IP: `Cluster` (all endpoints) or `Local` (endpoints on the same node only). */
+  internalTrafficPolicy?: ServiceInternalTrafficPolicy;
+  /**
+   * A preference for how traffic is spread over endpoints, which implementations may treat as a hint; PreferClose is the old name of PreferSameZone.
+   *
+   * @enum PreferClose;PreferSameZone;PreferSameNode
+   */
+  trafficDistribution?: string;
+}
+
+/** The status of one port of a load-balancer ingress point. */
+export interface PortStatus {
+  /** The Service port this status is for. */
+  port: int32;
+  /** The protocol of that port. */
+  protocol: Protocol;
+  /**
+   * A problem with the port: a CamelCase value, or `foo.example.com/CamelCase` for provider-specific ones.
+   *
+   * @maxLength 316
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
+   */
+  error?: string;
+}
+
+/**
+ * An address of a load balancer that traffic for the Service should be sent to.
+ *
+ * @validation rule="!has(self.ipMode) || (has(self.ip) && size(self.ip) > 0)" message="may only be specified when ip is set" fieldPath=".ipMode" reason=FieldValueRequired
+ */
+export interface LoadBalancerIngress {
+  /** The IP, for IP-based load balancers. */
+  ip?: string;
+  /** The hostname, for DNS-based load balancers. */
+  hostname?: string;
+  /** How traffic to ip reaches the node; only with ip. */
+  ipMode?: LoadBalancerIPMode;
+  /**
+   * The status of each Service port; when present, every port of the Service has an entry.
+   *
+   * @listType atomic
+   */
+  ports?: PortStatus[];
+}
+
+/** The state of a Service's load balancer. */
+export interface LoadBalancerStatus {
+  /**
+   * The addresses traffic for the Service should be sent to.
+   *
+   * @listType atomic
+   */
+  ingress?: LoadBalancerIngress[];
+}
+
+/** The observed state of a Service. */
+export interface ServiceStatus {
+  /** The state of the load balancer, if there is one. */
+  loadBalancer?: LoadBalancerStatus;
+  /**
+   * The current conditions of the Service, one per type.
+   *
+   * @listType map
+   * @listMapKey type
+   * @patchStrategy merge
+   * @patchMergeKey type
+   */
+  conditions?: Condition[];
+}
+
+/**
+ * A Service gives a set of pods, chosen by a label selector, one stable address and a set of ports, or aliases an external DNS name.
+ *
+ * @genclient
+ * @skipVerbs deletecollection
+ * @resource path=services singular=service shortName=svc categories=all
+ * @subresource status
+ * @printcolumn name=Type type=string jsonPath=.spec.type description="How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName."
+ * @printcolumn name=Cluster-IP type=string jsonPath=.spec.clusterIP description="The virtual IP of the service; None for headless services."
+ * @printcolumn name=External-IP type=string jsonPath=.spec.externalIPs description="IPs outside the cluster on which nodes accept traffic for the service."
+ * @printcolumn name=Port(s) type=string jsonPath=.spec.ports[*].port description="The ports the service exposes."
+ * @printcolumn name=Age type=date jsonPath=.metadata.creationTimestamp
+ * @printcolumn name=Selector type=string jsonPath=.spec.selector description="The labels of the pods the service routes traffic to." priority=1
+ * @selectableField jsonPath=.spec.clusterIP
+ * @selectableField jsonPath=.spec.type
+ * @validation rule="!has(self.metadata.name) || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))" message="a service name must be an RFC 1035 label: at most 63 characters of a-z, 0-9 and '-', starting with a letter and ending with a letter or digit" fieldPath=".metadata.name"
+ */
+export interface Service extends TypeMeta {
+  metadata?: ObjectMeta;
+  /** The desired state of the Service. */
+  spec?: ServiceSpec;
+  /** The observed state of the Service; read-only. */
+  status?: ServiceStatus;
+}
