@@ -7,6 +7,7 @@
 /**
  * A 32-bit signed integer; on the wire a JSON integer (OpenAPI integer, format int32).
  *
+ * @type integer
  * @format int32
  */
 export type int32 = number;
@@ -14,6 +15,7 @@ export type int32 = number;
 /**
  * A 64-bit signed integer; on the wire a JSON integer (OpenAPI integer, format int64).
  *
+ * @type integer
  * @format int64
  */
 export type int64 = number;
