@@ -1,0 +1,91 @@
+import { CorruptObjError, InternalError } from '../errors.js';
+import type { KeyValue } from '../kv.js';
+import type { StoredObject } from '../object.js';
+import type { ValueTransformer } from '../transformer.js';
+import type { Versioner } from '../versioner.js';
+
+/**
+ * Thrown by a value transformer (or raised for undecodable JSON) when stored data is corrupt:
+ * such objects can only be removed with an unsafe delete, and lists may aggregate them.
+ */
+export class CorruptDataError extends Error {
+  override readonly name = 'CorruptDataError';
+}
+
+/** Decorates a transformer so every read failure counts as corrupt data (kube's corruptObjErrorInterpretingTransformer). */
+export function interpretCorruptData(t: ValueTransformer): ValueTransformer {
+  return {
+    transformFromStorage(data, ctx) {
+      try {
+        return t.transformFromStorage(data, ctx);
+      } catch (e) {
+        if (e instanceof CorruptDataError) throw e;
+        throw new CorruptDataError(`data from the storage is not transformable: ${(e as Error).message}`, { cause: e });
+      }
+    },
+    transformToStorage: (data, ctx) => t.transformToStorage(data, ctx),
+  };
+}
+
+/** What the store knows about one key: the object, its raw (untransformed) data and revision. */
+export interface ObjState<T> {
+  /** Undefined when the key is absent or its data unreadable. */
+  obj: T | undefined;
+  /** JSON bytes as stored (after transformFromStorage); undefined when absent or unreadable. */
+  data: Buffer | undefined;
+  rev: number;
+  /** The transformer asked for the value to be rewritten (e.g. old encryption key). */
+  stale: boolean;
+  ttl: number;
+}
+
+/** Codec turns stored bytes into objects and back, applying the transformer and versioner. */
+export class Codec<T extends StoredObject> {
+  constructor(
+    private readonly versioner: Versioner,
+    private readonly getTransformer: () => ValueTransformer,
+  ) {}
+
+  encode(obj: T): Buffer {
+    return Buffer.from(this.versioner.encodeForStorage(obj));
+  }
+
+  toStorage(data: Buffer, key: string): Buffer {
+    try {
+      return this.getTransformer().transformToStorage(data, { key });
+    } catch (e) {
+      throw new InternalError((e as Error).message, { cause: e });
+    }
+  }
+
+  /** Undoes the transformer; throws what the transformer threw (callers classify). */
+  fromStorage(value: Buffer, key: string): { data: Buffer; stale: boolean } {
+    return this.getTransformer().transformFromStorage(value, { key });
+  }
+
+  /** Decodes JSON bytes into a fresh object carrying resourceVersion rev. Throws CorruptObjError. */
+  decode(data: Buffer, rev: number, key: string): T {
+    let obj: unknown;
+    try {
+      obj = JSON.parse(data.toString('utf8'));
+    } catch (e) {
+      throw new CorruptObjError(key, `object not decodable revision=${rev}: ${(e as Error).message}`, { cause: new CorruptDataError((e as Error).message) });
+    }
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+      throw new CorruptObjError(key, `object not decodable revision=${rev}: not a JSON object`, { cause: new CorruptDataError('not a JSON object') });
+    }
+    this.versioner.updateObject(obj as T, rev);
+    return obj as T;
+  }
+
+  /** Reads a KeyValue fully: transform then decode. Transformer failures become InternalError. */
+  read(kv: KeyValue): { obj: T; data: Buffer; stale: boolean } {
+    let plain: { data: Buffer; stale: boolean };
+    try {
+      plain = this.fromStorage(kv.value, kv.key);
+    } catch (e) {
+      throw new InternalError((e as Error).message, { cause: e });
+    }
+    return { obj: this.decode(plain.data, kv.modRevision, kv.key), data: plain.data, stale: plain.stale };
+  }
+}

@@ -1,0 +1,20 @@
+import { ExpiredError, expiredMessages, StorageError, TimeoutError, UnreachableError } from '../errors.js';
+import { CompactedError } from '../kv.js';
+
+/** Backends throw these for transport problems; the store maps them to typed storage errors. */
+export class BackendUnavailableError extends Error {
+  override readonly name = 'BackendUnavailableError';
+}
+
+export class BackendTimeoutError extends Error {
+  override readonly name = 'BackendTimeoutError';
+}
+
+/** Maps a KV error to the storage error the REST layer understands; storage errors pass through. */
+export function mapKVError(e: unknown, key: string): Error {
+  if (e instanceof StorageError) return e;
+  if (e instanceof CompactedError) return new ExpiredError(expiredMessages.list);
+  if (e instanceof BackendTimeoutError) return new TimeoutError(key, e.message, { cause: e });
+  if (e instanceof BackendUnavailableError) return new UnreachableError(key, e.message, { cause: e });
+  return e instanceof Error ? e : new Error(String(e));
+}

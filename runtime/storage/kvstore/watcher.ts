@@ -1,0 +1,168 @@
+import { ExpiredError, expiredMessages, statusForError, TooLargeResourceVersionError } from '../errors.js';
+import { initialEventsAnnotationKey, type WatchEvent, type WatchOptions, type Watcher } from '../interfaces.js';
+import { prefixRangeEnd } from '../keys.js';
+import { CompactedError, type KVEvent, type KVWatch, type KeyValue } from '../kv.js';
+import type { Status, StoredObject } from '../object.js';
+import { everything, predicateEmpty, predicateMatches, type SelectionPredicate } from '../selectionPredicate.js';
+import { WatchQueue } from '../watchQueue.js';
+import { isCorrupt, type Store } from './store.js';
+
+/**
+ * Watch as kube's etcd3 watcher: optionally list the current state as ADDED events (RV 0/unset,
+ * or sendInitialEvents), then follow the backend's event stream from the next revision,
+ * turning PUT/DELETE into ADDED/MODIFIED/DELETED as seen through the predicate (an update that
+ * stops matching is a DELETED, one that starts matching an ADDED).
+ */
+export async function watch<T extends StoredObject>(s: Store<T>, key: string, opts: WatchOptions): Promise<Watcher<T>> {
+  const recursive = opts.recursive ?? false;
+  const pk = s.prepareKey(key, recursive);
+  const rev = s.versioner.parseResourceVersion(opts.resourceVersion);
+  const given = (opts.predicate ?? everything) as SelectionPredicate<T>;
+  const pred = predicateEmpty(given as SelectionPredicate<never>) ? (everything as SelectionPredicate<T>) : given;
+  let initialRev = rev;
+  if (rev === 0 && opts.sendInitialEvents === false) initialRev = await s.getCurrentResourceVersion();
+  const forceInitialEvents = (opts.sendInitialEvents === undefined && rev === 0) || opts.sendInitialEvents === true;
+  const initialEventsEndBookmark = opts.sendInitialEvents === true && (given.allowWatchBookmarks ?? false);
+
+  let kvWatch: KVWatch | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = (): void => queue.stop();
+  const queue = new WatchQueue<T>({
+    onClose: () => {
+      kvWatch?.cancel();
+      if (timer) clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+    },
+  });
+  if (opts.signal?.aborted) {
+    queue.end();
+    return queue;
+  }
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.timeoutMs !== undefined) timer = setTimeout(() => queue.end(), opts.timeoutMs);
+
+  const wc = new WatchChan(s, pred, queue);
+  void (async () => {
+    if (initialRev > 0 && forceInitialEvents) {
+      const current = await s.getCurrentResourceVersion();
+      if (initialRev > current) throw new TooLargeResourceVersionError(initialRev, current, 1);
+    }
+    if (forceInitialEvents) initialRev = await wc.sync(pk, recursive);
+    if (initialEventsEndBookmark) queue.push(wc.bookmark(initialRev, true));
+    if (queue.stopped) return;
+    kvWatch = s.kv.watch(
+      { key: pk, rangeEnd: recursive ? prefixRangeEnd(pk) : undefined, startRevision: initialRev + 1, progressNotify: opts.progressNotify ?? false },
+      {
+        onEvents: (events) => {
+          for (const e of events) if (!wc.process(e)) return;
+        },
+        onProgress: (revision) => {
+          if (opts.progressNotify) queue.push(wc.bookmark(revision, false));
+        },
+        onError: (err) => wc.fail(err instanceof CompactedError ? new ExpiredError(expiredMessages.watch) : err),
+      },
+    );
+    if (queue.stopped) kvWatch.cancel();
+  })().catch((err: unknown) => wc.fail(err));
+  return queue;
+}
+
+class WatchChan<T extends StoredObject> {
+  private readonly acceptAll: boolean;
+
+  constructor(
+    private readonly s: Store<T>,
+    private readonly pred: SelectionPredicate<T>,
+    private readonly queue: WatchQueue<T>,
+  ) {
+    this.acceptAll = predicateEmpty(pred as SelectionPredicate<never>);
+  }
+
+  /** Sends the current state as ADDED events; returns the revision it was read at. */
+  async sync(pk: string, recursive: boolean): Promise<number> {
+    const resp = recursive
+      ? await this.s.call(pk, () => this.s.kv.list({ key: pk, rangeEnd: prefixRangeEnd(pk) }))
+      : await this.s.call(pk, async () => {
+          const r = await this.s.kv.get(pk);
+          return { kvs: r.kv ? [r.kv] : [], revision: r.revision };
+        });
+    for (const kv of resp.kvs) {
+      const obj = this.decode(kv, kv.modRevision);
+      if (this.filter(obj)) this.queue.push({ type: 'ADDED', object: obj });
+    }
+    return resp.revision;
+  }
+
+  bookmark(revision: number, initialEventsEnd: boolean): WatchEvent<T> {
+    const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
+    if (initialEventsEnd) metadata.annotations = { [initialEventsAnnotationKey]: 'true' };
+    return { type: 'BOOKMARK', object: { metadata } as T };
+  }
+
+  /** Handles one backend event; returns false once the watch has failed. */
+  process(e: KVEvent): boolean {
+    if (this.queue.stopped) return false;
+    try {
+      const ev = this.transform(e);
+      if (ev) this.queue.push(ev);
+      return true;
+    } catch (err) {
+      this.fail(err);
+      return false;
+    }
+  }
+
+  fail(err: unknown): void {
+    this.queue.fail(this.statusFor(err));
+  }
+
+  private statusFor(err: unknown): Status {
+    return statusForWatchError(err);
+  }
+
+  private transform(e: KVEvent): WatchEvent<T> | undefined {
+    if (e.type === 'DELETE') {
+      if (!e.prevKv) return undefined;
+      let old: T;
+      try {
+        old = this.decode(e.prevKv, e.modRevision);
+      } catch (err) {
+        if (!isCorrupt(err)) throw err;
+        throw new StoreReadError(`saw a DELETED event, but object data is corrupt - key: ${e.key}, revision: ${e.modRevision}: ${(err as Error).message}`);
+      }
+      return this.filter(old) ? { type: 'DELETED', object: old } : undefined;
+    }
+    const cur = this.decode(e.kv, e.kv.modRevision);
+    if (e.kv.createRevision === e.kv.modRevision || !e.prevKv) {
+      return this.filter(cur) ? { type: 'ADDED', object: cur } : undefined;
+    }
+    if (this.acceptAll) return { type: 'MODIFIED', object: cur };
+    const old = this.decode(e.prevKv, e.kv.modRevision);
+    const curPasses = this.filter(cur);
+    const oldPasses = this.filter(old);
+    if (curPasses && oldPasses) return { type: 'MODIFIED', object: cur };
+    if (curPasses) return { type: 'ADDED', object: cur };
+    if (oldPasses) return { type: 'DELETED', object: old };
+    return undefined;
+  }
+
+  private filter(obj: T): boolean {
+    return this.acceptAll || predicateMatches(this.pred, obj);
+  }
+
+  private decode(kv: KeyValue, rev: number): T {
+    return this.s.codec.decode(this.s.codec.fromStorage(kv.value, kv.key).data, rev, kv.key);
+  }
+}
+
+/** A watch saw data it cannot read (Status reason StoreReadError). */
+class StoreReadError extends Error {
+  override readonly name = 'StoreReadError';
+}
+
+export function statusForWatchError(err: unknown): Status {
+  if (err instanceof StoreReadError) {
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: 'StoreReadError', code: 500 };
+  }
+  return statusForError(err);
+}

@@ -1,0 +1,149 @@
+import { CompactedError, type KVEvent, type KVWatch, type KVWatchHandler, type KVWatchRequest } from '../kv.js';
+import type { LogRow, Statements } from './schema.js';
+
+/** Rows read per synchronous slice while replaying history, so the event loop keeps turning. */
+const replayPage = 500;
+
+interface Subscriber {
+  key: string;
+  rangeEnd: string;
+  handler: KVWatchHandler;
+  progressNotify: boolean;
+  /** Highest revision delivered (or skipped as not matching). */
+  delivered: number;
+  /** While replaying from the log, live events wait here. */
+  pending: KVEvent[] | undefined;
+  cancelled: boolean;
+}
+
+/**
+ * WatchHub publishes committed events to in-process watchers straight from the commit path: no
+ * polling. A watcher that starts in the past first replays the log (paged), while events that
+ * commit meanwhile are buffered and then delivered without gaps or duplicates. This works
+ * because this process is the only writer and reads/commits run on one thread.
+ */
+export class WatchHub {
+  private readonly subs = new Set<Subscriber>();
+  private progressTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly st: Statements,
+    private readonly state: { revision(): number; compactRevision(): number },
+    progressNotifyIntervalMs: number,
+  ) {
+    if (progressNotifyIntervalMs > 0) {
+      this.progressTimer = setInterval(() => this.notifyProgress(true), progressNotifyIntervalMs);
+      this.progressTimer.unref();
+    }
+  }
+
+  get size(): number {
+    return this.subs.size;
+  }
+
+  watch(req: KVWatchRequest, handler: KVWatchHandler): KVWatch {
+    const sub: Subscriber = {
+      key: req.key,
+      rangeEnd: req.rangeEnd ?? `${req.key}\0`,
+      handler,
+      progressNotify: req.progressNotify ?? false,
+      delivered: req.startRevision - 1,
+      pending: [],
+      cancelled: false,
+    };
+    const cancel = (): void => {
+      sub.cancelled = true;
+      this.subs.delete(sub);
+    };
+    if (req.startRevision < this.state.compactRevision()) {
+      setImmediate(() => {
+        if (!sub.cancelled) handler.onError(new CompactedError(req.startRevision, this.state.compactRevision()));
+      });
+      return { cancel };
+    }
+    this.subs.add(sub);
+    setImmediate(() => this.replay(sub));
+    return { cancel };
+  }
+
+  /** Called after every commit with the batch's events in revision order. */
+  publish(events: readonly KVEvent[], revision: number): void {
+    for (const sub of this.subs) {
+      if (sub.pending) {
+        sub.pending.push(...events);
+        continue;
+      }
+      this.deliver(sub, events, revision);
+    }
+  }
+
+  /** Tells every live watcher it has seen everything up to the current revision. */
+  notifyProgress(onlyProgressNotify = false): void {
+    const rev = this.state.revision();
+    for (const sub of this.subs) {
+      if (sub.pending || (onlyProgressNotify && !sub.progressNotify)) continue;
+      sub.delivered = Math.max(sub.delivered, rev);
+      sub.handler.onProgress?.(rev);
+    }
+  }
+
+  close(): void {
+    if (this.progressTimer) clearInterval(this.progressTimer);
+    for (const sub of this.subs) sub.cancelled = true;
+    this.subs.clear();
+  }
+
+  private deliver(sub: Subscriber, events: readonly KVEvent[], revision: number): void {
+    const mine: KVEvent[] = [];
+    for (const e of events) {
+      const rev = e.type === 'PUT' ? e.kv.modRevision : e.modRevision;
+      if (rev <= sub.delivered) continue;
+      const key = e.type === 'PUT' ? e.kv.key : e.key;
+      if (key >= sub.key && key < sub.rangeEnd) mine.push(e);
+    }
+    sub.delivered = Math.max(sub.delivered, revision);
+    if (mine.length > 0) sub.handler.onEvents(mine, revision);
+  }
+
+  private replay(sub: Subscriber): void {
+    if (sub.cancelled) return;
+    if (sub.delivered < this.state.compactRevision() - 1) {
+      this.subs.delete(sub);
+      sub.handler.onError(new CompactedError(sub.delivered + 1, this.state.compactRevision()));
+      return;
+    }
+    let rows: LogRow[];
+    try {
+      rows = this.st.eventsAfter.all(sub.delivered, sub.key, sub.rangeEnd, replayPage);
+    } catch (e) {
+      this.subs.delete(sub);
+      sub.handler.onError(e as Error);
+      return;
+    }
+    const events = rows.map(toEvent);
+    const last = rows[rows.length - 1];
+    if (rows.length === replayPage && last) {
+      // More history to read: deliver this page and continue on a later turn.
+      sub.handler.onEvents(events, last.rev);
+      sub.delivered = last.rev;
+      setImmediate(() => this.replay(sub));
+      return;
+    }
+    // Caught up (synchronously with the commit path): switch to live delivery.
+    const pending = sub.pending ?? [];
+    sub.pending = undefined;
+    const upTo = this.state.revision();
+    if (events.length > 0) sub.handler.onEvents(events, upTo);
+    sub.delivered = Math.max(sub.delivered, upTo);
+    if (!sub.cancelled && pending.length > 0) this.deliver(sub, pending, upTo);
+  }
+}
+
+function toEvent(r: LogRow): KVEvent {
+  const prevKv =
+    r.prev_rev > 0 && r.prev_value
+      ? { key: r.key, value: r.prev_value, createRevision: r.prev_create_rev ?? r.create_rev, modRevision: r.prev_rev }
+      : undefined;
+  if (r.deleted) return { type: 'DELETE', key: r.key, modRevision: r.rev, prevKv };
+  return { type: 'PUT', kv: { key: r.key, value: r.value ?? Buffer.alloc(0), createRevision: r.create_rev, modRevision: r.rev }, prevKv };
+}
