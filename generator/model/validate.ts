@@ -1,6 +1,6 @@
 import { compileRule } from '../../runtime/apimachinery/cel/compile.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import { schemaAtPath, walkSchema } from './inline.js';
+import { inlineSchema, schemaAtPath, walkSchema } from './inline.js';
 import type { JSONSchemaProps } from './schema.js';
 import type { ApiModel, GroupModel, KindModel, SourceLocation, VersionModel } from './types.js';
 
@@ -22,7 +22,7 @@ export function validateModel(model: ApiModel, sink: DiagnosticSink): void {
     }
     validateGroupVersions(group, sink);
     for (const version of group.versions) {
-      for (const kind of version.kinds) validateKind(group, version, kind, sink);
+      for (const kind of version.kinds) validateKind(kind, objectMeta(model), sink);
     }
   }
 }
@@ -59,9 +59,14 @@ function validateGroupVersions(group: GroupModel, sink: DiagnosticSink): void {
   }
 }
 
-function validateKind(group: GroupModel, version: VersionModel, kind: KindModel, sink: DiagnosticSink): void {
-  void group;
-  void version;
+/** The inline schema of ObjectMeta: kinds carry `metadata: {type: object}`, yet paths into metadata are checked. */
+function objectMeta(model: ApiModel): JSONSchemaProps {
+  const name = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+  return model.definitions[name] === undefined ? {} : inlineSchema({ $ref: name }, model.definitions);
+}
+
+function validateKind(kind: KindModel, meta: JSONSchemaProps, sink: DiagnosticSink): void {
+  const check = (path: string, what: string, types: readonly string[] | undefined): void => checkPath(kind, meta, path, what, types, sink);
   const props = kind.schema.properties ?? {};
   for (const required of ['apiVersion', 'kind', 'metadata']) {
     if (props[required] === undefined) sink.error(kind.source, `kind ${kind.kind} needs a ${required} property (extend TypeMeta and add metadata?: ObjectMeta)`);
@@ -71,15 +76,15 @@ function validateKind(group: GroupModel, version: VersionModel, kind: KindModel,
   }
   const scale = kind.subresources.scale;
   if (scale !== undefined) {
-    checkPath(kind, scale.specReplicasPath, 'scale specpath', ['integer'], sink);
-    checkPath(kind, scale.statusReplicasPath, 'scale statuspath', ['integer'], sink);
-    if (scale.labelSelectorPath !== undefined) checkPath(kind, scale.labelSelectorPath, 'scale selectorpath', ['string'], sink);
+    check(scale.specReplicasPath, 'scale specpath', ['integer']);
+    check(scale.statusReplicasPath, 'scale statuspath', ['integer']);
+    if (scale.labelSelectorPath !== undefined) check(scale.labelSelectorPath, 'scale selectorpath', ['string']);
   }
   for (const column of kind.printerColumns) {
-    if (SIMPLE_PATH.test(column.jsonPath)) checkPath(kind, column.jsonPath, `printer column ${column.name}`, undefined, sink);
+    if (SIMPLE_PATH.test(column.jsonPath)) check(column.jsonPath, `printer column ${column.name}`, undefined);
   }
   for (const field of kind.selectableFields) {
-    checkPath(kind, field, 'selectable field', ['string', 'integer', 'boolean'], sink);
+    check(field, 'selectable field', ['string', 'integer', 'boolean']);
   }
   walkSchema(kind.schema, (node, path) => {
     const mapKeys = node['x-kubernetes-list-map-keys'];
@@ -101,12 +106,12 @@ function validateKind(group: GroupModel, version: VersionModel, kind: KindModel,
   });
 }
 
-function checkPath(kind: KindModel, path: string, what: string, types: readonly string[] | undefined, sink: DiagnosticSink): void {
+function checkPath(kind: KindModel, meta: JSONSchemaProps, path: string, what: string, types: readonly string[] | undefined, sink: DiagnosticSink): void {
   if (!SIMPLE_PATH.test(path)) {
     sink.error(kind.source, `kind ${kind.kind}: ${what} "${path}" must be a simple path such as .spec.replicas`);
     return;
   }
-  const node = schemaAtPath(kind.schema, path);
+  const node = path.startsWith('.metadata.') ? schemaAtPath(meta, path.slice('.metadata'.length)) : schemaAtPath(kind.schema, path);
   if (node === undefined) {
     sink.error(kind.source, `kind ${kind.kind}: ${what} "${path}" is not a field of the schema`);
   } else if (types !== undefined && node.type !== undefined && !types.includes(node.type)) {

@@ -60,7 +60,8 @@ export function parseApis(options: ParseOptions): ApiModel {
   for (const [pkg, files] of filesByPackage) {
     const kinds: { decl: InterfaceDeclaration; facts: ReturnType<typeof readKindFacts>; definition: string }[] = [];
     for (const file of files.filter((f) => !COMPANIONS.has(f.getBaseName()))) {
-      for (const decl of file.getInterfaces()) {
+      // Generic interfaces (List<T>) are client-side helpers; a schema cannot use them.
+      for (const decl of file.getInterfaces().filter((d) => d.getTypeParameters().length === 0)) {
         const comment = commentOf(decl);
         if (comment.tags.some((t) => t.name === 'genclient')) {
           const markers = decodeMarkers(comment, 'kind', rel(file.getFilePath()), sink);
@@ -70,7 +71,7 @@ export function parseApis(options: ParseOptions): ApiModel {
           builder.definitionFor(decl);
         }
       }
-      for (const alias of file.getTypeAliases()) builder.forAlias(alias);
+      for (const alias of file.getTypeAliases().filter((d) => d.getTypeParameters().length === 0)) builder.forAlias(alias);
     }
     kindsByPackage.set(pkg, kinds);
   }

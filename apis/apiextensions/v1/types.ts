@@ -11,7 +11,7 @@ export type { JSONSchemaProps, ValidationRule } from './schema.js';
  * @nonNamespaced
  * @resource path=customresourcedefinitions singular=customresourcedefinition shortName=crd;crds categories=api-extensions
  * @subresource status
- * @printcolumn name=Created At type=date jsonPath=.metadata.creationTimestamp
+ * @printcolumn name="Created At" type=date jsonPath=.metadata.creationTimestamp
  */
 export interface CustomResourceDefinition extends TypeMeta {
   metadata?: ObjectMeta;

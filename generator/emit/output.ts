@@ -1,0 +1,9 @@
+import type { SourceFileStructure } from 'ts-morph';
+
+/** One file an emitter produces: a structure, printed and written later. */
+export type OutputFile =
+  | { readonly path: string; readonly format: 'ts'; readonly structure: SourceFileStructure }
+  | { readonly path: string; readonly format: 'json'; readonly value: unknown }
+  | { readonly path: string; readonly format: 'yaml'; readonly value: unknown }
+  /** Already printed (types from json-schema-to-typescript), header included. */
+  | { readonly path: string; readonly format: 'text'; readonly text: string };

@@ -1,0 +1,89 @@
+import { type SourceFileStructure, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { lowerFirst, upperFirst } from '../model/names.js';
+import type { ApiModel, GroupModel, KindModel, VersionModel } from '../model/types.js';
+import { literal, RawCode } from '../print/typescript.js';
+import type { OutputFile } from './output.js';
+import { paths } from './paths.js';
+import { Imports } from './ts.js';
+
+/**
+ * REST storage definitions: one module per group from apis/ declaring, as
+ * data, what the core server mounts (resources, scope, verbs, schemas,
+ * subresources, columns) and importing the hand-written conversion,
+ * defaulting and strategy code from apis/.
+ */
+export function emitRegistries(model: ApiModel): OutputFile[] {
+  return model.groups
+    .filter((g) => g.origin === 'source' && g.versions.some((v) => v.kinds.length > 0))
+    .map((g): OutputFile => ({ path: paths.registry(g), format: 'ts', structure: registryFile(g) }));
+}
+
+export function registryConstName(group: GroupModel): string {
+  return `${group.clientName}Group`;
+}
+
+function registryFile(group: GroupModel): SourceFileStructure {
+  const file = paths.registry(group);
+  const imports = new Imports(file);
+  imports.add(paths.runtimeRegistry, 'APIGroupDefinition', { typeOnly: true });
+  const versions = group.versions.filter((v) => v.kinds.length > 0).map((v) => ({
+    name: v.name,
+    ...(v.deprecation === undefined ? {} : { deprecation: { warning: v.deprecation.warning ?? defaultWarning(group, v) } }),
+    resources: v.kinds.map((k) => resource(group, v, k, imports, file)),
+  }));
+  const hub = group.versions.find((v) => v.hub)!;
+  const storage = group.versions.find((v) => v.storage)!;
+  return {
+    kind: StructureKind.SourceFile,
+    statements: [
+      ...imports.structures(),
+      {
+        kind: StructureKind.VariableStatement,
+        isExported: true,
+        declarationKind: VariableDeclarationKind.Const,
+        docs: [`REST storage definition of the ${group.name === '' ? 'core' : group.name} API group.`],
+        declarations: [{
+          name: registryConstName(group),
+          initializer: (writer) => {
+            literal({ name: group.name, hubVersion: hub.name, storageVersion: storage.name, versions })(writer);
+            writer.write(' satisfies APIGroupDefinition');
+          },
+        }],
+      },
+    ],
+  };
+}
+
+function resource(group: GroupModel, version: VersionModel, kind: KindModel, imports: Imports, file: string): Record<string, unknown> {
+  const local = (suffix: string): string => `${lowerFirst(kind.kind)}${upperFirst(version.name)}${suffix}`;
+  const schema = imports.addJSON(paths.schema(group, version, kind).replace(/^/, ''), local('Schema'));
+  const hook = (ref: KindModel['hooks']['conversion'], suffix: string): RawCode | undefined =>
+    (ref === undefined ? undefined : new RawCode(imports.add(ref.module, ref.name, { as: local(suffix) })));
+  void file;
+  return {
+    kind: kind.kind,
+    listKind: kind.listKind,
+    plural: kind.plural,
+    singular: kind.singular,
+    shortNames: kind.shortNames,
+    categories: kind.categories,
+    namespaced: kind.scope === 'Namespaced',
+    verbs: kind.verbs,
+    subresources: {
+      status: kind.subresources.status,
+      scale: kind.subresources.scale,
+    },
+    printerColumns: kind.printerColumns,
+    selectableFields: kind.selectableFields,
+    schema: new RawCode(schema),
+    openapiDefinition: kind.definition,
+    conversion: version.hub ? undefined : hook(kind.hooks.conversion, 'Conversion'),
+    defaults: hook(kind.hooks.defaults, 'Defaults'),
+    strategy: hook(kind.hooks.strategy, 'Strategy'),
+  };
+}
+
+/** The warning Kubernetes sends for a deprecated CRD version without its own text. */
+function defaultWarning(group: GroupModel, version: VersionModel): string {
+  return `${group.name === '' ? '' : `${group.name}/`}${version.name} is deprecated`;
+}
