@@ -1,0 +1,101 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { RE2JS } from 're2js';
+import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import { childPath, type FieldError } from './field.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
+
+/**
+ * Validates objects against a structural schema with ajv, reporting
+ * Kubernetes field errors (`spec.replicas: Invalid value: -1: spec.replicas
+ * in body should be greater than or equal to 0`). Patterns run on RE2, as
+ * in the apiserver. Each schema object is compiled once and cached.
+ */
+export class SchemaValidator {
+  private readonly ajv: Ajv;
+  private readonly cache = new WeakMap<JSONSchemaProps, ValidateFunction>();
+
+  constructor() {
+    this.ajv = new Ajv({
+      allErrors: true,
+      verbose: true,
+      strict: false,
+      validateFormats: true,
+      code: { regExp: re2Engine as never },
+    });
+    addFormats(this.ajv);
+    // int-or-string and the other extensions carry no validation of their own here.
+    for (const keyword of ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string',
+      'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-validations',
+      'x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key']) {
+      this.ajv.addKeyword(keyword);
+    }
+  }
+
+  validate(schema: JSONSchemaProps, value: unknown): FieldError[] {
+    let fn = this.cache.get(schema);
+    if (fn === undefined) {
+      const { $comment: _comment, ...body } = schema as JSONSchemaProps & { $comment?: string };
+      fn = this.ajv.compile(body);
+      this.cache.set(schema, fn);
+    }
+    if (fn(value)) return [];
+    return (fn.errors ?? []).map(toFieldError).filter((e): e is FieldError => e !== undefined);
+  }
+}
+
+function re2Engine(pattern: string): { test(s: string): boolean } {
+  const re = RE2JS.compile(pattern);
+  return { test: (s: string) => re.matcher(s).find() };
+}
+
+/** `/spec/ports/0/port` → `spec.ports[0].port`. */
+function fieldPath(pointer: string): string {
+  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<string>((path, seg) => childPath(path, /^\d+$/.test(seg) ? Number(seg) : seg), '');
+}
+
+function toFieldError(e: ErrorObject): FieldError | undefined {
+  const field = fieldPath(e.instancePath);
+  const p = e.params as Record<string, unknown>;
+  const inBody = `${field === '' ? '<root>' : field} in body`;
+  switch (e.keyword) {
+    case 'required': {
+      const missing = String(p['missingProperty']);
+      return { type: 'FieldValueRequired', field: childPath(field, missing), detail: '' };
+    }
+    case 'enum':
+      return { type: 'FieldValueNotSupported', field, badValue: e.data, detail: `supported values: ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    case 'type':
+      return { type: 'FieldValueTypeInvalid', field, badValue: typeName(e.data), detail: `${inBody} must be of type ${String(p['type'])}: ${JSON.stringify(typeName(e.data))}` };
+    case 'pattern':
+      return { type: 'FieldValueInvalid', field, badValue: e.data, detail: `${inBody} should match '${String(p['pattern'])}'` };
+    case 'maxLength':
+      return { type: 'FieldValueTooLong', field, badValue: e.data, detail: `may not be more than ${String(p['limit'])} bytes` };
+    case 'maxItems':
+      return { type: 'FieldValueTooMany', field, badValue: e.data, detail: `must have at most ${String(p['limit'])} items` };
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return { type: 'FieldValueInvalid', field, badValue: e.data, detail: `${inBody} should be greater than ${e.keyword === 'minimum' && p['comparison'] === '>=' ? 'or equal to ' : ''}${String(p['limit'])}` };
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return { type: 'FieldValueInvalid', field, badValue: e.data, detail: `${inBody} should be less than ${e.keyword === 'maximum' && p['comparison'] === '<=' ? 'or equal to ' : ''}${String(p['limit'])}` };
+    case 'minLength':
+      return { type: 'FieldValueInvalid', field, badValue: e.data, detail: `${inBody} should be at least ${String(p['limit'])} chars long` };
+    case 'minItems':
+      return { type: 'FieldValueInvalid', field, badValue: e.data, detail: `${inBody} should have at least ${String(p['limit'])} items` };
+    case 'uniqueItems':
+      return { type: 'FieldValueDuplicate', field: childPath(field, Number(p['j'])), badValue: undefined, detail: '' };
+    case 'anyOf':
+      return undefined; // reported by its branches
+    default:
+      return { type: 'FieldValueInvalid', field, badValue: e.data, detail: `${inBody} ${e.message ?? 'is invalid'}` };
+  }
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
+}
