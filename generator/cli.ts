@@ -16,7 +16,7 @@ generates TypeScript types plus typed clients, listers and informers for
 the CRDs kept there.`;
 
 async function main(argv: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: [...argv],
     options: {
       root: { type: 'string' },
@@ -33,8 +33,14 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const started = performance.now();
   const root = resolve(values.root ?? process.cwd());
-  const result = values.crd !== undefined
-    ? await importAndGenerate(root, values.crd.map((f) => resolve(f)))
+  if (values.crd === undefined && positionals.length > 0) {
+    console.error(`hack/update-codegen: unexpected arguments: ${positionals.join(' ')}\n\n${USAGE}`);
+    return 2;
+  }
+  // `--crd a.yaml b.yaml` lists files after one flag, as the usage shows.
+  const crdFiles = values.crd === undefined ? undefined : [...values.crd, ...positionals];
+  const result = crdFiles !== undefined
+    ? await importAndGenerate(root, crdFiles.map((f) => resolve(f)))
     : await runCodegen({ root, ...(values.out === undefined ? {} : { outDir: resolve(values.out) }) });
   report(result.model, result.files.length, result.write, started);
   return 0;

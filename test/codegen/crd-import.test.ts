@@ -16,9 +16,8 @@ let project: ScratchProject;
 let output: string;
 before(() => {
   project = scratchProject();
-  // Each manifest is passed with its own --crd (see the report: the
-  // documented `--crd A B C` form drops B and C).
-  output = project.codegen('--crd', CERTS, '--crd', RELEASES, '--crd', POLICIES);
+  // The documented form: one --crd followed by every manifest.
+  output = project.codegen('--crd', CERTS, RELEASES, POLICIES);
 });
 after(() => project.dispose());
 
@@ -26,7 +25,7 @@ test('codegen reports every imported CRD group version', () => {
   assert.match(output, /certs\.example\.io\/v1 \(imported CRD\): Certificate \(storage, hub\)/);
   assert.match(output, /deploy\.example\.org\/v1beta1 \(imported CRD\): Release \(storage, hub\)/);
   assert.match(output, /policy\.example\.net\/v1 \(imported CRD\): ClusterPolicy \(storage, hub\)/);
-  assert.match(output, /policy\.example\.net\/v1alpha1 \(imported CRD\): ClusterPolicy\n/);
+  assert.match(output, /policy\.example\.net\/v1alpha1 \(imported CRD\): ClusterPolicy \(deprecated\)\n/);
   for (const f of ['certificates.yaml', 'releases.yaml', 'clusterpolicies.yaml']) {
     assert.ok(existsSync(join(project.root, 'apis/crds', f)), `apis/crds/${f} kept`);
   }
