@@ -133,9 +133,11 @@ class WatchChan<T extends StoredObject> {
       return this.filter(old) ? { type: 'DELETED', object: old } : undefined;
     }
     const cur = this.decode(e.kv, e.kv.modRevision);
-    if (e.kv.createRevision === e.kv.modRevision || !e.prevKv) {
+    if (e.kv.createRevision === e.kv.modRevision) {
       return this.filter(cur) ? { type: 'ADDED', object: cur } : undefined;
     }
+    // An update whose previous value was compacted away: the watch cannot tell what changed.
+    if (!e.prevKv) throw new Error(`etcd event received with PrevKv=nil (key=${JSON.stringify(e.kv.key)}, modRevision=${e.kv.modRevision}, type=PUT)`);
     if (this.acceptAll) return { type: 'MODIFIED', object: cur };
     const old = this.decode(e.prevKv, e.kv.modRevision);
     const curPasses = this.filter(cur);
