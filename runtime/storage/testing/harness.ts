@@ -33,6 +33,8 @@ export interface NewStoreOptions {
   corruptObjectHandling?: boolean;
   /** Store pods without namespaces (cluster-scoped key function for the cache). */
   clusterScoped?: boolean;
+  /** The test reads history from the first revisions (a watch from RV=1): the backend must not have been compacted. */
+  uncompactedHistory?: boolean;
   /** Field indexes for the watch cache (spec.nodeName). */
   indexedFields?: string[];
 }

@@ -112,7 +112,7 @@ export function runConformanceSuite(b: BackendUnderTest): void {
     else
       test('RunTestOptionalWatchBookmarksWithCorrectResourceVersion', { skip: `not applicable to ${b.name}: bookmarks come from the watch cache; kube runs this test only against the cacher` }, () => undefined);
     run('RunSendInitialEventsBackwardCompatibility', watchLists.RunSendInitialEventsBackwardCompatibility);
-    run('RunWatchSemantics', watchLists.RunWatchSemantics);
+    run('RunWatchSemantics', watchLists.RunWatchSemantics, { uncompactedHistory: true });
     run('RunWatchSemanticInitialEventsExtended', watchLists.RunWatchSemanticInitialEventsExtended);
     run('RunWatchListMatchSingle', watchLists.RunWatchListMatchSingle);
     run('RunWatchErrorIsBlockingFurtherEvents', watchLists.RunWatchErrorIsBlockingFurtherEvents);

@@ -1,0 +1,46 @@
+import { Etcd3, type IOptions } from 'etcd3';
+
+type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
+
+/**
+ * A policy that runs each call exactly once. The etcd3 client's defaults retry failed calls
+ * (including writes that may have committed) and open a per-host circuit breaker that keeps
+ * failing calls for 5 s after etcd recovers; the store decides retries itself.
+ */
+const once: Policy = {
+  // Always a promise, even when fn throws synchronously (the client's markFailed relies on it).
+  execute: (fn: (ctx: { signal: AbortSignal }) => unknown) => new Promise((resolve) => resolve(fn({ signal: new AbortController().signal }))),
+  onSuccess: () => ({ dispose: () => undefined }),
+  onFailure: () => ({ dispose: () => undefined }),
+} as unknown as Policy;
+
+export interface EtcdClientConfig {
+  /** Client URLs, e.g. ['http://127.0.0.1:2379']. */
+  endpoints: readonly string[];
+  /** Deadline of every unary call (get/list/txn/compact); a call still running then fails with a timeout. */
+  requestTimeoutMs?: number;
+  /** Extra gRPC channel options. */
+  grpcOptions?: IOptions['grpcOptions'];
+}
+
+/** Builds an etcd3 client wired for storage: no blind retries, per-call deadlines, fast reconnects. */
+export function newEtcdClient(config: EtcdClientConfig): Etcd3 {
+  const timeout = config.requestTimeoutMs ?? 10_000;
+  return new Etcd3({
+    hosts: [...config.endpoints],
+    dialTimeout: Math.min(timeout, 5000),
+    faultHandling: { global: once, host: () => once },
+    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
+    grpcOptions: {
+      // Reconnect quickly once etcd is back instead of backing off for tens of seconds.
+      'grpc.initial_reconnect_backoff_ms': 100,
+      'grpc.min_reconnect_backoff_ms': 100,
+      'grpc.max_reconnect_backoff_ms': 1000,
+      // Detect dead connections (a partitioned or paused member) within seconds.
+      'grpc.keepalive_time_ms': 5000,
+      'grpc.keepalive_timeout_ms': 3000,
+      'grpc.keepalive_permit_without_calls': 1,
+      ...config.grpcOptions,
+    },
+  });
+}

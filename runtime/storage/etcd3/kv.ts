@@ -1,0 +1,181 @@
+import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
+import {
+  type GetResponse,
+  type KV,
+  type KVWatch,
+  type KVWatchHandler,
+  type KVWatchRequest,
+  type ListRequest,
+  type ListResponse,
+  type PutOptions,
+  type TxnResponse,
+} from '../kv.js';
+import { BackendUnavailableError } from '../kvstore/kvErrors.js';
+import { mapEtcdError, neverSent } from './errors.js';
+import { LeaseManager } from './leases.js';
+import { EtcdWatch, toKeyValue } from './watch.js';
+
+export interface EtcdKVOptions {
+  /** Keys per range request when a list is split into pages (replies stay under gRPC's 4 MiB default). */
+  listPageSize?: number;
+  /** Key read by healthCheck (kube reads `<prefix>/health`). */
+  healthKey?: string;
+}
+
+const defaultPageSize = 500;
+/** Tries of a write that failed before reaching etcd (connection refused): never a write that may have committed. */
+const unsentRetries = 3;
+
+/**
+ * EtcdKV implements the KV contract on etcd through the etcd3 client: creates and updates are
+ * single `If(mod_revision == r) Then(put) Else(range)` transactions, deletes likewise; lists are
+ * paged at one pinned revision; each watch is an EtcdWatch stream that resumes after breaks.
+ */
+export class EtcdKV implements KV {
+  private readonly leases: LeaseManager;
+  private readonly watches = new Set<EtcdWatch>();
+  private observedCompactRev = 0;
+  private readonly pageSize: number;
+
+  constructor(
+    readonly client: Etcd3,
+    private readonly opts: EtcdKVOptions = {},
+  ) {
+    this.leases = new LeaseManager(client);
+    this.pageSize = opts.listPageSize ?? defaultPageSize;
+  }
+
+  async get(key: string, opts: { revision?: number } = {}): Promise<GetResponse> {
+    const resp = await this.range({ key: Buffer.from(key), revision: opts.revision || undefined }, opts.revision ?? 0);
+    const kv = resp.kvs[0];
+    return { kv: kv ? toKeyValue(kv) : undefined, revision: opts.revision || Number(resp.header.revision) };
+  }
+
+  async list(req: ListRequest): Promise<ListResponse> {
+    const limit = req.limit && req.limit > 0 ? req.limit : Infinity;
+    const end = Buffer.from(req.rangeEnd);
+    let revision = req.revision ?? 0;
+    let start = Buffer.from(req.key);
+    let count = -1;
+    let page = this.pageSize;
+    const kvs: IKeyValue[] = [];
+    for (;;) {
+      const want = Math.min(page, limit - kvs.length);
+      let resp: IRangeResponse;
+      try {
+        resp = await this.range({ key: start, range_end: end, revision: revision || undefined, limit: want }, revision);
+      } catch (e) {
+        // A page of large objects exceeded the gRPC receive limit: retry it smaller.
+        if (/RESOURCE_EXHAUSTED|larger than max/i.test((e as Error).message) && page > 1) {
+          page = Math.max(1, Math.floor(page / 2));
+          continue;
+        }
+        throw e;
+      }
+      if (revision === 0) revision = Number(resp.header.revision);
+      if (count < 0) count = Number(resp.count);
+      kvs.push(...resp.kvs);
+      const last = resp.kvs[resp.kvs.length - 1];
+      if (!resp.more || kvs.length >= limit || !last) break;
+      start = Buffer.concat([last.key, Buffer.from([0])]);
+    }
+    return { kvs: kvs.map(toKeyValue), count: Math.max(count, 0), revision };
+  }
+
+  async count(key: string, rangeEnd: string): Promise<number> {
+    const resp = await this.range({ key: Buffer.from(key), range_end: Buffer.from(rangeEnd), count_only: true }, 0);
+    return Number(resp.count);
+  }
+
+  async optimisticPut(key: string, value: Buffer, expectedRevision: number, opts: PutOptions = {}): Promise<TxnResponse> {
+    const k = Buffer.from(key);
+    const lease = opts.ttlSeconds ? await this.call(() => this.leases.getLease(opts.ttlSeconds ?? 0)) : undefined;
+    return this.txn(k, expectedRevision, { request_put: { key: k, value, lease } });
+  }
+
+  async optimisticDelete(key: string, expectedRevision: number): Promise<TxnResponse> {
+    const k = Buffer.from(key);
+    return this.txn(k, expectedRevision, { request_delete_range: { key: k } });
+  }
+
+  watch(req: KVWatchRequest, handler: KVWatchHandler): KVWatch {
+    const w = new EtcdWatch(this.client, req, handler, (x) => this.watches.delete(x));
+    this.watches.add(w);
+    return w;
+  }
+
+  async requestProgress(): Promise<void> {
+    for (const w of this.watches) w.requestProgress();
+  }
+
+  async compact(revision: number): Promise<void> {
+    try {
+      await this.call(() => this.client.kv.compact({ revision, physical: true }));
+    } catch (e) {
+      // Compacting at or below the current compaction is a no-op for us.
+      if (!/has been compacted/.test((e as Error).message)) throw e;
+    }
+    this.observedCompactRev = Math.max(this.observedCompactRev, revision);
+  }
+
+  compactRevision(): number {
+    return this.observedCompactRev;
+  }
+
+  async healthCheck(): Promise<void> {
+    await this.range({ key: Buffer.from(this.opts.healthKey ?? '/registry/health') }, 0);
+  }
+
+  async close(): Promise<void> {
+    for (const w of [...this.watches]) w.cancel();
+    this.client.close();
+  }
+
+  private async range(req: Parameters<Etcd3['kv']['range']>[0], revision: number): Promise<IRangeResponse> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.client.kv.range(req);
+      } catch (e) {
+        const mapped = mapEtcdError(e, revision);
+        // Reads are idempotent: retry transport failures a few times (another member may answer).
+        if (mapped instanceof BackendUnavailableError && attempt < unsentRetries) {
+          await sleep(100 * (attempt + 1));
+          continue;
+        }
+        throw mapped;
+      }
+    }
+  }
+
+  private async txn(key: Buffer, expectedRevision: number, op: NonNullable<Parameters<Etcd3['kv']['txn']>[0]['success']>[number]): Promise<TxnResponse> {
+    const resp = await this.call(() =>
+      this.client.kv.txn({
+        compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: expectedRevision }],
+        success: [op],
+        failure: [{ request_range: { key } }],
+      }),
+    );
+    if (resp.succeeded) return { succeeded: true, revision: Number(resp.header.revision) };
+    const kv = resp.responses[0]?.response_range?.kvs[0];
+    return { succeeded: false, revision: Number(resp.header.revision), kv: kv ? toKeyValue(kv) : undefined };
+  }
+
+  /** Runs a call, retrying only failures that prove the request never left this process. */
+  private async call<R>(fn: () => Promise<R>): Promise<R> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (e) {
+        if (neverSent(e) && attempt < unsentRetries) {
+          await sleep(100 * (attempt + 1));
+          continue;
+        }
+        throw mapEtcdError(e);
+      }
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,179 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Etcd3 } from 'etcd3';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Makes sure an `etcd` binary is on PATH, installing Debian's etcd-server via hack/install-etcd. */
+export function ensureEtcdInstalled(): void {
+  if (spawnSync('sh', ['-c', 'command -v etcd'], { stdio: 'ignore' }).status === 0) return;
+  const r = spawnSync(join(repoRoot, 'hack/install-etcd'), { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('hack/install-etcd failed');
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+export interface EtcdMemberSpec {
+  name: string;
+  clientPort: number;
+  peerPort: number;
+  dataDir: string;
+}
+
+/** All etcd processes started by this test process, killed on exit even if a test fails. */
+const started = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const p of started) p.kill('SIGKILL');
+});
+
+/**
+ * One etcd member this test process started (loopback, free ports, temp data dir). Only this
+ * process is ever signalled: stop(), kill(), pause() and restart() act on its own pid.
+ */
+export class EtcdMember {
+  private proc: ChildProcess | undefined;
+  readonly endpoint: string;
+
+  constructor(
+    readonly spec: EtcdMemberSpec,
+    private readonly initialCluster: string,
+  ) {
+    this.endpoint = `http://127.0.0.1:${spec.clientPort}`;
+  }
+
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
+  start(state: 'new' | 'existing' = 'new'): void {
+    const { name, clientPort, peerPort, dataDir } = this.spec;
+    const args = [
+      `--name=${name}`,
+      `--data-dir=${dataDir}`,
+      `--listen-client-urls=http://127.0.0.1:${clientPort}`,
+      `--advertise-client-urls=http://127.0.0.1:${clientPort}`,
+      `--listen-peer-urls=http://127.0.0.1:${peerPort}`,
+      `--initial-advertise-peer-urls=http://127.0.0.1:${peerPort}`,
+      `--initial-cluster=${this.initialCluster}`,
+      `--initial-cluster-state=${state}`,
+      '--initial-cluster-token=storage-tests',
+      '--experimental-watch-progress-notify-interval=1s',
+      '--logger=zap',
+      '--log-level=error',
+      '--heartbeat-interval=50',
+      '--election-timeout=500',
+    ];
+    const proc = spawn('etcd', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    proc.stderr?.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    proc.once('exit', () => started.delete(proc));
+    (proc as ChildProcess & { lastStderr: () => string }).lastStderr = () => stderr;
+    started.add(proc);
+    this.proc = proc;
+  }
+
+  /** SIGTERM and wait for exit. */
+  async stop(): Promise<void> {
+    await this.signalAndWait('SIGTERM');
+  }
+
+  /** kill -9 and wait for exit. */
+  async kill(): Promise<void> {
+    await this.signalAndWait('SIGKILL');
+  }
+
+  pause(): void {
+    this.proc?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.proc?.kill('SIGCONT');
+  }
+
+  private async signalAndWait(sig: NodeJS.Signals): Promise<void> {
+    const p = this.proc;
+    if (!p || p.exitCode !== null || p.signalCode !== null) return;
+    const exited = new Promise<void>((r) => p.once('exit', () => r()));
+    p.kill('SIGCONT');
+    p.kill(sig);
+    const t = setTimeout(() => p.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(t);
+    this.proc = undefined;
+  }
+}
+
+/** A running etcd cluster (1 or 3 members) for tests; `close()` kills it and removes its data. */
+export class EtcdCluster {
+  constructor(
+    readonly members: EtcdMember[],
+    private readonly baseDir: string,
+  ) {}
+
+  get endpoints(): string[] {
+    return this.members.map((m) => m.endpoint);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.kill()));
+    rmSync(this.baseDir, { recursive: true, force: true });
+  }
+
+  /** Waits until a quorum read succeeds through every given endpoint (default all). */
+  async waitHealthy(endpoints = this.endpoints, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (const ep of endpoints) {
+      const c = new Etcd3({ hosts: ep });
+      try {
+        for (;;) {
+          try {
+            await c.get('health').options({ deadline: Date.now() + 1000 }).exec();
+            break;
+          } catch (e) {
+            if (Date.now() > deadline) throw new Error(`etcd at ${ep} not healthy: ${(e as Error).message}`);
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }
+      } finally {
+        c.close();
+      }
+    }
+  }
+}
+
+/** Starts an etcd cluster of `size` members on loopback with free ports and a temp data dir. */
+export async function startEtcd(size = 1): Promise<EtcdCluster> {
+  ensureEtcdInstalled();
+  const baseDir = mkdtempSync(join(tmpdir(), 'storage-etcd-'));
+  const specs: EtcdMemberSpec[] = [];
+  for (let i = 0; i < size; i++) {
+    specs.push({ name: `m${i}`, clientPort: await freePort(), peerPort: await freePort(), dataDir: join(baseDir, `m${i}`) });
+  }
+  const initialCluster = specs.map((s) => `${s.name}=http://127.0.0.1:${s.peerPort}`).join(',');
+  const members = specs.map((s) => new EtcdMember(s, initialCluster));
+  for (const m of members) m.start();
+  const cluster = new EtcdCluster(members, baseDir);
+  try {
+    await cluster.waitHealthy();
+  } catch (e) {
+    await cluster.close();
+    throw e;
+  }
+  return cluster;
+}
