@@ -39,6 +39,13 @@ export interface ObjState<T> {
   ttl: number;
 }
 
+const storageKeys = new WeakMap<object, string>();
+
+/** The physical key an object was decoded from (for caches that index what a store returned). */
+export function storageKeyOf(obj: object): string | undefined {
+  return storageKeys.get(obj);
+}
+
 /** Codec turns stored bytes into objects and back, applying the transformer and versioner. */
 export class Codec<T extends StoredObject> {
   constructor(
@@ -75,6 +82,7 @@ export class Codec<T extends StoredObject> {
       throw new CorruptObjError(key, `object not decodable revision=${rev}: not a JSON object`, { cause: new CorruptDataError('not a JSON object') });
     }
     this.versioner.updateObject(obj as T, rev);
+    storageKeys.set(obj, key);
     return obj as T;
   }
 

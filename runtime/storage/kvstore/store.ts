@@ -25,7 +25,7 @@ import type { KeyValue, KV } from '../kv.js';
 import type { StoredObject } from '../object.js';
 import { identityTransformer, type ValueTransformer } from '../transformer.js';
 import { apiObjectVersioner, type Versioner } from '../versioner.js';
-import { Codec, CorruptDataError, interpretCorruptData, type ObjState } from './codec.js';
+import { Codec, CorruptDataError, interpretCorruptData, storageKeyOf, type ObjState } from './codec.js';
 import { getList } from './list.js';
 import { mapKVError } from './kvErrors.js';
 import { watch } from './watcher.js';
@@ -75,6 +75,12 @@ export class Store<T extends StoredObject = StoredObject> implements Interface<T
   prepareKey(key: string, recursive: boolean): string {
     const k = prepareKey(this.resourcePrefix, key, recursive);
     return this.pathPrefix + (k.startsWith('/') ? k.slice(1) : k);
+  }
+
+  /** The REST key of an object this store returned (undefined for objects it did not decode). */
+  restKeyOf(obj: T): string | undefined {
+    const k = storageKeyOf(obj);
+    return k === undefined ? undefined : `/${k.slice(this.pathPrefix.length)}`;
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<T | undefined> {

@@ -1,0 +1,94 @@
+import { initialEventsAnnotationKey, type WatchEvent } from '../interfaces.js';
+import type { StoredObject } from '../object.js';
+import { predicateEmpty, predicateMatches, type SelectionPredicate } from '../selectionPredicate.js';
+import { WatchQueue } from '../watchQueue.js';
+import type { CacheEvent } from './watchCache.js';
+
+/** A client watch served from the cache: a key range, a predicate, and a queue to the client. */
+export class CacheWatcher<T extends StoredObject> {
+  readonly queue: WatchQueue<T>;
+  /** Highest revision sent to this watcher (events or bookmarks). */
+  sentRV: number;
+  /** When this watcher is next owed a bookmark (0: never). */
+  nextBookmarkAt: number;
+  private readonly acceptAll: boolean;
+  /** Internal clients asked for backend progress notifications as bookmarks. */
+  readonly progressNotify: boolean;
+
+  constructor(
+    private readonly start: string,
+    private readonly end: string,
+    private readonly pred: SelectionPredicate<T>,
+    startRV: number,
+    opts: { capacity: number; bookmarkFrequencyMs: number; deadline?: number; progressNotify?: boolean; onClose: () => void },
+  ) {
+    this.progressNotify = opts.progressNotify ?? false;
+    this.acceptAll = predicateEmpty(pred as SelectionPredicate<never>);
+    this.sentRV = startRV;
+    this.queue = new WatchQueue<T>({ capacity: opts.capacity, onClose: opts.onClose });
+    const now = Date.now();
+    // kube: a bookmark at least every bookmarkFrequency, and one shortly before the watch times out.
+    let next = now + opts.bookmarkFrequencyMs;
+    if (opts.deadline !== undefined) next = Math.min(next, opts.deadline - 2000);
+    this.nextBookmarkAt = pred.allowWatchBookmarks ? Math.max(next, now) : 0;
+  }
+
+  /** Whether this watcher covers key at all (before any predicate). */
+  coversKey(key: string): boolean {
+    return key >= this.start && key < this.end;
+  }
+
+  /** Translates a cache event for this watcher (an update leaving the selection is a DELETED). */
+  dispatch(ev: CacheEvent<T>): void {
+    if (ev.rv <= this.sentRV || !this.coversKey(ev.key)) return;
+    const out = this.transform(ev);
+    this.sentRV = ev.rv;
+    if (out) this.queue.push(out);
+  }
+
+  /** Sends the current state as ADDED events (initial events of RV=0 or watch-list). */
+  sendInitial(objs: Iterable<T>): void {
+    for (const obj of objs) if (this.matches(obj)) this.queue.push({ type: 'ADDED', object: obj });
+  }
+
+  bookmark(rv: number, initialEventsEnd = false): void {
+    if (rv < this.sentRV) return;
+    const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
+    if (initialEventsEnd) metadata.annotations = { [initialEventsAnnotationKey]: 'true' };
+    this.sentRV = rv;
+    this.queue.push({ type: 'BOOKMARK', object: { metadata } as T });
+  }
+
+  private matches(obj: T): boolean {
+    return this.acceptAll || predicateMatches(this.pred, obj);
+  }
+
+  private transform(ev: CacheEvent<T>): WatchEvent<T> | undefined {
+    if (ev.type === 'ADDED') return this.matches(ev.obj) ? { type: 'ADDED', object: ev.obj } : undefined;
+    if (ev.type === 'DELETED') return this.matches(ev.obj) ? { type: 'DELETED', object: ev.obj } : undefined;
+    const cur = this.matches(ev.obj);
+    const old = ev.prevObj !== undefined && this.matches(ev.prevObj);
+    if (cur && old) return { type: 'MODIFIED', object: ev.obj };
+    if (cur) return { type: 'ADDED', object: ev.obj };
+    // The previous state matched: the client sees it leave, carrying the new revision.
+    if (old) return { type: 'DELETED', object: withResourceVersion(ev.prevObj as T, ev.rv) };
+    return undefined;
+  }
+}
+
+const rvCopies = new WeakMap<object, Map<number, object>>();
+
+/** A frozen copy of obj at another revision, shared between watchers. */
+function withResourceVersion<T extends StoredObject>(obj: T, rv: number): T {
+  let m = rvCopies.get(obj);
+  if (!m) {
+    m = new Map();
+    rvCopies.set(obj, m);
+  }
+  let c = m.get(rv) as T | undefined;
+  if (!c) {
+    c = Object.freeze({ ...obj, metadata: Object.freeze({ ...(obj.metadata ?? {}), resourceVersion: String(rv) }) }) as T;
+    m.set(rv, c);
+  }
+  return c;
+}

@@ -1,0 +1,321 @@
+import { encodeContinue } from '../continue.js';
+import { ExpiredError, statusForError, TooManyRequestsError } from '../errors.js';
+import type {
+  CreateOptions,
+  DeleteOptions,
+  GetOptions,
+  GuaranteedUpdateOptions,
+  Interface,
+  ListOptions,
+  ListResult,
+  Stats,
+  WatchOptions,
+  Watcher,
+} from '../interfaces.js';
+import { prefixRangeEnd, prepareKey } from '../keys.js';
+import type { StoredObject } from '../object.js';
+import { everything, predicateEmpty, predicateMatches, type SelectionPredicate } from '../selectionPredicate.js';
+import { WatchQueue } from '../watchQueue.js';
+import { CacheWatcher } from './cacheWatcher.js';
+import { WatchCache } from './watchCache.js';
+
+export interface CacherConfig<T extends StoredObject> {
+  /** The backend store every write, and every read the cache cannot serve, goes to. */
+  storage: Interface<T>;
+  /** The resource's key prefix, e.g. `/pods/` (as the backend store was built with). */
+  resourcePrefix: string;
+  /** The REST key of an object the backend returned (Store.restKeyOf). */
+  keyOf: (obj: T) => string | undefined;
+  /** Events kept for watches that resume from a past revision (default 10 000). */
+  historyCapacity?: number;
+  /** Buffered events above which a non-reading watcher is closed (default 1 000). */
+  watcherCapacity?: number;
+  /** Bookmarks are sent to watchers that allow them at least this often (default 60 s). */
+  bookmarkFrequencyMs?: number;
+  /** How long a read waits for the cache to reach a requested revision (default 3 s). */
+  freshnessTimeoutMs?: number;
+}
+
+/**
+ * Cacher is kube's watch cache in front of a backend store: one upstream watch per resource
+ * feeds a WatchCache; watches are always served from it (fan-out in process, events shared
+ * between watchers), lists at RV=0, NotOlderThan and consistent lists are served from it once
+ * it has caught up with the backend, and everything else (writes, exact-revision and continued
+ * lists, consistent gets) goes to the backend.
+ */
+export class Cacher<T extends StoredObject = StoredObject> implements Interface<T> {
+  readonly versioner;
+  private readonly storage: Interface<T>;
+  private readonly cache: WatchCache<T>;
+  private readonly watchers = new Set<CacheWatcher<T>>();
+  private ready = false;
+  private readyWaiters: Array<() => void> = [];
+  private stopped = false;
+  private upstream: Watcher<T> | undefined;
+  private readonly bookmarkTimer: NodeJS.Timeout;
+  private notReadySince = Date.now();
+  private readonly cfg: Required<Omit<CacherConfig<T>, 'storage' | 'keyOf' | 'resourcePrefix'>> & CacherConfig<T>;
+
+  constructor(config: CacherConfig<T>) {
+    this.cfg = { historyCapacity: 10_000, watcherCapacity: 1000, bookmarkFrequencyMs: 60_000, freshnessTimeoutMs: 3000, ...config };
+    this.storage = config.storage;
+    this.versioner = config.storage.versioner;
+    this.cache = new WatchCache<T>(this.cfg.historyCapacity);
+    this.bookmarkTimer = setInterval(() => this.dispatchBookmarks(), 250 + Math.floor(Math.random() * 100));
+    this.bookmarkTimer.unref();
+    void this.run();
+  }
+
+  /** Resolves once the cache has completed its first list. */
+  waitReady(): Promise<void> {
+    if (this.ready) return Promise.resolve();
+    return new Promise((r) => this.readyWaiters.push(r));
+  }
+
+  /** Stops the upstream watch and ends every client watch. */
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.bookmarkTimer);
+    this.upstream?.stop();
+    this.terminateWatchers();
+  }
+
+  // Writes pass through: the cache learns about them from the upstream watch.
+  create(key: string, obj: T, opts?: CreateOptions): Promise<T> {
+    return this.storage.create(key, obj, opts);
+  }
+  delete(key: string, opts?: DeleteOptions<T>): Promise<T | undefined> {
+    return this.storage.delete(key, opts);
+  }
+  guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions<T>): Promise<T> {
+    return this.storage.guaranteedUpdate(key, opts);
+  }
+  stats(): Promise<Stats> {
+    return this.storage.stats();
+  }
+  requestWatchProgress(): Promise<void> {
+    return this.storage.requestWatchProgress();
+  }
+  getCurrentResourceVersion(): Promise<number> {
+    return this.storage.getCurrentResourceVersion();
+  }
+  compactRevision(): number {
+    return this.storage.compactRevision();
+  }
+
+  async readinessCheck(): Promise<void> {
+    if (!this.ready) throw new TooManyRequestsError('storage is (re)initializing', this.retryAfterSeconds());
+  }
+
+  async get(key: string, opts: GetOptions = {}): Promise<T | undefined> {
+    const pk = prepareKey(this.cfg.resourcePrefix, key, false);
+    // A consistent get goes to the backend (kube does the same); any other RV can be served here.
+    if (!opts.resourceVersion || !this.ready) return this.storage.get(key, opts);
+    const rv = this.versioner.parseResourceVersion(opts.resourceVersion);
+    await this.cache.waitUntilFresh(rv, this.cfg.freshnessTimeoutMs);
+    const entry = this.cache.store.get(pk);
+    if (entry) return entry.obj;
+    if (opts.ignoreNotFound) return undefined;
+    return this.storage.get(key, { ...opts, resourceVersion: String(this.cache.resourceVersion) });
+  }
+
+  async getList(key: string, opts: ListOptions = {}): Promise<ListResult<T>> {
+    const recursive = opts.recursive ?? false;
+    const pred = (opts.predicate ?? everything) as SelectionPredicate<T>;
+    const rv = opts.resourceVersion ?? '';
+    const match = opts.resourceVersionMatch ?? '';
+    const limit = pred.limit ?? 0;
+    const delegate =
+      !this.ready ||
+      (recursive && Boolean(pred.continue)) ||
+      match === 'Exact' ||
+      (match !== '' && match !== 'NotOlderThan') ||
+      (match === '' && rv !== '' && rv !== '0' && limit > 0);
+    if (delegate) return this.storage.getList(key, opts);
+    const prefix = prepareKey(this.cfg.resourcePrefix, key, recursive);
+    let minRV = rv === '' ? 0 : this.versioner.parseResourceVersion(rv);
+    if (rv === '') {
+      // Consistent read from cache: catch up with the backend's current revision first.
+      minRV = await this.storage.getCurrentResourceVersion();
+      try {
+        await this.cache.waitUntilFresh(minRV, this.cfg.freshnessTimeoutMs, () => void this.storage.requestWatchProgress().catch(() => undefined));
+      } catch {
+        return this.storage.getList(key, opts);
+      }
+    } else {
+      await this.cache.waitUntilFresh(minRV, this.cfg.freshnessTimeoutMs);
+    }
+    // kube ignores limit for RV=0 (the whole list comes from memory anyway).
+    return this.listFromCache(prefix, recursive, pred, rv === '0' ? 0 : limit);
+  }
+
+  async watch(key: string, opts: WatchOptions = {}): Promise<Watcher<T>> {
+    const recursive = opts.recursive ?? false;
+    const prefix = prepareKey(this.cfg.resourcePrefix, key, recursive);
+    const pred = (opts.predicate ?? everything) as SelectionPredicate<T>;
+    let watchRV = this.versioner.parseResourceVersion(opts.resourceVersion);
+    if (opts.signal?.aborted) {
+      const q = new WatchQueue<T>();
+      q.end();
+      return q;
+    }
+    if (!this.ready) throw new TooManyRequestsError('storage is (re)initializing', this.retryAfterSeconds());
+    const initialEvents = opts.sendInitialEvents ?? watchRV === 0;
+    if (opts.sendInitialEvents === true && opts.resourceVersion === '' /* consistent watch-list */) {
+      const current = await this.storage.getCurrentResourceVersion();
+      await this.cache.waitUntilFresh(current, this.cfg.freshnessTimeoutMs, () => void this.storage.requestWatchProgress().catch(() => undefined));
+    } else if (opts.sendInitialEvents === true && watchRV > 0) {
+      await this.cache.waitUntilFresh(watchRV, this.cfg.freshnessTimeoutMs);
+    } else if (watchRV > this.cache.resourceVersion) {
+      await this.cache.waitUntilFresh(watchRV, this.cfg.freshnessTimeoutMs);
+    }
+    // History the backend compacted cannot be replayed.
+    this.cache.compactTo(this.storage.compactRevision());
+    const end = recursive ? prefixRangeEnd(prefix) : `${prefix}\0`;
+    const deadline = opts.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = (): void => w.queue.stop();
+    const startRV = initialEvents || watchRV === 0 ? this.cache.resourceVersion : watchRV;
+    const w: CacheWatcher<T> = new CacheWatcher<T>(prefix, end, pred, startRV, {
+      capacity: this.cfg.watcherCapacity,
+      bookmarkFrequencyMs: this.cfg.bookmarkFrequencyMs,
+      deadline,
+      progressNotify: opts.progressNotify ?? false,
+      onClose: () => {
+        this.watchers.delete(w);
+        if (timer) clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+      },
+    });
+    if (initialEvents) {
+      w.sendInitial(Array.from(this.cache.store.range(prefix, end), ([, e]) => e.obj));
+      if (opts.sendInitialEvents === true && pred.allowWatchBookmarks) w.bookmark(this.cache.resourceVersion, true);
+    } else if (watchRV > 0) {
+      const events = this.cache.eventsAfter(watchRV);
+      if (!events) {
+        w.queue.fail(new ExpiredError(`too old resource version: ${watchRV} (${this.cache.historyFloor})`).toStatus());
+        return w.queue;
+      }
+      w.sentRV = watchRV;
+      for (const ev of events) w.dispatch(ev);
+    }
+    this.watchers.add(w);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    if (opts.timeoutMs !== undefined) timer = setTimeout(() => w.queue.end(), opts.timeoutMs);
+    return w.queue;
+  }
+
+  private listFromCache(prefix: string, recursive: boolean, pred: SelectionPredicate<T>, limit: number): ListResult<T> {
+    const rv = this.cache.resourceVersion;
+    const items: T[] = [];
+    if (!recursive) {
+      const e = this.cache.store.get(prefix);
+      if (e && predicateMatches(pred, e.obj)) items.push(e.obj);
+      return { items, resourceVersion: String(rv) };
+    }
+    const end = prefixRangeEnd(prefix);
+    const empty = predicateEmpty(pred as SelectionPredicate<never>);
+    let lastKey = '';
+    let hasMore = false;
+    for (const [k, e] of this.cache.store.range(prefix, end)) {
+      if (limit > 0 && items.length >= limit) {
+        hasMore = true;
+        break;
+      }
+      lastKey = k;
+      if (empty || predicateMatches(pred, e.obj)) items.push(e.obj);
+    }
+    const result: ListResult<T> = { items, resourceVersion: String(rv) };
+    if (hasMore) {
+      // The token names the next key and this revision; the backend serves the following pages
+      // (it keeps history until compaction). Tokens hold only the key after the list prefix.
+      result.continue = encodeContinue(`${lastKey}\0`, prefix, rv);
+      if (empty) result.remainingItemCount = this.cache.store.count(`${lastKey}\0`, end);
+    }
+    return result;
+  }
+
+  /** Reflector: list, then watch from the list's revision; on failure terminate watchers and relist. */
+  private async run(): Promise<void> {
+    let backoff = 100;
+    while (!this.stopped) {
+      try {
+        const list = await this.storage.getList(this.cfg.resourcePrefix, { recursive: true, resourceVersion: '' });
+        const rv = Number(list.resourceVersion);
+        const items = list.items.map((obj) => ({ key: this.cfg.keyOf(obj) ?? '', obj }));
+        const upstream = await this.storage.watch(this.cfg.resourcePrefix, { recursive: true, resourceVersion: list.resourceVersion, progressNotify: true });
+        this.upstream = upstream;
+        this.cache.replace(items, rv);
+        this.setReady(true);
+        backoff = 100;
+        for (;;) {
+          const ev = await upstream.receive();
+          if (!ev) break;
+          if (ev.type === 'ERROR') throw new Error(`upstream watch failed: ${ev.object.message}`);
+          this.onUpstreamEvent(ev.type, ev.object);
+        }
+      } catch (e) {
+        if (this.stopped) return;
+        this.lastError = e;
+      }
+      this.upstream?.stop();
+      this.setReady(false);
+      this.terminateWatchers();
+      if (this.stopped) return;
+      await new Promise((r) => setTimeout(r, backoff).unref());
+      backoff = Math.min(backoff * 2, 1000);
+    }
+  }
+
+  /** The last error that broke the upstream list/watch (for diagnostics). */
+  lastError: unknown;
+
+  private onUpstreamEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK', obj: T): void {
+    const rv = Number(obj.metadata?.resourceVersion ?? 0);
+    if (type === 'BOOKMARK') {
+      this.cache.setResourceVersion(rv);
+      for (const w of this.watchers) if (w.progressNotify) w.bookmark(rv);
+      return;
+    }
+    const key = this.cfg.keyOf(obj);
+    if (key === undefined) return;
+    const ev = this.cache.apply(type, key, obj, rv);
+    if (!ev) return;
+    for (const w of this.watchers) w.dispatch(ev);
+  }
+
+  private dispatchBookmarks(): void {
+    const now = Date.now();
+    const rv = this.cache.resourceVersion;
+    for (const w of this.watchers) {
+      if (w.nextBookmarkAt === 0 || w.nextBookmarkAt > now) continue;
+      w.bookmark(rv);
+      w.nextBookmarkAt = now + this.cfg.bookmarkFrequencyMs;
+    }
+  }
+
+  private setReady(ready: boolean): void {
+    if (ready === this.ready) return;
+    this.ready = ready;
+    if (!ready) {
+      this.notReadySince = Date.now();
+      return;
+    }
+    const ws = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const r of ws) r();
+  }
+
+  /** kube: Retry-After = clamp(e^(0.06 × seconds not ready), 1, 30). */
+  private retryAfterSeconds(): number {
+    const down = (Date.now() - this.notReadySince) / 1000;
+    return Math.min(30, Math.max(1, Math.round(Math.exp(0.06 * down))));
+  }
+
+  private terminateWatchers(): void {
+    for (const w of [...this.watchers]) w.queue.end();
+    this.watchers.clear();
+  }
+}
+
+export { statusForError };
