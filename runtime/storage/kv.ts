@@ -116,6 +116,11 @@ export interface KV {
   watch(req: KVWatchRequest, handler: KVWatchHandler): KVWatch;
   /** Asks open watches to report progress soon. */
   requestProgress(): Promise<void>;
+  /**
+   * Whether progress reports answer requestProgress in order with events, so a cache may trust
+   * them for consistent reads (etcd ≥ 3.4.31 / 3.5.13; kube's RequestWatchProgress feature check).
+   */
+  supportsRequestWatchProgress(): Promise<boolean>;
   /** Drops history before `revision` (reads below it fail with CompactedError). */
   compact(revision: number): Promise<void>;
   /** Newest compaction this client has observed (0 if none). */

@@ -25,10 +25,12 @@ export function cachedBackend(inner: BackendUnderTest): BackendUnderTest {
     async newStore(opts = {}) {
       const s = await inner.newStore(opts);
       const backend = s.store as Store<Pod>;
-      const cacher = new Cacher<Pod>({ storage: backend, resourcePrefix: '/pods/', keyOf: (o) => backend.restKeyOf(o) });
+      const consistentReadsFromCache = await backend.supportsRequestWatchProgress();
+      const cacher = new Cacher<Pod>({ storage: backend, resourcePrefix: '/pods/', keyOf: (o) => backend.restKeyOf(o), consistentReadsFromCache });
       await cacher.waitReady();
       return {
         ...s,
+        consistentReadsFromCache,
         store: cacher,
         async compact(rv) {
           await s.compact(rv);

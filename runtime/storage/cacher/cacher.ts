@@ -34,6 +34,12 @@ export interface CacherConfig<T extends StoredObject> {
   bookmarkFrequencyMs?: number;
   /** How long a read waits for the cache to reach a requested revision (default 3 s). */
   freshnessTimeoutMs?: number;
+  /**
+   * Serve consistent lists from the cache, after asking the backend for watch progress.
+   * Only safe when the backend orders progress reports with events (Store.supportsRequestWatchProgress);
+   * otherwise consistent lists go to the backend, as kube does. Default true.
+   */
+  consistentReadsFromCache?: boolean;
 }
 
 /**
@@ -57,7 +63,7 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
   private readonly cfg: Required<Omit<CacherConfig<T>, 'storage' | 'keyOf' | 'resourcePrefix'>> & CacherConfig<T>;
 
   constructor(config: CacherConfig<T>) {
-    this.cfg = { historyCapacity: 10_000, watcherCapacity: 1000, bookmarkFrequencyMs: 60_000, freshnessTimeoutMs: 3000, ...config };
+    this.cfg = { historyCapacity: 10_000, watcherCapacity: 1000, bookmarkFrequencyMs: 60_000, freshnessTimeoutMs: 3000, consistentReadsFromCache: true, ...config };
     this.storage = config.storage;
     this.versioner = config.storage.versioner;
     this.cache = new WatchCache<T>(this.cfg.historyCapacity);
@@ -130,7 +136,8 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
       (recursive && Boolean(pred.continue)) ||
       match === 'Exact' ||
       (match !== '' && match !== 'NotOlderThan') ||
-      (match === '' && rv !== '' && rv !== '0' && limit > 0);
+      (match === '' && rv !== '' && rv !== '0' && limit > 0) ||
+      (rv === '' && !this.cfg.consistentReadsFromCache);
     if (delegate) return this.storage.getList(key, opts);
     const prefix = prepareKey(this.cfg.resourcePrefix, key, recursive);
     let minRV = rv === '' ? 0 : this.versioner.parseResourceVersion(rv);
@@ -161,9 +168,13 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
     }
     if (!this.ready) throw new TooManyRequestsError('storage is (re)initializing', this.retryAfterSeconds());
     const initialEvents = opts.sendInitialEvents ?? watchRV === 0;
-    if (opts.sendInitialEvents === true && opts.resourceVersion === '' /* consistent watch-list */) {
+    if (opts.sendInitialEvents === true && !opts.resourceVersion) {
+      // A consistent watch-list: the initial state must include every write before the request.
       const current = await this.storage.getCurrentResourceVersion();
-      await this.cache.waitUntilFresh(current, this.cfg.freshnessTimeoutMs, () => void this.storage.requestWatchProgress().catch(() => undefined));
+      const poke = this.cfg.consistentReadsFromCache ? () => void this.storage.requestWatchProgress().catch(() => undefined) : undefined;
+      // Without trustworthy progress reports the cache may not prove freshness in time: it then
+      // starts from the state it has (events after it still follow).
+      await this.cache.waitUntilFresh(current, this.cfg.freshnessTimeoutMs, poke).catch(() => undefined);
     } else if (opts.sendInitialEvents === true && watchRV > 0) {
       await this.cache.waitUntilFresh(watchRV, this.cfg.freshnessTimeoutMs);
     } else if (watchRV > this.cache.resourceVersion) {

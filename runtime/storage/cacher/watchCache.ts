@@ -31,6 +31,8 @@ export class WatchCache<T extends StoredObject> {
   resourceVersion = 0;
   /** Watches must start at or after this revision. */
   historyFloor = 0;
+  /** Revision of the newest event applied (progress notifications do not move it). */
+  private lastEventRV = 0;
   private waiters: Array<{ rv: number; resolve: () => void }> = [];
 
   constructor(capacity: number) {
@@ -44,13 +46,17 @@ export class WatchCache<T extends StoredObject> {
     this.length = 0;
     this.ring.fill(undefined);
     this.historyFloor = rv;
+    this.lastEventRV = rv;
+    this.resourceVersion = 0;
     this.setResourceVersion(rv);
   }
 
   /** Applies one upstream event; returns the cache event to dispatch (undefined if redundant). */
   apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', key: string, obj: T, rv: number): CacheEvent<T> | undefined {
-    // Progress and relists only move the revision past events already seen: anything older is a duplicate.
-    if (rv <= this.resourceVersion) return undefined;
+    // Duplicates are judged against events, not progress: a progress notification that overtook
+    // events (etcd before 3.4.31) must never make the cache drop them.
+    if (rv <= this.lastEventRV) return undefined;
+    this.lastEventRV = rv;
     deepFreeze(obj);
     const prev = this.store.get(key);
     if (type === 'DELETED') this.store.delete(key);

@@ -108,6 +108,18 @@ export class EtcdKV implements KV {
     for (const w of this.watches) w.requestProgress();
   }
 
+  async supportsRequestWatchProgress(): Promise<boolean> {
+    this.progressSupport ??= this.client.maintenance
+      .status({})
+      .then((st) => progressRequestsOrdered(st.version))
+      .catch(() => {
+        this.progressSupport = undefined;
+        return false;
+      });
+    return this.progressSupport;
+  }
+  private progressSupport: Promise<boolean> | undefined;
+
   async compact(revision: number): Promise<void> {
     try {
       await this.call(() => this.client.kv.compact({ revision, physical: true }));
@@ -174,6 +186,18 @@ export class EtcdKV implements KV {
       }
     }
   }
+}
+
+/**
+ * etcd answers progress requests in order with events from 3.4.31 and 3.5.13 on (etcd-io/etcd
+ * #15220); older servers may report a revision before the events up to it.
+ */
+export function progressRequestsOrdered(version: string): boolean {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map((p) => Number.parseInt(p, 10) || 0);
+  if (major !== 3) return major > 3;
+  if (minor === 4) return patch >= 31;
+  if (minor === 5) return patch >= 13;
+  return minor > 5;
 }
 
 function sleep(ms: number): Promise<void> {

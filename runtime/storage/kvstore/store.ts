@@ -237,6 +237,11 @@ export class Store<T extends StoredObject = StoredObject> implements Interface<T
     return this.kv.requestProgress();
   }
 
+  /** Whether the backend's progress reports can back consistent reads from a cache. */
+  supportsRequestWatchProgress(): Promise<boolean> {
+    return this.kv.supportsRequestWatchProgress();
+  }
+
   async getCurrentResourceVersion(): Promise<number> {
     const pk = this.prepareKey(this.resourcePrefix, false);
     const resp = await this.call(pk, () => this.kv.get(pk));

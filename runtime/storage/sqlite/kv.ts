@@ -153,6 +153,10 @@ export class SqliteKV implements KV {
     setImmediate(() => this.hub.notifyProgress());
   }
 
+  async supportsRequestWatchProgress(): Promise<boolean> {
+    return true;
+  }
+
   async compact(revision: number): Promise<void> {
     this.assertOpen();
     if (revision <= this.compactRev) return;

@@ -23,6 +23,8 @@ export interface StoreUnderTest {
   updatePrefixTransformer(modify: (t: PrefixTransformer) => ValueTransformer): () => void;
   /** The installed prefix transformer (reads are counted for CallsValidation). */
   prefixTransformer: PrefixTransformer;
+  /** A watch cache serves consistent lists itself (false: they go to the backend). */
+  consistentReadsFromCache?: boolean;
   /** The recording KV under the store (reads and list requests). */
   recorder: RecordingKV;
   close(): Promise<void>;

@@ -206,7 +206,9 @@ export async function RunTestList(t: TestContext, s: StoreUnderTest, watchCacheE
       if (tt.expectedAlternatives) expectContains('incorrect list pods', tt.expectedAlternatives, out.items);
       else expectNoDiff('incorrect list pods', sortPods(tt.expectedOut ?? []), out.items);
       assert.equal(out.remainingItemCount, tt.expectedRemainingItemCount, 'unexpected remainingItemCount');
-      if (watchCacheEnabled) {
+      // A cache without consistent reads (etcd < 3.4.31) sends consistent lists to the backend.
+      const consistentRead = (tt.rv ?? '') === '' && !tt.pred.continue;
+      if (watchCacheEnabled && (s.consistentReadsFromCache !== false || !consistentRead)) {
         expectNoDiff('unexpected backend list requests', tt.expectCacherRequestsToEtcd?.() ?? [], s.recorder.listRequestsForKey(recorderKey));
       }
     });

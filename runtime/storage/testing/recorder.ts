@@ -63,6 +63,9 @@ export class RecordingKV implements KV {
   requestProgress() {
     return this.inner.requestProgress();
   }
+  supportsRequestWatchProgress() {
+    return this.inner.supportsRequestWatchProgress();
+  }
   compact(revision: number) {
     return this.inner.compact(revision);
   }

@@ -69,7 +69,7 @@ export function runConformanceSuite(b: BackendUnderTest): void {
       });
     });
     run('RunTestDeleteWithSuggestionAndMissingExpectedTransformOrDecodeError', crud.RunTestDeleteWithSuggestionAndMissingExpectedTransformOrDecodeError);
-    run('RunTestConsistentList', (t, s) => lists.RunTestConsistentList(t, s, { cacheEnabled: b.cached, consistentReadsSupported: true }));
+    run('RunTestConsistentList', (t, s) => lists.RunTestConsistentList(t, s, { cacheEnabled: b.cached, consistentReadsSupported: s.consistentReadsFromCache ?? true }));
     run('RunTestGetListNonRecursive', lists.RunTestGetListNonRecursive);
     run('RunTestGetListRecursivePrefix', lists.RunTestGetListRecursivePrefix);
     run('RunTestGetListWithErrorAggregation', lists.RunTestGetListWithErrorAggregation, { corruptObjectHandling: true });
