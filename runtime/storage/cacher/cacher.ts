@@ -166,7 +166,13 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
       q.end();
       return q;
     }
-    if (!this.ready) throw new TooManyRequestsError('storage is (re)initializing', this.retryAfterSeconds());
+    if (!this.ready) {
+      // Wait a little for a (re)list in progress, then ask the client to come back later.
+      const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), this.cfg.freshnessTimeoutMs).unref());
+      if ((await Promise.race([this.waitReady(), timeout])) === 'timeout') {
+        throw new TooManyRequestsError('storage is (re)initializing', this.retryAfterSeconds());
+      }
+    }
     const initialEvents = opts.sendInitialEvents ?? watchRV === 0;
     if (opts.sendInitialEvents === true && !opts.resourceVersion) {
       // A consistent watch-list: the initial state must include every write before the request.

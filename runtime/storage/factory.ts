@@ -1,0 +1,141 @@
+import { Cacher } from './cacher/cacher.js';
+import { newEtcdClient } from './etcd3/client.js';
+import { Compactor } from './etcd3/compactor.js';
+import { EtcdKV } from './etcd3/kv.js';
+import type { Interface } from './interfaces.js';
+import type { KV } from './kv.js';
+import { Store } from './kvstore/store.js';
+import type { StoredObject } from './object.js';
+import { SqliteKV } from './sqlite/kv.js';
+import { identityTransformer, type ValueTransformer } from './transformer.js';
+
+/** Which backend holds the data. */
+export type BackendConfig =
+  | {
+      backend: 'sqlite';
+      /** Database file (created if missing). */
+      path: string;
+      /** Keep this many revisions of history; compacted every compactionIntervalMs. */
+      retainRevisions?: number;
+      compactionIntervalMs?: number;
+    }
+  | {
+      backend: 'etcd3';
+      endpoints: readonly string[];
+      /** Key prefix shared with kube-apiserver conventions (default `/registry`). */
+      prefix?: string;
+      /** Deadline of each etcd request (default 10 s). */
+      requestTimeoutMs?: number;
+      /** kube's --etcd-compaction-interval (default 5 min; 0 disables). */
+      compactionIntervalMs?: number;
+    };
+
+export interface StorageConfig {
+  backend: BackendConfig;
+  /** Put a watch cache in front of every resource (default true, as kube-apiserver). */
+  watchCache?: boolean;
+  /** Encryption at rest (default identity). */
+  transformer?: ValueTransformer;
+}
+
+/** A StorageConfig with every default resolved; only complete() makes one. */
+export interface CompletedStorageConfig {
+  readonly backend: Required<BackendConfig>;
+  readonly watchCache: boolean;
+  readonly transformer: ValueTransformer;
+  readonly completed: true;
+}
+
+/** Resolves defaults in one place. */
+export function complete(config: StorageConfig): CompletedStorageConfig {
+  const b = config.backend;
+  const backend: Required<BackendConfig> =
+    b.backend === 'sqlite'
+      ? { backend: 'sqlite', path: b.path, retainRevisions: b.retainRevisions ?? 100_000, compactionIntervalMs: b.compactionIntervalMs ?? 5 * 60_000 }
+      : {
+          backend: 'etcd3',
+          endpoints: b.endpoints,
+          prefix: b.prefix ?? '/registry',
+          requestTimeoutMs: b.requestTimeoutMs ?? 10_000,
+          compactionIntervalMs: b.compactionIntervalMs ?? 5 * 60_000,
+        };
+  return { backend, watchCache: config.watchCache ?? true, transformer: config.transformer ?? identityTransformer, completed: true };
+}
+
+export interface ResourceStorageOptions<T extends StoredObject> {
+  /** The resource's key prefix, e.g. `/pods/` or `/apps/deployments/`. */
+  resourcePrefix: string;
+  /** Override the factory's watch-cache setting for this resource. */
+  watchCache?: boolean;
+  /** Unsafe deletion of corrupt objects (kube's AllowUnsafeMalformedObjectDeletion). */
+  corruptObjectHandling?: boolean;
+  /** Type witness only. */
+  example?: T;
+}
+
+/**
+ * StorageFactory owns one backend connection (one SQLite file or one etcd client) and builds a
+ * storage.Interface per resource, each behind its own watch cache when enabled.
+ */
+export class StorageFactory {
+  private readonly cachers: Cacher<StoredObject>[] = [];
+  private readonly compactor: Compactor | undefined;
+
+  private constructor(
+    private readonly config: CompletedStorageConfig,
+    readonly kv: KV,
+    compactor: Compactor | undefined,
+  ) {
+    this.compactor = compactor;
+    compactor?.start();
+  }
+
+  static create(config: CompletedStorageConfig): StorageFactory {
+    const b = config.backend;
+    if (b.backend === 'sqlite') {
+      const kv = new SqliteKV({ path: b.path, compaction: { intervalMs: b.compactionIntervalMs, retainRevisions: b.retainRevisions } });
+      return new StorageFactory(config, kv, undefined);
+    }
+    const client = newEtcdClient({ endpoints: b.endpoints, requestTimeoutMs: b.requestTimeoutMs });
+    const kv = new EtcdKV(client, { healthKey: `${b.prefix.replace(/\/$/, '')}/health` });
+    const compactor = b.compactionIntervalMs > 0 ? new Compactor(client, kv, b.compactionIntervalMs) : undefined;
+    return new StorageFactory(config, kv, compactor);
+  }
+
+  /** The storage for one resource. Reads through a watch cache are served once it has synced. */
+  async forResource<T extends StoredObject>(opts: ResourceStorageOptions<T>): Promise<Interface<T>> {
+    const b = this.config.backend;
+    const store = new Store<T>({
+      kv: this.kv,
+      pathPrefix: b.backend === 'etcd3' ? b.prefix : '/registry',
+      resourcePrefix: opts.resourcePrefix,
+      transformer: this.config.transformer,
+      corruptObjectHandling: opts.corruptObjectHandling ?? false,
+    });
+    if (!(opts.watchCache ?? this.config.watchCache)) return store;
+    const cacher = new Cacher<T>({
+      storage: store,
+      resourcePrefix: opts.resourcePrefix,
+      keyOf: (o) => store.restKeyOf(o),
+      consistentReadsFromCache: await store.supportsRequestWatchProgress(),
+    });
+    this.cachers.push(cacher as unknown as Cacher<StoredObject>);
+    return cacher;
+  }
+
+  /** For /readyz: rejects while the backend is unreachable. */
+  readinessCheck(): Promise<void> {
+    return this.kv.healthCheck();
+  }
+
+  async close(): Promise<void> {
+    this.compactor?.stop();
+    for (const c of this.cachers) c.stop();
+    await this.kv.close();
+  }
+}
+
+/** complete() then create(): the usual way to get a factory. */
+export function newStorageFactory(config: StorageConfig): StorageFactory {
+  return StorageFactory.create(complete(config));
+}
