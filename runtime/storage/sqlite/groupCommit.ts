@@ -24,6 +24,8 @@ const maxBatch = 1024;
 export class GroupCommit {
   private queue: Pending[] = [];
   private scheduled = false;
+  /** Transactions committed so far (for metrics and tests). */
+  batches = 0;
   private readonly runBatch: (ops: Pending[]) => { results: TxnResponse[]; events: KVEvent[] };
 
   constructor(
@@ -67,6 +69,7 @@ export class GroupCommit {
         for (const p of batch) p.reject(e);
         continue;
       }
+      this.batches++;
       batch.forEach((p, i) => p.resolve(out.results[i] as TxnResponse));
       if (out.events.length > 0) this.publish(out.events, this.revision.get());
     }

@@ -54,8 +54,9 @@ export class SqliteKV implements KV {
   private compacting: Promise<void> | undefined;
   private closed = false;
 
-  constructor(private readonly opts: SqliteKVOptions) {
-    this.db = new Database(opts.path);
+  constructor(opts: SqliteKVOptions) {
+    // Short busy timeout: the file is locked exclusively, so waiting for another owner is pointless.
+    this.db = new Database(opts.path, { timeout: 500 });
     openSchema(this.db);
     this.st = prepareStatements(this.db);
     this.rev = this.st.getMeta.get('rev')?.value ?? 1;
@@ -80,6 +81,11 @@ export class SqliteKV implements KV {
       t.unref();
       this.timers.push(t);
     }
+  }
+
+  /** Write transactions committed so far; concurrent writes share one (group commit). */
+  get commitBatches(): number {
+    return this.commits.batches;
   }
 
   /** The current revision (last committed write). */

@@ -6,6 +6,7 @@ import type { BackendUnderTest, NewStoreOptions, StoreUnderTest } from './harnes
 import { RunTestList } from './listTest.js';
 import * as lists from './listTests.js';
 import * as crud from './storeTests.js';
+import * as updates from './updateTests.js';
 import * as watches from './watcherTests.js';
 import * as watchLists from './watchListTests.js';
 
@@ -79,17 +80,17 @@ export function runConformanceSuite(b: BackendUnderTest): void {
     run('RunTestListContinuationWithFilter', (t, s) => lists.RunTestListContinuationWithFilter(t, s, callsValidation(b, s)));
     run('RunTestListInconsistentContinuation', lists.RunTestListInconsistentContinuation);
     run('RunTestListResourceVersionMatch', lists.RunTestListResourceVersionMatch);
-    run('RunTestGuaranteedUpdate', crud.RunTestGuaranteedUpdate);
-    run('RunTestGuaranteedUpdateWithTTL', crud.RunTestGuaranteedUpdateWithTTL);
-    run('RunTestGuaranteedUpdateChecksStoredData', crud.RunTestGuaranteedUpdateChecksStoredData);
-    run('RunTestGuaranteedUpdateWithConflict', crud.RunTestGuaranteedUpdateWithConflict);
-    run('RunTestGuaranteedUpdateWithSuggestionAndConflict', crud.RunTestGuaranteedUpdateWithSuggestionAndConflict);
-    run('RunTestTransformationFailure', crud.RunTestTransformationFailure);
-    run('RunTestStats', (t, s) => crud.RunTestStats(t, s, b.notApplicable?.['RunTestStats/size'] === undefined));
+    run('RunTestGuaranteedUpdate', updates.RunTestGuaranteedUpdate);
+    run('RunTestGuaranteedUpdateWithTTL', updates.RunTestGuaranteedUpdateWithTTL);
+    run('RunTestGuaranteedUpdateChecksStoredData', updates.RunTestGuaranteedUpdateChecksStoredData);
+    run('RunTestGuaranteedUpdateWithConflict', updates.RunTestGuaranteedUpdateWithConflict);
+    run('RunTestGuaranteedUpdateWithSuggestionAndConflict', updates.RunTestGuaranteedUpdateWithSuggestionAndConflict);
+    run('RunTestTransformationFailure', updates.RunTestTransformationFailure);
+    run('RunTestStats', (t, s) => updates.RunTestStats(t, s, b.notApplicable?.['RunTestStats/size'] === undefined));
     run('RunTestListPaging', lists.RunTestListPaging);
     run('RunTestNamespaceScopedList', lists.RunTestNamespaceScopedList, { indexedFields: ['spec.nodeName'] });
-    run('RunTestCompactRevision', crud.RunTestCompactRevision);
-    run('RunTestKeySchema', crud.RunTestKeySchema);
+    run('RunTestCompactRevision', updates.RunTestCompactRevision);
+    run('RunTestKeySchema', updates.RunTestKeySchema);
   });
 
   describe(`storage conformance (watcher_tests.go): ${b.name}`, () => {
