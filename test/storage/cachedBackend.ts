@@ -33,6 +33,8 @@ export function cachedBackend(inner: BackendUnderTest): BackendUnderTest {
         consistentReadsFromCache,
         store: cacher,
         async compact(rv) {
+          // As kube's compactWatch: let the cache catch up to rv before compacting the backend.
+          await cacher.getList('/pods/', { recursive: true, resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' });
           await s.compact(rv);
         },
         async close() {
