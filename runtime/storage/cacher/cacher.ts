@@ -1,5 +1,5 @@
 import { encodeContinue } from '../continue.js';
-import { ExpiredError, statusForError, TooManyRequestsError } from '../errors.js';
+import { ExpiredError, TooManyRequestsError } from '../errors.js';
 import type {
   CreateOptions,
   DeleteOptions,
@@ -335,4 +335,3 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
   }
 }
 
-export { statusForError };
