@@ -1,5 +1,5 @@
 import { encodeContinue } from '../continue.js';
-import { ExpiredError, TooManyRequestsError } from '../errors.js';
+import { ExpiredError, KeyNotFoundError, TooManyRequestsError } from '../errors.js';
 import type {
   CreateOptions,
   DeleteOptions,
@@ -86,15 +86,28 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
     this.terminateWatchers();
   }
 
-  // Writes pass through: the cache learns about them from the upstream watch.
+  // Writes pass through: the cache learns about them from the upstream watch. As in kube, the
+  // cached object is offered as the suggestion, saving a backend read when it is current (the
+  // store re-reads and retries when it is not).
   create(key: string, obj: T, opts?: CreateOptions): Promise<T> {
     return this.storage.create(key, obj, opts);
   }
-  delete(key: string, opts?: DeleteOptions<T>): Promise<T | undefined> {
-    return this.storage.delete(key, opts);
+  delete(key: string, opts: DeleteOptions<T> = {}): Promise<T | undefined> {
+    if (opts.cachedExistingObject || opts.expectTransformOrDecodeError) return this.storage.delete(key, opts);
+    return this.storage.delete(key, { ...opts, cachedExistingObject: this.cached(key) });
   }
   guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions<T>): Promise<T> {
-    return this.storage.guaranteedUpdate(key, opts);
+    if (opts.cachedExistingObject) return this.storage.guaranteedUpdate(key, opts);
+    return this.storage.guaranteedUpdate(key, { ...opts, cachedExistingObject: this.cached(key) });
+  }
+
+  private cached(key: string): T | undefined {
+    if (!this.ready) return undefined;
+    try {
+      return this.cache.store.get(prepareKey(this.cfg.resourcePrefix, key, false))?.obj;
+    } catch {
+      return undefined; // the backend reports invalid keys
+    }
   }
   stats(): Promise<Stats> {
     return this.storage.stats();
@@ -122,7 +135,7 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
     const entry = this.cache.store.get(pk);
     if (entry) return entry.obj;
     if (opts.ignoreNotFound) return undefined;
-    return this.storage.get(key, { ...opts, resourceVersion: String(this.cache.resourceVersion) });
+    throw new KeyNotFoundError(pk, this.cache.resourceVersion);
   }
 
   async getList(key: string, opts: ListOptions = {}): Promise<ListResult<T>> {
