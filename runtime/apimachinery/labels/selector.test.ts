@@ -67,7 +67,7 @@ describe('labels', () => {
     assert.ok(everything().matches(labelsFromSet({ x: 'y' })));
     assert.ok(everything().empty());
     const set = { foo: 'bar', baz: 'blah' };
-    for (const sel of [{}, { foo: 'bar' }, { baz: 'blah' }, { foo: 'bar', baz: 'blah' }]) assert.ok(selectorFromSet(sel).matchesSet(set));
+    for (const sel of [{}, { foo: 'bar' }, { baz: 'blah' }, { foo: 'bar', baz: 'blah' }] as Array<Record<string, string>>) assert.ok(selectorFromSet(sel).matchesSet(set));
     assert.ok(selectorFromSet(undefined).empty());
     assert.equal(selectorFromSet({ b: '2', a: '1' }).toString(), 'a=1,b=2');
   });
