@@ -10,6 +10,8 @@ import { isCorrupt, type Store } from './store.js';
 
 /** Largest page requested from the backend when filtered lists keep paging (kube's maxLimit). */
 export const maxLimit = 10000;
+/** Objects decoded between two event-loop turns in a large list. */
+const decodeSlice = 500;
 /** Corrupt objects a list reports before giving up (kube's maxCorruptObjErrsToAggregate). */
 const maxCorruptObjErrs = 100;
 
@@ -120,7 +122,10 @@ export async function getList<T extends StoredObject>(s: Store<T>, key: string, 
     const chunkHasMore = resp.kvs.length < resp.count;
     count = resp.count;
     let limitReached = false;
+    let decoded = 0;
     for (const kv of resp.kvs) {
+      // Decoding is synchronous: give the event loop a turn every few hundred objects.
+      if (++decoded % decodeSlice === 0) await new Promise<void>((r) => setImmediate(r));
       if (paging && items.length >= limit) {
         limitReached = true;
         break;
