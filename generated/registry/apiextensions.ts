@@ -4,54 +4,55 @@ import type { APIGroupDefinition } from '../../runtime/registry/types.js';
 import customResourceDefinitionV1Schema from '../schemas/apiextensions/v1/customresourcedefinition.json' with {
   type: 'json'
 };
+
 /** REST storage definition of the apiextensions.k8s.io API group. */
 export const apiextensionsGroup = {
-    hubVersion: "v1",
-    name: "apiextensions.k8s.io",
-    storageVersion: "v1",
-    versions: [
-      {
-        name: "v1",
-        resources: [
-          {
-            categories: [
-              "api-extensions",
-            ],
-            kind: "CustomResourceDefinition",
-            listKind: "CustomResourceDefinitionList",
-            namespaced: false,
-            openapiDefinition: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition",
-            plural: "customresourcedefinitions",
-            printerColumns: [
-              {
-                jsonPath: ".metadata.creationTimestamp",
-                name: "Created At",
-                priority: 0,
-                type: "date",
-              },
-            ],
-            schema: customResourceDefinitionV1Schema,
-            selectableFields: [],
-            shortNames: [
-              "crd",
-              "crds",
-            ],
-            singular: "customresourcedefinition",
-            subresources: {
-              status: true,
+  hubVersion: "v1",
+  name: "apiextensions.k8s.io",
+  storageVersion: "v1",
+  versions: [
+    {
+      name: "v1",
+      resources: [
+        {
+          categories: [
+            "api-extensions",
+          ],
+          kind: "CustomResourceDefinition",
+          listKind: "CustomResourceDefinitionList",
+          namespaced: false,
+          openapiDefinition: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition",
+          plural: "customresourcedefinitions",
+          printerColumns: [
+            {
+              jsonPath: ".metadata.creationTimestamp",
+              name: "Created At",
+              priority: 0,
+              type: "date",
             },
-            verbs: [
-              "create",
-              "delete",
-              "deletecollection",
-              "get",
-              "list",
-              "patch",
-              "update",
-              "watch",
-            ],
+          ],
+          schema: customResourceDefinitionV1Schema,
+          selectableFields: [],
+          shortNames: [
+            "crd",
+            "crds",
+          ],
+          singular: "customresourcedefinition",
+          subresources: {
+            status: true,
           },
-        ],
-      },
-    ],
-  } satisfies APIGroupDefinition;
+          verbs: [
+            "create",
+            "delete",
+            "deletecollection",
+            "get",
+            "list",
+            "patch",
+            "update",
+            "watch",
+          ],
+        },
+      ],
+    },
+  ],
+} satisfies APIGroupDefinition;

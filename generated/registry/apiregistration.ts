@@ -4,65 +4,66 @@ import type { APIGroupDefinition } from '../../runtime/registry/types.js';
 import aPIServiceV1Schema from '../schemas/apiregistration/v1/apiservice.json' with {
   type: 'json'
 };
+
 /** REST storage definition of the apiregistration.k8s.io API group. */
 export const apiregistrationGroup = {
-    hubVersion: "v1",
-    name: "apiregistration.k8s.io",
-    storageVersion: "v1",
-    versions: [
-      {
-        name: "v1",
-        resources: [
-          {
-            categories: [
-              "api-extensions",
-            ],
-            kind: "APIService",
-            listKind: "APIServiceList",
-            namespaced: false,
-            openapiDefinition: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService",
-            plural: "apiservices",
-            printerColumns: [
-              {
-                description: "The Service that hosts this API; empty when the API is served locally.",
-                jsonPath: ".spec.service.name",
-                name: "Service",
-                priority: 0,
-                type: "string",
-              },
-              {
-                description: "Whether this API is available.",
-                jsonPath: ".status.conditions[?(@.type==\"Available\")].status",
-                name: "Available",
-                priority: 0,
-                type: "string",
-              },
-              {
-                jsonPath: ".metadata.creationTimestamp",
-                name: "Age",
-                priority: 0,
-                type: "date",
-              },
-            ],
-            schema: aPIServiceV1Schema,
-            selectableFields: [],
-            shortNames: [],
-            singular: "apiservice",
-            subresources: {
-              status: true,
+  hubVersion: "v1",
+  name: "apiregistration.k8s.io",
+  storageVersion: "v1",
+  versions: [
+    {
+      name: "v1",
+      resources: [
+        {
+          categories: [
+            "api-extensions",
+          ],
+          kind: "APIService",
+          listKind: "APIServiceList",
+          namespaced: false,
+          openapiDefinition: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService",
+          plural: "apiservices",
+          printerColumns: [
+            {
+              description: "The Service that hosts this API; empty when the API is served locally.",
+              jsonPath: ".spec.service.name",
+              name: "Service",
+              priority: 0,
+              type: "string",
             },
-            verbs: [
-              "create",
-              "delete",
-              "deletecollection",
-              "get",
-              "list",
-              "patch",
-              "update",
-              "watch",
-            ],
+            {
+              description: "Whether this API is available.",
+              jsonPath: ".status.conditions[?(@.type==\"Available\")].status",
+              name: "Available",
+              priority: 0,
+              type: "string",
+            },
+            {
+              jsonPath: ".metadata.creationTimestamp",
+              name: "Age",
+              priority: 0,
+              type: "date",
+            },
+          ],
+          schema: aPIServiceV1Schema,
+          selectableFields: [],
+          shortNames: [],
+          singular: "apiservice",
+          subresources: {
+            status: true,
           },
-        ],
-      },
-    ],
-  } satisfies APIGroupDefinition;
+          verbs: [
+            "create",
+            "delete",
+            "deletecollection",
+            "get",
+            "list",
+            "patch",
+            "update",
+            "watch",
+          ],
+        },
+      ],
+    },
+  ],
+} satisfies APIGroupDefinition;

@@ -11,177 +11,178 @@ import namespaceV1Schema from '../schemas/core/v1/namespace.json' with {
 import serviceV1Schema from '../schemas/core/v1/service.json' with {
   type: 'json'
 };
+
 /** REST storage definition of the core API group. */
 export const coreGroup = {
-    hubVersion: "v1",
-    name: "",
-    storageVersion: "v1",
-    versions: [
-      {
-        name: "v1",
-        resources: [
-          {
-            categories: [],
-            kind: "Endpoints",
-            listKind: "EndpointsList",
-            namespaced: true,
-            openapiDefinition: "io.k8s.api.core.v1.Endpoints",
-            plural: "endpoints",
-            printerColumns: [
-              {
-                description: "The addresses of the ready endpoints.",
-                jsonPath: ".subsets[*].addresses[*].ip",
-                name: "Endpoints",
-                priority: 0,
-                type: "string",
-              },
-              {
-                jsonPath: ".metadata.creationTimestamp",
-                name: "Age",
-                priority: 0,
-                type: "date",
-              },
-            ],
-            schema: endpointsV1Schema,
-            selectableFields: [],
-            shortNames: [
-              "ep",
-            ],
-            singular: "endpoints",
-            subresources: {
-              status: false,
+  hubVersion: "v1",
+  name: "",
+  storageVersion: "v1",
+  versions: [
+    {
+      name: "v1",
+      resources: [
+        {
+          categories: [],
+          kind: "Endpoints",
+          listKind: "EndpointsList",
+          namespaced: true,
+          openapiDefinition: "io.k8s.api.core.v1.Endpoints",
+          plural: "endpoints",
+          printerColumns: [
+            {
+              description: "The addresses of the ready endpoints.",
+              jsonPath: ".subsets[*].addresses[*].ip",
+              name: "Endpoints",
+              priority: 0,
+              type: "string",
             },
-            verbs: [
-              "create",
-              "delete",
-              "deletecollection",
-              "get",
-              "list",
-              "patch",
-              "update",
-              "watch",
-            ],
-          },
-          {
-            categories: [],
-            defaults: namespaceV1Defaults,
-            kind: "Namespace",
-            listKind: "NamespaceList",
-            namespaced: false,
-            openapiDefinition: "io.k8s.api.core.v1.Namespace",
-            plural: "namespaces",
-            printerColumns: [
-              {
-                description: "The lifecycle phase of the namespace.",
-                jsonPath: ".status.phase",
-                name: "Status",
-                priority: 0,
-                type: "string",
-              },
-              {
-                jsonPath: ".metadata.creationTimestamp",
-                name: "Age",
-                priority: 0,
-                type: "date",
-              },
-            ],
-            schema: namespaceV1Schema,
-            selectableFields: [
-              ".status.phase",
-            ],
-            shortNames: [
-              "ns",
-            ],
-            singular: "namespace",
-            subresources: {
-              status: true,
+            {
+              jsonPath: ".metadata.creationTimestamp",
+              name: "Age",
+              priority: 0,
+              type: "date",
             },
-            verbs: [
-              "create",
-              "delete",
-              "get",
-              "list",
-              "patch",
-              "update",
-              "watch",
-            ],
+          ],
+          schema: endpointsV1Schema,
+          selectableFields: [],
+          shortNames: [
+            "ep",
+          ],
+          singular: "endpoints",
+          subresources: {
+            status: false,
           },
-          {
-            categories: [
-              "all",
-            ],
-            defaults: serviceV1Defaults,
-            kind: "Service",
-            listKind: "ServiceList",
-            namespaced: true,
-            openapiDefinition: "io.k8s.api.core.v1.Service",
-            plural: "services",
-            printerColumns: [
-              {
-                description: "How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName.",
-                jsonPath: ".spec.type",
-                name: "Type",
-                priority: 0,
-                type: "string",
-              },
-              {
-                description: "The virtual IP of the service; None for headless services.",
-                jsonPath: ".spec.clusterIP",
-                name: "Cluster-IP",
-                priority: 0,
-                type: "string",
-              },
-              {
-                description: "IPs outside the cluster on which nodes accept traffic for the service.",
-                jsonPath: ".spec.externalIPs",
-                name: "External-IP",
-                priority: 0,
-                type: "string",
-              },
-              {
-                description: "The ports the service exposes.",
-                jsonPath: ".spec.ports[*].port",
-                name: "Port(s)",
-                priority: 0,
-                type: "string",
-              },
-              {
-                jsonPath: ".metadata.creationTimestamp",
-                name: "Age",
-                priority: 0,
-                type: "date",
-              },
-              {
-                description: "The labels of the pods the service routes traffic to.",
-                jsonPath: ".spec.selector",
-                name: "Selector",
-                priority: 1,
-                type: "string",
-              },
-            ],
-            schema: serviceV1Schema,
-            selectableFields: [
-              ".spec.clusterIP",
-              ".spec.type",
-            ],
-            shortNames: [
-              "svc",
-            ],
-            singular: "service",
-            subresources: {
-              status: true,
+          verbs: [
+            "create",
+            "delete",
+            "deletecollection",
+            "get",
+            "list",
+            "patch",
+            "update",
+            "watch",
+          ],
+        },
+        {
+          categories: [],
+          defaults: namespaceV1Defaults,
+          kind: "Namespace",
+          listKind: "NamespaceList",
+          namespaced: false,
+          openapiDefinition: "io.k8s.api.core.v1.Namespace",
+          plural: "namespaces",
+          printerColumns: [
+            {
+              description: "The lifecycle phase of the namespace.",
+              jsonPath: ".status.phase",
+              name: "Status",
+              priority: 0,
+              type: "string",
             },
-            verbs: [
-              "create",
-              "delete",
-              "get",
-              "list",
-              "patch",
-              "update",
-              "watch",
-            ],
+            {
+              jsonPath: ".metadata.creationTimestamp",
+              name: "Age",
+              priority: 0,
+              type: "date",
+            },
+          ],
+          schema: namespaceV1Schema,
+          selectableFields: [
+            ".status.phase",
+          ],
+          shortNames: [
+            "ns",
+          ],
+          singular: "namespace",
+          subresources: {
+            status: true,
           },
-        ],
-      },
-    ],
-  } satisfies APIGroupDefinition;
+          verbs: [
+            "create",
+            "delete",
+            "get",
+            "list",
+            "patch",
+            "update",
+            "watch",
+          ],
+        },
+        {
+          categories: [
+            "all",
+          ],
+          defaults: serviceV1Defaults,
+          kind: "Service",
+          listKind: "ServiceList",
+          namespaced: true,
+          openapiDefinition: "io.k8s.api.core.v1.Service",
+          plural: "services",
+          printerColumns: [
+            {
+              description: "How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName.",
+              jsonPath: ".spec.type",
+              name: "Type",
+              priority: 0,
+              type: "string",
+            },
+            {
+              description: "The virtual IP of the service; None for headless services.",
+              jsonPath: ".spec.clusterIP",
+              name: "Cluster-IP",
+              priority: 0,
+              type: "string",
+            },
+            {
+              description: "IPs outside the cluster on which nodes accept traffic for the service.",
+              jsonPath: ".spec.externalIPs",
+              name: "External-IP",
+              priority: 0,
+              type: "string",
+            },
+            {
+              description: "The ports the service exposes.",
+              jsonPath: ".spec.ports[*].port",
+              name: "Port(s)",
+              priority: 0,
+              type: "string",
+            },
+            {
+              jsonPath: ".metadata.creationTimestamp",
+              name: "Age",
+              priority: 0,
+              type: "date",
+            },
+            {
+              description: "The labels of the pods the service routes traffic to.",
+              jsonPath: ".spec.selector",
+              name: "Selector",
+              priority: 1,
+              type: "string",
+            },
+          ],
+          schema: serviceV1Schema,
+          selectableFields: [
+            ".spec.clusterIP",
+            ".spec.type",
+          ],
+          shortNames: [
+            "svc",
+          ],
+          singular: "service",
+          subresources: {
+            status: true,
+          },
+          verbs: [
+            "create",
+            "delete",
+            "get",
+            "list",
+            "patch",
+            "update",
+            "watch",
+          ],
+        },
+      ],
+    },
+  ],
+} satisfies APIGroupDefinition;

@@ -13,169 +13,170 @@ import flunderV1alpha1Schema from '../schemas/wardle/v1alpha1/flunder.json' with
 import flunderV1beta1Schema from '../schemas/wardle/v1beta1/flunder.json' with {
   type: 'json'
 };
+
 /** REST storage definition of the wardle.example.com API group. */
 export const wardleGroup = {
-    hubVersion: "v1beta1",
-    name: "wardle.example.com",
-    storageVersion: "v1alpha1",
-    versions: [
-      {
-        name: "v1beta1",
-        resources: [
-          {
-            categories: [
-              "all",
-              "wardle",
-            ],
-            defaults: flunderV1beta1Defaults,
-            kind: "Flunder",
-            listKind: "FlunderList",
-            namespaced: true,
-            openapiDefinition: "com.example.wardle.v1beta1.Flunder",
-            plural: "flunders",
-            printerColumns: [
-              {
-                jsonPath: ".spec.flunderReference",
-                name: "FlunderReference",
-                priority: 0,
-                type: "string",
-              },
-              {
-                jsonPath: ".spec.fischerReference",
-                name: "FischerReference",
-                priority: 0,
-                type: "string",
-              },
-              {
-                jsonPath: ".spec.referenceType",
-                name: "Type",
-                priority: 0,
-                type: "string",
-              },
-              {
-                jsonPath: ".metadata.creationTimestamp",
-                name: "Age",
-                priority: 0,
-                type: "date",
-              },
-            ],
-            schema: flunderV1beta1Schema,
-            selectableFields: [
-              ".spec.referenceType",
-            ],
-            shortNames: [
-              "fl",
-            ],
-            singular: "flunder",
-            subresources: {
-              status: true,
+  hubVersion: "v1beta1",
+  name: "wardle.example.com",
+  storageVersion: "v1alpha1",
+  versions: [
+    {
+      name: "v1beta1",
+      resources: [
+        {
+          categories: [
+            "all",
+            "wardle",
+          ],
+          defaults: flunderV1beta1Defaults,
+          kind: "Flunder",
+          listKind: "FlunderList",
+          namespaced: true,
+          openapiDefinition: "com.example.wardle.v1beta1.Flunder",
+          plural: "flunders",
+          printerColumns: [
+            {
+              jsonPath: ".spec.flunderReference",
+              name: "FlunderReference",
+              priority: 0,
+              type: "string",
             },
-            verbs: [
-              "create",
-              "delete",
-              "deletecollection",
-              "get",
-              "list",
-              "patch",
-              "update",
-              "watch",
-            ],
-          },
-        ],
-      },
-      {
-        name: "v1alpha1",
-        resources: [
-          {
-            categories: [
-              "wardle",
-            ],
-            kind: "Fischer",
-            listKind: "FischerList",
-            namespaced: false,
-            openapiDefinition: "com.example.wardle.v1alpha1.Fischer",
-            plural: "fischers",
-            printerColumns: [
-              {
-                jsonPath: ".metadata.creationTimestamp",
-                name: "Age",
-                priority: 0,
-                type: "date",
-              },
-            ],
-            schema: fischerV1alpha1Schema,
-            selectableFields: [],
-            shortNames: [],
-            singular: "fischer",
-            subresources: {
-              status: false,
+            {
+              jsonPath: ".spec.fischerReference",
+              name: "FischerReference",
+              priority: 0,
+              type: "string",
             },
-            verbs: [
-              "create",
-              "delete",
-              "deletecollection",
-              "get",
-              "list",
-              "patch",
-              "update",
-              "watch",
-            ],
-          },
-          {
-            categories: [
-              "all",
-              "wardle",
-            ],
-            conversion: flunderV1alpha1Conversion,
-            defaults: flunderV1alpha1Defaults,
-            kind: "Flunder",
-            listKind: "FlunderList",
-            namespaced: true,
-            openapiDefinition: "com.example.wardle.v1alpha1.Flunder",
-            plural: "flunders",
-            printerColumns: [
-              {
-                jsonPath: ".spec.reference",
-                name: "Reference",
-                priority: 0,
-                type: "string",
-              },
-              {
-                jsonPath: ".spec.referenceType",
-                name: "Type",
-                priority: 0,
-                type: "string",
-              },
-              {
-                jsonPath: ".metadata.creationTimestamp",
-                name: "Age",
-                priority: 0,
-                type: "date",
-              },
-            ],
-            schema: flunderV1alpha1Schema,
-            selectableFields: [
-              ".spec.referenceType",
-            ],
-            shortNames: [
-              "fl",
-            ],
-            singular: "flunder",
-            subresources: {
-              status: true,
+            {
+              jsonPath: ".spec.referenceType",
+              name: "Type",
+              priority: 0,
+              type: "string",
             },
-            verbs: [
-              "create",
-              "delete",
-              "deletecollection",
-              "get",
-              "list",
-              "patch",
-              "update",
-              "watch",
-            ],
+            {
+              jsonPath: ".metadata.creationTimestamp",
+              name: "Age",
+              priority: 0,
+              type: "date",
+            },
+          ],
+          schema: flunderV1beta1Schema,
+          selectableFields: [
+            ".spec.referenceType",
+          ],
+          shortNames: [
+            "fl",
+          ],
+          singular: "flunder",
+          subresources: {
+            status: true,
           },
-        ],
-      },
-    ],
-  } satisfies APIGroupDefinition;
+          verbs: [
+            "create",
+            "delete",
+            "deletecollection",
+            "get",
+            "list",
+            "patch",
+            "update",
+            "watch",
+          ],
+        },
+      ],
+    },
+    {
+      name: "v1alpha1",
+      resources: [
+        {
+          categories: [
+            "wardle",
+          ],
+          kind: "Fischer",
+          listKind: "FischerList",
+          namespaced: false,
+          openapiDefinition: "com.example.wardle.v1alpha1.Fischer",
+          plural: "fischers",
+          printerColumns: [
+            {
+              jsonPath: ".metadata.creationTimestamp",
+              name: "Age",
+              priority: 0,
+              type: "date",
+            },
+          ],
+          schema: fischerV1alpha1Schema,
+          selectableFields: [],
+          shortNames: [],
+          singular: "fischer",
+          subresources: {
+            status: false,
+          },
+          verbs: [
+            "create",
+            "delete",
+            "deletecollection",
+            "get",
+            "list",
+            "patch",
+            "update",
+            "watch",
+          ],
+        },
+        {
+          categories: [
+            "all",
+            "wardle",
+          ],
+          conversion: flunderV1alpha1Conversion,
+          defaults: flunderV1alpha1Defaults,
+          kind: "Flunder",
+          listKind: "FlunderList",
+          namespaced: true,
+          openapiDefinition: "com.example.wardle.v1alpha1.Flunder",
+          plural: "flunders",
+          printerColumns: [
+            {
+              jsonPath: ".spec.reference",
+              name: "Reference",
+              priority: 0,
+              type: "string",
+            },
+            {
+              jsonPath: ".spec.referenceType",
+              name: "Type",
+              priority: 0,
+              type: "string",
+            },
+            {
+              jsonPath: ".metadata.creationTimestamp",
+              name: "Age",
+              priority: 0,
+              type: "date",
+            },
+          ],
+          schema: flunderV1alpha1Schema,
+          selectableFields: [
+            ".spec.referenceType",
+          ],
+          shortNames: [
+            "fl",
+          ],
+          singular: "flunder",
+          subresources: {
+            status: true,
+          },
+          verbs: [
+            "create",
+            "delete",
+            "deletecollection",
+            "get",
+            "list",
+            "patch",
+            "update",
+            "watch",
+          ],
+        },
+      ],
+    },
+  ],
+} satisfies APIGroupDefinition;

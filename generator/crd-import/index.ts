@@ -5,7 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import type { CustomResourceDefinition } from '../../apis/apiextensions/v1/types.js';
 import { DiagnosticSink } from '../model/diagnostics.js';
 import { inlineSchema } from '../model/inline.js';
-import { compareVersionPriority, groupClientName, pluralize } from '../model/names.js';
+import { compareVersionPriority, groupClientName } from '../model/names.js';
 import type { JSONSchemaProps } from '../model/schema.js';
 import { ALL_VERBS, type GroupModel, type KindModel, type VersionModel } from '../model/types.js';
 import { defaultOpenAPIPackage } from '../parse/packages.js';
@@ -86,7 +86,6 @@ function crdGroup(group: string, crds: readonly { crd: CustomResourceDefinition;
     const deprecation = deprecated === undefined ? undefined : { warning: deprecated.deprecationWarning };
     return { name, dir: undefined, storage, hub: storage, deprecation, openapiPackage: defaultOpenAPIPackage(group, name), kinds };
   });
-  void pluralize;
   return { name: group, dir: undefined, clientName, origin: 'crd', versions };
 }
 

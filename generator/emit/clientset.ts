@@ -1,7 +1,7 @@
-import { Scope as MethodScope, type SourceFileStructure, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { Scope as MethodScope, type SourceFileStructure, StructureKind } from 'ts-morph';
 import { groupVersionAccessor, lowerFirst, upperFirst } from '../model/names.js';
 import type { ApiModel, GroupModel, KindModel, VersionModel } from '../model/types.js';
-import { literal } from '../print/typescript.js';
+import { exportConst } from '../print/typescript.js';
 import type { OutputFile } from './output.js';
 import { paths } from './paths.js';
 import { Imports } from './ts.js';
@@ -72,17 +72,12 @@ function kindClient(g: GroupModel, v: VersionModel, k: KindModel): SourceFileStr
     kind: StructureKind.SourceFile,
     statements: [
       ...imports.structures(),
-      {
-        kind: StructureKind.VariableStatement,
-        isExported: true,
-        declarationKind: VariableDeclarationKind.Const,
-        docs: [`The ${k.plural} resource of ${apiVersion}.`],
-        declarations: [{
-          name: names.resourceConst(k),
-          type: 'ResourceDescriptor',
-          initializer: literal({ group: g.name, version: v.name, resource: k.plural, kind: k.kind, namespaced }),
-        }],
-      },
+      exportConst({
+        name: names.resourceConst(k),
+        doc: `The ${k.plural} resource of ${apiVersion}.`,
+        type: 'ResourceDescriptor',
+        value: { group: g.name, version: v.name, resource: k.plural, kind: k.kind, namespaced },
+      }),
       {
         kind: StructureKind.Interface,
         isExported: true,

@@ -1,7 +1,7 @@
-import { type SourceFileStructure, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { type SourceFileStructure, StructureKind } from 'ts-morph';
 import { lowerFirst, upperFirst } from '../model/names.js';
 import type { ApiModel, GroupModel, KindModel, VersionModel } from '../model/types.js';
-import { literal, RawCode } from '../print/typescript.js';
+import { exportConst, RawCode } from '../print/typescript.js';
 import type { OutputFile } from './output.js';
 import { paths } from './paths.js';
 import { Imports } from './ts.js';
@@ -29,7 +29,7 @@ function registryFile(group: GroupModel): SourceFileStructure {
   const versions = group.versions.filter((v) => v.kinds.length > 0).map((v) => ({
     name: v.name,
     ...(v.deprecation === undefined ? {} : { deprecation: { warning: v.deprecation.warning ?? defaultWarning(group, v) } }),
-    resources: v.kinds.map((k) => resource(group, v, k, imports, file)),
+    resources: v.kinds.map((k) => resource(group, v, k, imports)),
   }));
   const hub = group.versions.find((v) => v.hub)!;
   const storage = group.versions.find((v) => v.storage)!;
@@ -37,29 +37,21 @@ function registryFile(group: GroupModel): SourceFileStructure {
     kind: StructureKind.SourceFile,
     statements: [
       ...imports.structures(),
-      {
-        kind: StructureKind.VariableStatement,
-        isExported: true,
-        declarationKind: VariableDeclarationKind.Const,
-        docs: [`REST storage definition of the ${group.name === '' ? 'core' : group.name} API group.`],
-        declarations: [{
-          name: registryConstName(group),
-          initializer: (writer) => {
-            literal({ name: group.name, hubVersion: hub.name, storageVersion: storage.name, versions })(writer);
-            writer.write(' satisfies APIGroupDefinition');
-          },
-        }],
-      },
+      exportConst({
+        name: registryConstName(group),
+        doc: `REST storage definition of the ${group.name === '' ? 'core' : group.name} API group.`,
+        value: { name: group.name, hubVersion: hub.name, storageVersion: storage.name, versions },
+        satisfies: 'APIGroupDefinition',
+      }),
     ],
   };
 }
 
-function resource(group: GroupModel, version: VersionModel, kind: KindModel, imports: Imports, file: string): Record<string, unknown> {
+function resource(group: GroupModel, version: VersionModel, kind: KindModel, imports: Imports): Record<string, unknown> {
   const local = (suffix: string): string => `${lowerFirst(kind.kind)}${upperFirst(version.name)}${suffix}`;
-  const schema = imports.addJSON(paths.schema(group, version, kind).replace(/^/, ''), local('Schema'));
+  const schema = imports.addJSON(paths.schema(group, version, kind), local('Schema'));
   const hook = (ref: KindModel['hooks']['conversion'], suffix: string): RawCode | undefined =>
     (ref === undefined ? undefined : new RawCode(imports.add(ref.module, ref.name, { as: local(suffix) })));
-  void file;
   return {
     kind: kind.kind,
     listKind: kind.listKind,

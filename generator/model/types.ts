@@ -9,7 +9,10 @@
  * Kubernetes version priority, kinds by name): emitters may rely on the order
  * and never sort again.
  */
+import type { PrinterColumnDefinition, Verb } from '../../runtime/registry/types.js';
 import type { JSONSchemaProps } from './schema.js';
+
+export type { Verb };
 
 export interface ApiModel {
   readonly groups: readonly GroupModel[];
@@ -51,8 +54,6 @@ export interface VersionModel {
 
 export type Scope = 'Namespaced' | 'Cluster';
 
-export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
-
 export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 export interface KindModel {
@@ -92,7 +93,7 @@ export interface ScaleSubresource {
   readonly labelSelectorPath: string | undefined;
 }
 
-export type PrinterColumnType = 'integer' | 'number' | 'string' | 'boolean' | 'date';
+export type PrinterColumnType = PrinterColumnDefinition['type'];
 
 export interface PrinterColumn {
   readonly name: string;

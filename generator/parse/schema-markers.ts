@@ -3,6 +3,7 @@ import type { DiagnosticSink } from '../model/diagnostics.js';
 import { PATCH_MERGE_KEY, PATCH_STRATEGY, type JSONSchemaProps, type ValidationRule } from '../model/schema.js';
 import type { SourceLocation } from '../model/types.js';
 import type { Markers } from './markers.js';
+import { VALIDATION_REASONS } from './vocabulary.js';
 import { intOrString } from './schema.js';
 
 export interface MarkerTarget {
@@ -164,7 +165,7 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: Markers, at
   }
 }
 
-const REASONS = new Set(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate']);
+const REASONS: ReadonlySet<string> = new Set(VALIDATION_REASONS);
 
 function isSchema(items: JSONSchemaProps['items']): items is JSONSchemaProps {
   return items !== undefined && !Array.isArray(items);

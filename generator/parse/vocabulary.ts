@@ -155,4 +155,5 @@ export const DOCUMENTATION_TAGS: ReadonlySet<string> = new Set([
   'deprecated', 'see', 'remarks', 'link', 'packageDocumentation', 'privateRemarks',
 ]);
 
-export const REASONS = ['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate'] as const;
+/** The reasons a `@validation` rule may give, as x-kubernetes-validations allows. */
+export const VALIDATION_REASONS = ['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate'] as const;

@@ -72,3 +72,17 @@ export function literal(value: unknown): WriterFunction {
 export class RawCode {
   constructor(readonly code: string) {}
 }
+
+/**
+ * `export const name[: type] = <literal>[ satisfies T];` as one top-level
+ * statement. Written as a statement rather than a variable initializer
+ * because ts-morph indents initializer continuation lines a level deeper.
+ */
+export function exportConst(c: { readonly name: string; readonly doc: string; readonly type?: string; readonly value: unknown; readonly satisfies?: string }): WriterFunction {
+  return (writer) => {
+    writer.blankLineIfLastNot().writeLine(`/** ${c.doc} */`);
+    writer.write(`export const ${c.name}${c.type === undefined ? '' : `: ${c.type}`} = `);
+    literal(c.value)(writer);
+    writer.write(c.satisfies === undefined ? ';' : ` satisfies ${c.satisfies};`).newLine();
+  };
+}

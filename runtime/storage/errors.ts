@@ -22,6 +22,14 @@ export type StorageErrorCode =
   | 'ResourceVersionSetOnCreate'
   | 'InvalidKey';
 
+/**
+ * The text of every storage error, in k8s.io/apiserver's StorageError format,
+ * so logs read the same as kube-apiserver's.
+ */
+function storageErrorMessage(e: { what: string; code: number; key: string; resourceVersion?: number; detail?: string }): string {
+  return `StorageError: ${e.what}, Code: ${e.code}, Key: ${e.key}, ResourceVersion: ${e.resourceVersion ?? 0}, AdditionalErrorMsg: ${e.detail ?? ''}`;
+}
+
 export abstract class StorageError extends Error {
   abstract readonly code: StorageErrorCode;
   abstract readonly httpCode: number;
@@ -44,7 +52,7 @@ export class KeyNotFoundError extends StorageError {
     readonly key: string,
     readonly resourceVersion = 0,
   ) {
-    super(`StorageError: key not found, Code: 1, Key: ${key}, ResourceVersion: ${resourceVersion}, AdditionalErrorMsg: `);
+    super(storageErrorMessage({ what: 'key not found', code: 1, key, resourceVersion }));
   }
 }
 
@@ -58,7 +66,7 @@ export class KeyExistsError extends StorageError {
     readonly key: string,
     readonly resourceVersion = 0,
   ) {
-    super(`StorageError: key exists, Code: 2, Key: ${key}, ResourceVersion: ${resourceVersion}, AdditionalErrorMsg: `);
+    super(storageErrorMessage({ what: 'key exists', code: 2, key, resourceVersion }));
   }
 }
 
@@ -72,7 +80,7 @@ export class ResourceVersionConflictsError extends StorageError {
     readonly key: string,
     readonly resourceVersion = 0,
   ) {
-    super(`StorageError: resource version conflicts, Code: 3, Key: ${key}, ResourceVersion: ${resourceVersion}, AdditionalErrorMsg: `);
+    super(storageErrorMessage({ what: 'resource version conflicts', code: 3, key, resourceVersion }));
   }
 }
 
@@ -86,7 +94,7 @@ export class InvalidObjError extends StorageError {
     readonly key: string,
     readonly detail: string,
   ) {
-    super(`StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${detail}`);
+    super(storageErrorMessage({ what: 'invalid object', code: 4, key, detail }));
   }
 }
 
@@ -101,7 +109,7 @@ export class UnreachableError extends StorageError {
     readonly detail: string,
     options?: { cause?: unknown },
   ) {
-    super(`StorageError: server unreachable, Code: 5, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${detail}`, options);
+    super(storageErrorMessage({ what: 'server unreachable', code: 5, key, detail }), options);
   }
 }
 
@@ -116,7 +124,7 @@ export class TimeoutError extends StorageError {
     readonly detail: string,
     options?: { cause?: unknown },
   ) {
-    super(`StorageError: request timeout, Code: 6, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${detail}`, options);
+    super(storageErrorMessage({ what: 'request timeout', code: 6, key, detail }), options);
   }
 }
 
@@ -131,7 +139,7 @@ export class CorruptObjError extends StorageError {
     readonly detail: string,
     options?: { cause?: unknown },
   ) {
-    super(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${detail}`, options);
+    super(storageErrorMessage({ what: 'corrupt object', code: 7, key, detail }), options);
   }
 }
 

@@ -2,14 +2,15 @@
 
 import type { CustomResourceDefinition } from '../../../../apis/apiextensions/v1/types.js';
 import { type CollectionDeleter, type Creater, type Deleter, type Getter, type Lister, type Patcher, type RESTClient, ResourceClient, type ResourceDescriptor, type StatusPatcher, type StatusUpdater, type Updater, type Watcher } from '../../../../runtime/client/index.js';
+
 /** The customresourcedefinitions resource of apiextensions.k8s.io/v1. */
 export const customResourceDefinitionResource: ResourceDescriptor = {
-    group: "apiextensions.k8s.io",
-    kind: "CustomResourceDefinition",
-    namespaced: false,
-    resource: "customresourcedefinitions",
-    version: "v1",
-  };
+  group: "apiextensions.k8s.io",
+  kind: "CustomResourceDefinition",
+  namespaced: false,
+  resource: "customresourcedefinitions",
+  version: "v1",
+};
 
 /** Typed client of customresourcedefinitions: the verbs the server serves for apiextensions.k8s.io/v1 CustomResourceDefinition. */
 export interface CustomResourceDefinitionInterface extends Creater<CustomResourceDefinition>, Deleter, CollectionDeleter, Getter<CustomResourceDefinition>, Lister<CustomResourceDefinition>, Patcher<CustomResourceDefinition>, Updater<CustomResourceDefinition>, Watcher<CustomResourceDefinition>, StatusUpdater<CustomResourceDefinition>, StatusPatcher<CustomResourceDefinition> {

@@ -2,14 +2,15 @@
 
 import type { APIService } from '../../../../apis/apiregistration/v1/types.js';
 import { type CollectionDeleter, type Creater, type Deleter, type Getter, type Lister, type Patcher, type RESTClient, ResourceClient, type ResourceDescriptor, type StatusPatcher, type StatusUpdater, type Updater, type Watcher } from '../../../../runtime/client/index.js';
+
 /** The apiservices resource of apiregistration.k8s.io/v1. */
 export const aPIServiceResource: ResourceDescriptor = {
-    group: "apiregistration.k8s.io",
-    kind: "APIService",
-    namespaced: false,
-    resource: "apiservices",
-    version: "v1",
-  };
+  group: "apiregistration.k8s.io",
+  kind: "APIService",
+  namespaced: false,
+  resource: "apiservices",
+  version: "v1",
+};
 
 /** Typed client of apiservices: the verbs the server serves for apiregistration.k8s.io/v1 APIService. */
 export interface APIServiceInterface extends Creater<APIService>, Deleter, CollectionDeleter, Getter<APIService>, Lister<APIService>, Patcher<APIService>, Updater<APIService>, Watcher<APIService>, StatusUpdater<APIService>, StatusPatcher<APIService> {

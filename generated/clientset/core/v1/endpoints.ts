@@ -2,14 +2,15 @@
 
 import type { Endpoints } from '../../../../apis/core/v1/endpoints.js';
 import { type CollectionDeleter, type Creater, type Deleter, type Getter, type Lister, type Patcher, type RESTClient, ResourceClient, type ResourceDescriptor, type Updater, type Watcher } from '../../../../runtime/client/index.js';
+
 /** The endpoints resource of v1. */
 export const endpointsResource: ResourceDescriptor = {
-    group: "",
-    kind: "Endpoints",
-    namespaced: true,
-    resource: "endpoints",
-    version: "v1",
-  };
+  group: "",
+  kind: "Endpoints",
+  namespaced: true,
+  resource: "endpoints",
+  version: "v1",
+};
 
 /** Typed client of endpoints: the verbs the server serves for v1 Endpoints. */
 export interface EndpointsInterface extends Creater<Endpoints>, Deleter, CollectionDeleter, Getter<Endpoints>, Lister<Endpoints>, Patcher<Endpoints>, Updater<Endpoints>, Watcher<Endpoints> {

@@ -2,14 +2,15 @@
 
 import type { Namespace } from '../../../../apis/core/v1/namespace.js';
 import { type Creater, type Deleter, type Getter, type Lister, type Patcher, type RESTClient, ResourceClient, type ResourceDescriptor, type StatusPatcher, type StatusUpdater, type Updater, type Watcher } from '../../../../runtime/client/index.js';
+
 /** The namespaces resource of v1. */
 export const namespaceResource: ResourceDescriptor = {
-    group: "",
-    kind: "Namespace",
-    namespaced: false,
-    resource: "namespaces",
-    version: "v1",
-  };
+  group: "",
+  kind: "Namespace",
+  namespaced: false,
+  resource: "namespaces",
+  version: "v1",
+};
 
 /** Typed client of namespaces: the verbs the server serves for v1 Namespace. */
 export interface NamespaceInterface extends Creater<Namespace>, Deleter, Getter<Namespace>, Lister<Namespace>, Patcher<Namespace>, Updater<Namespace>, Watcher<Namespace>, StatusUpdater<Namespace>, StatusPatcher<Namespace> {

@@ -2,14 +2,15 @@
 
 import type { Service } from '../../../../apis/core/v1/service.js';
 import { type Creater, type Deleter, type Getter, type Lister, type Patcher, type RESTClient, ResourceClient, type ResourceDescriptor, type StatusPatcher, type StatusUpdater, type Updater, type Watcher } from '../../../../runtime/client/index.js';
+
 /** The services resource of v1. */
 export const serviceResource: ResourceDescriptor = {
-    group: "",
-    kind: "Service",
-    namespaced: true,
-    resource: "services",
-    version: "v1",
-  };
+  group: "",
+  kind: "Service",
+  namespaced: true,
+  resource: "services",
+  version: "v1",
+};
 
 /** Typed client of services: the verbs the server serves for v1 Service. */
 export interface ServiceInterface extends Creater<Service>, Deleter, Getter<Service>, Lister<Service>, Patcher<Service>, Updater<Service>, Watcher<Service>, StatusUpdater<Service>, StatusPatcher<Service> {

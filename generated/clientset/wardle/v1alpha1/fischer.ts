@@ -2,14 +2,15 @@
 
 import type { Fischer } from '../../../../apis/wardle/v1alpha1/types.js';
 import { type CollectionDeleter, type Creater, type Deleter, type Getter, type Lister, type Patcher, type RESTClient, ResourceClient, type ResourceDescriptor, type Updater, type Watcher } from '../../../../runtime/client/index.js';
+
 /** The fischers resource of wardle.example.com/v1alpha1. */
 export const fischerResource: ResourceDescriptor = {
-    group: "wardle.example.com",
-    kind: "Fischer",
-    namespaced: false,
-    resource: "fischers",
-    version: "v1alpha1",
-  };
+  group: "wardle.example.com",
+  kind: "Fischer",
+  namespaced: false,
+  resource: "fischers",
+  version: "v1alpha1",
+};
 
 /** Typed client of fischers: the verbs the server serves for wardle.example.com/v1alpha1 Fischer. */
 export interface FischerInterface extends Creater<Fischer>, Deleter, CollectionDeleter, Getter<Fischer>, Lister<Fischer>, Patcher<Fischer>, Updater<Fischer>, Watcher<Fischer> {

@@ -2,14 +2,15 @@
 
 import type { Flunder } from '../../../../apis/wardle/v1alpha1/types.js';
 import { type CollectionDeleter, type Creater, type Deleter, type Getter, type Lister, type Patcher, type RESTClient, ResourceClient, type ResourceDescriptor, type StatusPatcher, type StatusUpdater, type Updater, type Watcher } from '../../../../runtime/client/index.js';
+
 /** The flunders resource of wardle.example.com/v1alpha1. */
 export const flunderResource: ResourceDescriptor = {
-    group: "wardle.example.com",
-    kind: "Flunder",
-    namespaced: true,
-    resource: "flunders",
-    version: "v1alpha1",
-  };
+  group: "wardle.example.com",
+  kind: "Flunder",
+  namespaced: true,
+  resource: "flunders",
+  version: "v1alpha1",
+};
 
 /** Typed client of flunders: the verbs the server serves for wardle.example.com/v1alpha1 Flunder. */
 export interface FlunderInterface extends Creater<Flunder>, Deleter, CollectionDeleter, Getter<Flunder>, Lister<Flunder>, Patcher<Flunder>, Updater<Flunder>, Watcher<Flunder>, StatusUpdater<Flunder>, StatusPatcher<Flunder> {
