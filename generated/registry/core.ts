@@ -2,6 +2,9 @@
 
 import { setNamespaceDefaults as namespaceV1Defaults, setServiceDefaults as serviceV1Defaults } from '../../apis/core/v1/defaults.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';
+import coreV1OpenAPI from '../openapi/core/v1.json' with {
+  type: 'json'
+};
 import endpointsV1Schema from '../schemas/core/v1/endpoints.json' with {
   type: 'json'
 };
@@ -20,6 +23,7 @@ export const coreGroup = {
   versions: [
     {
       name: "v1",
+      openapi: coreV1OpenAPI,
       resources: [
         {
           categories: [],

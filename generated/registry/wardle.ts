@@ -4,6 +4,12 @@ import { FlunderConversion as flunderV1alpha1Conversion } from '../../apis/wardl
 import { setFlunderDefaults as flunderV1alpha1Defaults } from '../../apis/wardle/v1alpha1/defaults.js';
 import { setFlunderDefaults as flunderV1beta1Defaults } from '../../apis/wardle/v1beta1/defaults.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';
+import wardleV1alpha1OpenAPI from '../openapi/wardle/v1alpha1.json' with {
+  type: 'json'
+};
+import wardleV1beta1OpenAPI from '../openapi/wardle/v1beta1.json' with {
+  type: 'json'
+};
 import fischerV1alpha1Schema from '../schemas/wardle/v1alpha1/fischer.json' with {
   type: 'json'
 };
@@ -22,6 +28,7 @@ export const wardleGroup = {
   versions: [
     {
       name: "v1beta1",
+      openapi: wardleV1beta1OpenAPI,
       resources: [
         {
           categories: [
@@ -86,6 +93,7 @@ export const wardleGroup = {
     },
     {
       name: "v1alpha1",
+      openapi: wardleV1alpha1OpenAPI,
       resources: [
         {
           categories: [

@@ -29,6 +29,7 @@ function registryFile(group: GroupModel): SourceFileStructure {
   const versions = group.versions.filter((v) => v.kinds.length > 0).map((v) => ({
     name: v.name,
     ...(v.deprecation === undefined ? {} : { deprecation: { warning: v.deprecation.warning ?? defaultWarning(group, v) } }),
+    openapi: new RawCode(imports.addJSON(paths.openapi(group, v), `${lowerFirst(group.clientName)}${upperFirst(v.name)}OpenAPI`)),
     resources: v.kinds.map((k) => resource(group, v, k, imports)),
   }));
   const hub = group.versions.find((v) => v.hub)!;

@@ -21,7 +21,17 @@ export interface APIVersionDefinition {
   readonly name: string;
   /** Set when the version is deprecated: clients get `warning` as a Warning header. */
   readonly deprecation?: { readonly warning: string };
+  /**
+   * The version's generated OpenAPI 3 document (components only): the runtime adds the
+   * paths of the routes it serves, with the same builder it uses for CRDs.
+   */
+  readonly openapi: OpenAPIComponentsDocument;
   readonly resources: readonly ResourceDefinition[];
+}
+
+/** What the registry needs of a generated OpenAPI document: its named schemas. */
+export interface OpenAPIComponentsDocument {
+  readonly components: { readonly schemas: Readonly<Record<string, unknown>> };
 }
 
 export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';

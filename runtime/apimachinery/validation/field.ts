@@ -43,7 +43,12 @@ const SHOWS_VALUE: ReadonlySet<FieldErrorType> = new Set(['FieldValueInvalid', '
 
 /** `spec.reference: Invalid value: "Bad_Name": must match …`, as kubectl prints causes. */
 export function formatFieldError(e: FieldError): string {
-  const parts = [`${e.field}: ${WORDING[e.type]}`];
+  return `${e.field}: ${formatFieldErrorBody(e)}`;
+}
+
+/** The message without the field (field.Error.ErrorBody): what a Status cause carries. */
+export function formatFieldErrorBody(e: FieldError): string {
+  const parts = [WORDING[e.type]];
   const value = 'badValue' in e ? e.badValue : NO_VALUE;
   if (SHOWS_VALUE.has(e.type) && value !== NO_VALUE) parts.push(formatValue(value));
   if (e.detail !== '') parts.push(e.detail);

@@ -1,0 +1,172 @@
+import type { StatusCause, StatusDetails } from '../../../apis/meta/v1/status.js';
+import { StorageError } from '../../storage/errors.js';
+import { formatFieldError, formatFieldErrorBody, type FieldError } from '../validation/field.js';
+import { StatusError, type FailureStatus, type StatusReason } from './status-error.js';
+
+/**
+ * The one catalog of API errors (k8s.io/apimachinery/pkg/api/errors). Messages and details
+ * are kube-apiserver's word for word, because kubectl prints them as they come
+ * (`Error from server (NotFound): flunders.wardle.example.com "x" not found`).
+ */
+
+/** A resource qualified by its group; `resource.group`, or `resource` for the core group. */
+export interface GroupResource {
+  readonly group: string;
+  readonly resource: string;
+}
+
+/** A kind qualified by its group; `Kind.group`, or `Kind` for the core group. */
+export interface GroupKind {
+  readonly group: string;
+  readonly kind: string;
+}
+
+export function groupResourceString(gr: GroupResource): string {
+  return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
+}
+
+export function groupKindString(gk: GroupKind): string {
+  return gk.group === '' ? gk.kind : `${gk.kind}.${gk.group}`;
+}
+
+function failure(code: number, reason: StatusReason, message: string, details?: StatusDetails): StatusError {
+  const status: FailureStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+  if (details !== undefined) status.details = details;
+  return new StatusError(status);
+}
+
+function resourceDetails(gr: GroupResource, name: string, extra?: Partial<StatusDetails>): StatusDetails {
+  const details: StatusDetails = {};
+  if (name !== '') details.name = name;
+  if (gr.group !== '') details.group = gr.group;
+  if (gr.resource !== '') details.kind = gr.resource;
+  return { ...details, ...extra };
+}
+
+export function newNotFound(gr: GroupResource, name: string): StatusError {
+  return failure(404, 'NotFound', `${groupResourceString(gr)} ${JSON.stringify(name)} not found`, resourceDetails(gr, name));
+}
+
+export function newAlreadyExists(gr: GroupResource, name: string): StatusError {
+  return failure(409, 'AlreadyExists', `${groupResourceString(gr)} ${JSON.stringify(name)} already exists`, resourceDetails(gr, name));
+}
+
+/** generateName ran out of retries: the client may try again later. */
+export function newGenerateNameConflict(gr: GroupResource, name: string, retryAfterSeconds: number): StatusError {
+  return failure(
+    409,
+    'AlreadyExists',
+    `${groupResourceString(gr)} ${JSON.stringify(name)} already exists, the server was not able to generate a unique name for the object`,
+    resourceDetails(gr, name, { retryAfterSeconds }),
+  );
+}
+
+/** The object has been modified since the client read it (stale resourceVersion or failed precondition). */
+export function newConflict(gr: GroupResource, name: string, reason: string): StatusError {
+  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${groupResourceString(gr)} ${JSON.stringify(name)}: ${reason}`, resourceDetails(gr, name));
+}
+
+export const OPTIMISTIC_LOCK_ERROR_MSG = 'the object has been modified; please apply your changes to the latest version and try again';
+
+/** 422 with one cause per field error; details.kind is the Kind, not the resource. */
+export function newInvalid(gk: GroupKind, name: string, errs: readonly FieldError[]): StatusError {
+  const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: formatFieldErrorBody(e), field: e.field }));
+  const messages = [...new Set(errs.map(formatFieldError))];
+  const aggregate = messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
+  const details: StatusDetails = { ...(name !== '' ? { name } : {}), ...(gk.group !== '' ? { group: gk.group } : {}), kind: gk.kind, causes };
+  return failure(422, 'Invalid', `${groupKindString(gk)} ${JSON.stringify(name)} is invalid: ${aggregate}`, details);
+}
+
+export function newBadRequest(message: string): StatusError {
+  return failure(400, 'BadRequest', message);
+}
+
+export function newMethodNotSupported(gr: GroupResource, action: string): StatusError {
+  return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind ${JSON.stringify(groupResourceString(gr))}`, resourceDetails(gr, ''));
+}
+
+export function newNotAcceptable(accepted: readonly string[]): StatusError {
+  return failure(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
+}
+
+export function newUnsupportedMediaType(accepted: readonly string[]): StatusError {
+  return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+}
+
+export function newForbidden(gr: GroupResource, name: string, reason: string, causes?: StatusCause[]): StatusError {
+  const what = gr.resource === '' && name === '' ? 'forbidden' : `${groupResourceString(gr)} ${JSON.stringify(name)} is forbidden`;
+  return failure(403, 'Forbidden', `${what}: ${reason}`, resourceDetails(gr, name, causes ? { causes } : undefined));
+}
+
+export function newUnauthorized(reason = ''): StatusError {
+  return failure(401, 'Unauthorized', reason === '' ? 'Unauthorized' : reason);
+}
+
+export function newTooManyRequests(message: string, retryAfterSeconds: number): StatusError {
+  return failure(429, 'TooManyRequests', message, { retryAfterSeconds });
+}
+
+export function newRequestEntityTooLarge(message: string): StatusError {
+  return failure(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
+}
+
+export function newResourceExpired(message: string): StatusError {
+  return failure(410, 'Expired', message);
+}
+
+export function newServiceUnavailable(message: string): StatusError {
+  return failure(503, 'ServiceUnavailable', message);
+}
+
+/** The request did not finish within its deadline (504). */
+export function newTimeoutError(message: string, retryAfterSeconds = 0): StatusError {
+  return failure(504, 'Timeout', `Timeout: ${message}`, retryAfterSeconds > 0 ? { retryAfterSeconds } : undefined);
+}
+
+/** The storage could not complete the operation in time; the client may retry (500 ServerTimeout). */
+export function newServerTimeout(gr: GroupResource, operation: string, retryAfterSeconds: number): StatusError {
+  return failure(
+    500,
+    'ServerTimeout',
+    `The ${operation} operation against ${groupResourceString(gr)} could not be completed at this time, please try again.`,
+    resourceDetails(gr, '', { retryAfterSeconds }),
+  );
+}
+
+export function newInternalError(err: unknown): StatusError {
+  const message = err instanceof Error ? err.message : String(err);
+  return failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
+}
+
+/**
+ * Any error as the StatusError the client receives (ErrorToAPIStatus): StatusErrors unchanged,
+ * storage errors through fromStorageError, and anything else as a 500 with an empty reason.
+ */
+export function toStatusError(err: unknown, target?: { gr: GroupResource; name: string; operation?: string }): StatusError {
+  if (err instanceof StatusError) return err;
+  if (err instanceof StorageError) return fromStorageError(err, target?.gr ?? { group: '', resource: '' }, target?.name ?? '', target?.operation ?? 'request');
+  return failure(500, '', err instanceof Error ? err.message : String(err));
+}
+
+/** storage.Interpret*Error: storage errors as the Status kube-apiserver answers with. */
+export function fromStorageError(err: StorageError, gr: GroupResource, name: string, operation: string): StatusError {
+  switch (err.code) {
+    case 'KeyNotFound':
+      return newNotFound(gr, name);
+    case 'KeyExists':
+      return newAlreadyExists(gr, name);
+    case 'ResourceVersionConflicts':
+      return newConflict(gr, name, OPTIMISTIC_LOCK_ERROR_MSG);
+    case 'InvalidObj':
+      return newConflict(gr, name, 'detail' in err && typeof err.detail === 'string' ? err.detail : err.message);
+    case 'Unreachable':
+    case 'Timeout':
+      return newServerTimeout(gr, operation, 2);
+    case 'ResourceVersionSetOnCreate':
+      return failure(500, '', err.message);
+    default: {
+      const s = err.toStatus();
+      return failure(s.code, s.reason as StatusReason, s.message, s.details);
+    }
+  }
+}

@@ -1,0 +1,3 @@
+// The API error catalog: typed errors that carry the Status the client receives.
+export * from './status-error.js';
+export * from './catalog.js';

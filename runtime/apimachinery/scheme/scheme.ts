@@ -1,0 +1,101 @@
+import type { APIGroupDefinition, ResourceDefinition } from '../../registry/types.js';
+import type { StoredObject } from '../../storage/object.js';
+
+/**
+ * The versions of one kind and the conversions between them (runtime.Scheme for a single
+ * group-kind). Conversions go through the hub: the group's hub version when the kind
+ * exists there, else its storage version. Every method leaves its input untouched and
+ * returns a new object whose apiVersion and kind name the target version.
+ */
+export class KindScheme {
+  readonly group: string;
+  readonly kind: string;
+  /** Versions serving this kind, in the group's priority order (first = preferred). */
+  readonly versions: readonly string[];
+  readonly hubVersion: string;
+  readonly storageVersion: string;
+  private readonly byVersion: ReadonlyMap<string, ResourceDefinition>;
+
+  constructor(group: APIGroupDefinition, kind: string) {
+    this.group = group.name;
+    this.kind = kind;
+    const byVersion = new Map<string, ResourceDefinition>();
+    for (const v of group.versions) {
+      const r = v.resources.find((x) => x.kind === kind);
+      if (r !== undefined) byVersion.set(v.name, r);
+    }
+    if (byVersion.size === 0) throw new Error(`kind ${kind} is not served by group ${group.name || 'core'}`);
+    this.byVersion = byVersion;
+    this.versions = [...byVersion.keys()];
+    if (!byVersion.has(group.storageVersion)) throw new Error(`kind ${kind} has no storage version ${group.storageVersion} in ${group.name || 'core'}`);
+    this.storageVersion = group.storageVersion;
+    this.hubVersion = byVersion.has(group.hubVersion) ? group.hubVersion : group.storageVersion;
+  }
+
+  apiVersion(version: string): string {
+    return this.group === '' ? version : `${this.group}/${version}`;
+  }
+
+  /** The version named by an apiVersion string of this group, if it serves the kind. */
+  versionOf(apiVersion: string): string | undefined {
+    const prefix = this.group === '' ? '' : `${this.group}/`;
+    if (!apiVersion.startsWith(prefix)) return undefined;
+    const v = apiVersion.slice(prefix.length);
+    return this.byVersion.has(v) ? v : undefined;
+  }
+
+  resource(version: string): ResourceDefinition {
+    const r = this.byVersion.get(version);
+    if (r === undefined) throw new Error(`${this.kind} is not served in ${this.apiVersion(version)}`);
+    return r;
+  }
+
+  /** Converts obj (in the version its apiVersion names) to `toVersion`. */
+  convert<T extends StoredObject>(obj: T, toVersion: string): T {
+    const from = typeof obj.apiVersion === 'string' ? this.versionOf(obj.apiVersion) : undefined;
+    if (from === undefined) throw new Error(`cannot convert ${String(obj.apiVersion)}, Kind=${this.kind}: not a version of this kind`);
+    if (from === toVersion) return { ...obj, apiVersion: this.apiVersion(toVersion), kind: this.kind };
+    const hub = from === this.hubVersion ? obj : this.toHub(obj, from);
+    const out = toVersion === this.hubVersion ? { ...hub } : this.fromHub(hub, toVersion);
+    return { ...out, apiVersion: this.apiVersion(toVersion), kind: this.kind } as T;
+  }
+
+  /** Runs the version's hand-written defaulter on obj in place (schema defaults are applied before, by the decoder). */
+  defaultInPlace(obj: StoredObject, version: string): void {
+    const defaults = this.resource(version).defaults as ((o: StoredObject) => void) | undefined;
+    defaults?.(obj);
+  }
+
+  private toHub<T extends StoredObject>(obj: T, from: string): T {
+    const conversion = this.resource(from).conversion;
+    const out = conversion === undefined ? { ...obj } : (conversion.toHub(obj) as T);
+    return { ...out, apiVersion: this.apiVersion(this.hubVersion), kind: this.kind };
+  }
+
+  private fromHub<T extends StoredObject>(hub: T, to: string): T {
+    const conversion = this.resource(to).conversion;
+    return conversion === undefined ? { ...hub } : (conversion.fromHub(hub) as T);
+  }
+}
+
+/** Converts shared (frozen) objects once per target version: watch fan-out and cached lists reuse the result. */
+export class ConversionCache {
+  private readonly cache = new WeakMap<object, Map<string, StoredObject>>();
+
+  constructor(private readonly scheme: KindScheme) {}
+
+  convert<T extends StoredObject>(obj: T, toVersion: string): T {
+    if (!Object.isFrozen(obj)) return this.scheme.convert(obj, toVersion);
+    let byVersion = this.cache.get(obj);
+    if (byVersion === undefined) {
+      byVersion = new Map();
+      this.cache.set(obj, byVersion);
+    }
+    let out = byVersion.get(toVersion);
+    if (out === undefined) {
+      out = Object.freeze(this.scheme.convert(obj, toVersion));
+      byVersion.set(toVersion, out);
+    }
+    return out as T;
+  }
+}

@@ -1,0 +1,216 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { newRequestEntityTooLarge, toStatusError } from '../apimachinery/errors/index.js';
+import type { RequestInfo, UserInfo } from '../endpoints/request/types.js';
+
+/**
+ * The request and response every filter, server and handler of the chain works with: a thin
+ * layer over node's IncomingMessage/ServerResponse (fastify hands them over untouched, so
+ * handlers added while serving and streaming watches need nothing fastify-specific).
+ */
+export interface APIRequest {
+  readonly raw: IncomingMessage;
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /** The path as sent, undecoded, without the query. */
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  /** Aborted when the client goes away, the request times out or the server shuts down. */
+  readonly signal: AbortSignal;
+  /** When the server received the request (performance.now() milliseconds). */
+  readonly receivedAt: number;
+  /** Set by the RequestInfo filter; every later filter and handler may rely on it. */
+  info: RequestInfo;
+  /** Set by the authentication filter. */
+  user: UserInfo | undefined;
+  /** Annotations recorded for the audit event (`authorization.k8s.io/decision`, …). */
+  readonly auditAnnotations: Map<string, string>;
+  /**
+   * The whole body, read once and cached. Rejects with 413 RequestEntityTooLarge once more than
+   * the server's limit (default 3 MiB) arrives, without buffering the rest.
+   */
+  readBody(): Promise<Buffer>;
+}
+
+/** A streaming body (watch): writes go straight to the socket, flushed. */
+export interface ResponseStream {
+  /** Resolves once the data is handed to the socket buffer, waiting for drain on backpressure. */
+  write(chunk: Buffer | string): Promise<void>;
+  end(): void;
+  /** True once the client has gone or the stream ended. */
+  readonly closed: boolean;
+}
+
+export interface APIResponse {
+  readonly raw: ServerResponse;
+  readonly headersSent: boolean;
+  /** The status code written (0 before headers are sent). */
+  readonly statusCode: number;
+  setHeader(name: string, value: string | readonly string[]): void;
+  /** Queues a `Warning: 299 - "<message>"` header; duplicates are dropped; ignored once headers are sent. */
+  addWarning(message: string): void;
+  /** Writes a complete JSON response (Content-Type application/json unless given). */
+  writeJSON(code: number, body: unknown, contentType?: string): void;
+  writeBytes(code: number, body: Buffer | string, contentType: string): void;
+  /** Writes any error as its Status (see apimachinery/errors toStatusError). */
+  writeError(err: unknown): void;
+  /** Starts a chunked streaming response (200 unless given), flushing headers at once. */
+  stream(contentType: string, code?: number): ResponseStream;
+}
+
+/** Handles a request completely, or hands it to a delegate it was built with. */
+export type Handler = (req: APIRequest, res: APIResponse) => Promise<void>;
+
+/** A step of the filter chain: does its work and calls next (or answers itself). */
+export type Filter = (req: APIRequest, res: APIResponse, next: Handler) => Promise<void>;
+
+/** Composes filters around a handler; the first filter runs first. */
+export function withFilters(filters: readonly Filter[], handler: Handler): Handler {
+  return filters.reduceRight<Handler>((next, filter) => (req, res) => filter(req, res, next), handler);
+}
+
+export const DEFAULT_MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+const NO_INFO: RequestInfo = Object.freeze({
+  isResourceRequest: false, path: '', verb: '', apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', parts: [],
+});
+
+export interface AdapterOptions {
+  maxRequestBodyBytes?: number;
+  /** Aborted on shutdown: every request's signal follows it. */
+  shutdownSignal?: AbortSignal;
+}
+
+/** Wraps node's request/response pair. The RequestInfo filter must run before anything reads `info`. */
+export function adaptRequest(raw: IncomingMessage, response: ServerResponse, opts: AdapterOptions = {}): { req: APIRequest; res: APIResponse } {
+  const url = new URL(raw.url ?? '/', 'http://apiserver');
+  const rawPath = (raw.url ?? '/').split('?')[0] ?? '/';
+  const controller = new AbortController();
+  const abort = (): void => controller.abort(new Error('client disconnected'));
+  response.once('close', abort);
+  opts.shutdownSignal?.addEventListener('abort', () => controller.abort(opts.shutdownSignal?.reason), { once: true, signal: controller.signal });
+  const limit = opts.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
+  let body: Promise<Buffer> | undefined;
+  const req: APIRequest = {
+    raw,
+    method: (raw.method ?? 'GET').toUpperCase(),
+    path: rawPath,
+    query: url.searchParams,
+    headers: raw.headers,
+    signal: controller.signal,
+    receivedAt: performance.now(),
+    info: NO_INFO,
+    user: undefined,
+    auditAnnotations: new Map(),
+    readBody: () => (body ??= readLimited(raw, limit)),
+  };
+  return { req, res: new NodeResponse(response) };
+}
+
+function readLimited(raw: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(raw.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    raw.resume();
+    return Promise.reject(newRequestEntityTooLarge(`limit is ${limit}`));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        raw.off('data', onData);
+        raw.resume();
+        reject(newRequestEntityTooLarge(`limit is ${limit}`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    raw.on('data', onData);
+    raw.once('end', () => resolve(Buffer.concat(chunks, size)));
+    raw.once('error', reject);
+  });
+}
+
+class NodeResponse implements APIResponse {
+  private readonly warnings = new Set<string>();
+
+  constructor(readonly raw: ServerResponse) {}
+
+  get headersSent(): boolean {
+    return this.raw.headersSent;
+  }
+
+  get statusCode(): number {
+    return this.raw.headersSent ? this.raw.statusCode : 0;
+  }
+
+  setHeader(name: string, value: string | readonly string[]): void {
+    if (!this.raw.headersSent) this.raw.setHeader(name, value as string | string[]);
+  }
+
+  addWarning(message: string): void {
+    if (this.raw.headersSent) return;
+    this.warnings.add(message);
+  }
+
+  private flushWarnings(): void {
+    if (this.warnings.size === 0) return;
+    this.raw.setHeader('Warning', [...this.warnings].map((m) => `299 - ${JSON.stringify(m)}`));
+  }
+
+  writeJSON(code: number, body: unknown, contentType = 'application/json'): void {
+    this.writeBytes(code, JSON.stringify(body), contentType);
+  }
+
+  writeBytes(code: number, body: Buffer | string, contentType: string): void {
+    if (this.raw.headersSent) {
+      this.raw.end();
+      return;
+    }
+    this.flushWarnings();
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    this.raw.writeHead(code, { 'Content-Type': contentType, 'Content-Length': bytes.length });
+    this.raw.end(bytes);
+  }
+
+  writeError(err: unknown): void {
+    const status = toStatusError(err).status;
+    if (status.code === 429 || status.code === 503 || status.code === 504) {
+      const retry = status.details?.retryAfterSeconds;
+      if (retry !== undefined && retry > 0) this.setHeader('Retry-After', String(retry));
+    }
+    this.writeJSON(status.code, status);
+  }
+
+  stream(contentType: string, code = 200): ResponseStream {
+    const raw = this.raw;
+    this.flushWarnings();
+    raw.writeHead(code, { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    raw.flushHeaders();
+    let ended = false;
+    return {
+      get closed() {
+        return ended || raw.destroyed || raw.writableEnded;
+      },
+      write(chunk) {
+        if (ended || raw.destroyed) return Promise.resolve();
+        if (raw.write(chunk)) return Promise.resolve();
+        return new Promise<void>((resolve) => {
+          const done = (): void => {
+            raw.off('drain', done);
+            raw.off('close', done);
+            resolve();
+          };
+          raw.once('drain', done);
+          raw.once('close', done);
+        });
+      },
+      end() {
+        if (ended) return;
+        ended = true;
+        if (!raw.destroyed) raw.end();
+      },
+    };
+  }
+}
