@@ -116,3 +116,14 @@ export type StandardStorage = Getter & Lister & Watcher & Creater & Updater & Gr
 
 /** The admission chain with which the endpoints build the validate callbacks above. */
 export type { AdmissionChain };
+
+/**
+ * The storages of one resource as the endpoints install them: the main resource and the
+ * subresources its definition declares. `scale` reads and writes autoscaling/v1 Scale
+ * objects (no conversion through the kind's scheme).
+ */
+export interface ResourceStorage {
+  readonly main: StandardStorage;
+  readonly status?: Getter & Updater;
+  readonly scale?: Getter & Updater;
+}
