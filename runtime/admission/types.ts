@@ -64,3 +64,13 @@ export function newAdmissionChain(plugins: readonly AdmissionPlugin[]): Admissio
     },
   };
 }
+
+/**
+ * Read access to stored objects for plugins that consult other objects (NamespaceLifecycle,
+ * BanFlunder), as kube's admission initializers hand plugins informers. Objects are in the hub
+ * version of their kind, shared and frozen.
+ */
+export interface ObjectLookup {
+  get(gr: { group: string; resource: string }, namespace: string, name: string, signal: AbortSignal): Promise<StoredObject | undefined>;
+  list(gr: { group: string; resource: string }, namespace: string, signal: AbortSignal): Promise<readonly StoredObject[]>;
+}
