@@ -47,6 +47,11 @@ export function newNotFound(gr: GroupResource, name: string): StatusError {
   return failure(404, 'NotFound', `${groupResourceString(gr)} ${JSON.stringify(name)} not found`, resourceDetails(gr, name));
 }
 
+/** A path no server of the chain serves (the delegation chain's end, and unknown discovery paths). */
+export function newPathNotFound(): StatusError {
+  return failure(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
 export function newAlreadyExists(gr: GroupResource, name: string): StatusError {
   return failure(409, 'AlreadyExists', `${groupResourceString(gr)} ${JSON.stringify(name)} already exists`, resourceDetails(gr, name));
 }

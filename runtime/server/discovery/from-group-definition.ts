@@ -1,0 +1,69 @@
+import type { APIGroupDefinition, APIVersionDefinition, ResourceDefinition } from '../../registry/types.js';
+import { storageVersionHash } from './storage-version-hash.js';
+import type { GroupVersionDescription, ResourceDescription, SubresourceDescription } from './types.js';
+
+/** Group priorities of the groups kube-apiserver hard-codes (kube-aggregator's table); other groups use DEFAULT_GROUP_PRIORITY_MINIMUM. */
+export const BUILTIN_GROUP_PRIORITY_MINIMUM: Readonly<Record<string, number>> = {
+  '': 18000,
+  // Above the 20000 maximum so it is listed first, as kube-aggregator does.
+  'apiregistration.k8s.io': 20001,
+  'apiextensions.k8s.io': 16700,
+};
+
+/** kube's default for a group version nobody gave a priority (also what sample-apiserver's APIService uses). */
+export const DEFAULT_GROUP_PRIORITY_MINIMUM = 1000;
+
+/** Version priority of a group's preferred version; each later version gets one less. */
+export const PREFERRED_VERSION_PRIORITY = 15;
+
+export interface GroupDefinitionDiscoveryOptions {
+  /** Default: BUILTIN_GROUP_PRIORITY_MINIMUM[group] ?? DEFAULT_GROUP_PRIORITY_MINIMUM. */
+  readonly groupPriorityMinimum?: number;
+}
+
+const SUBRESOURCE_VERBS: readonly string[] = ['get', 'patch', 'update'];
+
+/**
+ * Discovery descriptions of a built-in group: one per served version, in the definition's
+ * priority order (first = preferred). Verbs sorted as kube-apiserver prints built-ins, resources
+ * by name, subresources by name, storageVersionHash of the group's storage version.
+ */
+export function discoveryFromGroupDefinition(def: APIGroupDefinition, options: GroupDefinitionDiscoveryOptions = {}): GroupVersionDescription[] {
+  const groupPriorityMinimum = options.groupPriorityMinimum ?? BUILTIN_GROUP_PRIORITY_MINIMUM[def.name] ?? DEFAULT_GROUP_PRIORITY_MINIMUM;
+  return def.versions.map((version, i) => ({
+    group: def.name,
+    version: version.name,
+    groupPriorityMinimum,
+    versionPriority: Math.max(1, PREFERRED_VERSION_PRIORITY - i),
+    resources: versionResources(def, version),
+  }));
+}
+
+function versionResources(def: APIGroupDefinition, version: APIVersionDefinition): ResourceDescription[] {
+  return [...version.resources]
+    .sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0))
+    .map((r) => resourceDescription(def, r));
+}
+
+function resourceDescription(def: APIGroupDefinition, r: ResourceDefinition): ResourceDescription {
+  return {
+    name: r.plural,
+    singularName: r.singular,
+    namespaced: r.namespaced,
+    kind: r.kind,
+    verbs: [...r.verbs].sort(),
+    shortNames: r.shortNames,
+    categories: r.categories,
+    storageVersionHash: storageVersionHash(def.name, def.storageVersion, r.kind),
+    subresources: subresources(r),
+  };
+}
+
+function subresources(r: ResourceDefinition): SubresourceDescription[] {
+  const out: SubresourceDescription[] = [];
+  if (r.subresources.scale !== undefined) {
+    out.push({ name: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUBRESOURCE_VERBS });
+  }
+  if (r.subresources.status) out.push({ name: 'status', verbs: SUBRESOURCE_VERBS });
+  return out;
+}
