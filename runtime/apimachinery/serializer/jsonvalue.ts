@@ -1,0 +1,78 @@
+/**
+ * Helpers over decoded JSON values (what decodeBody returns): plain objects,
+ * arrays, strings, finite numbers, booleans and null. Copy and equality walk
+ * with explicit stacks, because values may nest as deep as the decoder allows
+ * (10000 levels), deeper than the call stack.
+ */
+
+export type JSONObject = Record<string, unknown>;
+
+/** A JSON object: not null, not an array. */
+export function isJSONObject(v: unknown): v is JSONObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Sets `obj[key] = value` as an own data property, also for `__proto__`
+ * (plain assignment would change the prototype instead of adding a field).
+ */
+export function setField(obj: JSONObject, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
+/** A deep copy of a JSON value (runtime.DeepCopyJSONValue); the input is not modified. */
+export function deepCopyJSON<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const root: unknown = Array.isArray(value) ? new Array<unknown>(value.length) : {};
+  const work: Array<[from: unknown, to: unknown]> = [[value, root]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [from, to] = item;
+    if (Array.isArray(from)) {
+      const out = to as unknown[];
+      for (let i = 0; i < from.length; i++) out[i] = copyShallow(from[i] as unknown, work);
+    } else {
+      const out = to as JSONObject;
+      for (const [k, v] of Object.entries(from as JSONObject)) setField(out, k, copyShallow(v, work));
+    }
+  }
+  return root as T;
+}
+
+function copyShallow(v: unknown, work: Array<[unknown, unknown]>): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  const c: unknown = Array.isArray(v) ? new Array<unknown>(v.length) : {};
+  work.push([v, c]);
+  return c;
+}
+
+/** Deep equality of JSON values; object key order does not matter (apiequality.Semantic on unstructured). */
+export function deepEqualJSON(a: unknown, b: unknown): boolean {
+  const work: Array<[unknown, unknown]> = [[a, b]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [x, y] = item;
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) work.push([x[i], y[i]]);
+      continue;
+    }
+    if (Array.isArray(y)) return false;
+    const xk = Object.keys(x);
+    if (xk.length !== Object.keys(y).length) return false;
+    for (const k of xk) {
+      if (!Object.prototype.hasOwnProperty.call(y, k)) return false;
+      work.push([(x as JSONObject)[k], (y as JSONObject)[k]]);
+    }
+  }
+  return true;
+}
+
+/** The JSON type name Go's decoder uses in messages: object, array, string, number, bool, null. */
+export function jsonTypeName(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v === 'object' ? 'object' : typeof v;
+}
