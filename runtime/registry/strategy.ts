@@ -24,4 +24,25 @@ export interface RESTStrategy<T> {
   readonly allowCreateOnUpdate?: boolean;
   /** Whether PUT without metadata.resourceVersion is accepted. Default true. */
   readonly allowUnconditionalUpdate?: boolean;
+  /**
+   * Validates metadata.name (and the generated name) on create; returns the problems
+   * (path.ValidatePathSegmentName-style messages). Default: DNS-1123 subdomain, as for
+   * custom resources. Kinds with stricter names (Namespace: DNS-1123 label) set it here
+   * rather than in `validate`, so a bad name is reported once.
+   */
+  validateName?(name: string): readonly string[];
+  /** What deleting without an explicit propagation policy does (kube's DefaultGarbageCollectionPolicy). Default: no finalizer. */
+  readonly defaultGarbageCollectionPolicy?: 'OrphanDependents' | 'DeleteDependents' | 'Unsupported';
+  /**
+   * Hooks of the /status subresource (kube's <kind>StatusStrategy). The generic store already
+   * copies everything but `status` from the stored object before these run.
+   */
+  readonly status?: RESTStatusStrategy<T>;
+}
+
+export interface RESTStatusStrategy<T> {
+  /** May mutate `obj`, never `old`. */
+  prepareForUpdate?(obj: T, old: T): void;
+  validateUpdate?(obj: T, old: T): readonly FieldError[];
+  warningsOnUpdate?(obj: T, old: T): readonly string[];
 }

@@ -1,0 +1,36 @@
+import { KindScheme } from '../../apimachinery/scheme/scheme.js';
+import type { Interface } from '../../storage/index.js';
+import type { ResourceStorage } from '../rest.js';
+import type { APIGroupDefinition } from '../types.js';
+import type { RandomIntFunc } from './names.js';
+import { ScaleStore } from './scale.js';
+import { Store } from './store.js';
+
+export interface ResourceStorageOptions {
+  readonly group: APIGroupDefinition;
+  readonly kind: string;
+  /** From StorageFactory.forResource({ resourcePrefix: storagePrefix(group.name, plural) }). */
+  readonly storage: Interface;
+  /** Clock for creation and deletion timestamps (default: the system clock). */
+  readonly now?: () => Date;
+  /** Source of generated-name characters (default: crypto). */
+  readonly random?: RandomIntFunc;
+  /** Unused: admission comes in per call as the validate callbacks. */
+  readonly admission?: unknown;
+}
+
+/**
+ * The storages of one kind: the main Store, plus the /status store and the /scale store
+ * when the hub version's definition declares those subresources.
+ */
+export function createResourceStorage(opts: ResourceStorageOptions): ResourceStorage & { readonly main: Store; readonly status?: Store; readonly scale?: ScaleStore } {
+  const scheme = new KindScheme(opts.group, opts.kind);
+  const common = { scheme, storage: opts.storage, ...(opts.now ? { now: opts.now } : {}), ...(opts.random ? { random: opts.random } : {}) };
+  const main = new Store(common);
+  const subresources = main.resource.subresources;
+  return {
+    main,
+    ...(subresources.status ? { status: new Store({ ...common, target: 'status' }) } : {}),
+    ...(subresources.scale ? { scale: new ScaleStore(main, subresources.scale) } : {}),
+  };
+}

@@ -1,0 +1,9 @@
+// The generic REST store (k8s.io/apiserver/pkg/registry/generic/registry) and its helpers.
+export { createResourceStorage, type ResourceStorageOptions } from './factory.js';
+export { Store, type StoreOptions } from './store.js';
+export { ScaleStore, scaleFromObject } from './scale.js';
+export { buildPredicate, supportedFieldLabels, selectableFieldName } from './predicate.js';
+export { storagePrefix, newKeyFuncs, type KeyFuncs } from './keys.js';
+export { generateName, cryptoRandomInt, type RandomIntFunc } from './names.js';
+export { HubWatcher } from './watch.js';
+export { formatTime } from './context.js';

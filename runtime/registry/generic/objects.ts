@@ -1,0 +1,47 @@
+/** JSON value helpers of the store: order-insensitive equality and key-order alignment. */
+
+type JSONObject = Record<string, unknown>;
+
+function isPlainObject(v: unknown): v is JSONObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Deep equality of JSON values, ignoring object key order (apiequality.Semantic.DeepEqual for JSON). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/**
+ * Returns `value` with object keys in the order `reference` has them (keys new in `value`
+ * last), recursively. Storage skips writes whose encoding equals the stored bytes; aligning the
+ * order makes a semantically unchanged update encode to exactly those bytes, whatever order the
+ * client sent its fields in. Does not mutate its inputs.
+ */
+export function alignKeyOrder<T>(value: T, reference: unknown): T {
+  if (Array.isArray(value)) {
+    const ref = Array.isArray(reference) ? reference : [];
+    return value.map((v, i) => alignKeyOrder(v, ref[i])) as T;
+  }
+  if (!isPlainObject(value)) return value;
+  const ref = isPlainObject(reference) ? reference : {};
+  const out: JSONObject = {};
+  for (const k of Object.keys(ref)) if (k in value) out[k] = alignKeyOrder(value[k], ref[k]);
+  for (const k of Object.keys(value)) if (!(k in out)) out[k] = alignKeyOrder(value[k], undefined);
+  return out as T;
+}
+
+/** A copy of obj without `metadata` (and without `status` when `withoutStatus`), for generation checks. */
+export function nonMetadata(obj: JSONObject, withoutStatus: boolean): JSONObject {
+  const out: JSONObject = {};
+  for (const [k, v] of Object.entries(obj)) if (k !== 'metadata' && !(withoutStatus && k === 'status')) out[k] = v;
+  return out;
+}

@@ -1,0 +1,82 @@
+import { newBadRequest } from '../../apimachinery/errors/index.js';
+import * as fields from '../../apimachinery/fields/index.js';
+import * as labels from '../../apimachinery/labels/index.js';
+import type { Attrs, AttrFunc, SelectionPredicate } from '../../storage/index.js';
+import type { KubeObject } from '../rest.js';
+import type { ResourceDefinition } from '../types.js';
+
+/**
+ * Selection predicates of a resource: labels, plus the fields metadata.name,
+ * metadata.namespace and the resource's declared selectable fields. Selectable fields are
+ * declared per version; the store evaluates them on the HUB form of each stored object, with
+ * the hub resource's declarations, so one predicate serves every request version (kube's
+ * field label conversion is the identity for our kinds).
+ */
+
+/** `.spec.referenceType` → `spec.referenceType`, as field selectors spell it. */
+export function selectableFieldName(jsonPath: string): string {
+  return jsonPath.startsWith('.') ? jsonPath.slice(1) : jsonPath;
+}
+
+/** Reads a simple `.a.b.c` path; undefined when any step is missing. */
+export function readPath(obj: unknown, jsonPath: string): unknown {
+  let cur: unknown = obj;
+  for (const seg of selectableFieldName(jsonPath).split('.')) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur;
+}
+
+function fieldValue(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'boolean' || (typeof v === 'number' && Number.isInteger(v))) return String(v);
+  return undefined;
+}
+
+/**
+ * The AttrFunc for objects as stored: `toHub` gives the hub form (shared and cached for
+ * frozen objects) on which the selectable fields are read.
+ */
+export function attrFunc(resource: ResourceDefinition, toHub: (stored: KubeObject) => KubeObject): AttrFunc<KubeObject> {
+  const selectable = resource.selectableFields;
+  return (obj): Attrs => {
+    const meta = obj.metadata ?? {};
+    const set: Record<string, string> = { 'metadata.name': meta.name ?? '' };
+    if (resource.namespaced) set['metadata.namespace'] = meta.namespace ?? '';
+    if (selectable.length > 0) {
+      const hub = toHub(obj);
+      for (const path of selectable) {
+        const v = fieldValue(readPath(hub, path));
+        if (v !== undefined) set[selectableFieldName(path)] = v;
+      }
+    }
+    return { labels: meta.labels ?? {}, fields: set };
+  };
+}
+
+/** The field names a field selector may use on this resource. */
+export function supportedFieldLabels(resource: ResourceDefinition): ReadonlySet<string> {
+  return new Set(['metadata.name', 'metadata.namespace', ...resource.selectableFields.map(selectableFieldName)]);
+}
+
+/**
+ * Parses the labelSelector and fieldSelector query parameters into a predicate (without
+ * getAttrs: the store supplies it). Throws 400 BadRequest with kube's wording for selectors
+ * that do not parse and for fields the resource does not support (`field label not supported: f`).
+ */
+export function buildPredicate(resource: ResourceDefinition, labelSelector: string, fieldSelector: string): SelectionPredicate<KubeObject> {
+  let label: labels.Selector;
+  let field: fields.Selector;
+  try {
+    label = labelSelector === '' ? labels.everything() : labels.parse(labelSelector);
+    field = fieldSelector === '' ? fields.everything() : fields.parseSelector(fieldSelector);
+  } catch (e) {
+    throw newBadRequest(e instanceof Error ? e.message : String(e));
+  }
+  const supported = supportedFieldLabels(resource);
+  for (const r of field.requirements()) {
+    if (!supported.has(r.field)) throw newBadRequest(`field label not supported: ${r.field}`);
+  }
+  return { label, field };
+}

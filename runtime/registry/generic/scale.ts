@@ -1,0 +1,131 @@
+import type { Scale } from '../../../apis/autoscaling/v1/types.js';
+import { newBadRequest, newInternalError, newInvalid, newNotFound } from '../../apimachinery/errors/index.js';
+import type { FieldError } from '../../apimachinery/validation/field.js';
+import type { Getter, KubeObject, RequestContext, UpdatedObjectInfo, Updater, ValidateObjectFunc, WriteOptions } from '../rest.js';
+import type { ResourceDefinition } from '../types.js';
+import { selectableFieldName } from './predicate.js';
+import type { Store } from './store.js';
+
+type ScalePaths = NonNullable<ResourceDefinition['subresources']['scale']>;
+
+/** Marks a Scale built from an object without spec replicas (kube: the smallest int32). */
+const invalidSpecReplicas = -2147483648;
+
+function segments(path: string): string[] {
+  return selectableFieldName(path).split('.');
+}
+
+/** unstructured.NestedFieldNoCopy over a `.a.b` path. */
+function nested(obj: unknown, path: string): { value: unknown; found: boolean } {
+  let cur: unknown = obj;
+  for (const seg of segments(path)) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !(seg in cur)) return { value: undefined, found: false };
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return { value: cur, found: true };
+}
+
+function nestedInt(obj: unknown, path: string): { value: number; found: boolean } {
+  const { value, found } = nested(obj, path);
+  if (!found) return { value: 0, found: false };
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw newBadRequest(`${path} accessor error: ${JSON.stringify(value)} is of the type ${value === null ? 'null' : typeof value}, expected int64`);
+  }
+  return { value, found: true };
+}
+
+function setNested(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const segs = segments(path);
+  let cur = obj;
+  for (const seg of segs.slice(0, -1)) {
+    const next = cur[seg];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[seg] = {};
+    cur = cur[seg] as Record<string, unknown>;
+  }
+  cur[segs[segs.length - 1] as string] = value;
+}
+
+/** scaleFromCustomResource: the autoscaling/v1 Scale view of an object; `found` tells whether spec replicas exist. */
+export function scaleFromObject(obj: KubeObject, paths: ScalePaths): { scale: Scale; found: boolean } {
+  const spec = nestedInt(obj, paths.specReplicasPath);
+  const status = nestedInt(obj, paths.statusReplicasPath);
+  let selector = '';
+  if (paths.labelSelectorPath !== undefined && paths.labelSelectorPath !== '') {
+    const s = nested(obj, paths.labelSelectorPath).value;
+    if (typeof s === 'string') selector = s;
+  }
+  const meta = obj.metadata ?? {};
+  const metadata: NonNullable<Scale['metadata']> = {};
+  for (const k of ['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp'] as const) {
+    if (meta[k] !== undefined) (metadata as Record<string, unknown>)[k] = meta[k];
+  }
+  const scale: Scale = {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata,
+    spec: { replicas: spec.value },
+    status: selector === '' ? { replicas: status.value } : { replicas: status.value, selector },
+  };
+  return { scale, found: spec.found };
+}
+
+function validateScale(scale: Scale): FieldError[] {
+  const r = scale.spec?.replicas;
+  if (r === undefined) return [];
+  if (typeof r !== 'number' || !Number.isInteger(r)) return [{ type: 'FieldValueInvalid', field: 'spec.replicas', badValue: r, detail: 'must be an integer' }];
+  return r < 0 ? [{ type: 'FieldValueInvalid', field: 'spec.replicas', badValue: r, detail: 'must be greater than or equal to 0' }] : [];
+}
+
+/**
+ * The /scale subresource (apiextensions' ScaleREST): reads and writes autoscaling/v1 Scale
+ * objects over the main store. Updates write spec replicas into the object through the main
+ * update path, with the Scale's resourceVersion as precondition; admission sees Scales.
+ */
+export class ScaleStore implements Getter, Updater {
+  constructor(
+    private readonly store: Store,
+    private readonly paths: ScalePaths,
+  ) {}
+
+  async get(ctx: RequestContext, name: string, opts: { resourceVersion: string }): Promise<KubeObject> {
+    const obj = await this.store.get(ctx, name, opts);
+    const { scale, found } = scaleFromObject(obj, this.paths);
+    if (!found) throw newInternalError(new Error(`the spec replicas field ${JSON.stringify(this.paths.specReplicasPath)} does not exist`));
+    return scale as KubeObject;
+  }
+
+  async update(
+    ctx: RequestContext,
+    name: string,
+    objInfo: UpdatedObjectInfo,
+    validate: { create: ValidateObjectFunc; update: ValidateObjectFunc },
+    opts: WriteOptions & { forceAllowCreate: boolean },
+  ): Promise<{ object: KubeObject; created: boolean }> {
+    const paths = this.paths;
+    const gr = this.store.groupResource;
+    const wrapped: UpdatedObjectInfo = {
+      preconditions: () => objInfo.preconditions(),
+      async updatedObject(c, old) {
+        if (old === undefined) throw newNotFound(gr, name);
+        const obj = structuredClone(old);
+        const { scale: oldScale, found } = scaleFromObject(obj, paths);
+        if (!found && oldScale.spec) oldScale.spec.replicas = invalidSpecReplicas;
+        const scale = (await objInfo.updatedObject(c, oldScale as KubeObject)) as Scale;
+        const replicas = scale.spec?.replicas ?? 0;
+        if (replicas === invalidSpecReplicas) {
+          throw newBadRequest(`the spec replicas field ${JSON.stringify(paths.specReplicasPath)} cannot be empty`);
+        }
+        const errs = validateScale(scale);
+        if (errs.length > 0) throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, name, errs);
+        setNested(obj, paths.specReplicasPath, replicas);
+        const rv = scale.metadata?.resourceVersion;
+        if (typeof rv === 'string' && rv !== '') obj.metadata = { ...obj.metadata, resourceVersion: rv };
+        return obj;
+      },
+    };
+    const asScale = (f: ValidateObjectFunc): ValidateObjectFunc => async (obj, old) =>
+      f(scaleFromObject(obj, paths).scale as KubeObject, old === undefined ? undefined : (scaleFromObject(old, paths).scale as KubeObject));
+    const r = await this.store.update(ctx, name, wrapped, { create: asScale(validate.create), update: asScale(validate.update) }, { ...opts, forceAllowCreate: false });
+    return { object: scaleFromObject(r.object, paths).scale as KubeObject, created: false };
+  }
+}

@@ -1,0 +1,94 @@
+import { newBadRequest, newInvalid } from '../../apimachinery/errors/index.js';
+import type { KubeObject, RequestContext } from '../rest.js';
+import type { ResourceInfo } from './context.js';
+import { metaOf, validateObjectMetaUpdate } from './objectMeta.js';
+import { jsonEqual, nonMetadata } from './objects.js';
+
+/** Which endpoint an update came through: the main resource or its /status subresource. */
+export type UpdateTarget = 'main' | 'status';
+
+/**
+ * rest.BeforeUpdate: namespace checks, generation carried over (and bumped by the main
+ * resource when anything outside metadata changed), the status rules of the target, the
+ * strategy's preparation, system fields kept from `old`, validation (422), warnings and
+ * canonicalization. Mutates obj, never old.
+ */
+export function beforeUpdate(info: ResourceInfo, ctx: RequestContext, obj: KubeObject, old: KubeObject, target: UpdateTarget): void {
+  const meta = metaOf(obj);
+  if (info.namespaced) {
+    if (typeof meta.namespace !== 'string' || meta.namespace === '') meta.namespace = ctx.namespace;
+    if (meta.namespace !== ctx.namespace) throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+  } else {
+    delete meta.namespace;
+  }
+  const oldMeta = old.metadata ?? {};
+  if (oldMeta.generation === undefined) delete meta.generation;
+  else meta.generation = oldMeta.generation;
+
+  const strategy = info.strategy;
+  if (target === 'status') {
+    prepareStatusUpdate(obj, old);
+    strategy.status?.prepareForUpdate?.(obj, old);
+  } else {
+    prepareMainUpdate(info, obj, old);
+    strategy.prepareForUpdate?.(obj, old);
+  }
+  keepSystemFields(obj, old);
+
+  const errs = [
+    ...validateObjectMetaUpdate(metaOf(obj), oldMeta, info.namespaced),
+    ...((target === 'status' ? strategy.status?.validateUpdate?.(obj, old) : strategy.validateUpdate?.(obj, old)) ?? []),
+  ];
+  if (errs.length > 0) throw newInvalid(info.groupKind, String(metaOf(obj).name ?? ''), errs);
+  const warnings = target === 'status' ? strategy.status?.warningsOnUpdate?.(obj, old) : strategy.warningsOnUpdate?.(obj, old);
+  for (const w of warnings ?? []) ctx.warn(w);
+  strategy.canonicalize?.(obj);
+}
+
+/** Main resource: status belongs to the subresource when there is one; generation follows non-metadata changes. */
+function prepareMainUpdate(info: ResourceInfo, obj: KubeObject, old: KubeObject): void {
+  if (info.hasStatus) {
+    if ('status' in old) obj.status = structuredClone(old.status);
+    else delete obj.status;
+  }
+  if (!jsonEqual(nonMetadata(obj, false), nonMetadata(old, false))) {
+    metaOf(obj).generation = (typeof old.metadata?.generation === 'number' ? old.metadata.generation : 0) + 1;
+  }
+}
+
+/** Status subresource: everything but status (and managedFields) comes from the stored object. */
+function prepareStatusUpdate(obj: KubeObject, old: KubeObject): void {
+  const status = obj.status;
+  const hasStatus = 'status' in obj;
+  const managedFields = obj.metadata?.managedFields;
+  for (const k of Object.keys(obj)) delete obj[k];
+  Object.assign(obj, structuredClone(old));
+  if (managedFields === undefined) delete metaOf(obj).managedFields;
+  else metaOf(obj).managedFields = managedFields;
+  if (hasStatus) obj.status = status;
+  else delete obj.status;
+}
+
+/** uid defaults to the stored one; creation and deletion timestamps can never be changed by an update. */
+function keepSystemFields(obj: KubeObject, old: KubeObject): void {
+  const meta = metaOf(obj);
+  const oldMeta = old.metadata ?? {};
+  if (typeof meta.uid !== 'string' || meta.uid === '') {
+    if (oldMeta.uid === undefined) delete meta.uid;
+    else meta.uid = oldMeta.uid;
+  }
+  if (oldMeta.creationTimestamp !== undefined) meta.creationTimestamp = oldMeta.creationTimestamp;
+  if (oldMeta.deletionTimestamp !== undefined) meta.deletionTimestamp = oldMeta.deletionTimestamp;
+  if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
+    meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+  }
+}
+
+/** ShouldDeleteDuringUpdate: the update removed the last finalizer of an object being deleted (grace 0 or unset). */
+export function shouldDeleteDuringUpdate(obj: KubeObject, old: KubeObject): boolean {
+  const finalizers = obj.metadata?.finalizers;
+  if (Array.isArray(finalizers) && finalizers.length > 0) return false;
+  const oldMeta = old.metadata ?? {};
+  if (oldMeta.deletionTimestamp === undefined || oldMeta.deletionTimestamp === null) return false;
+  return oldMeta.deletionGracePeriodSeconds === undefined || oldMeta.deletionGracePeriodSeconds === null || oldMeta.deletionGracePeriodSeconds === 0;
+}
