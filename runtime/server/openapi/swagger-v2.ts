@@ -1,0 +1,79 @@
+import { OPENAPI_INFO } from './builder.js';
+import type { HTTPMethod, MediaTypes, Operation, Parameter, PathItem, OpenAPIV3Document } from './types.js';
+
+/**
+ * One Swagger 2.0 document merged from the group versions' OpenAPI 3 documents (the shape of
+ * kube-apiserver's /openapi/v2, for clients' strategic-merge-patch and validation fallbacks):
+ * components.schemas become definitions with `#/definitions/` references and no
+ * OpenAPI-3-only keywords; request bodies become `body` parameters with `consumes`; response
+ * content becomes `schema` with `produces`. x-kubernetes-* extensions are kept as they are.
+ */
+export function toSwaggerV2(documents: readonly OpenAPIV3Document[]): unknown {
+  const paths: Record<string, unknown> = {};
+  const definitions: Record<string, unknown> = {};
+  for (const doc of documents) {
+    for (const [path, item] of Object.entries(doc.paths)) paths[path] = convertPathItem(item);
+    for (const [name, schema] of Object.entries(doc.components.schemas)) definitions[name] = convertSchema(schema);
+  }
+  return { swagger: '2.0', info: { ...OPENAPI_INFO }, paths: sorted(paths), definitions: sorted(definitions) };
+}
+
+const METHODS: readonly HTTPMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
+
+function convertPathItem(item: PathItem): unknown {
+  const out: Record<string, unknown> = {};
+  for (const method of METHODS) {
+    const op = item[method];
+    if (op !== undefined) out[method] = convertOperation(op);
+  }
+  if (item.parameters !== undefined) out['parameters'] = item.parameters.map(convertParameter);
+  return out;
+}
+
+function convertOperation(op: Operation): unknown {
+  const { requestBody, responses, parameters, ...rest } = op;
+  const out: Record<string, unknown> = { ...rest };
+  const params: unknown[] = (parameters ?? []).map(convertParameter);
+  if (requestBody !== undefined) {
+    const types = Object.keys(requestBody.content);
+    out['consumes'] = types;
+    const first = types[0] === undefined ? undefined : requestBody.content[types[0]];
+    params.unshift({ name: 'body', in: 'body', required: requestBody.required, schema: convertSchema(first?.schema ?? { type: 'object' }) });
+  }
+  if (params.length > 0) out['parameters'] = params;
+  const produces = new Set<string>();
+  const v2Responses: Record<string, unknown> = {};
+  for (const [code, response] of Object.entries(responses)) {
+    const content: MediaTypes = response.content ?? {};
+    for (const t of Object.keys(content)) produces.add(t);
+    const schema = Object.values(content)[0]?.schema;
+    v2Responses[code] = schema === undefined ? { description: response.description } : { description: response.description, schema: convertSchema(schema) };
+  }
+  if (produces.size > 0) out['produces'] = [...produces];
+  out['responses'] = v2Responses;
+  return out;
+}
+
+function convertParameter(p: Parameter): unknown {
+  const { schema, ...rest } = p;
+  return { ...rest, ...schema };
+}
+
+const V3_ONLY = new Set(['nullable', 'anyOf', 'oneOf', 'not']);
+
+function convertSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(convertSchema);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (V3_ONLY.has(k)) continue;
+    if (k === '$ref' && typeof v === 'string') out[k] = v.replace('#/components/schemas/', '#/definitions/');
+    else if (k.startsWith('x-') || k === 'enum' || k === 'default' || k === 'example') out[k] = v;
+    else out[k] = convertSchema(v);
+  }
+  return out;
+}
+
+function sorted(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
