@@ -60,16 +60,20 @@ function convertParameter(p: Parameter): unknown {
 }
 
 const V3_ONLY = new Set(['nullable', 'anyOf', 'oneOf', 'not']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties']);
+const SCHEMA_VALUES = new Set(['items', 'additionalProperties']);
 
+/** A schema in Swagger 2.0 form; only schema positions are rewritten (property names are left alone). */
 function convertSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(convertSchema);
-  if (typeof schema !== 'object' || schema === null) return schema;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
     if (V3_ONLY.has(k)) continue;
     if (k === '$ref' && typeof v === 'string') out[k] = v.replace('#/components/schemas/', '#/definitions/');
-    else if (k.startsWith('x-') || k === 'enum' || k === 'default' || k === 'example') out[k] = v;
-    else out[k] = convertSchema(v);
+    else if (SCHEMA_MAPS.has(k) && typeof v === 'object' && v !== null) out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, convertSchema(s)]));
+    else if (SCHEMA_VALUES.has(k)) out[k] = convertSchema(v);
+    else if (k === 'allOf' && Array.isArray(v)) out[k] = v.map(convertSchema);
+    else out[k] = v;
   }
   return out;
 }
