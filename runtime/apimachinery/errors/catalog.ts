@@ -94,12 +94,28 @@ export function newNotAcceptable(accepted: readonly string[]): StatusError {
   return failure(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
 }
 
+/** 406 with a message of its own: the transformation asked for (Table, PartialObjectMetadata) is not possible. */
+export function newNotAcceptableMessage(message: string): StatusError {
+  return failure(406, 'NotAcceptable', message);
+}
+
+/**
+ * NewGenericServerResponse for 422: kube's fixed message, the underlying error as the single
+ * UnexpectedServerResponse cause (a JSON patch that cannot be applied).
+ */
+export function newUnprocessableEntity(serverMessage: string): StatusError {
+  return failure(422, 'Invalid', 'the server rejected our request due to an error in our request', {
+    causes: [{ reason: 'UnexpectedServerResponse', message: serverMessage }],
+  });
+}
+
 export function newUnsupportedMediaType(accepted: readonly string[]): StatusError {
   return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 }
 
 export function newForbidden(gr: GroupResource, name: string, reason: string, causes?: StatusCause[]): StatusError {
-  const what = gr.resource === '' && name === '' ? 'forbidden' : `${groupResourceString(gr)} ${JSON.stringify(name)} is forbidden`;
+  const what =
+    gr.group === '' && gr.resource === '' ? 'forbidden' : name === '' ? `${groupResourceString(gr)} is forbidden` : `${groupResourceString(gr)} ${JSON.stringify(name)} is forbidden`;
   return failure(403, 'Forbidden', `${what}: ${reason}`, resourceDetails(gr, name, causes ? { causes } : undefined));
 }
 

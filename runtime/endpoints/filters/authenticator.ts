@@ -1,0 +1,57 @@
+import type { APIRequest } from '../../server/http.js';
+import type { UserInfo } from '../request/types.js';
+
+/** Well-known users and groups (k8s.io/apiserver/pkg/authentication/user). */
+export const SYSTEM_PRIVILEGED_GROUP = 'system:masters';
+export const ALL_AUTHENTICATED = 'system:authenticated';
+export const ALL_UNAUTHENTICATED = 'system:unauthenticated';
+export const ANONYMOUS = 'system:anonymous';
+
+/** The fixed administrator every request is, while no real authenticator is configured. */
+export const SYSTEM_ADMIN: UserInfo = Object.freeze({ name: 'system:admin', groups: Object.freeze([SYSTEM_PRIVILEGED_GROUP, ALL_AUTHENTICATED]) });
+
+export interface AuthenticationResponse {
+  readonly user: UserInfo;
+  /** The audiences the credential was valid for (service-account tokens); absent when not audience-bound. */
+  readonly audiences?: readonly string[];
+}
+
+/**
+ * authenticator.Request: looks at a request's credentials (Authorization header,
+ * `req.raw.socket` peer certificate, X-Remote-* headers from a front proxy) and says who sent it.
+ * Resolves undefined when the request carries no credential this authenticator understands;
+ * rejects when it carries one that is invalid (logged, answered 401 like an absent one).
+ * Must not read the body.
+ */
+export interface Authenticator {
+  authenticate(req: APIRequest): Promise<AuthenticationResponse | undefined>;
+}
+
+/**
+ * union.New: asks each authenticator in order and takes the first that authenticates. When none
+ * does, rejects with every error met (so the failure is logged), or resolves undefined.
+ */
+export function unionAuthenticator(...authenticators: readonly Authenticator[]): Authenticator {
+  return {
+    async authenticate(req) {
+      const errors: unknown[] = [];
+      for (const a of authenticators) {
+        try {
+          const resp = await a.authenticate(req);
+          if (resp) return resp;
+        } catch (err) {
+          errors.push(err);
+        }
+      }
+      if (errors.length === 1) throw errors[0];
+      if (errors.length > 1) throw new AggregateError(errors, errors.map((e) => (e instanceof Error ? e.message : String(e))).join(', '));
+      return undefined;
+    },
+  };
+}
+
+/** Authenticates every request as `user` (the default: SYSTEM_ADMIN). */
+export function fixedUserAuthenticator(user: UserInfo = SYSTEM_ADMIN): Authenticator {
+  const resp: AuthenticationResponse = { user };
+  return { authenticate: () => Promise.resolve(resp) };
+}

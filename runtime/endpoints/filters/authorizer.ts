@@ -1,0 +1,85 @@
+import type { APIRequest } from '../../server/http.js';
+import type { UserInfo } from '../request/types.js';
+
+/**
+ * authorizer.Attributes: what is asked of the authorizer for one request, from its RequestInfo
+ * and user. For non-resource requests only `path` and `verb` (lower-cased method) matter.
+ */
+export interface Attributes {
+  readonly user: UserInfo | undefined;
+  readonly verb: string;
+  readonly isResourceRequest: boolean;
+  readonly path: string;
+  readonly namespace: string;
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly name: string;
+}
+
+export type Decision = 'allow' | 'deny' | 'noOpinion';
+
+export interface AuthorizationResult {
+  readonly decision: Decision;
+  /** Why; shown to a forbidden client after the message and recorded in the audit annotations. */
+  readonly reason: string;
+}
+
+/**
+ * authorizer.Authorizer. Rejecting means the authorizer could not decide (500 InternalError
+ * unless another authorizer of a union allowed).
+ */
+export interface Authorizer {
+  authorize(attributes: Attributes): Promise<AuthorizationResult>;
+}
+
+/** GetAuthorizerAttributes. */
+export function authorizerAttributes(req: APIRequest): Attributes {
+  const info = req.info;
+  return {
+    user: req.user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    namespace: info.namespace,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    name: info.name,
+  };
+}
+
+/** AlwaysAllow: the default while no RBAC exists. */
+export const alwaysAllowAuthorizer: Authorizer = { authorize: () => Promise.resolve({ decision: 'allow', reason: '' }) };
+
+/** AlwaysDeny. */
+export const alwaysDenyAuthorizer: Authorizer = { authorize: () => Promise.resolve({ decision: 'noOpinion', reason: 'Everything is forbidden.' }) };
+
+/**
+ * union.New: the first authorizer that allows or denies decides; noOpinion asks the next. With
+ * no decision the result is noOpinion with every reason joined by newlines, or a rejection
+ * carrying every error when any authorizer failed.
+ */
+export function unionAuthorizer(...authorizers: readonly Authorizer[]): Authorizer {
+  return {
+    async authorize(attributes) {
+      const reasons: string[] = [];
+      const errors: unknown[] = [];
+      for (const a of authorizers) {
+        let result: AuthorizationResult;
+        try {
+          result = await a.authorize(attributes);
+        } catch (err) {
+          errors.push(err);
+          continue;
+        }
+        if (result.decision !== 'noOpinion') return result;
+        if (result.reason !== '') reasons.push(result.reason);
+      }
+      if (errors.length > 0) throw new AggregateError(errors, errors.map((e) => (e instanceof Error ? e.message : String(e))).join(', '));
+      return { decision: 'noOpinion', reason: reasons.join('\n') };
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import type { ServerResponse } from 'node:http';
+import { newBadRequest, newTimeoutError } from '../../apimachinery/errors/index.js';
+import type { APIResponse, Filter, ResponseStream } from '../../server/http.js';
+import { withSignal } from './derive.js';
+import { parseGoDuration } from './goduration.js';
+import type { Logger } from './log.js';
+import type { LongRunningRequestCheck } from './longrunning.js';
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+export interface RequestTimeoutOptions {
+  /** The server's maximum (kube's --request-timeout); the `timeout` query can only shorten it. */
+  requestTimeoutMs: number;
+  longRunning: LongRunningRequestCheck;
+  logger: Logger;
+}
+
+/**
+ * WithRequestDeadline + WithTimeoutForNonLongRunningRequests. Long-running requests pass
+ * untouched. Others get a deadline counted from when the request was received: the server's
+ * maximum, or the `timeout` query parameter (Go duration syntax) when it is shorter and
+ * positive; a malformed one is 400 BadRequest. At the deadline the handler's signal aborts and
+ * the client gets 504 Timeout if nothing was written yet, or a cut connection if a response was
+ * under way; whatever the handler writes afterwards is dropped.
+ */
+export function withRequestTimeout(opts: RequestTimeoutOptions): Filter {
+  return async (req, res, next) => {
+    if (opts.longRunning(req.info)) return next(req, res);
+    let timeoutMs = opts.requestTimeoutMs;
+    const param = req.query.get('timeout');
+    if (param !== null && param !== '') {
+      let requested: number;
+      try {
+        requested = parseGoDuration(param);
+      } catch (err) {
+        res.writeError(newBadRequest(`invalid timeout specified in the request URL - ${(err as Error).message}`));
+        return;
+      }
+      if (requested > 0 && requested < timeoutMs) timeoutMs = requested;
+    }
+
+    const deadline = new AbortController();
+    const guarded = new TimeoutGuardedResponse(res);
+    const work = next(withSignal(req, AbortSignal.any([req.signal, deadline.signal])), guarded);
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'expired'>((resolve) => {
+      timer = setTimeout(() => resolve('expired'), Math.max(0, req.receivedAt + timeoutMs - performance.now()));
+    });
+    try {
+      if ((await Promise.race([work.then(() => 'done' as const), expired])) === 'done') return;
+    } finally {
+      clearTimeout(timer);
+    }
+
+    const timeout = newTimeoutError('request did not complete within the allotted timeout');
+    guarded.expire();
+    deadline.abort(timeout);
+    work.catch((err: unknown) => opts.logger.error('post-timeout activity', { method: req.method, URI: req.raw.url, err }));
+    if (!res.headersSent) res.writeError(timeout);
+    else if (!res.raw.writableEnded) res.raw.destroy();
+  };
+}
+
+/** The handler's view of the response: writes go through until the deadline, and are dropped after it. */
+class TimeoutGuardedResponse implements APIResponse {
+  private expired = false;
+
+  constructor(private readonly inner: APIResponse) {}
+
+  expire(): void {
+    this.expired = true;
+  }
+
+  get raw(): ServerResponse {
+    return this.inner.raw;
+  }
+
+  get headersSent(): boolean {
+    return this.inner.headersSent;
+  }
+
+  get statusCode(): number {
+    return this.inner.statusCode;
+  }
+
+  setHeader(name: string, value: string | readonly string[]): void {
+    if (!this.expired) this.inner.setHeader(name, value);
+  }
+
+  addWarning(message: string): void {
+    if (!this.expired) this.inner.addWarning(message);
+  }
+
+  writeJSON(code: number, body: unknown, contentType?: string): void {
+    if (!this.expired) this.inner.writeJSON(code, body, contentType);
+  }
+
+  writeBytes(code: number, body: Buffer | string, contentType: string): void {
+    if (!this.expired) this.inner.writeBytes(code, body, contentType);
+  }
+
+  writeError(err: unknown): void {
+    if (!this.expired) this.inner.writeError(err);
+  }
+
+  stream(contentType: string, code?: number): ResponseStream {
+    if (this.expired) return CLOSED_STREAM;
+    const stream = this.inner.stream(contentType, code);
+    const isExpired = (): boolean => this.expired;
+    return {
+      get closed() {
+        return isExpired() || stream.closed;
+      },
+      write: (chunk) => (this.expired ? Promise.resolve() : stream.write(chunk)),
+      end: () => {
+        if (!this.expired) stream.end();
+      },
+    };
+  }
+}
+
+const CLOSED_STREAM: ResponseStream = { closed: true, write: () => Promise.resolve(), end: () => {} };

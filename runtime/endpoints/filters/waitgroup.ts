@@ -1,0 +1,109 @@
+import { newServiceUnavailable } from '../../apimachinery/errors/index.js';
+import type { Filter } from '../../server/http.js';
+import { withSignal } from './derive.js';
+import type { LongRunningRequestCheck } from './longrunning.js';
+
+/**
+ * The requests a server is serving, for graceful shutdown (kube's SafeWaitGroup behind
+ * WithWaitGroup, and the watch termination of WithWatchTerminationDuringShutdown):
+ * non-long-running requests are counted so shutdown can wait for them; long-running ones are
+ * registered so shutdown can end them.
+ */
+export class RequestWaitGroup {
+  private count = 0;
+  private closed = false;
+  private terminated: unknown;
+  private idle: Array<() => void> = [];
+  private readonly longRunning = new Set<AbortController>();
+
+  /** Non-long-running requests being served. */
+  get inFlight(): number {
+    return this.count;
+  }
+
+  /** Long-running requests being served. */
+  get longRunningCount(): number {
+    return this.longRunning.size;
+  }
+
+  /** Counts a request in; false once close() was called (the request must be refused). */
+  add(): boolean {
+    if (this.closed) return false;
+    this.count++;
+    return true;
+  }
+
+  done(): void {
+    this.count--;
+    if (this.count === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** Refuses new non-long-running requests from now on. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /** Resolves true once no counted request remains, false when `timeoutMs` passes first. */
+  wait(timeoutMs: number): Promise<boolean> {
+    if (this.count === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.idle = this.idle.filter((f) => f !== onIdle);
+        resolve(false);
+      }, timeoutMs);
+      const onIdle = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.idle.push(onIdle);
+    });
+  }
+
+  /**
+   * Registers a long-running request: the signal aborts when terminateLongRunning() is called
+   * (at once if it already was). Call the returned release when the request ends.
+   */
+  trackLongRunning(): { signal: AbortSignal; release: () => void } {
+    const controller = new AbortController();
+    if (this.terminated !== undefined) controller.abort(this.terminated);
+    else this.longRunning.add(controller);
+    return { signal: controller.signal, release: () => this.longRunning.delete(controller) };
+  }
+
+  /** Ends every long-running request now and any that starts later (their handlers see the signal abort). */
+  terminateLongRunning(reason: unknown = new Error('apiserver is shutting down')): void {
+    this.terminated = reason;
+    for (const c of this.longRunning) c.abort(reason);
+    this.longRunning.clear();
+  }
+}
+
+/**
+ * WithWaitGroup: counts non-long-running requests into the group and, once it is closed for
+ * shutdown, answers new ones 503 ServiceUnavailable `apiserver is shutting down` with
+ * `Retry-After: 1` (another server of the cluster will answer the retry). Long-running requests
+ * get a signal that shutdown aborts.
+ */
+export function withWaitGroup(group: RequestWaitGroup, longRunning: LongRunningRequestCheck): Filter {
+  return async (req, res, next) => {
+    if (longRunning(req.info)) {
+      const tracked = group.trackLongRunning();
+      try {
+        await next(withSignal(req, AbortSignal.any([req.signal, tracked.signal])), res);
+      } finally {
+        tracked.release();
+      }
+      return;
+    }
+    if (!group.add()) {
+      res.setHeader('Retry-After', '1');
+      res.writeError(newServiceUnavailable('apiserver is shutting down'));
+      return;
+    }
+    try {
+      await next(req, res);
+    } finally {
+      group.done();
+    }
+  };
+}

@@ -1,0 +1,116 @@
+import { fixedUserAuthenticator, type Authenticator } from '../endpoints/filters/authenticator.js';
+import { alwaysAllowAuthorizer, type Authorizer } from '../endpoints/filters/authorizer.js';
+import type { AuditSink } from '../endpoints/filters/audit.js';
+import { consoleLogger, type Logger } from '../endpoints/filters/log.js';
+import { defaultLongRunningRequestCheck, type LongRunningRequestCheck } from '../endpoints/filters/longrunning.js';
+import { DEFAULT_MAX_MUTATING_REQUESTS_IN_FLIGHT, DEFAULT_MAX_REQUESTS_IN_FLIGHT } from '../endpoints/filters/maxinflight.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../endpoints/filters/timeout.js';
+import { RequestWaitGroup } from '../endpoints/filters/waitgroup.js';
+import { emptyDelegate, handlerDelegate, type DelegationTarget } from './delegation.js';
+import { GenericAPIServer } from './genericapiserver.js';
+import { buildHandlerChain } from './handler-chain.js';
+import type { Handler } from './http.js';
+import { APIServerMetrics } from './metrics.js';
+import { defaultVersionInfo, type VersionInfo } from './version.js';
+
+/** What a generic API server can be configured with; every field has a default (see complete()). */
+export interface ConfigOptions {
+  /** Who sends each request; default: everyone is system:admin (system:masters). */
+  authenticator?: Authenticator;
+  /** May they; default AlwaysAllow. */
+  authorizer?: Authorizer;
+  /** Receives audit events; default none (no audit filter is installed). */
+  auditSink?: AuditSink;
+  /** Maximum time for a non-long-running request (ms); default 60 s. */
+  requestTimeoutMs?: number;
+  /** Read-only requests in flight; default 400, 0 for no limit. */
+  maxRequestsInFlight?: number;
+  /** Mutating requests in flight; default 200, 0 for no limit. */
+  maxMutatingRequestsInFlight?: number;
+  /** Which requests are long-running (exempt from timeout, limits and the drain); default kube-apiserver's. */
+  longRunning?: LongRunningRequestCheck;
+  /** Default: a new registry. Pass one instance to every server of a chain. */
+  metrics?: APIServerMetrics;
+  /** Overrides of the /version document. */
+  version?: Partial<VersionInfo>;
+  logger?: Logger;
+  /** Wraps the server's handler in the filter chain; default buildHandlerChain (kube's BuildHandlerChainFunc). */
+  buildHandlerChain?: (handler: Handler, config: CompletedConfig) => Handler;
+}
+
+/** The configuration of a generic API server before defaults are applied. */
+export class Config {
+  constructor(readonly options: ConfigOptions = {}) {}
+
+  /** Resolves every default; the only way to a CompletedConfig. */
+  complete(): CompletedConfig {
+    const o = this.options;
+    return new CompletedConfig(COMPLETE, {
+      authenticator: o.authenticator ?? fixedUserAuthenticator(),
+      authorizer: o.authorizer ?? alwaysAllowAuthorizer,
+      auditSink: o.auditSink,
+      requestTimeoutMs: o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      maxRequestsInFlight: o.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT,
+      maxMutatingRequestsInFlight: o.maxMutatingRequestsInFlight ?? DEFAULT_MAX_MUTATING_REQUESTS_IN_FLIGHT,
+      longRunning: o.longRunning ?? defaultLongRunningRequestCheck,
+      metrics: o.metrics ?? new APIServerMetrics({ logger: o.logger ?? consoleLogger }),
+      version: { ...defaultVersionInfo(), ...o.version },
+      logger: o.logger ?? consoleLogger,
+      buildHandlerChain: o.buildHandlerChain ?? buildHandlerChain,
+      nonLongRunningRequestWaitGroup: new RequestWaitGroup(),
+    });
+  }
+}
+
+const COMPLETE: unique symbol = Symbol('complete');
+
+export interface CompletedFields {
+  readonly authenticator: Authenticator;
+  readonly authorizer: Authorizer;
+  readonly auditSink: AuditSink | undefined;
+  readonly requestTimeoutMs: number;
+  readonly maxRequestsInFlight: number;
+  readonly maxMutatingRequestsInFlight: number;
+  readonly longRunning: LongRunningRequestCheck;
+  readonly metrics: APIServerMetrics;
+  readonly version: VersionInfo;
+  readonly logger: Logger;
+  readonly buildHandlerChain: (handler: Handler, config: CompletedConfig) => Handler;
+  /** The in-flight requests of the chain built from this config; graceful shutdown waits on it. */
+  readonly nonLongRunningRequestWaitGroup: RequestWaitGroup;
+}
+
+export interface NewServerOptions {
+  /** Names the server in logs and errors (`kube-apiserver`, `apiextensions-apiserver`…). */
+  name: string;
+  /** Where requests this server does not own go; default the 404 end of the chain. */
+  delegate?: DelegationTarget | Handler;
+}
+
+/** A configuration with every default resolved; made only by Config.complete(). */
+export class CompletedConfig implements CompletedFields {
+  readonly authenticator!: Authenticator;
+  readonly authorizer!: Authorizer;
+  readonly auditSink!: AuditSink | undefined;
+  readonly requestTimeoutMs!: number;
+  readonly maxRequestsInFlight!: number;
+  readonly maxMutatingRequestsInFlight!: number;
+  readonly longRunning!: LongRunningRequestCheck;
+  readonly metrics!: APIServerMetrics;
+  readonly version!: VersionInfo;
+  readonly logger!: Logger;
+  readonly buildHandlerChain!: (handler: Handler, config: CompletedConfig) => Handler;
+  readonly nonLongRunningRequestWaitGroup!: RequestWaitGroup;
+
+  /** @internal use Config.complete(). */
+  constructor(token: typeof COMPLETE, fields: CompletedFields) {
+    if (token !== COMPLETE) throw new Error('use Config.complete()');
+    Object.assign(this, fields);
+  }
+
+  /** Builds the server (kube's CompletedConfig.New(name, delegationTarget)). */
+  new(opts: NewServerOptions): GenericAPIServer {
+    const delegate = opts.delegate === undefined ? emptyDelegate() : typeof opts.delegate === 'function' ? handlerDelegate(opts.delegate) : opts.delegate;
+    return new GenericAPIServer(this, opts.name, delegate);
+  }
+}

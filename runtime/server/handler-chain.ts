@@ -1,0 +1,55 @@
+import { withAudit, withAuditInit, withFailedAuthenticationAudit } from '../endpoints/filters/audit.js';
+import { unauthorizedHandler, withAuthentication } from '../endpoints/filters/authentication.js';
+import { withAuthorization } from '../endpoints/filters/authorization.js';
+import { withCacheControl } from '../endpoints/filters/cachecontrol.js';
+import { withMaxInFlightLimit } from '../endpoints/filters/maxinflight.js';
+import { withRequestMetrics } from '../endpoints/filters/metrics.js';
+import { withPanicRecovery } from '../endpoints/filters/panic-recovery.js';
+import { withRequestInfo } from '../endpoints/filters/requestinfo.js';
+import { withRequestTimeout } from '../endpoints/filters/timeout.js';
+import { withWaitGroup } from '../endpoints/filters/waitgroup.js';
+import type { CompletedConfig } from './config.js';
+import { withFilters, type Filter, type Handler } from './http.js';
+
+/**
+ * DefaultBuildHandlerChain: kube-apiserver's filters around a server's handler, outermost
+ * first. Each filter may rely on everything set before it (RequestInfo from the second on, the
+ * user after authentication).
+ *
+ * 1. audit init: `Audit-Id` on every response
+ * 2. panic recovery: throws and rejections → Status (500 for anything not a Status)
+ * 3. request info
+ * 4. request metrics (kube records these in each route; here once for every answer)
+ * 5. cache control
+ * 6. wait group: in-flight tracking for graceful shutdown; 503 once draining
+ * 7. request deadline and timeout: 504, `timeout` query; long-running exempt
+ * 8. authentication: 401 (audited when a sink is set)
+ * 9. audit
+ * 10. max in flight: 429 + Retry-After
+ * 11. authorization: 403
+ * (kube's impersonation, CORS, HSTS, APF and the warning recorder have no counterpart here;
+ * warnings are APIResponse.addWarning.)
+ */
+export function buildHandlerChain(handler: Handler, config: CompletedConfig): Handler {
+  const { logger, longRunning, auditSink } = config;
+  const failedAuthentication = auditSink ? withFailedAuthenticationAudit(unauthorizedHandler, { sink: auditSink, logger }) : unauthorizedHandler;
+  const filters: Filter[] = [
+    withAuditInit(),
+    withPanicRecovery(logger),
+    withRequestInfo(),
+    withRequestMetrics(config.metrics),
+    withCacheControl(),
+    withWaitGroup(config.nonLongRunningRequestWaitGroup, longRunning),
+    withRequestTimeout({ requestTimeoutMs: config.requestTimeoutMs, longRunning, logger }),
+    withAuthentication({ authenticator: config.authenticator, logger, failed: failedAuthentication }),
+    ...(auditSink ? [withAudit({ sink: auditSink, logger })] : []),
+    withMaxInFlightLimit({
+      maxRequestsInFlight: config.maxRequestsInFlight,
+      maxMutatingRequestsInFlight: config.maxMutatingRequestsInFlight,
+      longRunning,
+      recorder: config.metrics,
+    }),
+    withAuthorization(config.authorizer, logger),
+  ];
+  return withFilters(filters, handler);
+}

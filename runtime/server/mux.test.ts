@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { APIRequest, APIResponse, Handler } from './http.js';
+import { PathRecorderMux } from './mux.js';
+import { startServer } from '../../test/server/harness.js';
+
+function tag(name: string, seen: string[]): Handler {
+  return async () => {
+    seen.push(name);
+  };
+}
+
+function serve(mux: PathRecorderMux, path: string): Promise<void> {
+  return mux.serve({ path } as APIRequest, {} as APIResponse);
+}
+
+describe('PathRecorderMux', () => {
+  it('prefers the exact path, then the longest prefix, then the not-found handler', async () => {
+    const seen: string[] = [];
+    const mux = new PathRecorderMux('t', tag('notfound', seen));
+    mux.handle('/apis', tag('exact /apis', seen));
+    mux.handlePrefix('/apis/', tag('prefix /apis/', seen));
+    mux.handlePrefix('/apis/wardle.example.com/', tag('prefix wardle', seen));
+    mux.handle('/apis/wardle.example.com/v1beta1', tag('exact wardle v1beta1', seen));
+    for (const p of ['/apis', '/apis/x', '/apis/wardle.example.com/v1beta1', '/apis/wardle.example.com/v1beta1/flunders', '/apis/wardle.example.com', '/api', '/']) await serve(mux, p);
+    assert.deepEqual(seen, ['exact /apis', 'prefix /apis/', 'exact wardle v1beta1', 'prefix wardle', 'prefix /apis/', 'notfound', 'notfound']);
+  });
+
+  it('rejects duplicates unless replacing, and prefixes without a trailing slash', () => {
+    const mux = new PathRecorderMux('t');
+    mux.handle('/a', async () => {});
+    assert.throws(() => mux.handle('/a', async () => {}), /duplicate path registration of "\/a"/);
+    mux.handle('/a', async () => {}, { replace: true });
+    mux.handlePrefix('/b/', async () => {});
+    assert.throws(() => mux.handlePrefix('/b/', async () => {}), /duplicate prefix/);
+    assert.throws(() => mux.handlePrefix('/c', async () => {}), /must end with "\/"/);
+  });
+
+  it('unregisters exact and prefix registrations; lists listed paths only', async () => {
+    const seen: string[] = [];
+    const mux = new PathRecorderMux('t', tag('notfound', seen));
+    mux.handle('/x', tag('x', seen));
+    mux.handlePrefix('/x/', tag('x/', seen));
+    mux.handle('/hidden', tag('hidden', seen), { listed: false });
+    assert.deepEqual(mux.listedPaths(), ['/x']);
+    mux.unregister('/x');
+    assert.equal(mux.has('/x'), false);
+    assert.equal(mux.has('/x/y'), true);
+    mux.unregister('/x/');
+    await serve(mux, '/x/y');
+    assert.deepEqual(seen, ['notfound']);
+    mux.setNotFoundHandler(tag('other', seen));
+    await serve(mux, '/x');
+    assert.deepEqual(seen, ['notfound', 'other']);
+  });
+
+  it('handlers are added and removed while requests are being served', async () => {
+    const t = await startServer({
+      setup: (s) => {
+        s.mux.handlePrefix('/apis/stable.example.com/', async (req, res) => {
+          await new Promise((r) => setTimeout(r, 2));
+          res.writeJSON(200, { path: req.path });
+        });
+      },
+    });
+    try {
+      let churning = true;
+      const churn = (async () => {
+        let i = 0;
+        while (churning) {
+          const prefix = `/apis/g${i % 5}.example.com/`;
+          if (t.server.mux.has(prefix)) t.server.mux.unregister(prefix);
+          else t.server.mux.handlePrefix(prefix, async (_req, res) => res.writeJSON(200, { group: prefix }));
+          i++;
+          await new Promise((r) => setImmediate(r));
+        }
+      })();
+      const codes = new Map<number, number>();
+      const stableOk: boolean[] = [];
+      await Promise.all(
+        Array.from({ length: 300 }, async (_, i) => {
+          const stable = i % 2 === 0;
+          const path = stable ? `/apis/stable.example.com/v1/things/${i}` : `/apis/g${i % 5}.example.com/v1/things`;
+          const r = await fetch(`${t.url}${path}`);
+          const body = (await r.json()) as Record<string, unknown>;
+          codes.set(r.status, (codes.get(r.status) ?? 0) + 1);
+          if (stable) stableOk.push(r.status === 200 && body.path === path);
+          else assert.ok(r.status === 200 || (r.status === 404 && body.reason === 'NotFound'), `unexpected ${r.status}`);
+        }),
+      );
+      churning = false;
+      await churn;
+      assert.equal(stableOk.length, 150);
+      assert.ok(stableOk.every(Boolean));
+      assert.deepEqual([...codes.keys()].filter((c) => c !== 200 && c !== 404), []);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,47 @@
+import { createRequire } from 'node:module';
+import type { Handler } from './http.js';
+
+/** version.Info as `/version` serves it; every field is always present. */
+export interface VersionInfo {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  gitCommit: string;
+  gitTreeState: string;
+  buildDate: string;
+  goVersion: string;
+  compiler: string;
+  platform: string;
+}
+
+const pkg = createRequire(import.meta.url)('../../package.json') as { name?: string; version?: string };
+
+const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x' };
+
+/**
+ * The Kubernetes API level this server implements (1.32: clients' version-skew logic and the
+ * gcloud kubectl dispatcher read `minor`). Fields that describe a Go build say what is true of
+ * this one instead: no git commit or build date is claimed, `goVersion` is the Node.js runtime
+ * and `compiler` names this project and its package version.
+ */
+export function defaultVersionInfo(): VersionInfo {
+  return {
+    major: '1',
+    minor: '32',
+    gitVersion: 'v1.32.0',
+    gitCommit: '',
+    gitTreeState: '',
+    buildDate: '',
+    goVersion: `node${process.versions.node}`,
+    compiler: `${pkg.name ?? 'kube-ts-apiserver'}@${pkg.version ?? '0.0.0'}`,
+    platform: `${process.platform}/${GO_ARCH[process.arch] ?? process.arch}`,
+  };
+}
+
+/** GET /version. */
+export function versionHandler(info: VersionInfo): Handler {
+  const body = JSON.stringify(info, null, 2);
+  return async (_req, res) => {
+    res.writeBytes(200, body, 'application/json');
+  };
+}
