@@ -138,7 +138,7 @@ describe('DiscoveryManager', () => {
         { name: 'plain', singularName: 'plain', namespaced: true, kind: 'CronTab', verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'] },
       ],
     });
-    assert.deepEqual(Object.keys(list.resources[2]), ['name', 'singularName', 'namespaced', 'group', 'version', 'kind', 'verbs']);
+    assert.deepEqual(Object.keys(list.resources[2] as object), ['name', 'singularName', 'namespaced', 'group', 'version', 'kind', 'verbs']);
   });
 
   it('builds the aggregated list (v2 and v2beta1) with responseKind everywhere and no storageVersionHash', () => {
