@@ -76,3 +76,32 @@ export function jsonTypeName(v: unknown): string {
   if (typeof v === 'boolean') return 'bool';
   return typeof v === 'object' ? 'object' : typeof v;
 }
+
+/**
+ * The JSON text of a value with object keys sorted (what Go's json.Marshal
+ * produces for maps): equal values give equal strings. Iterative.
+ */
+export function canonicalJSON(value: unknown): string {
+  const out: string[] = [];
+  const work: unknown[] = [value];
+  const RAW = Symbol('raw');
+  for (let len = work.length; len > 0; len = work.length) {
+    const v = work.pop();
+    if (typeof v === 'object' && v !== null && RAW in v) {
+      out.push((v as { [RAW]: string })[RAW]);
+    } else if (Array.isArray(v)) {
+      const parts: unknown[] = [{ [RAW]: '[' }];
+      v.forEach((x, i) => parts.push(...(i > 0 ? [{ [RAW]: ',' }] : []), x));
+      parts.push({ [RAW]: ']' });
+      for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]);
+    } else if (isJSONObject(v)) {
+      const parts: unknown[] = [{ [RAW]: '{' }];
+      Object.keys(v).sort().forEach((k, i) => parts.push({ [RAW]: `${i > 0 ? ',' : ''}${JSON.stringify(k)}:` }, v[k]));
+      parts.push({ [RAW]: '}' });
+      for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]);
+    } else {
+      out.push(JSON.stringify(v ?? null));
+    }
+  }
+  return out.join('');
+}

@@ -1,0 +1,73 @@
+import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import { deepCopyJSON, isJSONObject, setField } from '../serializer/jsonvalue.js';
+
+/**
+ * Structural defaulting (structuraldefaulting.Default), in place: a property
+ * that is absent, or null where the schema is not nullable, gets a deep copy
+ * of its `default`; array items and additionalProperties values that are
+ * null (not nullable) get their schema's default. Defaulted values are then
+ * defaulted inside, like any other. Mutates `obj`; returns nothing. Follows
+ * the schema only, so its depth bounds the recursion.
+ */
+export function applyDefaults(obj: unknown, schema: JSONSchemaProps | undefined): void {
+  if (schema === undefined) return;
+  if (Array.isArray(obj)) {
+    const items = Array.isArray(schema.items) ? undefined : schema.items;
+    if (items === undefined) return;
+    for (let i = 0; i < obj.length; i++) {
+      if (isNonNullableNull(obj[i], items) && hasDefault(items)) obj[i] = deepCopyJSON(items.default);
+      applyDefaults(obj[i], items);
+    }
+    return;
+  }
+  if (!isJSONObject(obj)) return;
+  for (const [k, prop] of Object.entries(schema.properties ?? {})) {
+    if (!hasDefault(prop)) continue;
+    if (!Object.prototype.hasOwnProperty.call(obj, k) || isNonNullableNull(obj[k], prop)) setField(obj, k, deepCopyJSON(prop.default));
+  }
+  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  for (const k of Object.keys(obj)) {
+    const prop = schema.properties?.[k];
+    if (prop !== undefined) {
+      applyDefaults(obj[k], prop);
+    } else if (additional !== undefined) {
+      if (isNonNullableNull(obj[k], additional) && hasDefault(additional)) setField(obj, k, deepCopyJSON(additional.default));
+      applyDefaults(obj[k], additional);
+    }
+  }
+}
+
+/**
+ * Removes, in place, null values the schema does not allow and has no default
+ * for (structuraldefaulting.PruneNonNullableNullsWithoutDefaults): object
+ * properties and additionalProperties values. Run after applyDefaults, as the
+ * apiserver does when decoding custom resources.
+ */
+export function pruneNonNullableNullsWithoutDefaults(obj: unknown, schema: JSONSchemaProps | undefined): void {
+  if (schema === undefined) return;
+  if (Array.isArray(obj)) {
+    const items = Array.isArray(schema.items) ? undefined : schema.items;
+    if (items !== undefined) for (const v of obj) pruneNonNullableNullsWithoutDefaults(v, items);
+    return;
+  }
+  if (!isJSONObject(obj)) return;
+  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  for (const k of Object.keys(obj)) {
+    const sub = schema.properties?.[k] ?? additional;
+    if (sub === undefined) continue;
+    if (obj[k] === null && sub.nullable !== true && !hasDefault(sub)) {
+      delete obj[k];
+      continue;
+    }
+    pruneNonNullableNullsWithoutDefaults(obj[k], sub);
+  }
+}
+
+function isNonNullableNull(v: unknown, s: JSONSchemaProps): boolean {
+  return v === null && s.nullable !== true;
+}
+
+/** A `default` of null is no default (kube's Default.Object == nil). */
+function hasDefault(s: JSONSchemaProps): boolean {
+  return s.default !== undefined && s.default !== null;
+}

@@ -1,0 +1,62 @@
+import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import { canonicalJSON, isJSONObject } from '../serializer/jsonvalue.js';
+import type { FieldError } from '../validation/field.js';
+
+/**
+ * Uniqueness of `x-kubernetes-list-type: set` and `map` lists
+ * (listtype.ValidateListSetsAndMaps): a repeated set element, or a repeated
+ * list-map key tuple, is a FieldValueDuplicate at the index of its second
+ * occurrence (once per value), e.g. `spec.ports[1]: Duplicate value:
+ * {"port":80}`; a list-map element that is not an object is
+ * `must be an object for an array of list-type map`. Paths use kube's field
+ * path syntax (`spec.map[key].list[0]`). Pure; follows the schema.
+ */
+export function validateListSetsAndMaps(obj: unknown, schema: JSONSchemaProps | undefined, path = ''): FieldError[] {
+  if (schema === undefined) return [];
+  if (Array.isArray(obj)) return validateArray(obj, schema, path);
+  if (!isJSONObject(obj)) return [];
+  const errs: FieldError[] = [];
+  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  if (additional !== undefined) for (const [k, v] of Object.entries(obj)) errs.push(...validateListSetsAndMaps(v, additional, `${path}[${k}]`));
+  for (const [k, v] of Object.entries(obj)) {
+    const prop = schema.properties?.[k];
+    if (prop !== undefined) errs.push(...validateListSetsAndMaps(v, prop, path === '' ? k : `${path}.${k}`));
+  }
+  return errs;
+}
+
+function validateArray(list: unknown[], schema: JSONSchemaProps, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (schema['x-kubernetes-list-type'] === 'set') {
+    for (const i of nonUniqueIndices(list)) errs.push({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, badValue: list[i], detail: '' });
+  } else if (schema['x-kubernetes-list-type'] === 'map') {
+    errs.push(...validateListMap(list, schema['x-kubernetes-list-map-keys'] ?? [], path));
+  }
+  const items = Array.isArray(schema.items) ? undefined : schema.items;
+  if (items !== undefined) list.forEach((v, i) => errs.push(...validateListSetsAndMaps(v, items, `${path}[${i}]`)));
+  return errs;
+}
+
+function validateListMap(list: unknown[], keyFields: readonly string[], path: string): FieldError[] {
+  const notObject = list.findIndex((x) => x !== null && !isJSONObject(x));
+  if (notObject !== -1) return [{ type: 'FieldValueInvalid', field: `${path}[${notObject}]`, badValue: list[notObject], detail: 'must be an object for an array of list-type map' }];
+  const keys = list.map((x) => {
+    const key: Record<string, unknown> = {};
+    if (isJSONObject(x)) for (const f of keyFields) if (f in x) key[f] = x[f];
+    return key;
+  });
+  return nonUniqueIndices(keys).map((i) => ({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, badValue: keys[i], detail: '' }));
+}
+
+/** Indices where a value occurs for the second time (validateListSet); objects compare by content. */
+function nonUniqueIndices(list: readonly unknown[]): number[] {
+  const seen = new Map<string, number>();
+  const out: number[] = [];
+  list.forEach((x, i) => {
+    const key = typeof x === 'object' && x !== null ? `c${canonicalJSON(x)}` : `${typeof x}:${String(x)}`;
+    const times = seen.get(key) ?? 0;
+    seen.set(key, times + 1);
+    if (times === 1) out.push(i);
+  });
+  return out;
+}
