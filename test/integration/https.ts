@@ -3,6 +3,7 @@
 // status (the tests assert on status codes and Status bodies themselves).
 import { Agent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Credentials } from './harness.js';
 
 export interface RawRequest {
@@ -109,6 +110,8 @@ export interface WatchEvent {
 /** A watch response: status, headers, raw chunks (framing checks) and parsed events. */
 export class WatchStream {
   readonly events: WatchEvent[] = [];
+  /** performance.now() at which each event of `events` was parsed (latency measurements). */
+  readonly arrivals: number[] = [];
   readonly chunks: string[] = [];
   ended = false;
   private buf = '';
@@ -123,7 +126,9 @@ export class WatchStream {
       while ((i = this.buf.indexOf('\n')) >= 0) {
         const line = this.buf.slice(0, i);
         this.buf = this.buf.slice(i + 1);
-        if (line.trim() !== '') this.events.push(JSON.parse(line) as WatchEvent);
+        if (line.trim() === '') continue;
+        this.events.push(JSON.parse(line) as WatchEvent);
+        this.arrivals.push(performance.now());
       }
       this.wake();
     });

@@ -1,0 +1,191 @@
+// HTTP benchmark (issue 4): the control plane command (a subprocess, as users run it) on SQLite
+// and on etcd, measured through HTTPS with 64 concurrent keep-alive clients, next to the
+// storage layer (runtime/storage, watch cache in front, as the server uses it) measured in the
+// same run with the same objects and sizes. Targets: HTTP creates ≥ 50% of the storage
+// layer's rate; HTTP gets ≥ 5,000/s on SQLite. BENCH_QUICK=1 shrinks every size.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { newStorageFactory, type StorageFactory } from '../../runtime/storage/factory.js';
+import type { Interface } from '../../runtime/storage/interfaces.js';
+import type { StoredObject } from '../../runtime/storage/object.js';
+import { ControlPlane, type Backend } from '../integration/harness.js';
+import { HttpsClient } from '../integration/https.js';
+import { flunderV1beta1 } from '../integration/objects.js';
+import { medianMs, pad, percentile, throughput, type Throughput } from '../storage/bench/stats.js';
+import { startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
+
+const quick = process.env['BENCH_QUICK'] === '1';
+const sizes = quick
+  ? { creates: 500, gets: 2000, listIterations: 5, watchEvents: 50 }
+  : { creates: 5000, gets: 20000, listIterations: 20, watchEvents: 200 };
+const CONCURRENCY = 64;
+const LIST_SIZES = [100, 1000] as const;
+
+interface Figures {
+  creates: Throughput;
+  gets: Throughput;
+  list: Record<(typeof LIST_SIZES)[number], number>;
+  watch: { p50: number; p99: number };
+}
+
+/** What the server stores for a Flunder: the manifest plus server-set metadata. */
+function stored(name: string, ns: string): StoredObject {
+  const o = flunderV1beta1.manifest(name, ns) as StoredObject & { metadata: Record<string, unknown> };
+  Object.assign(o.metadata, { uid: '6f1c3b1e-0000-4000-8000-000000000000', creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), generation: 1 });
+  return o;
+}
+
+function latencies(sent: Map<string, number>, names: string[], arrivals: Map<string, number>): { p50: number; p99: number } {
+  const lat = names.map((n) => (arrivals.get(n) ?? NaN) - (sent.get(n) ?? NaN)).filter(Number.isFinite).sort((a, b) => a - b);
+  return { p50: percentile(lat, 50), p99: percentile(lat, 99) };
+}
+
+async function storageFigures(f: StorageFactory): Promise<Figures> {
+  const s = await f.forResource<StoredObject>({ resourcePrefix: '/wardle.example.com/flunders/' });
+  for (;;) {
+    try {
+      await s.readinessCheck();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  const key = (ns: string, n: string): string => `/wardle.example.com/flunders/${ns}/${n}`;
+  const creates = await throughput(sizes.creates, CONCURRENCY, (i) => s.create(key('c', pad(i)), stored(pad(i), 'c')));
+  const gets = await throughput(sizes.gets, CONCURRENCY, (i) => s.get(key('c', pad(i % sizes.creates))));
+  const list = {} as Figures['list'];
+  for (const n of LIST_SIZES) {
+    await throughput(n, CONCURRENCY, (i) => s.create(key(`l${n}`, pad(i)), stored(pad(i), `l${n}`)));
+    list[n] = await medianMs(sizes.listIterations, () => s.getList(`/wardle.example.com/flunders/l${n}/`, { recursive: true }));
+  }
+  const start = await s.getList('/wardle.example.com/flunders/w/', { recursive: true });
+  const w = await s.watch('/wardle.example.com/flunders/w/', { recursive: true, resourceVersion: start.resourceVersion });
+  const sent = new Map<string, number>();
+  const arrivals = new Map<string, number>();
+  const names = Array.from({ length: sizes.watchEvents }, (_, i) => `w-${pad(i)}`);
+  const consumer = (async () => {
+    for await (const ev of w) {
+      const name = String((ev.object as { metadata?: { name?: string } }).metadata?.name);
+      arrivals.set(name, performance.now());
+      if (arrivals.size === names.length) break;
+    }
+  })();
+  for (const n of names) {
+    sent.set(n, performance.now());
+    await s.create(key('w', n), stored(n, 'w'));
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await consumer;
+  return { creates, gets, list, watch: latencies(sent, names, arrivals) };
+}
+
+async function httpFigures(cp: ControlPlane): Promise<Figures> {
+  const c = new HttpsClient(cp.credentials, { maxSockets: CONCURRENCY });
+  const coll = (ns: string): string => `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`;
+  const mustStatus = async (p: Promise<{ status: number; text: string }>, want: number): Promise<void> => {
+    const r = await p;
+    if (r.status !== want) throw new Error(`HTTP ${r.status} (want ${want}): ${r.text.slice(0, 300)}`);
+  };
+  const post = (ns: string, name: string): Promise<void> =>
+    mustStatus(c.request({ method: 'POST', path: coll(ns), headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(flunderV1beta1.manifest(name, ns)) }), 201);
+  try {
+    for (const ns of ['c', 'w', ...LIST_SIZES.map((n) => `l${n}`)]) {
+      await mustStatus(c.request({ method: 'POST', path: '/api/v1/namespaces', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }) }), 201);
+    }
+    const creates = await throughput(sizes.creates, CONCURRENCY, (i) => post('c', pad(i)));
+    const gets = await throughput(sizes.gets, CONCURRENCY, (i) => mustStatus(c.request({ path: `${coll('c')}/${pad(i % sizes.creates)}`, headers: { Accept: 'application/json' } }), 200));
+    const list = {} as Figures['list'];
+    for (const n of LIST_SIZES) {
+      await throughput(n, CONCURRENCY, (i) => post(`l${n}`, pad(i)));
+      list[n] = await medianMs(sizes.listIterations, () => mustStatus(c.request({ path: coll(`l${n}`), headers: { Accept: 'application/json' } }), 200));
+    }
+    const start = await c.json('GET', coll('w'));
+    const rv = String((start.body['metadata'] as { resourceVersion?: string }).resourceVersion);
+    const w = await c.watch(`${coll('w')}?watch=true&resourceVersion=${rv}`);
+    const sent = new Map<string, number>();
+    const names = Array.from({ length: sizes.watchEvents }, (_, i) => `w-${pad(i)}`);
+    for (const n of names) {
+      sent.set(n, performance.now());
+      await post('w', n);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await w.until((e) => e.length >= names.length, 60_000);
+    w.close();
+    const arrivals = new Map(w.events.map((e, i) => [String((e.object['metadata'] as { name?: string }).name), w.arrivals[i] ?? NaN]));
+    return { creates, gets, list, watch: latencies(sent, names, arrivals) };
+  } finally {
+    c.close();
+  }
+}
+
+const f0 = (n: number): string => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
+const f1 = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+
+function report(backend: Backend, readyMs: number, http: Figures, store: Figures): string[] {
+  const createRatio = http.creates.perSecond / store.creates.perSecond;
+  const rows: string[][] = [
+    ['creates/s (64 clients)', f0(http.creates.perSecond), f0(store.creates.perSecond), `${(createRatio * 100).toFixed(0)}%`, `≥ 50% of storage: ${createRatio >= 0.5 ? 'PASS' : 'FAIL'}`],
+    ['  create p50 / p99 ms', `${f1(http.creates.p50)} / ${f1(http.creates.p99)}`, `${f1(store.creates.p50)} / ${f1(store.creates.p99)}`, '', ''],
+    [
+      'gets/s (64 clients)',
+      f0(http.gets.perSecond),
+      f0(store.gets.perSecond),
+      `${((http.gets.perSecond / store.gets.perSecond) * 100).toFixed(0)}%`,
+      backend === 'sqlite' ? `≥ 5,000/s: ${http.gets.perSecond >= 5000 ? 'PASS' : 'FAIL'}` : '',
+    ],
+    ['  get p50 / p99 ms', `${f1(http.gets.p50)} / ${f1(http.gets.p99)}`, `${f1(store.gets.p50)} / ${f1(store.gets.p99)}`, '', ''],
+    ...LIST_SIZES.map((n) => [`list ${n} objects, median ms`, f1(http.list[n]), f1(store.list[n]), `${(http.list[n] / store.list[n]).toFixed(1)}×`, '']),
+    ['watch create→event p50 / p99 ms', `${f1(http.watch.p50)} / ${f1(http.watch.p99)}`, `${f1(store.watch.p50)} / ${f1(store.watch.p99)}`, '', ''],
+  ];
+  const head = ['figure', 'HTTP', 'storage layer', 'HTTP/storage', 'target'];
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (r: string[]): string => r.map((x, i) => x.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return [`## ${backend} (server ready in ${readyMs} ms)`, line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ''];
+}
+
+async function main(): Promise<void> {
+  const out = [
+    `HTTP benchmark${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+    `sizes: ${JSON.stringify(sizes)}, ${CONCURRENCY} concurrent keep-alive HTTPS clients; server = runtime/controlplane/serve.ts subprocess`,
+    '',
+  ];
+  const dir = mkdtempSync(join(tmpdir(), 'http-bench-'));
+  try {
+    {
+      const f = newStorageFactory({ backend: { backend: 'sqlite', path: join(dir, 'storage.db') } });
+      const store = await storageFigures(f).finally(() => f.close());
+      const cp = await ControlPlane.start({ backend: 'sqlite' });
+      try {
+        out.push(...report('sqlite', cp.readyMs, await httpFigures(cp), store));
+      } finally {
+        await cp.stop();
+      }
+    }
+    const etcd: EtcdCluster = await startEtcd();
+    try {
+      const f = newStorageFactory({ backend: { backend: 'etcd3', endpoints: etcd.endpoints, prefix: '/bench-storage', compactionIntervalMs: 0 } });
+      const store = await storageFigures(f).finally(() => f.close());
+      const cp = await ControlPlane.start({ backend: 'etcd3', etcd, etcdPrefix: '/bench-http' });
+      try {
+        out.push(...report('etcd3', cp.readyMs, await httpFigures(cp), store));
+      } finally {
+        await cp.stop();
+      }
+    } finally {
+      await etcd.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(out.join('\n'));
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
