@@ -5,7 +5,7 @@ import { ifNoneMatchHits, writeNotModified } from './conditional.js';
 import { apiVersions } from './documents.js';
 import type { DiscoveryManager } from './manager.js';
 import { aggregatedContentType, DISCOVERY_MEDIA_TYPES, negotiateDiscovery } from './negotiation.js';
-import { encodeDocument, type EncodedDocument } from './snapshot.js';
+import { encodeDocument, type DiscoverySnapshot, type EncodedDocument } from './snapshot.js';
 
 export interface DiscoveryHandlerOptions {
   /** Answers paths and methods discovery does not own (the next server of the chain). Default: 404 NotFound Status. */
@@ -53,7 +53,7 @@ export function discoveryRoutes(manager: DiscoveryManager, options: DiscoveryHan
   ];
 }
 
-function serveRoot(req: APIRequest, res: APIResponse, root: 'api' | 'apis', snapshot: ReturnType<DiscoveryManager['snapshot']>): void {
+function serveRoot(req: APIRequest, res: APIResponse, root: 'api' | 'apis', snapshot: DiscoverySnapshot): void {
   const format = negotiateDiscovery(req.headers.accept, true);
   if (format === undefined) return res.writeError(newNotAcceptable(DISCOVERY_MEDIA_TYPES));
   if (format === 'legacy') {
