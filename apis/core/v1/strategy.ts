@@ -1,3 +1,4 @@
+import { isDNS1123Label } from '../../../runtime/apimachinery/validation/names.js';
 import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
 import type { Namespace } from './types.js';
 
@@ -10,6 +11,8 @@ export const FINALIZER_KUBERNETES = 'kubernetes';
  * resource (the namespace controller owns both).
  */
 export const NamespaceStrategy = {
+  /** Namespace names are DNS-1123 labels (they become parts of DNS names of services). */
+  validateName: isDNS1123Label,
   prepareForCreate(obj: Namespace): void {
     obj.status = { phase: 'Active' };
     const finalizers = obj.spec?.finalizers ?? [];

@@ -1,8 +1,7 @@
 import type { Namespace } from '../../../apis/core/v1/types.js';
 import { isNotFound } from '../../apimachinery/errors/index.js';
-import * as fields from '../../apimachinery/fields/index.js';
-import * as labels from '../../apimachinery/labels/index.js';
-import type { InternalListOptions, RequestContext, StandardStorage } from '../../registry/rest.js';
+import type { RequestContext, StandardStorage } from '../../registry/rest.js';
+import { LIST_EVERYTHING } from '../resources.js';
 import type { NamespaceStorage } from './rest.js';
 
 /** A namespaced resource whose content the controller removes from terminating namespaces. */
@@ -20,15 +19,6 @@ export interface NamespaceControllerOptions {
   readonly context: (namespace: string, signal: AbortSignal) => RequestContext;
   readonly maxBackoffMs?: number;
 }
-
-const LIST_EVERYTHING: InternalListOptions = {
-  predicate: { label: labels.everything(), field: fields.everything() },
-  resourceVersion: '',
-  resourceVersionMatch: '',
-  allowWatchBookmarks: false,
-  sendInitialEvents: undefined,
-  timeoutSeconds: 0,
-};
 
 /**
  * The namespace controller (pkg/controller/namespace): for every namespace with a

@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { banFlunder } from '../../apis/wardle/v1beta1/admission.js';
+import { apiGroups } from '../../generated/index.js';
+import { newAdmissionChain } from '../admission/types.js';
+import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
+import { newStorageFactory, type StorageConfig } from '../storage/index.js';
+import { assembleChain } from './chain.js';
+import { ensurePKI } from './certs.js';
+import { writeAdminKubeconfig } from './kubeconfig.js';
+import { systemContext } from './loopback.js';
+import { NamespaceController } from './namespace/controller.js';
+import { ensureSystemNamespaces } from './namespace/system.js';
+import { completeOptions, type ServerRunOptions } from './options.js';
+import { ResourceRegistry } from './resources.js';
+
+export interface ControlPlane {
+  /** https://<bind-address>:<port> */
+  readonly url: string;
+  readonly port: number;
+  readonly kubeconfigPath: string;
+  readonly caPEM: string;
+  /** e.g. `sqlite /data/kube.db` or `etcd3 http://…` */
+  readonly storageDescription: string;
+  /** Drains in-flight requests, ends watches, stops controllers and closes storage. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the whole control plane in this process: storage, the three servers of the delegation
+ * chain behind one secure port, the admin kubeconfig, and the controllers (system namespaces,
+ * namespace deletion). Resolves once /readyz would pass.
+ */
+export async function startControlPlane(options: ServerRunOptions): Promise<ControlPlane> {
+  const o = completeOptions(options);
+  mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+  const pki = await ensurePKI(o.dataDir, { hosts: o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? [] : [o.bindAddress] });
+
+  const storageConfig: StorageConfig =
+    o.storageBackend === 'sqlite'
+      ? { backend: { backend: 'sqlite', path: join(o.dataDir, 'kube.db') }, watchCache: o.watchCache }
+      : { backend: { backend: 'etcd3', endpoints: o.etcdServers, prefix: o.etcdPrefix }, watchCache: o.watchCache };
+  const storageDescription = o.storageBackend === 'sqlite' ? `sqlite ${join(o.dataDir, 'kube.db')}` : `etcd3 ${o.etcdServers.join(',')} prefix ${o.etcdPrefix}`;
+  const factory = newStorageFactory(storageConfig);
+
+  const resources = new ResourceRegistry(systemContext);
+  const admission = newAdmissionChain([namespaceLifecycle(resources.lookup()), banFlunder(resources.lookup())]);
+  const chain = await assembleChain({ options: o, pki, factory, resources, admission, groups: apiGroups });
+
+  // The bootstrap controller (system namespaces, kept present) and the namespace controller run
+  // as post-start hooks of kube-apiserver: /readyz passes once the namespaces exist.
+  const namespaces = chain.namespaces;
+  const namespaceController = new NamespaceController({
+    namespaces,
+    resources: () => resources.all().filter((r) => r.namespaced).map((r) => ({ group: r.group, resource: r.resource, storage: r.rest.main })),
+    context: systemContext,
+  });
+  let systemNamespacesTimer: NodeJS.Timeout | undefined;
+  chain.servers.core.addPostStartHook('bootstrap-controller', async ({ signal }) => {
+    await ensureSystemNamespaces(namespaces.storages.main, systemContext('', signal));
+    systemNamespacesTimer = setInterval(() => {
+      ensureSystemNamespaces(namespaces.storages.main, systemContext('', signal)).catch(() => {});
+    }, 60_000);
+    systemNamespacesTimer.unref();
+  });
+  chain.servers.core.addPostStartHook('start-namespace-controller', async () => namespaceController.start());
+
+  const { port } = await chain.listen();
+  await chain.postStartHooksDone();
+  const host = o.bindAddress.includes(':') ? `[${o.bindAddress}]` : o.bindAddress === '0.0.0.0' ? '127.0.0.1' : o.bindAddress;
+  const url = `https://${host}:${port}`;
+  const kubeconfigPath = join(o.dataDir, 'admin.kubeconfig');
+  writeAdminKubeconfig(kubeconfigPath, { server: url, caCertPEM: pki.caCertPEM, clientCertPEM: pki.adminCertPEM, clientKeyPEM: pki.adminKeyPEM });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    kubeconfigPath,
+    caPEM: pki.caCertPEM,
+    storageDescription,
+    stop: () =>
+      (stopped ??= (async () => {
+        clearInterval(systemNamespacesTimer);
+        await chain.shutdown();
+        await namespaceController.stop();
+        await factory.close();
+      })()),
+  };
+}

@@ -1,0 +1,48 @@
+import type { AdmissionChain } from '../admission/types.js';
+import { installAPIGroupVersion } from '../endpoints/installer.js';
+import { createResourceStorage, storagePrefix } from '../registry/generic/index.js';
+import type { ResourceStorage } from '../registry/rest.js';
+import type { APIGroupDefinition } from '../registry/types.js';
+import type { DiscoveryManager } from '../server/discovery/index.js';
+import { discoveryFromGroupDefinition } from '../server/discovery/index.js';
+import type { GenericAPIServer } from '../server/genericapiserver.js';
+import { openAPIFromGroupDefinition, type OpenAPIService } from '../server/openapi/index.js';
+import type { StorageFactory } from '../storage/index.js';
+import type { ResourceRegistry } from './resources.js';
+
+export interface InstallGroupOptions {
+  readonly factory: StorageFactory;
+  readonly resources: ResourceRegistry;
+  readonly admission: AdmissionChain;
+  readonly discovery: DiscoveryManager;
+  readonly openapi: OpenAPIService;
+  /** Replaces a kind's storages before they are served (the Namespace storage does). */
+  readonly decorate?: (group: string, kind: string, storages: ResourceStorage) => ResourceStorage;
+}
+
+/**
+ * Installs a group from apis/ on a server of the chain (kube's InstallAPIGroup): one storage per
+ * kind (shared by all versions), the REST handlers of every version under
+ * /apis/<group>/<version>/ (/api/v1/ for core), and the group's discovery and OpenAPI documents.
+ */
+export async function installAPIGroup(server: GenericAPIServer, group: APIGroupDefinition, opts: InstallGroupOptions): Promise<void> {
+  const storages = new Map<string, ResourceStorage>();
+  for (const version of group.versions) {
+    for (const r of version.resources) {
+      if (storages.has(r.kind)) continue;
+      const storage = await opts.factory.forResource({ resourcePrefix: storagePrefix(group.name, r.plural) });
+      const created = createResourceStorage({ group, kind: r.kind, storage });
+      const rest = opts.decorate?.(group.name, r.kind, created) ?? created;
+      storages.set(r.kind, rest);
+      opts.resources.add({ group: group.name, resource: r.plural, kind: r.kind, namespaced: r.namespaced, rest, storage });
+    }
+  }
+  for (const version of group.versions) {
+    const { prefix, handler } = installAPIGroupVersion({ group, version: version.name, storages, admission: opts.admission });
+    server.mux.handlePrefix(prefix.endsWith('/') ? prefix : `${prefix}/`, handler);
+  }
+  for (const gv of discoveryFromGroupDefinition(group)) {
+    opts.discovery.setGroupVersion(gv.group, gv.version, gv.resources, { groupPriorityMinimum: gv.groupPriorityMinimum, versionPriority: gv.versionPriority });
+  }
+  for (const gv of openAPIFromGroupDefinition(group)) opts.openapi.setGroupVersion(gv.group, gv.version, gv.document);
+}

@@ -1,0 +1,14 @@
+import type { RequestInfo, UserInfo } from '../endpoints/request/types.js';
+import type { RequestContext } from '../registry/rest.js';
+
+/** The identity of the control plane's own calls (kube's loopback client user). */
+export const APISERVER_USER: UserInfo = Object.freeze({ name: 'system:apiserver', groups: Object.freeze(['system:masters', 'system:authenticated']) });
+
+const INTERNAL_REQUEST: RequestInfo = Object.freeze({
+  isResourceRequest: true, path: '', verb: '', apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', parts: Object.freeze([]),
+});
+
+/** A RequestContext for in-process calls of controllers and admission lookups. */
+export function systemContext(namespace: string, signal: AbortSignal): RequestContext {
+  return { namespace, user: APISERVER_USER, requestInfo: { ...INTERNAL_REQUEST, namespace }, signal, warn: () => {} };
+}

@@ -1,0 +1,89 @@
+import type { ObjectLookup } from '../admission/types.js';
+import { isNotFound } from '../apimachinery/errors/index.js';
+import * as fields from '../apimachinery/fields/index.js';
+import * as labels from '../apimachinery/labels/index.js';
+import type { InternalListOptions, RequestContext, ResourceStorage } from '../registry/rest.js';
+import type { Interface as StorageInterface } from '../storage/index.js';
+
+/** One served resource: its REST storages and the storage.Interface under them. */
+export interface InstalledResource {
+  readonly group: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  readonly rest: ResourceStorage;
+  readonly storage: StorageInterface;
+}
+
+/** List options selecting every object at the latest revision: what in-process consumers read with. */
+export const LIST_EVERYTHING: InternalListOptions = {
+  predicate: { label: labels.everything(), field: fields.everything() },
+  resourceVersion: '',
+  resourceVersionMatch: '',
+  allowWatchBookmarks: false,
+  sendInitialEvents: undefined,
+  timeoutSeconds: 0,
+};
+
+/**
+ * Every resource the chain serves, by group and resource: what in-process consumers (admission
+ * lookups, the namespace controller, storage metrics) use instead of reaching into servers.
+ * CRDs add and remove entries while serving.
+ */
+export class ResourceRegistry {
+  private readonly byKey = new Map<string, InstalledResource>();
+
+  constructor(private readonly systemContext: (namespace: string, signal: AbortSignal) => RequestContext) {}
+
+  add(r: InstalledResource): void {
+    this.byKey.set(key(r), r);
+  }
+
+  remove(gr: { group: string; resource: string }): void {
+    this.byKey.delete(key(gr));
+  }
+
+  get(gr: { group: string; resource: string }): InstalledResource | undefined {
+    return this.byKey.get(key(gr));
+  }
+
+  all(): readonly InstalledResource[] {
+    return [...this.byKey.values()];
+  }
+
+  /** Object counts per `resource.group` for apiserver_storage_objects. */
+  async objectCounts(): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const r of this.byKey.values()) {
+      const stats = await r.storage.stats().catch(() => undefined);
+      if (stats !== undefined) counts.set(key(r), stats.objectCount);
+    }
+    return counts;
+  }
+
+  /** Read access for admission plugins, through the same REST storages clients use. */
+  lookup(): ObjectLookup {
+    return {
+      get: async (gr, namespace, name, signal) => {
+        const r = this.require(gr);
+        try {
+          return await r.rest.main.get(this.systemContext(namespace, signal), name, { resourceVersion: '' });
+        } catch (err) {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        }
+      },
+      list: async (gr, namespace, signal) => (await this.require(gr).rest.main.list(this.systemContext(namespace, signal), LIST_EVERYTHING)).items,
+    };
+  }
+
+  private require(gr: { group: string; resource: string }): InstalledResource {
+    const r = this.get(gr);
+    if (r === undefined) throw new Error(`resource ${key(gr)} is not installed`);
+    return r;
+  }
+}
+
+function key(gr: { group: string; resource: string }): string {
+  return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
+}
