@@ -1,0 +1,111 @@
+import { newBadRequest, newInvalid, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
+import { applyDefaults, prune, pruneNonNullableNullsWithoutDefaults, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
+import { decodeBody, DECODABLE_MEDIA_TYPES } from '../../apimachinery/serializer/decode.js';
+import { isJSONObject } from '../../apimachinery/serializer/jsonvalue.js';
+import { mediaTypeEssence, parseMediaType } from '../../apimachinery/serializer/mediatype.js';
+import type { KubeObject, RequestContext } from '../../registry/rest.js';
+import type { FieldValidationDirective } from './writeoptions.js';
+import type { RequestScope } from './scope.js';
+
+/**
+ * The request-version half of every write (create, update, patch): decoding with the URL's
+ * group/version/kind as defaults, pruning of unknown fields, schema and hand-written defaulting,
+ * and schema validation. The handlers then convert to the hub and call admission and the store.
+ */
+
+export interface DecodedObject {
+  readonly obj: KubeObject;
+  /** `duplicate field "x"` for each repeated key, in document order. */
+  readonly duplicates: string[];
+}
+
+/**
+ * Decodes a create/update body: JSON or YAML (415 otherwise), an object whose apiVersion and
+ * kind, when absent, come from the URL (gvkWithDefaults) and otherwise must match it (400).
+ */
+export function decodeObjectBody(scope: RequestScope, body: Buffer, contentType: string): DecodedObject {
+  const mt = parseMediaType(contentType === '' ? 'application/json' : contentType);
+  const essence = mt === undefined ? '' : mediaTypeEssence(mt);
+  if (!DECODABLE_MEDIA_TYPES.includes(essence)) throw newUnsupportedMediaType(DECODABLE_MEDIA_TYPES);
+  const { value, duplicateFields } = decodeBody(body, essence, { kind: scope.codec.kind });
+  if (!isJSONObject(value)) {
+    throw newBadRequest(`Object 'Kind' is missing in '${body.toString('utf8').slice(0, 1024)}'`);
+  }
+  const obj = value as KubeObject;
+  defaultAndCheckTypeMeta(scope, obj);
+  return { obj, duplicates: duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`) };
+}
+
+/** Fills apiVersion/kind from the URL where absent; a different group/version is a 400, a different kind a 422. */
+export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject): void {
+  const expected = splitAPIVersion(scope.codec.apiVersion);
+  const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : scope.codec.kind;
+  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+  if (apiVersion.split('/').length > 2) {
+    throw newBadRequest(`the object provided is unrecognized (must be of type ${scope.codec.kind}): unexpected GroupVersion string: ${apiVersion}`);
+  }
+  let gv = splitAPIVersion(apiVersion);
+  if (gv.group === '' && gv.version === '') gv = expected;
+  else if (gv.version === '' && gv.group === expected.group) gv = { ...gv, version: expected.version };
+  const actual = gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
+  if (actual !== scope.codec.apiVersion) {
+    throw newBadRequest(`the API version in the data (${actual}) does not match the expected API version (${scope.codec.apiVersion})`);
+  }
+  if (kind !== scope.codec.kind) {
+    throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), [{ type: 'FieldValueInvalid', field: 'kind', badValue: kind, detail: `must be ${scope.codec.kind}` }]);
+  }
+  obj.apiVersion = actual;
+  obj.kind = kind;
+}
+
+function splitAPIVersion(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+}
+
+/**
+ * Prunes fields the request version's schema does not know (always dropped) and returns them
+ * as `unknown field "spec.foo"` errors. Objects without a scheme (Scale) are left alone.
+ */
+export function pruneUnknownFields(scope: RequestScope, obj: KubeObject): string[] {
+  if (scope.codec.scheme === undefined) return [];
+  return prune(obj, scope.definition.schema, { isResourceRoot: true }).map((p) => `unknown field ${JSON.stringify(p)}`);
+}
+
+/**
+ * Schema defaults, then the version's hand-written defaulter, then schema validation (422 on
+ * the Kind with every cause). Mutates obj.
+ */
+export function defaultAndValidate(scope: RequestScope, obj: KubeObject): void {
+  const scheme = scope.codec.scheme;
+  if (scheme === undefined) return;
+  const schema = scope.definition.schema;
+  applyDefaults(obj, schema);
+  pruneNonNullableNullsWithoutDefaults(obj, schema);
+  scheme.defaultInPlace(obj, scope.version);
+  const errs = [...scope.validator.validate(schema, obj), ...validateListSetsAndMaps(obj, schema)];
+  if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
+}
+
+/**
+ * fieldValidation for the strict decoding errors of a body: Strict fails with `fail(message)`,
+ * Warn turns each into a Warning header, Ignore drops them.
+ */
+export function applyFieldValidation(
+  ctx: RequestContext,
+  directive: FieldValidationDirective,
+  errors: readonly string[],
+  fail: (strictMessage: string) => StatusError,
+): void {
+  if (errors.length === 0 || directive === 'Ignore') return;
+  if (directive === 'Warn') {
+    for (const e of errors) ctx.warn(e);
+    return;
+  }
+  throw fail(`strict decoding error: ${errors.join(', ')}`);
+}
+
+/** The 400 kube answers for strict decoding errors of a create or update body. */
+export function strictDecodingFailure(scope: RequestScope, version: string): (message: string) => StatusError {
+  return (message) => newBadRequest(`${scope.codec.kind} in version ${JSON.stringify(version)} cannot be handled as a ${scope.codec.kind}: ${message}`);
+}

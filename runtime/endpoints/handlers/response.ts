@@ -1,0 +1,70 @@
+import { stringify as stringifyYAML } from 'yaml';
+import type { KubeObject, ObjectList } from '../../registry/rest.js';
+import type { APIRequest, APIResponse } from '../../server/http.js';
+import { negotiateOutputMediaType, type MediaTypeOptions, type SerializerInfo } from '../negotiation/negotiate.js';
+import type { TableSource } from '../table/convertor.js';
+import { parseTableOptions, transformObject, type TableOptions } from '../table/transform.js';
+import type { RequestScope } from './scope.js';
+
+/**
+ * Writing results (handlers/response.go transformResponseObject + responsewriters): the
+ * negotiated encoding, the `as=` transformation, lists with `items: []` never null.
+ */
+
+/** What a request asked to receive; negotiated before any storage call, as kube does. */
+export interface ResponseTarget {
+  readonly media: MediaTypeOptions;
+  /** Set when a Table was asked for (includeObject validated). */
+  readonly table: TableOptions | undefined;
+}
+
+/** Negotiates the response (406) and, for Tables, parses TableOptions (400). */
+export function negotiateResponse(req: APIRequest, scope: RequestScope): ResponseTarget {
+  const media = negotiateOutputMediaType(headerValue(req.headers['accept']), scope.restrictions);
+  const table = media.convert?.kind === 'Table' ? parseTableOptions(req.query) : undefined;
+  return { media, table };
+}
+
+export function headerValue(h: string | string[] | undefined): string | undefined {
+  return Array.isArray(h) ? h.join(',') : h;
+}
+
+/** A hub list as the request version's `<Kind>List`, each item converted with kind and apiVersion set. */
+export function versionedList(scope: RequestScope, list: ObjectList): KubeObject & { items: KubeObject[] } {
+  const metadata: Record<string, unknown> = { resourceVersion: list.metadata.resourceVersion };
+  if (list.metadata.continue !== undefined && list.metadata.continue !== '') metadata['continue'] = list.metadata.continue;
+  if (list.metadata.remainingItemCount !== undefined) metadata['remainingItemCount'] = list.metadata.remainingItemCount;
+  return {
+    kind: scope.subresource === '' ? scope.definition.listKind : `${scope.codec.kind}List`,
+    apiVersion: scope.codec.apiVersion,
+    metadata,
+    items: list.items.map((o) => scope.codec.fromHub(o)),
+  } as KubeObject & { items: KubeObject[] };
+}
+
+/** The body to encode for `obj` (a versioned object, list or Status) under the negotiated target. */
+export function transformResponse(scope: RequestScope, target: ResponseTarget, obj: KubeObject, isList: boolean): unknown {
+  const convert = target.media.convert;
+  if (convert === undefined) return obj;
+  return transformObject(obj as TableSource, isList, convert, scope.tableConvertor, target.table);
+}
+
+/** Writes a versioned object or list with the negotiated encoding. */
+export function writeObject(req: APIRequest, res: APIResponse, scope: RequestScope, target: ResponseTarget, code: number, obj: KubeObject, isList = false): void {
+  const body = transformResponse(scope, target, obj, isList);
+  res.writeBytes(code, encode(target.media.serializer, body, target.media.pretty || isPrettyPrint(req)), target.media.serializer.mediaType);
+}
+
+/** Encodes with a serializer; pretty JSON is indented as json.MarshalIndent does. */
+export function encode(serializer: SerializerInfo, body: unknown, pretty: boolean): string {
+  if (serializer.subtype === 'yaml') return stringifyYAML(body, { aliasDuplicateObjects: false });
+  return pretty ? `${JSON.stringify(body, null, 2)}\n` : JSON.stringify(body);
+}
+
+/** `?pretty=true`, or a curl/wget User-Agent (isPrettyPrint). */
+function isPrettyPrint(req: APIRequest): boolean {
+  const pretty = req.query.get('pretty');
+  if (pretty !== null) return !(pretty === '0' || pretty.toLowerCase() === 'false');
+  const ua = headerValue(req.headers['user-agent']) ?? '';
+  return ua.startsWith('curl') || ua.startsWith('Wget');
+}

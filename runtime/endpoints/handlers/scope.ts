@@ -1,0 +1,85 @@
+import type { GroupKind, GroupResource } from '../../apimachinery/errors/index.js';
+import type { KindScheme } from '../../apimachinery/scheme/scheme.js';
+import type { SchemaValidator } from '../../apimachinery/validation/schema-validator.js';
+import type { AdmissionChain } from '../../admission/types.js';
+import type { Getter, KubeObject, ResourceStorage, StandardStorage, Updater } from '../../registry/rest.js';
+import type { ResourceDefinition } from '../../registry/types.js';
+import type { EndpointRestrictions } from '../negotiation/negotiate.js';
+import type { TableConvertor } from '../table/convertor.js';
+
+/**
+ * Everything a verb handler knows about the resource it serves (handlers.RequestScope): one per
+ * resource (and subresource) of an installed group-version, built once at installation.
+ */
+export interface RequestScope {
+  /** '' for the core group. */
+  readonly group: string;
+  /** The request version (the URL's). */
+  readonly version: string;
+  /** `group/version`, or `v1` for the core group. */
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly resource: string;
+  /** '' for the main resource; `status` or `scale`. */
+  readonly subresource: string;
+  /** {group, plural}: NotFound, Conflict, MethodNotAllowed. */
+  readonly groupResource: GroupResource;
+  /** {group, Kind}: Invalid. */
+  readonly groupKind: GroupKind;
+  readonly namespaced: boolean;
+  /** The resource's definition in the request version (schema, printer columns, selectable fields). */
+  readonly definition: ResourceDefinition;
+  readonly admission: AdmissionChain;
+  readonly restrictions: EndpointRestrictions;
+  /** Set when the endpoint can answer `as=Table`. */
+  readonly tableConvertor: TableConvertor | undefined;
+  /** PATCH Content-Types accepted, in the order the 415 lists them. */
+  readonly patchTypes: readonly string[];
+  readonly validator: SchemaValidator;
+  /** Watches without timeoutSeconds last this long times (1 + rand). */
+  readonly minRequestTimeoutSeconds: number;
+  /** How objects of this endpoint move between the request version and the hub. */
+  readonly codec: ObjectCodec;
+}
+
+/**
+ * The objects an endpoint reads and writes: the kind itself (main resource and status), through
+ * its scheme; or an autoscaling/v1 Scale (scale subresource), which needs no conversion.
+ */
+export interface ObjectCodec {
+  /** What the body's apiVersion and kind must be. */
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** The kind's scheme when objects are the kind (conversion, defaulting, schema); undefined for Scale. */
+  readonly scheme: KindScheme | undefined;
+  toHub(obj: KubeObject): KubeObject;
+  fromHub(obj: KubeObject): KubeObject;
+}
+
+/** The storage a handler calls: the main resource's, or a subresource's get/update. */
+export type EndpointStorage = { readonly kind: 'main'; readonly storage: StandardStorage } | { readonly kind: 'sub'; readonly storage: Getter & Updater };
+
+export function endpointStorage(storages: ResourceStorage, subresource: string): EndpointStorage | undefined {
+  if (subresource === '') return { kind: 'main', storage: storages.main };
+  if (subresource === 'status' && storages.status) return { kind: 'sub', storage: storages.status };
+  if (subresource === 'scale' && storages.scale) return { kind: 'sub', storage: storages.scale };
+  return undefined;
+}
+
+export function kindCodec(scheme: KindScheme, version: string): ObjectCodec {
+  return {
+    apiVersion: scheme.apiVersion(version),
+    kind: scheme.kind,
+    scheme,
+    toHub: (obj) => scheme.convert(obj, scheme.hubVersion),
+    fromHub: (obj) => scheme.convert(obj, version),
+  };
+}
+
+export const SCALE_CODEC: ObjectCodec = {
+  apiVersion: 'autoscaling/v1',
+  kind: 'Scale',
+  scheme: undefined,
+  toHub: (obj) => obj,
+  fromHub: (obj) => ({ ...obj, apiVersion: 'autoscaling/v1', kind: 'Scale' }),
+};

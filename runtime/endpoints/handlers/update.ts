@@ -1,0 +1,69 @@
+import { newBadRequest } from '../../apimachinery/errors/index.js';
+import type { KubeObject, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
+import type { APIRequest, APIResponse } from '../../server/http.js';
+import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
+import { ensureObjectNamespace } from './create.js';
+import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure } from './pipeline.js';
+import { headerValue, negotiateResponse, writeObject } from './response.js';
+import type { RequestScope } from './scope.js';
+import { parseUpdateOptions } from './writeoptions.js';
+
+/**
+ * PUT of one object (UpdateResource): the create pipeline plus the name check against the URL;
+ * the body's uid/resourceVersion are the preconditions; mutating admission runs inside the
+ * store's retry loop on a copy (CREATE when the object is absent and the store may create it).
+ * 200, or 201 when the update created the object.
+ */
+export async function updateResource(req: APIRequest, res: APIResponse, scope: RequestScope, storage: Updater): Promise<void> {
+  const target = negotiateResponse(req, scope);
+  const body = await req.readBody();
+  const opts = parseUpdateOptions(req.query);
+  const ctx = requestContext(req, res, scope);
+  const name = req.info.name;
+  const { obj, duplicates } = decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '');
+  const unknown = pruneUnknownFields(scope, obj);
+  applyFieldValidation(ctx, opts.fieldValidation, [...duplicates, ...unknown], strictDecodingFailure(scope, scope.version));
+  checkName(obj, name, ctx.namespace);
+  ensureObjectNamespace(obj, ctx.namespace);
+  defaultAndValidate(scope, obj);
+
+  const hub = scope.codec.toHub(obj);
+  const update: AdmissionRequest = { operation: 'UPDATE', name, dryRun: opts.dryRun, options: opts.raw };
+  const create: AdmissionRequest = { ...update, operation: 'CREATE' };
+  const objInfo: UpdatedObjectInfo = {
+    preconditions: () => preconditionsOf(hub),
+    updatedObject: async (c, old) => {
+      const next = structuredClone(hub);
+      await admit(scope, c, old === undefined ? create : update, next, old);
+      return next;
+    },
+  };
+  const { object, created } = await storage.update(
+    ctx,
+    name,
+    objInfo,
+    { create: validatingAdmission(scope, ctx, create), update: validatingAdmission(scope, ctx, update) },
+    { dryRun: opts.dryRun, fieldManager: opts.fieldManager, forceAllowCreate: false },
+  );
+  writeObject(req, res, scope, target, created ? 201 : 200, scope.codec.fromHub(object));
+}
+
+/** DefaultUpdatedObjectInfo.Preconditions: the body's uid and resourceVersion, if any. */
+function preconditionsOf(obj: KubeObject): { uid?: string; resourceVersion?: string } | undefined {
+  const uid = obj.metadata?.uid;
+  const rv = obj.metadata?.resourceVersion;
+  const out: { uid?: string; resourceVersion?: string } = {};
+  if (typeof uid === 'string' && uid !== '') out.uid = uid;
+  if (typeof rv === 'string' && rv !== '') out.resourceVersion = rv;
+  return out.uid === undefined && out.resourceVersion === undefined ? undefined : out;
+}
+
+/** checkName: the object's name must be the URL's; a namespace, when both have one, too. */
+export function checkName(obj: KubeObject, name: string, namespace: string): void {
+  const objName = typeof obj.metadata?.name === 'string' ? obj.metadata.name : '';
+  if (objName !== name) throw newBadRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
+  const objNamespace = typeof obj.metadata?.namespace === 'string' ? obj.metadata.namespace : '';
+  if (namespace !== '' && objNamespace !== '' && objNamespace !== namespace) {
+    throw newBadRequest(`the namespace of the object (${objNamespace}) does not match the namespace on the request (${namespace})`);
+  }
+}

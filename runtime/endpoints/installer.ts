@@ -1,0 +1,185 @@
+import { newMethodNotSupported, newNotFound, toStatusError } from '../apimachinery/errors/index.js';
+import { KindScheme } from '../apimachinery/scheme/scheme.js';
+import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
+import type { AdmissionChain } from '../admission/types.js';
+import type { ResourceStorage } from '../registry/rest.js';
+import type { APIGroupDefinition, ResourceDefinition, Verb } from '../registry/types.js';
+import type { APIRequest, APIResponse, Handler } from '../server/http.js';
+import { createResource } from './handlers/create.js';
+import { deleteResource } from './handlers/delete.js';
+import { deleteCollection } from './handlers/deletecollection.js';
+import { getResource } from './handlers/get.js';
+import { listResource } from './handlers/list.js';
+import { patchResource } from './handlers/patch.js';
+import { PATCH_TYPES, PATCH_TYPES_WITHOUT_STRATEGIC } from './handlers/patchers.js';
+import { endpointStorage, kindCodec, SCALE_CODEC, type EndpointStorage, type RequestScope } from './handlers/scope.js';
+import { updateResource } from './handlers/update.js';
+import { watchResource } from './handlers/watch.js';
+import { resourceEndpointRestrictions } from './negotiation/negotiate.js';
+import { newTableConvertor } from './table/convertor.js';
+
+/**
+ * APIInstaller for one group-version: a single handler for the `/apis/<group>/<version>` (or
+ * `/api/v1`) subtree that dispatches on the RequestInfo the filters resolved to the verb
+ * handlers of each resource and subresource.
+ */
+
+export interface InstallAPIGroupVersionOptions {
+  readonly group: APIGroupDefinition;
+  /** A version of `group.versions`. */
+  readonly version: string;
+  /** The storages of every kind served in this version, by Kind. A kind without storage is not served. */
+  readonly storages: ReadonlyMap<string, ResourceStorage>;
+  readonly admission: AdmissionChain;
+  /**
+   * Whether PATCH accepts application/strategic-merge-patch+json. True (the default) for the
+   * groups defined in apis/; CRDs pass false and answer it with 415.
+   */
+  readonly strategicMergePatch?: boolean;
+  /** kube-apiserver's --min-request-timeout: watches without timeoutSeconds last this × (1 + rand). Default 1800. */
+  readonly minRequestTimeoutSeconds?: number;
+  /** Plurals whose DELETE answers with the deleted object instead of a Success Status (ReturnDeletedObject). Default none. */
+  readonly returnDeletedObject?: ReadonlySet<string>;
+  /** Shared schema validator (ajv compiles each schema once per validator). Default: a new one. */
+  readonly validator?: SchemaValidator;
+  /** Clock of Table age cells, in epoch milliseconds. Default Date.now. */
+  readonly now?: () => number;
+}
+
+export interface InstalledAPIGroupVersion {
+  /** `/apis/<group>/<version>`, or `/api/v1` for the core group. */
+  readonly prefix: string;
+  /** Serves every resource request under `prefix`; expects req.info to be resolved. Never rejects. */
+  readonly handler: Handler;
+}
+
+/** The subresources every resource may have, and the verbs they offer. */
+const SUBRESOURCE_VERBS: ReadonlySet<string> = new Set(['get', 'update', 'patch']);
+
+interface InstalledResource {
+  readonly definition: ResourceDefinition;
+  readonly storages: ResourceStorage;
+  readonly scopes: ReadonlyMap<string, RequestScope>;
+}
+
+export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): InstalledAPIGroupVersion {
+  const versionDef = opts.group.versions.find((v) => v.name === opts.version);
+  if (versionDef === undefined) throw new Error(`version ${opts.version} is not served by group ${opts.group.name || 'core'}`);
+  const group = opts.group.name;
+  const prefix = group === '' ? `/api/${opts.version}` : `/apis/${group}/${opts.version}`;
+  const validator = opts.validator ?? new SchemaValidator();
+  const deprecationWarning = versionDef.deprecation?.warning;
+  const returnDeleted = opts.returnDeletedObject ?? new Set<string>();
+
+  const resources = new Map<string, InstalledResource>();
+  for (const definition of versionDef.resources) {
+    const storages = opts.storages.get(definition.kind);
+    if (storages === undefined) continue;
+    const scheme = new KindScheme(opts.group, definition.kind);
+    const base = {
+      group,
+      version: opts.version,
+      apiVersion: scheme.apiVersion(opts.version),
+      kind: definition.kind,
+      resource: definition.plural,
+      groupResource: { group, resource: definition.plural },
+      groupKind: { group, kind: definition.kind },
+      namespaced: definition.namespaced,
+      definition,
+      admission: opts.admission,
+      patchTypes: opts.strategicMergePatch === false ? PATCH_TYPES_WITHOUT_STRATEGIC : PATCH_TYPES,
+      validator,
+      minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
+    };
+    const tableConvertor = newTableConvertor(definition.printerColumns, opts.now);
+    const kindScope: RequestScope = {
+      ...base,
+      subresource: '',
+      tableConvertor,
+      restrictions: resourceEndpointRestrictions({ tableConvertor: true }),
+      codec: kindCodec(scheme, opts.version),
+    };
+    const scopes = new Map<string, RequestScope>([['', kindScope]]);
+    if (storages.status !== undefined) scopes.set('status', { ...kindScope, subresource: 'status' });
+    if (storages.scale !== undefined) {
+      scopes.set('scale', {
+        ...base,
+        subresource: 'scale',
+        tableConvertor: undefined,
+        restrictions: resourceEndpointRestrictions({ tableConvertor: false }),
+        codec: SCALE_CODEC,
+      });
+    }
+    resources.set(definition.plural, { definition, storages, scopes });
+  }
+
+  const handler: Handler = async (req, res) => {
+    try {
+      const r = resources.get(req.info.resource);
+      if (r === undefined || !pathFitsScope(req, r.definition)) {
+        throw newNotFound({ group, resource: req.info.resource }, req.info.name);
+      }
+      const scope = r.scopes.get(req.info.subresource);
+      const storage = endpointStorage(r.storages, req.info.subresource);
+      if (scope === undefined || storage === undefined) throw newNotFound({ group, resource: req.info.resource }, req.info.name);
+      if (deprecationWarning !== undefined) res.addWarning(deprecationWarning);
+      await dispatch(req, res, scope, storage, r.definition, returnDeleted.has(r.definition.plural));
+    } catch (err) {
+      res.writeError(toStatusError(err, { gr: { group, resource: req.info.resource }, name: req.info.name }));
+    }
+  };
+  return { prefix, handler };
+}
+
+/**
+ * Whether the path's shape exists for the resource: cluster-scoped resources have no
+ * `namespaces/<ns>/` paths (the core `namespaces` resource names itself there), and namespaced
+ * resources are only listed and watched across namespaces.
+ */
+function pathFitsScope(req: APIRequest, def: ResourceDefinition): boolean {
+  const info = req.info;
+  const namespaceInPath = info.namespace !== '' && !(info.parts[0] === 'namespaces' && info.parts[1] === info.namespace && info.resource === 'namespaces');
+  if (!def.namespaced) return !namespaceInPath;
+  return namespaceInPath || (info.parts.length === 1 && info.subresource === '');
+}
+
+async function dispatch(req: APIRequest, res: APIResponse, scope: RequestScope, storage: EndpointStorage, def: ResourceDefinition, returnDeleted: boolean): Promise<void> {
+  const verb = req.info.verb;
+  const hasName = req.info.parts.length >= 2;
+  const notAllowed = (): Error => newMethodNotSupported(scope.groupResource, verb);
+
+  if (storage.kind === 'sub') {
+    if (!SUBRESOURCE_VERBS.has(verb)) throw notAllowed();
+    if (verb === 'get') return getResource(req, res, scope, storage.storage);
+    if (verb === 'update') return updateResource(req, res, scope, storage.storage);
+    return patchResource(req, res, scope, storage.storage);
+  }
+
+  if (!def.verbs.includes(verb as Verb)) throw notAllowed();
+  const main = storage.storage;
+  const namespacedCollection = !def.namespaced || req.info.namespace !== '';
+  switch (verb) {
+    case 'get':
+      return getResource(req, res, scope, main);
+    case 'list':
+      return listResource(req, res, scope, main);
+    case 'watch':
+      return watchResource(req, res, scope, main);
+    case 'create':
+      if (hasName || !namespacedCollection) throw notAllowed();
+      return createResource(req, res, scope, main);
+    case 'update':
+      if (!hasName) throw notAllowed();
+      return updateResource(req, res, scope, main);
+    case 'patch':
+      if (!hasName) throw notAllowed();
+      return patchResource(req, res, scope, main);
+    case 'delete':
+      return deleteResource(req, res, scope, main, returnDeleted);
+    case 'deletecollection':
+      if (!namespacedCollection) throw notAllowed();
+      return deleteCollection(req, res, scope, main);
+    default:
+      throw notAllowed();
+  }
+}

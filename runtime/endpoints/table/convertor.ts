@@ -1,0 +1,108 @@
+import type { Table, TableColumnDefinition, TableRow } from '../../../apis/meta/v1/table.js';
+import type { PrinterColumnDefinition } from '../../registry/types.js';
+import { humanAge } from './duration.js';
+import { goFormat } from './gofmt.js';
+import { parseJSONPath, type JSONPath } from './jsonpath.js';
+
+/**
+ * The Table convertor of a resource version (apiextensions-apiserver's tableconvertor, which
+ * the generated kinds share with CRDs): a `Name` column, then the version's printer columns
+ * (default `Age` when it declares none), with cells formatted by the server.
+ */
+
+/** metav1.ObjectMeta's `name` documentation: the Name column's description. */
+export const NAME_COLUMN_DESCRIPTION =
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
+
+/** The column a CRD without additionalPrinterColumns gets. */
+const DEFAULT_AGE_COLUMN: PrinterColumnDefinition = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', priority: 0 };
+
+/** An object (or list, whose items are objects) in the version the table is built for. */
+export interface TableSource {
+  readonly metadata?: { readonly name?: unknown; readonly resourceVersion?: unknown; readonly continue?: unknown; readonly remainingItemCount?: unknown };
+  readonly items?: readonly unknown[];
+  readonly [key: string]: unknown;
+}
+
+export interface TableConvertor {
+  /**
+   * The Table of one object or of a list. Each row's `object` is the source item itself (the
+   * endpoint replaces it per includeObject). `noHeaders` leaves columnDefinitions null.
+   */
+  convertToTable(source: TableSource, opts: { readonly noHeaders: boolean; readonly isList: boolean }): Table;
+}
+
+interface Column {
+  readonly definition: TableColumnDefinition;
+  readonly path: JSONPath | undefined;
+}
+
+/** Builds the convertor once per resource version; `now` is injectable for tests. */
+export function newTableConvertor(printerColumns: readonly PrinterColumnDefinition[], now: () => number = Date.now): TableConvertor {
+  const columns: Column[] = (printerColumns.length === 0 ? [DEFAULT_AGE_COLUMN] : printerColumns).map((c) => ({
+    definition: {
+      name: c.name,
+      type: c.type,
+      format: c.format ?? '',
+      description: c.description !== undefined && c.description !== '' ? c.description : `Custom resource definition column (in JSONPath format): ${c.jsonPath}`,
+      priority: c.priority,
+    },
+    path: tryParse(c.jsonPath),
+  }));
+  const headers: TableColumnDefinition[] = [
+    { name: 'Name', type: 'string', format: 'name', description: NAME_COLUMN_DESCRIPTION, priority: 0 },
+    ...columns.map((c) => c.definition),
+  ];
+  return {
+    convertToTable(source, opts) {
+      const at = now();
+      const items = opts.isList ? (source.items ?? []) : [source];
+      const rows: TableRow[] = items.map((item) => ({ cells: rowCells(columns, item, at), object: item as TableRow['object'] }));
+      const metadata: NonNullable<Table['metadata']> = {};
+      const m = source.metadata ?? {};
+      if (typeof m.resourceVersion === 'string' && m.resourceVersion !== '') metadata.resourceVersion = m.resourceVersion;
+      if (opts.isList) {
+        if (typeof m.continue === 'string' && m.continue !== '') metadata.continue = m.continue;
+        if (typeof m.remainingItemCount === 'number') metadata.remainingItemCount = m.remainingItemCount;
+      }
+      return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions: opts.noHeaders ? null : headers, rows };
+    },
+  };
+}
+
+function tryParse(jsonPath: string): JSONPath | undefined {
+  try {
+    return parseJSONPath(jsonPath);
+  } catch {
+    return undefined;
+  }
+}
+
+function rowCells(columns: readonly Column[], item: unknown, now: number): unknown[] {
+  const meta = (item as TableSource | null)?.metadata;
+  const cells: unknown[] = [typeof meta?.name === 'string' ? meta.name : ''];
+  for (const c of columns) {
+    const found = c.path?.find(item) ?? [];
+    cells.push(found.length === 0 ? null : cellFor(c.definition.type, found[0], now));
+  }
+  return cells;
+}
+
+/** cellForJSONValue: typed cells; a value of the wrong type is a null cell. */
+export function cellFor(type: string, value: unknown, now: number): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'string':
+      return goFormat(value);
+    case 'integer':
+      return typeof value === 'number' ? Math.trunc(value) : null;
+    case 'number':
+      return typeof value === 'number' ? value : null;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : null;
+    case 'date':
+      return typeof value === 'string' ? humanAge(value, now) : null;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { StatusError } from '../../apimachinery/errors/index.js';
+import { NAME_COLUMN_DESCRIPTION, newTableConvertor } from './convertor.js';
+import { humanAge, humanDuration } from './duration.js';
+import { goFormat } from './gofmt.js';
+import { JSONPathParseError, parseJSONPath } from './jsonpath.js';
+import { parseTableOptions, transformObject } from './transform.js';
+
+const S = 1000;
+const M = 60 * S;
+const H = 60 * M;
+const D = 24 * H;
+
+describe('humanDuration (util/duration.HumanDuration)', () => {
+  const cases: [number, string][] = [
+    [-2 * S, '<invalid>'],
+    [-1 * S, '0s'],
+    [-999, '0s'],
+    [0, '0s'],
+    [1 * S, '1s'],
+    [119 * S, '119s'],
+    [2 * M, '2m'],
+    [2 * M + 5 * S, '2m5s'],
+    [9 * M + 59 * S, '9m59s'],
+    [10 * M + 30 * S, '10m'],
+    [179 * M, '179m'],
+    [3 * H, '3h'],
+    [3 * H + 10 * M, '3h10m'],
+    [7 * H + 59 * M, '7h59m'],
+    [8 * H + 30 * M, '8h'],
+    [47 * H, '47h'],
+    [48 * H, '2d'],
+    [2 * D + 5 * H, '2d5h'],
+    [7 * D + 23 * H, '7d23h'],
+    [8 * D, '8d'],
+    [729 * D, '729d'],
+    [730 * D, '2y'],
+    [2 * 365 * D + 40 * D, '2y40d'],
+    [8 * 365 * D, '8y'],
+    [20 * 365 * D + 100 * D, '20y'],
+  ];
+  for (const [ms, want] of cases) test(`${ms}ms → ${want}`, () => assert.equal(humanDuration(ms), want));
+
+  test('ages of timestamps', () => {
+    const now = Date.parse('2024-05-01T10:05:00Z');
+    assert.equal(humanAge('2024-05-01T10:00:00Z', now), '5m');
+    assert.equal(humanAge('', now), '<unknown>');
+    assert.equal(humanAge(null, now), '<unknown>');
+    assert.equal(humanAge('yesterday', now), '<invalid>');
+  });
+});
+
+describe('JSONPath subset', () => {
+  const obj = {
+    metadata: { name: 'a', labels: { 'app.kubernetes.io/name': 'x' } },
+    spec: { replicas: 3, ports: [{ port: 80 }, { port: 443 }], nested: { deep: true } },
+    status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'Synced', status: 'False' }] },
+  };
+  const cases: [string, unknown[]][] = [
+    ['.spec.replicas', [3]],
+    ['{.spec.replicas}', [3]],
+    ['$.spec.nested.deep', [true]],
+    ['.spec.missing.x', []],
+    ['.spec.ports[0].port', [80]],
+    ['.spec.ports[-1].port', [443]],
+    ['.spec.ports[*].port', [80, 443]],
+    ['.spec.ports[5].port', []],
+    [".metadata.labels['app.kubernetes.io/name']", ['x']],
+    ['.status.conditions[?(@.type=="Ready")].status', ['True']],
+    [".status.conditions[?(@.type!='Ready')].type", ['Synced']],
+    ['.status.conditions[?(@.status)].type', ['Ready', 'Synced']],
+    ['.spec.ports[?(@.port > 100)].port', [443]],
+    ['..port', [80, 443]],
+    ['.spec.nested.*', [true]],
+  ];
+  for (const [path, want] of cases) test(path, () => assert.deepEqual(parseJSONPath(path).find(obj), want));
+  test('rejects what it cannot evaluate', () => {
+    assert.throws(() => parseJSONPath('.spec[?(@.x ~ 1)]'), JSONPathParseError);
+    assert.throws(() => parseJSONPath('spec x'), JSONPathParseError);
+  });
+});
+
+test('goFormat prints as Go %v', () => {
+  assert.equal(goFormat({ spec: { b: [1, 'x', null], a: 1.5 } }), 'map[spec:map[a:1.5 b:[1 x <nil>]]]');
+  assert.equal(goFormat(1e21), '1e+21');
+});
+
+describe('Table convertor', () => {
+  const now = Date.parse('2024-05-01T13:10:00Z');
+  const convertor = newTableConvertor(
+    [
+      { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', priority: 0 },
+      { name: 'Ratio', type: 'number', jsonPath: '.spec.ratio', priority: 1, description: 'the ratio' },
+      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status', priority: 0 },
+      { name: 'Paused', type: 'boolean', jsonPath: '.spec.paused', priority: 0 },
+      { name: 'Labels', type: 'string', jsonPath: '.metadata.labels', priority: 0 },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', priority: 0 },
+    ],
+    () => now,
+  );
+  const obj = {
+    apiVersion: 'x/v1', kind: 'K',
+    metadata: { name: 'a', resourceVersion: '7', creationTimestamp: '2024-05-01T10:00:00Z', labels: { b: '2', a: '1' } },
+    spec: { replicas: 3, ratio: 'not-a-number', paused: false },
+    status: { conditions: [{ type: 'Ready', status: 'True' }] },
+  };
+
+  test('columns: Name first, then the printer columns, all keys present', () => {
+    const t = convertor.convertToTable(obj, { noHeaders: false, isList: false });
+    assert.deepEqual(t.columnDefinitions?.[0], { name: 'Name', type: 'string', format: 'name', description: NAME_COLUMN_DESCRIPTION, priority: 0 });
+    assert.deepEqual(t.columnDefinitions?.[1], { name: 'Replicas', type: 'integer', format: '', description: 'Custom resource definition column (in JSONPath format): .spec.replicas', priority: 0 });
+    assert.equal(t.columnDefinitions?.[2]?.description, 'the ratio');
+    assert.deepEqual(t.rows[0]?.cells, ['a', 3, null, 'True', false, 'map[a:1 b:2]', '3h10m']);
+    assert.deepEqual(t.metadata, { resourceVersion: '7' });
+  });
+
+  test('lists copy ListMeta; empty lists have rows []; noHeaders gives null columns', () => {
+    const list = { kind: 'KList', apiVersion: 'x/v1', metadata: { resourceVersion: '9', continue: 'c', remainingItemCount: 2 }, items: [] };
+    const t = convertor.convertToTable(list, { noHeaders: true, isList: true });
+    assert.deepEqual(t, { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '9', continue: 'c', remainingItemCount: 2 }, columnDefinitions: null, rows: [] });
+  });
+
+  test('no printer columns: the default Age column', () => {
+    const t = newTableConvertor([], () => now).convertToTable(obj, { noHeaders: false, isList: false });
+    assert.deepEqual(t.columnDefinitions?.map((c) => c.name), ['Name', 'Age']);
+    assert.deepEqual(t.rows[0]?.cells, ['a', '3h10m']);
+  });
+
+  test('includeObject: Metadata (default) / Object / None', () => {
+    const convert = { group: 'meta.k8s.io', version: 'v1', kind: 'Table' };
+    const meta = transformObject(obj, false, convert, convertor, parseTableOptions(new URLSearchParams())) as { rows: { object?: unknown }[] };
+    assert.deepEqual(meta.rows[0]?.object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata });
+    const full = transformObject(obj, false, convert, convertor, parseTableOptions(new URLSearchParams('includeObject=Object'))) as { rows: { object?: unknown }[] };
+    assert.deepEqual(full.rows[0]?.object, obj);
+    const none = transformObject(obj, false, convert, convertor, parseTableOptions(new URLSearchParams('includeObject=None'))) as { rows: object[] };
+    assert.equal('object' in (none.rows[0] ?? {}), false);
+    assert.throws(
+      () => parseTableOptions(new URLSearchParams('includeObject=All')),
+      (e: unknown) => e instanceof StatusError && e.code === 400 &&
+        e.message === 'Unable to convert to Table as requested: includeObject: Unsupported value: "All": supported values: "", "Metadata", "None", "Object"',
+    );
+  });
+
+  test('PartialObjectMetadata(List) and their 406s', () => {
+    const pom = { group: 'meta.k8s.io', version: 'v1', kind: 'PartialObjectMetadata' };
+    const poml = { ...pom, kind: 'PartialObjectMetadataList' };
+    assert.deepEqual(transformObject(obj, false, pom, undefined, undefined), { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata });
+    const list = { kind: 'KList', apiVersion: 'x/v1', metadata: { resourceVersion: '9' }, items: [obj] };
+    assert.deepEqual(transformObject(list, true, poml, undefined, undefined), {
+      kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '9' },
+      items: [{ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata }],
+    });
+    assert.throws(() => transformObject(list, true, pom, undefined, undefined), (e: unknown) => e instanceof StatusError && e.code === 406);
+    assert.throws(() => transformObject(obj, false, poml, undefined, undefined), (e: unknown) => e instanceof StatusError && e.code === 406);
+    const status = { kind: 'Status', apiVersion: 'v1', status: 'Success' };
+    assert.equal(transformObject(status, false, pom, undefined, undefined), status);
+  });
+});
