@@ -127,6 +127,34 @@ export function newTooManyRequests(message: string, retryAfterSeconds: number): 
   return failure(429, 'TooManyRequests', message, { retryAfterSeconds });
 }
 
+/**
+ * NewGenericServerResponse as the patch handler uses it (no verb, resource or name): the
+ * code's generic message, e.g. 422 `the server rejected our request due to an error in our
+ * request` (reason Invalid, details `{}`); the server message itself is dropped, as kube does,
+ * except for 403/406/415 where it is the message.
+ */
+export function newGenericServerResponse(code: number, serverMessage = ''): StatusError {
+  const generic: Record<number, [StatusReason, string]> = {
+    400: ['BadRequest', 'the server rejected our request for an unknown reason'],
+    401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
+    403: ['Forbidden', serverMessage],
+    404: ['NotFound', 'the server could not find the requested resource'],
+    405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],
+    406: ['NotAcceptable', serverMessage === '' || serverMessage === 'unknown' ? 'the server was unable to respond with a content type that the client supports' : serverMessage],
+    409: ['Conflict', 'the server reported a conflict'],
+    415: ['UnsupportedMediaType', serverMessage],
+    422: ['Invalid', 'the server rejected our request due to an error in our request'],
+    429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
+    503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
+    504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
+  };
+  const fallback: [StatusReason, string] = code >= 500
+    ? ['InternalError', `an error on the server (${JSON.stringify(serverMessage)}) has prevented the request from succeeding`]
+    : ['', `the server responded with the status code ${code} but did not return more information`];
+  const [reason, message] = generic[code] ?? fallback;
+  return failure(code, reason, message, {});
+}
+
 export function newRequestEntityTooLarge(message: string): StatusError {
   return failure(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
 }

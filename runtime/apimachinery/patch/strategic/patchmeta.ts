@@ -1,0 +1,56 @@
+import type { JSONSchemaProps } from '../../../../apis/apiextensions/v1/schema.js';
+import { objectMetaSchema } from '../../schema/objectmeta.js';
+
+/** The patch strategy of one field (strategicpatch.PatchMeta). */
+export interface PatchMeta {
+  /** `merge`, `replace`, `retainKeys`, or two of them (`merge,retainKeys`). */
+  readonly strategies: readonly string[];
+  readonly mergeKey: string;
+}
+
+type Markers = JSONSchemaProps & { 'x-kubernetes-patch-strategy'?: string; 'x-kubernetes-patch-merge-key'?: string };
+
+/**
+ * Patch metadata looked up in a structural schema (LookupPatchMeta): the
+ * `x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key` markers,
+ * else `x-kubernetes-list-type: map` (merge on the first list-map key) or
+ * `set` (merge). Fields the schema does not know have no strategy: maps
+ * merge, lists are replaced. `metadata` at a resource root or in an embedded
+ * resource is ObjectMeta.
+ */
+export class SchemaPatchMeta {
+  constructor(
+    private readonly schema: JSONSchemaProps | undefined,
+    private readonly isResource = false,
+  ) {}
+
+  /** The schema and patch meta of map-valued field `key`. */
+  lookupForStruct(key: string): { sub: SchemaPatchMeta; meta: PatchMeta } {
+    const prop = this.field(key);
+    return { sub: new SchemaPatchMeta(prop, prop?.['x-kubernetes-embedded-resource'] === true), meta: patchMetaOf(prop) };
+  }
+
+  /** The item schema and patch meta of list-valued field `key`. */
+  lookupForSlice(key: string): { sub: SchemaPatchMeta; meta: PatchMeta } {
+    const prop = this.field(key);
+    const items = prop !== undefined && !Array.isArray(prop.items) ? prop.items : undefined;
+    return { sub: new SchemaPatchMeta(items, items?.['x-kubernetes-embedded-resource'] === true), meta: patchMetaOf(prop) };
+  }
+
+  private field(key: string): Markers | undefined {
+    if (key === 'metadata' && (this.isResource || this.schema?.['x-kubernetes-embedded-resource'] === true)) return objectMetaSchema;
+    const s = this.schema;
+    if (s === undefined) return undefined;
+    return s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+  }
+}
+
+function patchMetaOf(prop: Markers | undefined): PatchMeta {
+  if (prop === undefined) return { strategies: [], mergeKey: '' };
+  const strategy = prop['x-kubernetes-patch-strategy'];
+  if (strategy !== undefined) return { strategies: strategy.split(','), mergeKey: prop['x-kubernetes-patch-merge-key'] ?? '' };
+  const listType = prop['x-kubernetes-list-type'];
+  if (listType === 'map') return { strategies: ['merge'], mergeKey: prop['x-kubernetes-list-map-keys']?.[0] ?? '' };
+  if (listType === 'set') return { strategies: ['merge'], mergeKey: '' };
+  return { strategies: [], mergeKey: prop['x-kubernetes-patch-merge-key'] ?? '' };
+}
