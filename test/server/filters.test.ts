@@ -248,7 +248,7 @@ describe('authentication and authorization', () => {
   after(() => t.close());
 
   it('401 Unauthorized when no authenticator accepts the request', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }] as Array<Record<string, string>>) {
       const r = await fetch(`${t.url}/apis/wardle.example.com/v1beta1/flunders`, { headers });
       assert.equal(r.status, 401);
       const body = await json(r);

@@ -9,13 +9,13 @@ import * as x509 from '@peculiar/x509';
 import type { Authenticator } from '../../runtime/endpoints/filters/authenticator.js';
 import { Gate, json, sleep, startServer } from './harness.js';
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
 /** A throwaway self-signed certificate and its PEM key. */
 async function selfSigned(cn: string, usage: 'server' | 'client'): Promise<{ cert: string; key: string }> {
-  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: Date.now().toString(16),
     name: `CN=${cn}`,
