@@ -140,6 +140,10 @@ export class Serving {
   }
 
   private dispatch(raw: IncomingMessage, response: ServerResponse): void {
+    // A client that vanishes mid-body, or a handler writing to raw after the end, must not
+    // become an unhandled 'error' event that takes the process down.
+    raw.on('error', () => undefined);
+    response.on('error', (err) => this.server.config.logger.error('response error', { URI: raw.url, err }));
     if (this.draining) response.setHeader('Connection', 'close');
     const { req, res } = adaptRequest(raw, response, { maxRequestBodyBytes: this.maxRequestBodyBytes, shutdownSignal: this.hardStop.signal });
     this.server.handlerChain(req, res).catch((err: unknown) => {
