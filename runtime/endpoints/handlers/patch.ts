@@ -3,7 +3,7 @@ import { mediaTypeEssence, parseMediaType } from '../../apimachinery/serializer/
 import type { KubeObject, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
 import type { APIRequest, APIResponse } from '../../server/http.js';
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
-import { decodePatch, applyPatchDocument, type PatchType, type DecodedPatch } from './patchers.js';
+import { applyPatchDocument, patchGoString, type PatchType } from './patchers.js';
 import { applyFieldValidation, defaultAndCheckTypeMeta, defaultAndValidate, pruneUnknownFields } from './pipeline.js';
 import { headerValue, negotiateResponse, writeObject } from './response.js';
 import type { RequestScope } from './scope.js';
@@ -25,7 +25,6 @@ export async function patchResource(req: APIRequest, res: APIResponse, scope: Re
   const opts = parsePatchOptions(req.query, false);
   const ctx = requestContext(req, res, scope);
   const name = req.info.name;
-  const patch = decodePatch(patchType, body, opts.fieldValidation);
 
   const update: AdmissionRequest = { operation: 'UPDATE', name, dryRun: opts.dryRun, options: opts.raw };
   const create: AdmissionRequest = { ...update, operation: 'CREATE' };
@@ -33,9 +32,9 @@ export async function patchResource(req: APIRequest, res: APIResponse, scope: Re
     preconditions: () => undefined,
     updatedObject: async (c, old) => {
       if (old === undefined) throw newNotFound(scope.groupResource, name);
-      const patched = patchedObject(scope, patch, structuredClone(scope.codec.fromHub(old)));
+      const { obj: patched, strictErrors } = patchedObject(scope, patchType, body, scope.codec.fromHub(old));
       const unknown = pruneUnknownFields(scope, patched);
-      applyFieldValidation(c, opts.fieldValidation, [...patch.strictErrors, ...unknown], (message) => patchFailure(patch, patched, message));
+      applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, patched, message));
       checkName(patched, name, c.namespace);
       defaultAndValidate(scope, patched);
       const hub = scope.codec.toHub(patched);
@@ -54,22 +53,23 @@ export async function patchResource(req: APIRequest, res: APIResponse, scope: Re
 }
 
 /** The patch applied to the current object in the request version; its type meta must stay the URL's. */
-function patchedObject(scope: RequestScope, patch: DecodedPatch, current: KubeObject): KubeObject {
-  const result = applyPatchDocument(patch, current, scope.codec.scheme !== undefined ? scope.definition.schema : undefined);
-  if (result === null || typeof result !== 'object' || Array.isArray(result)) {
-    throw invalidPatch(JSON.stringify(result), "Object 'Kind' is missing");
+function patchedObject(scope: RequestScope, type: PatchType, patch: Buffer, current: KubeObject): { obj: KubeObject; strictErrors: readonly string[] } {
+  const schema = scope.codec.scheme !== undefined ? scope.definition.schema : undefined;
+  const { value, strictErrors } = applyPatchDocument(type, current as Record<string, unknown>, patch, schema);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalidPatch(JSON.stringify(value), "Object 'Kind' is missing");
   }
-  const obj = result as KubeObject;
+  const obj = value as KubeObject;
   defaultAndCheckTypeMeta(scope, obj);
-  return obj;
+  return { obj, strictErrors };
 }
 
 /**
  * Strict decoding errors of a patch are a 422 on the `patch` field (with no kind), showing the
  * patched object (JSON and merge patches) or the patch as Go prints a map (strategic merge).
  */
-function patchFailure(patch: DecodedPatch, patched: KubeObject, message: string): StatusError {
-  return invalidPatch(patch.type === 'application/strategic-merge-patch+json' ? patch.goString : JSON.stringify(patched), message);
+function patchFailure(type: PatchType, patch: Buffer, patched: KubeObject, message: string): StatusError {
+  return invalidPatch(type === 'application/strategic-merge-patch+json' ? patchGoString(patch) : JSON.stringify(patched), message);
 }
 
 function invalidPatch(value: string, detail: string): StatusError {

@@ -48,14 +48,13 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
   writeObject(req, res, scope, target, created ? 201 : 200, scope.codec.fromHub(object));
 }
 
-/** DefaultUpdatedObjectInfo.Preconditions: the body's uid and resourceVersion, if any. */
-function preconditionsOf(obj: KubeObject): { uid?: string; resourceVersion?: string } | undefined {
+/**
+ * DefaultUpdatedObjectInfo.Preconditions: the body's uid only. A stale resourceVersion is the
+ * store's optimistic-concurrency conflict, with its own message.
+ */
+function preconditionsOf(obj: KubeObject): { uid?: string } | undefined {
   const uid = obj.metadata?.uid;
-  const rv = obj.metadata?.resourceVersion;
-  const out: { uid?: string; resourceVersion?: string } = {};
-  if (typeof uid === 'string' && uid !== '') out.uid = uid;
-  if (typeof rv === 'string' && rv !== '') out.resourceVersion = rv;
-  return out.uid === undefined && out.resourceVersion === undefined ? undefined : out;
+  return typeof uid === 'string' && uid !== '' ? { uid } : undefined;
 }
 
 /** checkName: the object's name must be the URL's; a namespace, when both have one, too. */
