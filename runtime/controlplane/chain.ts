@@ -53,9 +53,9 @@ export async function assembleChain(c: ChainOptions) {
       ...c,
       discovery,
       openapi,
-      decorate: (g, kind, storages) => {
+      decorate: (g, kind, storages, storage) => {
         if (g !== '' || kind !== 'Namespace') return storages;
-        namespaces = new NamespaceStorage(storages, c.resources.get({ group: '', resource: 'namespaces' })?.storage ?? missing());
+        namespaces = new NamespaceStorage(storages, storage);
         return namespaces.storages;
       },
     });
@@ -82,8 +82,4 @@ export async function assembleChain(c: ChainOptions) {
 function mount(server: GenericAPIServer, r: { path: string; prefix: boolean; handler: import('../server/http.js').Handler }): void {
   if (r.prefix) server.mux.handlePrefix(r.path, r.handler);
   else server.mux.handle(r.path, r.handler);
-}
-
-function missing(): never {
-  throw new Error('namespaces storage is not registered');
 }

@@ -7,7 +7,7 @@ import type { DiscoveryManager } from '../server/discovery/index.js';
 import { discoveryFromGroupDefinition } from '../server/discovery/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
 import { openAPIFromGroupDefinition, type OpenAPIService } from '../server/openapi/index.js';
-import type { StorageFactory } from '../storage/index.js';
+import type { Interface as StorageInterface, StorageFactory } from '../storage/index.js';
 import type { ResourceRegistry } from './resources.js';
 
 export interface InstallGroupOptions {
@@ -17,7 +17,7 @@ export interface InstallGroupOptions {
   readonly discovery: DiscoveryManager;
   readonly openapi: OpenAPIService;
   /** Replaces a kind's storages before they are served (the Namespace storage does). */
-  readonly decorate?: (group: string, kind: string, storages: ResourceStorage) => ResourceStorage;
+  readonly decorate?: (group: string, kind: string, storages: ResourceStorage, storage: StorageInterface) => ResourceStorage;
 }
 
 /**
@@ -32,7 +32,7 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
       if (storages.has(r.kind)) continue;
       const storage = await opts.factory.forResource({ resourcePrefix: storagePrefix(group.name, r.plural) });
       const created = createResourceStorage({ group, kind: r.kind, storage });
-      const rest = opts.decorate?.(group.name, r.kind, created) ?? created;
+      const rest = opts.decorate?.(group.name, r.kind, created, storage) ?? created;
       storages.set(r.kind, rest);
       opts.resources.add({ group: group.name, resource: r.plural, kind: r.kind, namespaced: r.namespaced, rest, storage });
     }
