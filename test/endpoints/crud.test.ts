@@ -88,8 +88,12 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
     assert.equal(gv.status, 400);
     assert.equal(gv.json()['message'], 'the API version in the data (wardle.example.com/v1beta1) does not match the expected API version (wardle.example.com/v1alpha1)');
     const kind = await s.req('POST', NS, { body: { ...flunderV1alpha1('x'), kind: 'Fischer' } });
-    assert.equal(kind.status, 422);
-    assert.equal(kind.json()['message'], 'Flunder.wardle.example.com "x" is invalid: kind: Invalid value: "Fischer": must be Flunder');
+    assert.equal(kind.status, 400);
+    assert.equal(kind.json()['message'], 'the kind in the data (Fischer) does not match the expected kind (Flunder)');
+    const slash = await s.req('POST', NS, { body: { ...flunderV1alpha1('x'), apiVersion: '/' } });
+    assert.equal(slash.status, 400);
+    const labels = await s.req('POST', NS, { body: flunderV1alpha1('x', {}, { labels: 'x' }) });
+    assert.equal(labels.status, 422, 'metadata fields are type-checked against ObjectMeta');
     const ns = await s.req('POST', NS, { body: flunderV1alpha1('x', {}, { namespace: 'other' }) });
     assert.equal(ns.status, 400);
     assert.equal(ns.json()['message'], 'the namespace of the provided object does not match the namespace sent on the request');

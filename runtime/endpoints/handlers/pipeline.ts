@@ -1,5 +1,6 @@
 import { newBadRequest, newInvalid, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
-import { applyDefaults, prune, pruneNonNullableNullsWithoutDefaults, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
+import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import { applyDefaults, objectMetaSchema, prune, pruneNonNullableNullsWithoutDefaults, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
 import { decodeBody, DECODABLE_MEDIA_TYPES } from '../../apimachinery/serializer/decode.js';
 import { isJSONObject } from '../../apimachinery/serializer/jsonvalue.js';
 import { mediaTypeEssence, parseMediaType } from '../../apimachinery/serializer/mediatype.js';
@@ -36,7 +37,7 @@ export function decodeObjectBody(scope: RequestScope, body: Buffer, contentType:
   return { obj, duplicates: duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`) };
 }
 
-/** Fills apiVersion/kind from the URL where absent; a different group/version is a 400, a different kind a 422. */
+/** Fills apiVersion/kind from the URL where absent; a different group/version or kind is a 400, as kube's typed decoder answers. */
 export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject): void {
   const expected = splitAPIVersion(scope.codec.apiVersion);
   const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : scope.codec.kind;
@@ -45,18 +46,24 @@ export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject): v
     throw newBadRequest(`the object provided is unrecognized (must be of type ${scope.codec.kind}): unexpected GroupVersion string: ${apiVersion}`);
   }
   let gv = splitAPIVersion(apiVersion);
-  if (gv.group === '' && gv.version === '') gv = expected;
+  if (apiVersion === '') gv = expected;
   else if (gv.version === '' && gv.group === expected.group) gv = { ...gv, version: expected.version };
   const actual = gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
   if (actual !== scope.codec.apiVersion) {
     throw newBadRequest(`the API version in the data (${actual}) does not match the expected API version (${scope.codec.apiVersion})`);
   }
   if (kind !== scope.codec.kind) {
-    throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), [{ type: 'FieldValueInvalid', field: 'kind', badValue: kind, detail: `must be ${scope.codec.kind}` }]);
+    throw newBadRequest(`the kind in the data (${kind}) does not match the expected kind (${scope.codec.kind})`);
   }
   obj.apiVersion = actual;
   obj.kind = kind;
 }
+
+/**
+ * Resource schemas declare metadata as a bare object (as CRD schemas do); this checks the
+ * ObjectMeta field types (labels a string map, …) so a patch cannot store a malformed one.
+ */
+const OBJECT_WITH_META: JSONSchemaProps = { type: 'object', properties: { metadata: objectMetaSchema } };
 
 function splitAPIVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');
@@ -83,7 +90,7 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject): void {
   applyDefaults(obj, schema);
   pruneNonNullableNullsWithoutDefaults(obj, schema);
   scheme.defaultInPlace(obj, scope.version);
-  const errs = [...scope.validator.validate(schema, obj), ...validateListSetsAndMaps(obj, schema)];
+  const errs = [...scope.validator.validate(schema, obj), ...scope.validator.validate(OBJECT_WITH_META, obj), ...validateListSetsAndMaps(obj, schema)];
   if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
 }
 

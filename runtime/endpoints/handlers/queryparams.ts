@@ -5,11 +5,11 @@ import { newBadRequest } from '../../apimachinery/errors/index.js';
  * the first value counts; a malformed number is a 400 with strconv's wording.
  */
 
-/** Only `0` and `false` (any case) are false; a present empty value is true. */
+/** Convert_Slice_string_To_bool: `0`, `f`, `false`, `n`, `no` (any case) are false; anything else, empty included, is true. */
 export function queryBool(query: URLSearchParams, key: string): boolean | undefined {
   const v = query.get(key);
   if (v === null) return undefined;
-  return !(v === '0' || v.toLowerCase() === 'false');
+  return !['0', 'f', 'false', 'n', 'no'].includes(v.toLowerCase());
 }
 
 /** strconv.ParseInt(v, 10, 64). */
