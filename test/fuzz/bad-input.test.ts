@@ -99,7 +99,7 @@ describeBackends('bad input fuzz', (cp, backend) => {
     );
     t.diagnostic(`${cases.length} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; per category: ${[...perCategory].map(([k, v]) => `${k} ${v.n - v.failed}/${v.n}`).join(', ')}`);
     assert.equal(cp().exited(), undefined, `the server exited during the fuzz:\n${cp().log().slice(-4000)}`);
-    assert.deepEqual(failures.slice(0, 40), [], `${failures.length} of ${cases.length} answers were wrong (FUZZ_SEED=${SEED}); first ones above`);
+    if (failures.length > 0) assert.fail(`${failures.length} of ${cases.length} answers were wrong (FUZZ_SEED=${SEED}); the first ones:\n${failures.slice(0, 30).join('\n')}`);
   });
 
   it('afterwards: ready, same process, every object intact, nothing added', async () => {

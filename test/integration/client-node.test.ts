@@ -66,7 +66,12 @@ describeBackends('@kubernetes/client-node', (cp) => {
     assert.equal(patched.metadata?.labels?.['a'], '1');
     assert.equal(patched.metadata?.labels?.['b'], '2');
     await core.deleteNamespace({ name });
-    await eventually('namespace gone', async () => (await statusOf(core.readNamespace({ name }))).code === 404);
+    await eventually('namespace gone', async () =>
+      core.readNamespace({ name }).then(
+        () => false,
+        (e: unknown) => e instanceof ApiException && e.code === 404,
+      ),
+    );
   });
 
   it('CustomObjectsApi: flunders create, get, list, merge patch, delete', async () => {

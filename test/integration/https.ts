@@ -35,19 +35,25 @@ export interface StatusBody {
 export class HttpsClient {
   readonly agent: Agent;
 
-  constructor(readonly creds: Credentials, opts: { maxSockets?: number } = {}) {
+  /** `anonymous` trusts the CA but presents no credentials (kube's system:anonymous). */
+  constructor(readonly creds: Credentials, opts: { maxSockets?: number; anonymous?: boolean } = {}) {
+    this.anonymous = opts.anonymous ?? false;
     this.agent = new Agent({
       keepAlive: true,
       maxSockets: opts.maxSockets ?? 64,
       ca: creds.caPEM,
-      ...(creds.certPEM && creds.keyPEM ? { cert: creds.certPEM, key: creds.keyPEM } : {}),
+      ...(creds.certPEM && creds.keyPEM && !this.anonymous ? { cert: creds.certPEM, key: creds.keyPEM } : {}),
     });
   }
+
+  private readonly anonymous: boolean;
 
   private options(r: RawRequest): RequestOptions {
     const u = new URL(this.creds.server);
     const headers: Record<string, string | number> = { ...(r.headers ?? {}) };
-    if (this.creds.token) headers['Authorization'] = `Bearer ${this.creds.token}`;
+    if (this.anonymous) {
+      // no credentials
+    } else if (this.creds.token) headers['Authorization'] = `Bearer ${this.creds.token}`;
     else if (this.creds.username && this.creds.password) headers['Authorization'] = `Basic ${Buffer.from(`${this.creds.username}:${this.creds.password}`).toString('base64')}`;
     if (r.body !== undefined && headers['Content-Length'] === undefined) headers['Content-Length'] = Buffer.byteLength(r.body);
     return { host: u.hostname, port: u.port, method: r.method ?? 'GET', path: r.path, headers, agent: this.agent, servername: u.hostname === '127.0.0.1' ? undefined : u.hostname };

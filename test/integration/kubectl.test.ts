@@ -69,6 +69,12 @@ describe('kubectl against the control plane', { skip: noKubectl ?? false }, () =
       fails(await run(['delete', 'namespace', 'kube-system']), 'Error from server (Forbidden): namespaces "kube-system" is forbidden: this namespace may not be deleted');
     });
 
+    it('create namespace (the typed client of kubectl sends a protobuf body)', async () => {
+      const ns = uniqueName('typed');
+      assert.equal(ok(await run(['create', 'namespace', ns]), cp()), `namespace/${ns} created`);
+      assert.equal(ok(await run(['get', 'namespace', ns, '-o', 'jsonpath={.status.phase}']), cp()), 'Active');
+    });
+
     it('a Flunder in a missing namespace is rejected with namespaces "nope" not found', async () => {
       const m = flunderV1beta1.manifest(uniqueName('orphan'));
       fails(await run(['create', '-n', 'nope', '-f', '-'], JSON.stringify(m)), 'Error from server (NotFound): error when creating "STDIN": namespaces "nope" not found');
@@ -76,7 +82,7 @@ describe('kubectl against the control plane', { skip: noKubectl ?? false }, () =
 
     it('patch on a Namespace uses strategic merge by default; apply on a Namespace twice', async () => {
       const ns = uniqueName('smp');
-      ok(await run(['create', 'namespace', ns]), cp());
+      ok(await kc.createNamespace(ns), cp());
       assert.equal(ok(await run(['patch', 'namespace', ns, '-p', '{"metadata":{"labels":{"smp":"yes"}}}']), cp()), `namespace/${ns} patched`);
       assert.equal(ok(await run(['get', 'namespace', ns, '-o', 'jsonpath={.metadata.labels.smp}']), cp()), 'yes');
       const m = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { applied: 'one' } } };
@@ -91,7 +97,7 @@ describe('kubectl against the control plane', { skip: noKubectl ?? false }, () =
 
     it('deleting a namespace deletes its Flunders, then the namespace', async () => {
       const ns = uniqueName('gone');
-      ok(await run(['create', 'namespace', ns]), cp());
+      ok(await kc.createNamespace(ns), cp());
       for (const n of ['one', 'two', 'three']) ok(await run(['create', '-n', ns, '-f', '-'], JSON.stringify(flunderV1beta1.manifest(n))), cp());
       assert.equal(squashLines(ok(await run(['get', 'flunders', '-n', ns, '-o', 'name']), cp())).length, 3);
       assert.match(ok(await run(['delete', 'namespace', ns, '--timeout=90s']), cp()), new RegExp(`^namespace "${ns}" deleted`));
@@ -103,7 +109,7 @@ describe('kubectl against the control plane', { skip: noKubectl ?? false }, () =
 
     it('BanFlunder admission rejects a Flunder named by a Fischer, as kube prints Forbidden', async () => {
       const ns = uniqueName('ban');
-      ok(await run(['create', 'namespace', ns]), cp());
+      ok(await kc.createNamespace(ns), cp());
       const banned = uniqueName('banned');
       const fischer = { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: uniqueName('ban-list') }, disallowedFlunders: [banned] };
       ok(await run(['create', '-f', '-'], JSON.stringify(fischer)), cp());
@@ -120,7 +126,7 @@ describe('kubectl against the control plane', { skip: noKubectl ?? false }, () =
 
     it('Invalid with field causes: CEL rules of both versions', async () => {
       const ns = uniqueName('inv');
-      ok(await run(['create', 'namespace', ns]), cp());
+      ok(await kc.createNamespace(ns), cp());
       const both = { ...flunderV1beta1.manifest('both', ns), spec: { flunderReference: 'a', fischerReference: 'b' } };
       fails(await run(['create', '-f', '-'], JSON.stringify(both)), 'The Flunder "both" is invalid: spec: Invalid value: "object": flunderReference and fischerReference are mutually exclusive');
       const typeOnly = { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'typeonly', namespace: ns }, spec: { referenceType: 'Fischer' } };
@@ -129,7 +135,7 @@ describe('kubectl against the control plane', { skip: noKubectl ?? false }, () =
 
     it('an object written in v1beta1 reads back converted in v1alpha1', async () => {
       const ns = uniqueName('conv');
-      ok(await run(['create', 'namespace', ns]), cp());
+      ok(await kc.createNamespace(ns), cp());
       const m = { ...flunderV1beta1.manifest('conv', ns), spec: { fischerReference: 'fish' } };
       ok(await run(['create', '-f', '-'], JSON.stringify(m)), cp());
       const alpha = JSON.parse(ok(await run(['get', '-n', ns, 'flunders.v1alpha1.wardle.example.com', 'conv', '-o', 'json']), cp())) as { apiVersion: string; spec: unknown };

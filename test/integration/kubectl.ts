@@ -84,6 +84,15 @@ export class Kubectl {
     return new KubectlProcess(child, o.timeoutMs ?? 120_000);
   }
 
+  /**
+   * Creates a namespace from a JSON manifest (`create -f -`). `kubectl create namespace NAME`
+   * goes through client-go's typed client, which sends protobuf; kubectl.test.ts checks that
+   * path on its own so that it does not hide every other case.
+   */
+  async createNamespace(name: string): Promise<KubectlResult> {
+    return this.run(['create', '-f', '-'], { stdin: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }) });
+  }
+
   dispose(): void {
     rmSync(this.cacheDir, { recursive: true, force: true });
   }

@@ -22,7 +22,7 @@ export function declareVerbTests(k: KindCase, get: () => { kc: Kubectl; cp: Cont
     const jsonpath = async (name: string, path: string): Promise<string> => ok(await run(['get', k.resource, name, '-o', `jsonpath=${path}`]), get().cp);
 
     before(async () => {
-      if (k.namespaced) ok(await get().kc.run(['create', 'namespace', ns]), get().cp);
+      if (k.namespaced) ok(await get().kc.createNamespace(ns), get().cp);
     });
 
     it('create, get (Table with server columns and Age), get -o yaml / -o json, list', async () => {
@@ -81,9 +81,8 @@ export function declareVerbTests(k: KindCase, get: () => { kc: Kubectl; cp: Cont
       assert.equal((o.metadata['annotations'] as Record<string, string>)['note'], 'hi');
       assert.equal(await jsonpath(name, k.specChange.jsonpath), k.specChange.expect);
       const bad = JSON.stringify([{ op: 'test', path: '/metadata/labels/tier', value: 'nope' }]);
-      const r = await run(['patch', k.resource, name, '--type', 'json', '-p', bad]);
-      assert.equal(r.code, 1, r.stderr);
-      assert.match(r.stderr, /^Error from server/, r.stderr);
+      // kube-apiserver answers a failed JSON patch test with a bare 422 (no details).
+      fails(await run(['patch', k.resource, name, '--type', 'json', '-p', bad]), 'The request is invalid: the server rejected our request due to an error in our request');
     });
 
     it('apply (client-side) creates, then configures a change, then is unchanged', async () => {
