@@ -3,7 +3,7 @@
 // storage layer (runtime/storage, watch cache in front, as the server uses it) measured in the
 // same run with the same objects and sizes. Targets: HTTP creates ≥ 50% of the storage
 // layer's rate; HTTP gets ≥ 5,000/s on SQLite. BENCH_QUICK=1 shrinks every size.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +26,8 @@ const LIST_SIZES = [100, 1000] as const;
 interface Figures {
   creates: Throughput;
   gets: Throughput;
+  /** CPU ms per request spent by the server process and by this (client) process; HTTP only. */
+  cpu?: { create: { server: number; client: number }; get: { server: number; client: number } };
   list: Record<(typeof LIST_SIZES)[number], number>;
   watch: { p50: number; p99: number };
 }
@@ -40,6 +42,25 @@ function stored(name: string, ns: string): StoredObject {
 function latencies(sent: Map<string, number>, names: string[], arrivals: Map<string, number>): { p50: number; p99: number } {
   const lat = names.map((n) => (arrivals.get(n) ?? NaN) - (sent.get(n) ?? NaN)).filter(Number.isFinite).sort((a, b) => a - b);
   return { p50: percentile(lat, 50), p99: percentile(lat, 99) };
+}
+
+/** CPU time (user+system) of a process in ms, from /proc (Linux); NaN elsewhere. */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Runs fn and returns its result with the CPU ms per op of the server and of this process. */
+async function withCpu<T>(pid: number, ops: number, fn: () => Promise<T>): Promise<[T, { server: number; client: number }]> {
+  const s0 = processCpuMs(pid);
+  const c0 = process.cpuUsage();
+  const out = await fn();
+  const c = process.cpuUsage(c0);
+  return [out, { server: (processCpuMs(pid) - s0) / ops, client: (c.user + c.system) / 1000 / ops }];
 }
 
 async function storageFigures(f: StorageFactory): Promise<Figures> {
@@ -94,8 +115,10 @@ async function httpFigures(cp: ControlPlane): Promise<Figures> {
     for (const ns of ['c', 'w', ...LIST_SIZES.map((n) => `l${n}`)]) {
       await mustStatus(c.request({ method: 'POST', path: '/api/v1/namespaces', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }) }), 201);
     }
-    const creates = await throughput(sizes.creates, CONCURRENCY, (i) => post('c', pad(i)));
-    const gets = await throughput(sizes.gets, CONCURRENCY, (i) => mustStatus(c.request({ path: `${coll('c')}/${pad(i % sizes.creates)}`, headers: { Accept: 'application/json' } }), 200));
+    const [creates, createCpu] = await withCpu(cp.pid, sizes.creates, () => throughput(sizes.creates, CONCURRENCY, (i) => post('c', pad(i))));
+    const [gets, getCpu] = await withCpu(cp.pid, sizes.gets, () =>
+      throughput(sizes.gets, CONCURRENCY, (i) => mustStatus(c.request({ path: `${coll('c')}/${pad(i % sizes.creates)}`, headers: { Accept: 'application/json' } }), 200)),
+    );
     const list = {} as Figures['list'];
     for (const n of LIST_SIZES) {
       await throughput(n, CONCURRENCY, (i) => post(`l${n}`, pad(i)));
@@ -114,7 +137,7 @@ async function httpFigures(cp: ControlPlane): Promise<Figures> {
     await w.until((e) => e.length >= names.length, 60_000);
     w.close();
     const arrivals = new Map(w.events.map((e, i) => [String((e.object['metadata'] as { name?: string }).name), w.arrivals[i] ?? NaN]));
-    return { creates, gets, list, watch: latencies(sent, names, arrivals) };
+    return { creates, gets, list, watch: latencies(sent, names, arrivals), cpu: { create: createCpu, get: getCpu } };
   } finally {
     c.close();
   }
@@ -122,6 +145,7 @@ async function httpFigures(cp: ControlPlane): Promise<Figures> {
 
 const f0 = (n: number): string => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
 const f1 = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+const f2 = (n: number): string => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
 
 function report(backend: Backend, readyMs: number, http: Figures, store: Figures): string[] {
   const createRatio = http.creates.perSecond / store.creates.perSecond;
@@ -137,6 +161,8 @@ function report(backend: Backend, readyMs: number, http: Figures, store: Figures
     ],
     ['  get p50 / p99 ms', `${f1(http.gets.p50)} / ${f1(http.gets.p99)}`, `${f1(store.gets.p50)} / ${f1(store.gets.p99)}`, '', ''],
     ...LIST_SIZES.map((n) => [`list ${n} objects, median ms`, f1(http.list[n]), f1(store.list[n]), `${(http.list[n] / store.list[n]).toFixed(1)}×`, '']),
+    ['CPU ms per create: server / client', http.cpu ? `${f2(http.cpu.create.server)} / ${f2(http.cpu.create.client)}` : 'n/a', '', '', ''],
+    ['CPU ms per get: server / client', http.cpu ? `${f2(http.cpu.get.server)} / ${f2(http.cpu.get.client)}` : 'n/a', '', '', ''],
     ['watch create→event p50 / p99 ms', `${f1(http.watch.p50)} / ${f1(http.watch.p99)}`, `${f1(store.watch.p50)} / ${f1(store.watch.p99)}`, '', ''],
   ];
   const head = ['figure', 'HTTP', 'storage layer', 'HTTP/storage', 'target'];
