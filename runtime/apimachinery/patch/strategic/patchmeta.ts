@@ -12,10 +12,9 @@ type Markers = JSONSchemaProps & { 'x-kubernetes-patch-strategy'?: string; 'x-ku
 
 /**
  * Patch metadata looked up in a structural schema (LookupPatchMeta): the
- * `x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key` markers,
- * else `x-kubernetes-list-type: map` (merge on the first list-map key) or
- * `set` (merge). Fields the schema does not know have no strategy: maps
- * merge, lists are replaced. `metadata` at a resource root or in an embedded
+ * `x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key` markers.
+ * Fields without them, or unknown to the schema: maps merge, lists are
+ * replaced. `metadata` at a resource root or in an embedded
  * resource is ObjectMeta.
  */
 export class SchemaPatchMeta {
@@ -49,8 +48,8 @@ function patchMetaOf(prop: Markers | undefined): PatchMeta {
   if (prop === undefined) return { strategies: [], mergeKey: '' };
   const strategy = prop['x-kubernetes-patch-strategy'];
   if (strategy !== undefined) return { strategies: strategy.split(','), mergeKey: prop['x-kubernetes-patch-merge-key'] ?? '' };
-  const listType = prop['x-kubernetes-list-type'];
-  if (listType === 'map') return { strategies: ['merge'], mergeKey: prop['x-kubernetes-list-map-keys']?.[0] ?? '' };
-  if (listType === 'set') return { strategies: ['merge'], mergeKey: '' };
+  // Only the patch markers count, as in kube's OpenAPI-driven SMP: kubectl computes its patches
+  // from the same markers, so a list-type without them must be replaced, or apply can never
+  // shrink such a list.
   return { strategies: [], mergeKey: prop['x-kubernetes-patch-merge-key'] ?? '' };
 }
