@@ -14,7 +14,7 @@ export interface MediaType {
  * read as `*\/*` as Go's parser does. Parameters without `=` are ignored.
  */
 export function parseMediaType(header: string): MediaType | undefined {
-  const [head = '', ...rest] = splitParams(header);
+  const [head = '', ...rest] = splitOutsideQuotes(header, ';');
   let full = head.trim().toLowerCase();
   if (full === '*') full = '*/*';
   const slash = full.indexOf('/');
@@ -36,15 +36,15 @@ export function mediaTypeEssence(mt: MediaType): string {
   return `${mt.type}/${mt.subtype}`;
 }
 
-/** Splits on `;` outside quoted strings. */
-function splitParams(s: string): string[] {
+/** Splits on `sep` outside quoted strings (parameters on `;`, Accept clauses on `,`). */
+export function splitOutsideQuotes(s: string, sep: string): string[] {
   const out: string[] = [];
   let cur = '';
   let quoted = false;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
     if (c === '"' && s[i - 1] !== '\\') quoted = !quoted;
-    if (c === ';' && !quoted) {
+    if (c === sep && !quoted) {
       out.push(cur);
       cur = '';
     } else {

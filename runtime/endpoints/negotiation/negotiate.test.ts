@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { StatusError } from '../../apimachinery/errors/index.js';
-import { parseAccept } from './accept.js';
+import { parseAccept } from '../../apimachinery/serializer/accept.js';
 import { negotiateOutputMediaType, negotiateOutputMediaTypeStream, resourceEndpointRestrictions } from './negotiate.js';
 
 const KUBECTL_TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';

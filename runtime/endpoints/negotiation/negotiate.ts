@@ -1,5 +1,5 @@
 import { newNotAcceptable } from '../../apimachinery/errors/index.js';
-import { parseAccept } from './accept.js';
+import { parseAccept } from '../../apimachinery/serializer/accept.js';
 
 /**
  * Output media type negotiation for resource endpoints (k8s.io/apiserver/pkg/endpoints/handlers/

@@ -14,5 +14,4 @@ export {
 export { storageVersionHash } from './storage-version-hash.js';
 export { compareVersionsForDiscovery } from './version-order.js';
 export { negotiateDiscovery, aggregatedContentType, type DiscoveryFormat } from './negotiation.js';
-export { parseAccept, clauseMatches, type AcceptClause } from './accept.js';
 export { newDiscoveryHandler, discoveryRoutes, type DiscoveryHandlerOptions, type DiscoveryRoute } from './handlers.js';

@@ -1,4 +1,4 @@
-import { clauseMatches, parseAccept } from './accept.js';
+import { clauseMatches, parseAccept } from '../../apimachinery/serializer/accept.js';
 import type { AggregatedDiscoveryVersion } from './documents.js';
 
 /** What a discovery request gets: an aggregated document, the legacy document, or nothing (406). */
@@ -25,10 +25,10 @@ export const DISCOVERY_MEDIA_TYPES: readonly string[] = ['application/json'];
 export function negotiateDiscovery(accept: string | readonly string[] | undefined, allowAggregated: boolean): DiscoveryFormat {
   for (const clause of parseAccept(accept)) {
     if (!clauseMatches(clause, 'application', 'json')) continue;
-    if (clause.params.has('stream')) continue;
-    const g = clause.params.get('g');
-    const v = clause.params.get('v');
-    const as = clause.params.get('as');
+    if (clause.params['stream'] !== undefined) continue;
+    const g = clause.params['g'];
+    const v = clause.params['v'];
+    const as = clause.params['as'];
     if (g === undefined && v === undefined && as === undefined) return 'legacy';
     if (!allowAggregated || g !== AGGREGATED_GROUP || as !== AGGREGATED_KIND) continue;
     if (v === 'v2' || v === 'v2beta1') return { aggregated: v };

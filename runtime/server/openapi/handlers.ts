@@ -1,5 +1,5 @@
 import { newNotAcceptable, newPathNotFound } from '../../apimachinery/errors/index.js';
-import { clauseMatches, parseAccept } from '../discovery/accept.js';
+import { clauseMatches, parseAccept } from '../../apimachinery/serializer/accept.js';
 import { ifNoneMatchHits, writeNotModified } from '../discovery/conditional.js';
 import type { APIRequest, APIResponse, Handler } from '../http.js';
 import { serverRelativeURL, type OpenAPIService, type ServedDocument } from './service.js';

@@ -1,4 +1,4 @@
-import { parseMediaType } from '../../apimachinery/serializer/mediatype.js';
+import { parseMediaType, splitOutsideQuotes } from './mediatype.js';
 
 /** One clause of an Accept header (goautoneg.Accept): `q` is taken out of the parameters. */
 export interface AcceptClause {
@@ -8,14 +8,19 @@ export interface AcceptClause {
   readonly params: Readonly<Record<string, string>>;
 }
 
+const ANY: AcceptClause = Object.freeze({ type: '*', subtype: '*', q: 1, params: Object.freeze({}) });
+
 /**
  * Parses an Accept header into clauses ordered as goautoneg orders them: higher q first, then
  * concrete types before `*` ones; otherwise the client's order is kept. Malformed clauses and
- * clauses with q=0 are dropped.
+ * clauses with q=0 are dropped. A missing or blank header accepts anything (`*\/*`). The one
+ * Accept parser of the server: resource negotiation, discovery and OpenAPI all use it.
  */
-export function parseAccept(header: string): AcceptClause[] {
+export function parseAccept(header: string | readonly string[] | undefined): AcceptClause[] {
+  const text = typeof header === 'string' ? header : (header ?? []).join(',');
+  if (text.trim() === '') return [ANY];
   const clauses: AcceptClause[] = [];
-  for (const part of splitClauses(header)) {
+  for (const part of splitOutsideQuotes(text, ',')) {
     if (part.trim() === '') continue;
     const mt = parseMediaType(part);
     if (mt === undefined) continue;
@@ -31,21 +36,7 @@ export function parseAccept(header: string): AcceptClause[] {
     .map(({ c }) => c);
 }
 
-/** Splits on commas outside quoted parameter values. */
-function splitClauses(header: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < header.length; i++) {
-    const c = header[i];
-    if (c === '"' && header[i - 1] !== '\\') quoted = !quoted;
-    if (c === ',' && !quoted) {
-      out.push(cur);
-      cur = '';
-    } else {
-      cur += c;
-    }
-  }
-  out.push(cur);
-  return out;
+/** Whether the clause's media range covers `type/subtype`. */
+export function clauseMatches(clause: AcceptClause, type: string, subtype: string): boolean {
+  return (clause.type === '*' || clause.type === type) && (clause.subtype === '*' || clause.subtype === subtype);
 }
