@@ -64,7 +64,8 @@ export async function assembleChain(c: ChainOptions) {
 
   for (const r of discoveryRoutes(discovery, { notFound: aggregator.delegate })) mount(aggregator, r);
   for (const r of openAPIRoutes(openapi)) mount(aggregator, r);
-  aggregator.addReadyzChecks({ name: 'etcd', check: () => c.factory.readinessCheck() });
+  // kube names its storage check `etcd`; on the embedded store that name would mislead.
+  aggregator.addReadyzChecks({ name: o.storageBackend === 'etcd3' ? 'etcd' : 'storage', check: () => c.factory.readinessCheck() });
   config.metrics.registerStorageObjectCounts(() => c.resources.objectCounts());
 
   const serving = new Serving(aggregator, { tls: { cert: c.pki.servingCertPEM, key: c.pki.servingKeyPEM, clientCA: c.pki.caCertPEM } });

@@ -1,6 +1,7 @@
 import { FINALIZER_KUBERNETES } from '../../../apis/core/v1/strategy.js';
 import type { Namespace } from '../../../apis/core/v1/types.js';
 import { newConflict, newNotFound, toStatusError } from '../../apimachinery/errors/index.js';
+import { checkDeletePreconditions, formatTime } from '../../registry/generic/index.js';
 import type { DeleteOptions, KubeObject, RequestContext, ResourceStorage, ValidateObjectFunc } from '../../registry/rest.js';
 import type { Interface as StorageInterface } from '../../storage/index.js';
 
@@ -44,9 +45,7 @@ export class NamespaceStorage {
   async delete(ctx: RequestContext, name: string, validate: ValidateObjectFunc, opts: DeleteOptions): Promise<{ object: KubeObject; deleted: boolean }> {
     const current = (await this.generic.get(ctx, name, { resourceVersion: '' })) as Namespace;
     const meta = current.metadata ?? {};
-    if (opts.preconditions?.uid !== undefined && opts.preconditions.uid !== meta.uid) {
-      throw newConflict(NAMESPACES, name, `Precondition failed: UID in precondition: ${opts.preconditions.uid}, UID in object meta: ${meta.uid ?? ''}`);
-    }
+    checkDeletePreconditions({ group: '', kind: 'Namespace' }, asObject(current), opts);
     if (meta.deletionTimestamp === undefined || meta.deletionTimestamp === null) {
       await validate(asObject(current), asObject(current));
       const marked = this.markTerminating(current);
@@ -69,7 +68,7 @@ export class NamespaceStorage {
   }
 
   private markTerminating(ns: Namespace): Namespace {
-    const timestamp = this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const timestamp = formatTime(this.now());
     return {
       ...ns,
       metadata: { ...ns.metadata, deletionTimestamp: timestamp, deletionGracePeriodSeconds: 0 },

@@ -1,4 +1,4 @@
-import { newConflict } from '../../apimachinery/errors/index.js';
+import { newConflict, type GroupKind } from '../../apimachinery/errors/index.js';
 import type { DeleteOptions, KubeObject } from '../rest.js';
 import type { RESTStrategy } from '../strategy.js';
 import { formatTime, type ResourceInfo } from './context.js';
@@ -12,10 +12,10 @@ export const finalizerDeleteDependents = 'foregroundDeletion';
  * by its Kind here (`Operation cannot be fulfilled on Flunder.wardle.example.com "x": …`).
  * Storage checks the same preconditions again at the write.
  */
-export function checkDeletePreconditions(info: ResourceInfo, obj: KubeObject, opts: DeleteOptions): void {
+export function checkDeletePreconditions(groupKind: GroupKind, obj: KubeObject, opts: Pick<DeleteOptions, 'preconditions'>): void {
   const p = opts.preconditions;
   if (p === undefined) return;
-  const gr = { group: info.groupKind.group, resource: info.groupKind.kind };
+  const gr = { group: groupKind.group, resource: groupKind.kind };
   const name = String(obj.metadata?.name ?? '');
   const uid = String(obj.metadata?.uid ?? '');
   const rv = String(obj.metadata?.resourceVersion ?? '');

@@ -7,3 +7,4 @@ export { storagePrefix, newKeyFuncs, type KeyFuncs } from './keys.js';
 export { generateName, cryptoRandomInt, type RandomIntFunc } from './names.js';
 export { HubWatcher } from './watch.js';
 export { formatTime } from './context.js';
+export { checkDeletePreconditions } from './delete.js';

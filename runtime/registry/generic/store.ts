@@ -301,7 +301,7 @@ export class Store implements StandardStorage {
     }
     if (current === undefined) throw newNotFound(this.groupResource, name);
     const hub = this.converter.toHub(current);
-    checkDeletePreconditions(this.info, hub, opts);
+    checkDeletePreconditions(this.info.groupKind, hub, opts);
     // No generic strategy supports graceful deletion (CheckGracefulDelete): gracePeriodSeconds
     // never delays a delete; finalizers do.
     const policy = this.info.strategy.defaultGarbageCollectionPolicy;
@@ -344,7 +344,7 @@ export class Store implements StandardStorage {
             if (existing === undefined) throw newNotFound(this.groupResource, name);
             const hub = this.converter.toHubCopy(existing);
             await validate(hub, undefined);
-            checkDeletePreconditions(this.info, hub, opts);
+            checkDeletePreconditions(this.info.groupKind, hub, opts);
             const gc = deletionFinalizers(this.info.strategy.defaultGarbageCollectionPolicy, hub, opts);
             if (gc.changed) {
               if (gc.finalizers.length === 0) delete metaOf(hub).finalizers;
