@@ -3,6 +3,7 @@ import * as x509 from '@peculiar/x509';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes, webcrypto, type webcrypto as WebCrypto } from 'node:crypto';
 import { join } from 'node:path';
+import { FRONT_PROXY_CLIENT_NAME } from './options.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
@@ -49,7 +50,7 @@ export async function ensurePKI(dataDir: string, opts: { hosts: readonly string[
   });
   const admin = await ensureLeaf(dir, 'admin', ca, { subject: 'CN=system:admin, O=system:masters', server: false, hosts: [] });
   const frontProxyCA = await ensureCA(dir, 'front-proxy-ca', 'kube-ts-front-proxy-ca');
-  const frontProxyClient = await ensureLeaf(dir, 'front-proxy-client', frontProxyCA, { subject: 'CN=front-proxy-client', server: false, hosts: [] });
+  const frontProxyClient = await ensureLeaf(dir, 'front-proxy-client', frontProxyCA, { subject: `CN=${FRONT_PROXY_CLIENT_NAME}`, server: false, hosts: [] });
   return {
     dir,
     caCertPEM: ca.cert.toString('pem'),

@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
 import type { AdmissionChain } from '../admission/types.js';
+import { newBuiltInAuthenticator } from '../endpoints/filters/authenticator-builtin.js';
+import { parseTokenFile } from '../endpoints/filters/authenticator-tokenfile.js';
+import type { Authenticator } from '../endpoints/filters/authenticator.js';
+import { CABundle, ClientCertificateVerifier } from '../endpoints/filters/clientcert.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 import { Config } from '../server/config.js';
 import { notFoundHandler } from '../server/delegation.js';
@@ -35,7 +40,9 @@ const OWNER: Readonly<Record<string, 'aggregator' | 'apiextensions'>> = {
  */
 export async function assembleChain(c: ChainOptions) {
   const o = c.options;
+  const authentication = builtInAuthentication(o, c.pki);
   const config = new Config({
+    authenticator: authentication.authenticator,
     requestTimeoutMs: o.requestTimeoutSeconds * 1000,
     maxRequestsInFlight: o.maxRequestsInflight,
     maxMutatingRequestsInFlight: o.maxMutatingRequestsInflight,
@@ -68,7 +75,7 @@ export async function assembleChain(c: ChainOptions) {
   aggregator.addReadyzChecks({ name: o.storageBackend === 'etcd3' ? 'etcd' : 'storage', check: () => c.factory.readinessCheck() });
   config.metrics.registerStorageObjectCounts(() => c.resources.objectCounts());
 
-  const serving = new Serving(aggregator, { tls: { cert: c.pki.servingCertPEM, key: c.pki.servingKeyPEM, clientCA: c.pki.caCertPEM } });
+  const serving = new Serving(aggregator, { tls: { cert: c.pki.servingCertPEM, key: c.pki.servingKeyPEM, clientCA: authentication.clientCAPEM } });
   return {
     namespaces,
     discovery,
@@ -78,6 +85,41 @@ export async function assembleChain(c: ChainOptions) {
     postStartHooksDone: () => serving.postStartHooksDone(),
     shutdown: () => serving.shutdown(),
   };
+}
+
+/**
+ * The authenticators the flags ask for, over the control plane's own PKI by default: client
+ * certificates signed by the cluster CA (the admin kubeconfig's system:admin in system:masters),
+ * front proxies whose certificate the front-proxy CA signed, static tokens when a file is given,
+ * anonymous last. `clientCAPEM` is every CA a client certificate may come from: the TLS server
+ * names them in its certificate request, and clients (Go's) only send a certificate one of
+ * them issued.
+ */
+function builtInAuthentication(o: CompletedServerRunOptions, pki: PKI): { authenticator: Authenticator; clientCAPEM: string } {
+  const read = (flag: string, path: string): string => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new Error(`--${flag}: ${(err as Error).message}`, { cause: err });
+    }
+  };
+  const bundle = (flag: string, path: string | undefined, own: string): CABundle =>
+    path === undefined ? new CABundle(own, flag) : new CABundle(read(flag, path), `--${flag} ${path}`);
+  const clientCA = bundle('client-ca-file', o.clientCAFile, pki.caCertPEM);
+  const requestHeaderCA = bundle('requestheader-client-ca-file', o.requestheaderClientCAFile, pki.frontProxyCACertPEM);
+  const authenticator = newBuiltInAuthenticator({
+    anonymous: o.anonymousAuth,
+    clientCertificates: new ClientCertificateVerifier(clientCA),
+    requestHeader: {
+      verifier: new ClientCertificateVerifier(requestHeaderCA),
+      allowedNames: o.requestheaderAllowedNames,
+      usernameHeaders: o.requestheaderUsernameHeaders,
+      groupHeaders: o.requestheaderGroupHeaders,
+      extraHeaderPrefixes: o.requestheaderExtraHeadersPrefix,
+    },
+    ...(o.tokenAuthFile !== undefined ? { tokens: parseTokenFile(read('token-auth-file', o.tokenAuthFile), o.tokenAuthFile) } : {}),
+  });
+  return { authenticator, clientCAPEM: clientCA.toPEM() + requestHeaderCA.toPEM() };
 }
 
 function mount(server: GenericAPIServer, r: { path: string; prefix: boolean; handler: import('../server/http.js').Handler }): void {

@@ -14,6 +14,19 @@ export interface ServerRunOptions {
   maxRequestsInflight?: number;
   maxMutatingRequestsInflight?: number;
   requestTimeoutSeconds?: number;
+  /** Requests without credentials are system:anonymous (kube's --anonymous-auth); false: 401. */
+  anonymousAuth?: boolean;
+  /** PEM bundle that signs client certificates; default the control plane's own CA. */
+  clientCAFile?: string;
+  /** PEM bundle that signs front proxies' client certificates; default the control plane's front-proxy CA. */
+  requestheaderClientCAFile?: string;
+  /** CNs a front proxy's certificate may carry; empty allows any. Default front-proxy-client with the default CA, any with a given one. */
+  requestheaderAllowedNames?: readonly string[];
+  requestheaderUsernameHeaders?: readonly string[];
+  requestheaderGroupHeaders?: readonly string[];
+  requestheaderExtraHeadersPrefix?: readonly string[];
+  /** CSV of static bearer tokens: token,user,uid,"group1,group2". */
+  tokenAuthFile?: string;
 }
 
 /** Options with every default resolved; only completeOptions makes one. */
@@ -28,8 +41,22 @@ export interface CompletedServerRunOptions {
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
   readonly requestTimeoutSeconds: number;
+  readonly anonymousAuth: boolean;
+  /** Absolute; undefined: the control plane's own CA. */
+  readonly clientCAFile: string | undefined;
+  /** Absolute; undefined: the control plane's front-proxy CA. */
+  readonly requestheaderClientCAFile: string | undefined;
+  readonly requestheaderAllowedNames: readonly string[];
+  readonly requestheaderUsernameHeaders: readonly string[];
+  readonly requestheaderGroupHeaders: readonly string[];
+  readonly requestheaderExtraHeadersPrefix: readonly string[];
+  /** Absolute; undefined: no token authentication. */
+  readonly tokenAuthFile: string | undefined;
   readonly completed: true;
 }
+
+/** The CN of the front-proxy client certificate the control plane makes (certs.ts). */
+export const FRONT_PROXY_CLIENT_NAME = 'front-proxy-client';
 
 export class OptionsError extends Error {
   override readonly name = 'OptionsError';
@@ -41,6 +68,11 @@ export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions 
   if (storageBackend === 'etcd3' && etcdServers.length === 0) throw new OptionsError('--etcd-servers must be specified with --storage-backend=etcd3');
   const securePort = o.securePort ?? 6443;
   if (!Number.isInteger(securePort) || securePort < 0 || securePort > 65535) throw new OptionsError(`--secure-port ${securePort} must be between 0 and 65535`);
+  const headers = (flag: string, given: readonly string[] | undefined, dflt: readonly string[]): readonly string[] => {
+    const names = (given ?? dflt).map((h) => h.trim());
+    if (names.some((h) => h === '')) throw new OptionsError(`--${flag}: empty header name`);
+    return names;
+  };
   return {
     securePort,
     bindAddress: o.bindAddress ?? '127.0.0.1',
@@ -52,6 +84,15 @@ export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions 
     maxRequestsInflight: o.maxRequestsInflight ?? 400,
     maxMutatingRequestsInflight: o.maxMutatingRequestsInflight ?? 200,
     requestTimeoutSeconds: o.requestTimeoutSeconds ?? 60,
+    anonymousAuth: o.anonymousAuth ?? true,
+    clientCAFile: o.clientCAFile === undefined ? undefined : resolve(o.clientCAFile),
+    requestheaderClientCAFile: o.requestheaderClientCAFile === undefined ? undefined : resolve(o.requestheaderClientCAFile),
+    // kubeadm's setup: only the aggregator's own proxy client may assert users.
+    requestheaderAllowedNames: o.requestheaderAllowedNames ?? (o.requestheaderClientCAFile === undefined ? [FRONT_PROXY_CLIENT_NAME] : []),
+    requestheaderUsernameHeaders: headers('requestheader-username-headers', o.requestheaderUsernameHeaders, ['X-Remote-User']),
+    requestheaderGroupHeaders: headers('requestheader-group-headers', o.requestheaderGroupHeaders, ['X-Remote-Group']),
+    requestheaderExtraHeadersPrefix: headers('requestheader-extra-headers-prefix', o.requestheaderExtraHeadersPrefix, ['X-Remote-Extra-']),
+    tokenAuthFile: o.tokenAuthFile === undefined ? undefined : resolve(o.tokenAuthFile),
     completed: true,
   };
 }
@@ -68,6 +109,14 @@ const USAGE = `Usage: npm start -- [flags]
   --max-requests-inflight N       Read-only requests in flight before 429. Default 400.
   --max-mutating-requests-inflight N  Mutating requests in flight before 429. Default 200.
   --request-timeout SECONDS       Default request timeout. Default 60.
+  --anonymous-auth=false          Refuse requests without credentials (401) instead of serving them as system:anonymous.
+  --client-ca-file FILE           CA bundle for client certificates (user = CN, groups = O). Default the cluster CA.
+  --token-auth-file FILE          Static bearer tokens, CSV: token,user,uid,"group1,group2".
+  --requestheader-client-ca-file FILE        CA bundle for front proxies. Default the front-proxy CA.
+  --requestheader-allowed-names CN[,CN…]     CNs a front proxy may have; empty for any. Default front-proxy-client.
+  --requestheader-username-headers H[,H…]    Default X-Remote-User.
+  --requestheader-group-headers H[,H…]       Default X-Remote-Group.
+  --requestheader-extra-headers-prefix P[,P…]  Default X-Remote-Extra-.
 `;
 
 /** Parses argv (kube's `--flag value` and `--flag=value` forms). Throws OptionsError with the usage on bad input. */
@@ -89,6 +138,14 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
         'max-requests-inflight': { type: 'string' },
         'max-mutating-requests-inflight': { type: 'string' },
         'request-timeout': { type: 'string' },
+        'anonymous-auth': { type: 'string' },
+        'client-ca-file': { type: 'string' },
+        'token-auth-file': { type: 'string' },
+        'requestheader-client-ca-file': { type: 'string' },
+        'requestheader-allowed-names': { type: 'string', multiple: true },
+        'requestheader-username-headers': { type: 'string', multiple: true },
+        'requestheader-group-headers': { type: 'string', multiple: true },
+        'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -104,6 +161,8 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
   if (backend !== undefined && backend !== 'sqlite' && backend !== 'etcd3') throw new OptionsError(`--storage-backend: ${JSON.stringify(backend)} is not one of sqlite, etcd3`);
   const watchCache = values['watch-cache'];
   if (watchCache !== undefined && watchCache !== 'true' && watchCache !== 'false') throw new OptionsError('--watch-cache must be true or false');
+  const anonymousAuth = values['anonymous-auth'];
+  if (anonymousAuth !== undefined && anonymousAuth !== 'true' && anonymousAuth !== 'false') throw new OptionsError('--anonymous-auth must be true or false');
   const opts: ServerRunOptions & { help: boolean } = { help: values.help ?? false };
   const securePort = int('secure-port', values['secure-port']);
   if (securePort !== undefined) opts.securePort = securePort;
@@ -119,6 +178,20 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
   if (mutating !== undefined) opts.maxMutatingRequestsInflight = mutating;
   const timeout = int('request-timeout', values['request-timeout']);
   if (timeout !== undefined) opts.requestTimeoutSeconds = timeout;
+  if (anonymousAuth !== undefined) opts.anonymousAuth = anonymousAuth === 'true';
+  if (values['client-ca-file'] !== undefined) opts.clientCAFile = values['client-ca-file'];
+  if (values['token-auth-file'] !== undefined) opts.tokenAuthFile = values['token-auth-file'];
+  if (values['requestheader-client-ca-file'] !== undefined) opts.requestheaderClientCAFile = values['requestheader-client-ca-file'];
+  // String slices as pflag reads them: repeatable, each value comma-separated.
+  const list = (v: string[] | undefined): string[] | undefined => v?.flatMap((s) => s.split(',')).filter((s) => s !== '');
+  const allowed = list(values['requestheader-allowed-names']);
+  if (allowed !== undefined) opts.requestheaderAllowedNames = allowed;
+  const usernames = list(values['requestheader-username-headers']);
+  if (usernames !== undefined) opts.requestheaderUsernameHeaders = usernames;
+  const groups = list(values['requestheader-group-headers']);
+  if (groups !== undefined) opts.requestheaderGroupHeaders = groups;
+  const extras = list(values['requestheader-extra-headers-prefix']);
+  if (extras !== undefined) opts.requestheaderExtraHeadersPrefix = extras;
   return opts;
 }
 

@@ -1,4 +1,5 @@
-import { fixedUserAuthenticator, type Authenticator } from '../endpoints/filters/authenticator.js';
+import { anonymousAuthenticator } from '../endpoints/filters/authenticator-anonymous.js';
+import type { Authenticator } from '../endpoints/filters/authenticator.js';
 import { alwaysAllowAuthorizer, type Authorizer } from '../endpoints/filters/authorizer.js';
 import type { AuditSink } from '../endpoints/filters/audit.js';
 import { consoleLogger, type Logger } from '../endpoints/filters/log.js';
@@ -15,7 +16,11 @@ import { defaultVersionInfo, type VersionInfo } from './version.js';
 
 /** What a generic API server can be configured with; every field has a default (see complete()). */
 export interface ConfigOptions {
-  /** Who sends each request; default: everyone is system:admin (system:masters). */
+  /**
+   * Who sends each request; default: nobody is known, every request is system:anonymous (kube with
+   * no authenticator configured and anonymous auth on). The control plane passes
+   * newBuiltInAuthenticator (client certificates, request header, tokens).
+   */
   authenticator?: Authenticator;
   /** May they; default AlwaysAllow. */
   authorizer?: Authorizer;
@@ -46,7 +51,7 @@ export class Config {
   complete(): CompletedConfig {
     const o = this.options;
     return new CompletedConfig(COMPLETE, {
-      authenticator: o.authenticator ?? fixedUserAuthenticator(),
+      authenticator: o.authenticator ?? anonymousAuthenticator(),
       authorizer: o.authorizer ?? alwaysAllowAuthorizer,
       auditSink: o.auditSink,
       requestTimeoutMs: o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

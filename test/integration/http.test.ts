@@ -271,7 +271,7 @@ describe('HTTP wire contract: restart, limits, shutdown', () => {
     } finally {
       c.close();
     }
-  }, 'an unauthenticated caller is still system:admin (no anonymous authentication yet), and masters are exempt from the limits');
+  });
 
   ownServer('sqlite', 'SIGTERM closes open watches and exits 0', async (start) => {
     const cp = await start();

@@ -192,7 +192,7 @@ describe('max in flight', () => {
   it('serves system:masters over the limit, as kube does', async () => {
     const gate = new Gate();
     const t = await startServer({
-      config: { maxRequestsInFlight: 1 },
+      config: { maxRequestsInFlight: 1, authenticator: fixedUserAuthenticator() },
       setup: (s) => s.mux.handlePrefix('/apis/', async (req, res) => {
         if (req.query.get('block') === 'true') await gate.wait();
         res.writeJSON(200, {});
@@ -302,7 +302,7 @@ describe('authentication and authorization', () => {
   });
 
   it('AlwaysDeny forbids everything', async () => {
-    const d = await startServer({ config: { authorizer: alwaysDenyAuthorizer } });
+    const d = await startServer({ config: { authorizer: alwaysDenyAuthorizer, authenticator: fixedUserAuthenticator() } });
     try {
       const r = await fetch(`${d.url}/version`);
       assert.equal(r.status, 403);

@@ -50,6 +50,40 @@ export function unionAuthenticator(...authenticators: readonly Authenticator[]):
   };
 }
 
+/**
+ * union.NewFailOnError: asks each authenticator in order; the first that errors ends the search
+ * with its error, the first that authenticates answers. Used to put anonymous behind the real
+ * authenticators, so that a bad credential is refused rather than served as anonymous.
+ */
+export function unionFailOnError(...authenticators: readonly Authenticator[]): Authenticator {
+  return {
+    async authenticate(req) {
+      for (const a of authenticators) {
+        const resp = await a.authenticate(req);
+        if (resp) return resp;
+      }
+      return undefined;
+    },
+  };
+}
+
+/**
+ * group.NewAuthenticatedGroupAdder: adds system:authenticated to every user the wrapped
+ * authenticator names, unless it is system:anonymous or already in system:authenticated or
+ * system:unauthenticated.
+ */
+export function authenticatedGroupAdder(inner: Authenticator): Authenticator {
+  return {
+    async authenticate(req) {
+      const resp = await inner.authenticate(req);
+      if (!resp) return undefined;
+      const user = resp.user;
+      if (user.name === ANONYMOUS || user.groups.some((g) => g === ALL_AUTHENTICATED || g === ALL_UNAUTHENTICATED)) return resp;
+      return { ...resp, user: { ...user, groups: [...user.groups, ALL_AUTHENTICATED] } };
+    },
+  };
+}
+
 /** Authenticates every request as `user` (the default: SYSTEM_ADMIN). */
 export function fixedUserAuthenticator(user: UserInfo = SYSTEM_ADMIN): Authenticator {
   const resp: AuthenticationResponse = { user };

@@ -1,0 +1,103 @@
+import type { IncomingMessage } from 'node:http';
+import type { UserInfo } from '../request/types.js';
+import type { Authenticator } from './authenticator.js';
+import { CertificateVerificationError, type ClientCertificateVerifier } from './clientcert.js';
+
+/** The request-header flags (--requestheader-*), header names as given (any case). */
+export interface RequestHeaderConfig {
+  /** Verifies the front proxy's client certificate (--requestheader-client-ca-file). */
+  readonly verifier: ClientCertificateVerifier;
+  /** CNs the front proxy's certificate may have; empty allows any the CA signed (--requestheader-allowed-names). */
+  readonly allowedNames: readonly string[];
+  /** The first of these with a value names the user (--requestheader-username-headers). */
+  readonly usernameHeaders: readonly string[];
+  /** The first of these with a value is the user's UID (--requestheader-uid-headers); default none. */
+  readonly uidHeaders?: readonly string[];
+  /** Every value of every one of these is a group (--requestheader-group-headers). */
+  readonly groupHeaders: readonly string[];
+  /** `<prefix><key>: value` adds value to extra[key], key lower-cased and percent-decoded (--requestheader-extra-headers-prefix). */
+  readonly extraHeaderPrefixes: readonly string[];
+}
+
+/**
+ * headerrequest.NewSecure: a front proxy (the aggregator of another apiserver, an
+ * authenticating proxy) says who the user is in headers, and is believed only when its own
+ * client certificate verifies against the request-header CA and, when allowed names are
+ * configured, carries one of them as CN. A certificate that fails either check is an error;
+ * a trusted proxy that names no user is not this authenticator's credential. The headers it
+ * reads are removed from the request once it has used them.
+ */
+export function requestHeaderAuthenticator(c: RequestHeaderConfig): Authenticator {
+  const nameHeaders = lowerHeaders(c.usernameHeaders);
+  const uidHeaders = lowerHeaders(c.uidHeaders ?? []);
+  const groupHeaders = lowerHeaders(c.groupHeaders);
+  const extraPrefixes = lowerHeaders(c.extraHeaderPrefixes);
+  const allowedNames = [...c.allowedNames];
+  return {
+    async authenticate(req) {
+      const verified = c.verifier.verify(req);
+      if (verified === undefined) return undefined;
+      const cn = verified.subject.commonName;
+      if (allowedNames.length > 0 && !allowedNames.includes(cn)) throw new CertificateVerificationError(`x509: subject with cn=${cn} is not in the allowed list`);
+      const headers = req.raw.headersDistinct;
+      const name = firstValue(headers, nameHeaders);
+      if (name === '') return undefined;
+      const uid = firstValue(headers, uidHeaders);
+      const groups = groupHeaders.flatMap((h) => (headers[h] ?? []).filter((v) => v !== ''));
+      const extra = extraValues(headers, extraPrefixes);
+      deleteHeaders(req.raw, (h) => nameHeaders.includes(h) || uidHeaders.includes(h) || groupHeaders.includes(h) || extraPrefixes.some((p) => h.startsWith(p)));
+      const user: UserInfo = { name, ...(uid !== '' ? { uid } : {}), groups, ...(Object.keys(extra).length > 0 ? { extra } : {}) };
+      return { user };
+    },
+  };
+}
+
+/** Trimmed and lower-cased (node's header keys); an empty name is a configuration error, as kube's trimHeaders. */
+function lowerHeaders(names: readonly string[]): string[] {
+  return names.map((n) => {
+    const t = n.trim();
+    if (t === '') throw new Error(`empty header ${JSON.stringify(n)}`);
+    return t.toLowerCase();
+  });
+}
+
+function firstValue(headers: NodeJS.Dict<string[]>, names: readonly string[]): string {
+  for (const h of names) {
+    const v = headers[h]?.[0];
+    if (v !== undefined && v !== '') return v;
+  }
+  return '';
+}
+
+/** Prefixes in the order given, headers in the order received, so values keep their order. */
+function extraValues(headers: NodeJS.Dict<string[]>, prefixes: readonly string[]): Record<string, string[]> {
+  const extra: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  for (const prefix of prefixes) {
+    for (const [h, values] of Object.entries(headers)) {
+      if (values === undefined || !h.startsWith(prefix)) continue;
+      const key = unescapeExtraKey(h.slice(prefix.length));
+      (extra[key] ??= []).push(...values);
+    }
+  }
+  return { ...extra };
+}
+
+/** url.PathUnescape; a malformed escape keeps the key as sent. */
+function unescapeExtraKey(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
+}
+
+/** Removes headers from every view node keeps of them, so nothing downstream (a proxy least of all) sees them. */
+function deleteHeaders(raw: IncomingMessage, remove: (lowerName: string) => boolean): void {
+  for (const h of Object.keys(raw.headers)) if (remove(h)) delete raw.headers[h];
+  const distinct = raw.headersDistinct;
+  for (const h of Object.keys(distinct)) if (remove(h)) delete distinct[h];
+  const rawHeaders = raw.rawHeaders;
+  for (let i = rawHeaders.length - 2; i >= 0; i -= 2) {
+    if (remove((rawHeaders[i] ?? '').toLowerCase())) rawHeaders.splice(i, 2);
+  }
+}
