@@ -68,14 +68,38 @@ export function reasonForError(err: unknown): StatusReason {
   return isStatusError(err) ? err.reason : '';
 }
 
-export const isNotFound = (err: unknown): boolean => reasonForError(err) === 'NotFound';
+/** Reasons of this catalog; a reason outside it is treated as unknown and the HTTP code decides (apierrors.knownReasons). */
+const KNOWN_REASONS: ReadonlySet<string> = new Set<StatusReason>([
+  'Unauthorized', 'Forbidden', 'NotFound', 'AlreadyExists', 'Conflict', 'Gone', 'Invalid', 'ServerTimeout', 'StoreReadError',
+  'Timeout', 'TooManyRequests', 'BadRequest', 'MethodNotAllowed', 'NotAcceptable', 'RequestEntityTooLarge',
+  'UnsupportedMediaType', 'InternalError', 'Expired', 'ServiceUnavailable',
+]);
+
+/**
+ * True when the error has `reason`, or has an unknown reason and the HTTP `code` (a Status from
+ * an older or foreign server, or a bare HTTP answer turned into a Status by a client).
+ */
+function reasonOrCode(err: unknown, reason: StatusReason, code: number): boolean {
+  if (!isStatusError(err)) return false;
+  return err.reason === reason || (!KNOWN_REASONS.has(err.reason) && err.code === code);
+}
+
+export const isNotFound = (err: unknown): boolean => reasonOrCode(err, 'NotFound', 404);
 export const isAlreadyExists = (err: unknown): boolean => reasonForError(err) === 'AlreadyExists';
-export const isConflict = (err: unknown): boolean => reasonForError(err) === 'Conflict';
-export const isInvalid = (err: unknown): boolean => reasonForError(err) === 'Invalid';
-export const isBadRequest = (err: unknown): boolean => reasonForError(err) === 'BadRequest';
-export const isForbidden = (err: unknown): boolean => reasonForError(err) === 'Forbidden';
-export const isMethodNotSupported = (err: unknown): boolean => reasonForError(err) === 'MethodNotAllowed';
-export const isTooManyRequests = (err: unknown): boolean => reasonForError(err) === 'TooManyRequests';
-export const isServiceUnavailable = (err: unknown): boolean => reasonForError(err) === 'ServiceUnavailable';
+export const isConflict = (err: unknown): boolean => reasonOrCode(err, 'Conflict', 409);
+export const isInvalid = (err: unknown): boolean => reasonOrCode(err, 'Invalid', 422);
+export const isBadRequest = (err: unknown): boolean => reasonOrCode(err, 'BadRequest', 400);
+export const isUnauthorized = (err: unknown): boolean => reasonOrCode(err, 'Unauthorized', 401);
+export const isForbidden = (err: unknown): boolean => reasonOrCode(err, 'Forbidden', 403);
+export const isMethodNotSupported = (err: unknown): boolean => reasonOrCode(err, 'MethodNotAllowed', 405);
+/** Throttled: the reason, or any Status with code 429 whatever its reason. */
+export const isTooManyRequests = (err: unknown): boolean => reasonForError(err) === 'TooManyRequests' || (isStatusError(err) && err.code === 429);
+export const isServiceUnavailable = (err: unknown): boolean => reasonOrCode(err, 'ServiceUnavailable', 503);
+/** The server gave up waiting (504 Timeout); the request may still complete. */
+export const isTimeout = (err: unknown): boolean => reasonOrCode(err, 'Timeout', 504);
+/** The storage could not answer in time (500 ServerTimeout); retrying is safe. */
+export const isServerTimeout = (err: unknown): boolean => reasonForError(err) === 'ServerTimeout';
+/** The deprecated generic 410 Gone. */
+export const isGone = (err: unknown): boolean => reasonOrCode(err, 'Gone', 410);
 /** Expired (too old resourceVersion or continue token) or the deprecated generic Gone. */
 export const isResourceExpired = (err: unknown): boolean => reasonForError(err) === 'Expired' || reasonForError(err) === 'Gone';
