@@ -36,31 +36,39 @@ export interface Plugin {
   handles(operation: Operation): boolean;
 }
 
+/**
+ * What a plugin may wait on (Go's ctx): the request's signal, made on first use so plugins that
+ * never block cost the request nothing.
+ */
+export interface AdmissionContext {
+  readonly signal: AbortSignal;
+}
+
 export interface MutationInterface extends Plugin {
-  admit(attrs: Attributes, signal: AbortSignal): Promise<void>;
+  admit(attrs: Attributes, ctx: AdmissionContext): Promise<void>;
 }
 
 export interface ValidationInterface extends Plugin {
-  validate(attrs: Attributes, signal: AbortSignal): Promise<void>;
+  validate(attrs: Attributes, ctx: AdmissionContext): Promise<void>;
 }
 
 export type AdmissionPlugin = MutationInterface | ValidationInterface | (MutationInterface & ValidationInterface);
 
 /** The plugin chain: every mutating plugin in order, then every validating plugin in order. */
 export interface AdmissionChain {
-  admit(attrs: Attributes, signal: AbortSignal): Promise<void>;
-  validate(attrs: Attributes, signal: AbortSignal): Promise<void>;
+  admit(attrs: Attributes, ctx: AdmissionContext): Promise<void>;
+  validate(attrs: Attributes, ctx: AdmissionContext): Promise<void>;
 }
 
 export function newAdmissionChain(plugins: readonly AdmissionPlugin[]): AdmissionChain {
   const mutating = plugins.filter((p): p is MutationInterface => 'admit' in p);
   const validating = plugins.filter((p): p is ValidationInterface => 'validate' in p);
   return {
-    async admit(attrs, signal) {
-      for (const p of mutating) if (p.handles(attrs.operation)) await p.admit(attrs, signal);
+    async admit(attrs, ctx) {
+      for (const p of mutating) if (p.handles(attrs.operation)) await p.admit(attrs, ctx);
     },
-    async validate(attrs, signal) {
-      for (const p of validating) if (p.handles(attrs.operation)) await p.validate(attrs, signal);
+    async validate(attrs, ctx) {
+      for (const p of validating) if (p.handles(attrs.operation)) await p.validate(attrs, ctx);
     },
   };
 }
@@ -71,6 +79,8 @@ export function newAdmissionChain(plugins: readonly AdmissionPlugin[]): Admissio
  * version of their kind, shared and frozen.
  */
 export interface ObjectLookup {
-  get(gr: { group: string; resource: string }, namespace: string, name: string, signal: AbortSignal): Promise<StoredObject | undefined>;
-  list(gr: { group: string; resource: string }, namespace: string, signal: AbortSignal): Promise<readonly StoredObject[]>;
+  /** The object as stored now (a consistent read, as a plugin's live lookup). */
+  get(gr: { group: string; resource: string }, namespace: string, name: string, ctx: AdmissionContext): Promise<StoredObject | undefined>;
+  /** Every object, from the watch cache without waiting for it to catch up, as an informer's lister answers. */
+  list(gr: { group: string; resource: string }, namespace: string, ctx: AdmissionContext): Promise<readonly StoredObject[]>;
 }

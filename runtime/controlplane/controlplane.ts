@@ -57,9 +57,9 @@ export async function startControlPlane(options: ServerRunOptions): Promise<Cont
   });
   let systemNamespacesTimer: NodeJS.Timeout | undefined;
   chain.servers.core.addPostStartHook('bootstrap-controller', async ({ signal }) => {
-    await ensureSystemNamespaces(namespaces.storages.main, systemContext('', signal));
+    await ensureSystemNamespaces(namespaces.storages.main, systemContext('', { signal }));
     systemNamespacesTimer = setInterval(() => {
-      ensureSystemNamespaces(namespaces.storages.main, systemContext('', signal)).catch(() => {});
+      ensureSystemNamespaces(namespaces.storages.main, systemContext('', { signal })).catch(() => {});
     }, 60_000);
     systemNamespacesTimer.unref();
   });

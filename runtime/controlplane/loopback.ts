@@ -9,6 +9,14 @@ const INTERNAL_REQUEST: RequestInfo = Object.freeze({
 });
 
 /** A RequestContext for in-process calls of controllers and admission lookups. */
-export function systemContext(namespace: string, signal: AbortSignal): RequestContext {
-  return { namespace, user: APISERVER_USER, requestInfo: { ...INTERNAL_REQUEST, namespace }, signal, warn: () => {} };
+export function systemContext(namespace: string, parent: { readonly signal: AbortSignal }): RequestContext {
+  return {
+    namespace,
+    user: APISERVER_USER,
+    requestInfo: { ...INTERNAL_REQUEST, namespace },
+    get signal() {
+      return parent.signal;
+    },
+    warn: () => {},
+  };
 }

@@ -25,6 +25,9 @@ export const LIST_EVERYTHING: InternalListOptions = {
   timeoutSeconds: 0,
 };
 
+/** LIST_EVERYTHING at resourceVersion 0: whatever the watch cache holds, without a round trip to storage. */
+const LIST_FROM_CACHE: InternalListOptions = { ...LIST_EVERYTHING, resourceVersion: '0' };
+
 /**
  * Every resource the chain serves, by group and resource: what in-process consumers (admission
  * lookups, the namespace controller, storage metrics) use instead of reaching into servers.
@@ -33,7 +36,7 @@ export const LIST_EVERYTHING: InternalListOptions = {
 export class ResourceRegistry {
   private readonly byKey = new Map<string, InstalledResource>();
 
-  constructor(private readonly systemContext: (namespace: string, signal: AbortSignal) => RequestContext) {}
+  constructor(private readonly systemContext: (namespace: string, parent: { readonly signal: AbortSignal }) => RequestContext) {}
 
   add(r: InstalledResource): void {
     this.byKey.set(key(r), r);
@@ -64,16 +67,16 @@ export class ResourceRegistry {
   /** Read access for admission plugins, through the same REST storages clients use. */
   lookup(): ObjectLookup {
     return {
-      get: async (gr, namespace, name, signal) => {
+      get: async (gr, namespace, name, ctx) => {
         const r = this.require(gr);
         try {
-          return await r.rest.main.get(this.systemContext(namespace, signal), name, { resourceVersion: '' });
+          return await r.rest.main.get(this.systemContext(namespace, ctx), name, { resourceVersion: '' });
         } catch (err) {
           if (isNotFound(err)) return undefined;
           throw err;
         }
       },
-      list: async (gr, namespace, signal) => (await this.require(gr).rest.main.list(this.systemContext(namespace, signal), LIST_EVERYTHING)).items,
+      list: async (gr, namespace, ctx) => (await this.require(gr).rest.main.list(this.systemContext(namespace, ctx), LIST_FROM_CACHE)).items,
     };
   }
 

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { newRequestEntityTooLarge, toStatusError } from '../apimachinery/errors/index.js';
 import type { RequestInfo, UserInfo } from '../endpoints/request/types.js';
+import { Cancellation } from './cancellation.js';
 
 /**
  * The request and response every filter, server and handler of the chain works with: a thin
@@ -15,8 +16,12 @@ export interface APIRequest {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
-  /** Aborted when the client goes away, the request times out or the server shuts down. */
+  /**
+   * Aborted when the client goes away, the request times out or the server shuts down: the
+   * AbortSignal view of `cancellation`, created on first use.
+   */
   readonly signal: AbortSignal;
+  readonly cancellation: Cancellation;
   /** When the server received the request (performance.now() milliseconds). */
   readonly receivedAt: number;
   /** Set by the RequestInfo filter; every later filter and handler may rely on it. */
@@ -77,27 +82,34 @@ const NO_INFO: RequestInfo = Object.freeze({
 
 export interface AdapterOptions {
   maxRequestBodyBytes?: number;
-  /** Aborted on shutdown: every request's signal follows it. */
-  shutdownSignal?: AbortSignal;
+  /**
+   * The request's cancellation, when the server tracks it (to abort every request on shutdown);
+   * otherwise one is made. Either way it aborts when the response closes.
+   */
+  cancellation?: Cancellation;
 }
+
+const CLIENT_GONE = new Error('client disconnected');
 
 /** Wraps node's request/response pair. The RequestInfo filter must run before anything reads `info`. */
 export function adaptRequest(raw: IncomingMessage, response: ServerResponse, opts: AdapterOptions = {}): { req: APIRequest; res: APIResponse } {
-  const url = new URL(raw.url ?? '/', 'http://apiserver');
-  const rawPath = (raw.url ?? '/').split('?')[0] ?? '/';
-  const controller = new AbortController();
-  const abort = (): void => controller.abort(new Error('client disconnected'));
-  response.once('close', abort);
-  opts.shutdownSignal?.addEventListener('abort', () => controller.abort(opts.shutdownSignal?.reason), { once: true, signal: controller.signal });
+  const url = raw.url ?? '/';
+  const q = url.indexOf('?');
+  const cancellation = opts.cancellation ?? new Cancellation();
+  // After a normal end too, as Go cancels a request's context when ServeHTTP returns.
+  response.once('close', () => cancellation.abort(CLIENT_GONE));
   const limit = opts.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
   let body: Promise<Buffer> | undefined;
   const req: APIRequest = {
     raw,
     method: (raw.method ?? 'GET').toUpperCase(),
-    path: rawPath,
-    query: url.searchParams,
+    path: q < 0 ? url : url.slice(0, q),
+    query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
     headers: raw.headers,
-    signal: controller.signal,
+    get signal() {
+      return cancellation.signal;
+    },
+    cancellation,
     receivedAt: performance.now(),
     info: NO_INFO,
     user: undefined,
@@ -105,6 +117,41 @@ export function adaptRequest(raw: IncomingMessage, response: ServerResponse, opt
     readBody: () => (body ??= readLimited(raw, limit)),
   };
   return { req, res: new NodeResponse(response) };
+}
+
+/**
+ * The same request under another cancellation (the timeout filter's deadline, a watch's
+ * shutdown): every field is copied, so the result also survives a spread, except `signal`,
+ * which stays lazy; `info` and `user` are forwarded to the original, so filters outside the
+ * derivation (metrics, audit, panic recovery) see what filters and handlers inside it set.
+ */
+export function withCancellation(req: APIRequest, cancellation: Cancellation): APIRequest {
+  return {
+    raw: req.raw,
+    method: req.method,
+    path: req.path,
+    query: req.query,
+    headers: req.headers,
+    get signal() {
+      return cancellation.signal;
+    },
+    cancellation,
+    receivedAt: req.receivedAt,
+    get info() {
+      return req.info;
+    },
+    set info(v) {
+      req.info = v;
+    },
+    get user() {
+      return req.user;
+    },
+    set user(v) {
+      req.user = v;
+    },
+    auditAnnotations: req.auditAnnotations,
+    readBody: req.readBody,
+  };
 }
 
 function readLimited(raw: IncomingMessage, limit: number): Promise<Buffer> {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { newBadRequest, newInternalError } from '../apimachinery/errors/index.js';
+import { Cancellation } from './cancellation.js';
 import type { GenericAPIServer } from './genericapiserver.js';
 import { adaptRequest, DEFAULT_MAX_REQUEST_BODY_BYTES } from './http.js';
 
@@ -50,7 +51,9 @@ const ALL_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS']
 export class Serving {
   readonly fastify: FastifyInstance;
   /** Aborted last in shutdown: every request still running sees its signal abort. */
-  private readonly hardStop = new AbortController();
+  /** Requests being served, aborted together when the drain period is over. */
+  private readonly live = new Set<Cancellation>();
+  private stopped: Error | undefined;
   private readonly maxRequestBodyBytes: number;
   private draining = false;
   private shutdownPromise: Promise<void> | undefined;
@@ -127,7 +130,9 @@ export class Serving {
     waitGroup.terminateLongRunning();
     const drained = await waitGroup.wait(drainTimeoutMs);
     if (!drained) server.config.logger.info('shutdown: in-flight requests did not finish in time', { server: server.name, inFlight: waitGroup.inFlight });
-    this.hardStop.abort(new Error('apiserver is shutting down'));
+    this.stopped = new Error('apiserver is shutting down');
+    for (const c of this.live) c.abort(this.stopped);
+    this.live.clear();
     // Let aborted handlers write their last bytes before the sockets go.
     await new Promise((resolve) => setImmediate(resolve));
     this.fastify.server.closeAllConnections();
@@ -145,7 +150,13 @@ export class Serving {
     raw.on('error', () => undefined);
     response.on('error', (err) => this.server.config.logger.error('response error', { URI: raw.url, err }));
     if (this.draining) response.setHeader('Connection', 'close');
-    const { req, res } = adaptRequest(raw, response, { maxRequestBodyBytes: this.maxRequestBodyBytes, shutdownSignal: this.hardStop.signal });
+    const cancellation = new Cancellation();
+    if (this.stopped !== undefined) cancellation.abort(this.stopped);
+    else {
+      this.live.add(cancellation);
+      response.once('close', () => this.live.delete(cancellation));
+    }
+    const { req, res } = adaptRequest(raw, response, { maxRequestBodyBytes: this.maxRequestBodyBytes, cancellation });
     this.server.handlerChain(req, res).catch((err: unknown) => {
       // Panic recovery is the chain's outermost filter; reaching here means a custom chain lacks it.
       this.server.config.logger.error('unhandled error from the handler chain', { method: req.method, URI: raw.url, err });

@@ -1,5 +1,5 @@
 import { newForbidden } from '../../../runtime/apimachinery/errors/index.js';
-import type { Attributes, MutationInterface, ObjectLookup, Operation } from '../../../runtime/admission/types.js';
+import type { AdmissionContext, Attributes, MutationInterface, ObjectLookup, Operation } from '../../../runtime/admission/types.js';
 import type { Fischer } from '../v1alpha1/types.js';
 
 const FISCHERS = { group: 'wardle.example.com', resource: 'fischers' } as const;
@@ -12,9 +12,9 @@ export function banFlunder(lookup: ObjectLookup): MutationInterface {
   return {
     name: 'BanFlunder',
     handles: (op: Operation) => op === 'CREATE',
-    async admit(a: Attributes, signal: AbortSignal): Promise<void> {
+    async admit(a: Attributes, ctx: AdmissionContext): Promise<void> {
       if (a.group !== 'wardle.example.com' || a.kind !== 'Flunder') return;
-      const fischers = (await lookup.list(FISCHERS, '', signal)) as readonly Fischer[];
+      const fischers = (await lookup.list(FISCHERS, '', ctx)) as readonly Fischer[];
       if (fischers.some((f) => f.disallowedFlunders?.includes(a.name) === true)) {
         throw newForbidden({ group: a.group, resource: a.resource }, a.name, 'this name may not be used, please change the resource name');
       }

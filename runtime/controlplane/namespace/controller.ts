@@ -16,7 +16,7 @@ export interface NamespaceControllerOptions {
   /** The namespaced resources installed right now (CRDs come and go). */
   readonly resources: () => readonly NamespacedResource[];
   /** A context for the controller's own calls, in `namespace`. */
-  readonly context: (namespace: string, signal: AbortSignal) => RequestContext;
+  readonly context: (namespace: string, parent: { readonly signal: AbortSignal }) => RequestContext;
   readonly maxBackoffMs?: number;
 }
 
@@ -49,7 +49,7 @@ export class NamespaceController {
     const signal = this.stopController.signal;
     while (!signal.aborted) {
       try {
-        const ctx = this.opts.context('', signal);
+        const ctx = this.opts.context('', { signal });
         const watcher = await this.opts.namespaces.storages.main.watch(ctx, LIST_EVERYTHING);
         const onAbort = (): void => watcher.stop();
         signal.addEventListener('abort', onAbort, { once: true });
@@ -83,7 +83,7 @@ export class NamespaceController {
       const done = await this.removeContent(name, signal);
       if (!done) throw new Error('content remains');
       await this.opts.namespaces.removeKubernetesFinalizer(name);
-      const ctx = this.opts.context('', signal);
+      const ctx = this.opts.context('', { signal });
       await this.opts.namespaces.delete(ctx, name, async () => {}, { dryRun: false, gracePeriodSeconds: undefined, preconditions: undefined, propagationPolicy: undefined, orphanDependents: undefined });
       this.attempts.delete(name);
     } catch (err) {
@@ -101,7 +101,7 @@ export class NamespaceController {
   private async removeContent(namespace: string, signal: AbortSignal): Promise<boolean> {
     let empty = true;
     for (const r of this.opts.resources()) {
-      const ctx = this.opts.context(namespace, signal);
+      const ctx = this.opts.context(namespace, { signal });
       const deleteOpts = { dryRun: false, gracePeriodSeconds: undefined, preconditions: undefined, propagationPolicy: 'Background' as const, orphanDependents: undefined };
       await r.storage.deleteCollection(ctx, async () => {}, deleteOpts, LIST_EVERYTHING);
       const left = await r.storage.list(ctx, LIST_EVERYTHING);

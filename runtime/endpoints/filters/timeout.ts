@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { newBadRequest, newTimeoutError } from '../../apimachinery/errors/index.js';
-import type { APIResponse, Filter, ResponseStream } from '../../server/http.js';
-import { withSignal } from './derive.js';
+import { Cancellation } from '../../server/cancellation.js';
+import { withCancellation, type APIResponse, type Filter, type ResponseStream } from '../../server/http.js';
 import { parseGoDuration } from './goduration.js';
 import type { Logger } from './log.js';
 import type { LongRunningRequestCheck } from './longrunning.js';
@@ -39,25 +39,29 @@ export function withRequestTimeout(opts: RequestTimeoutOptions): Filter {
       if (requested > 0 && requested < timeoutMs) timeoutMs = requested;
     }
 
-    const deadline = new AbortController();
+    const deadline = new Cancellation([req.cancellation]);
     const guarded = new TimeoutGuardedResponse(res);
-    const work = next(withSignal(req, AbortSignal.any([req.signal, deadline.signal])), guarded);
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<'expired'>((resolve) => {
-      timer = setTimeout(() => resolve('expired'), Math.max(0, req.receivedAt + timeoutMs - performance.now()));
+    const timer = setTimeout(() => {
+      const timeout = newTimeoutError('request did not complete within the allotted timeout');
+      guarded.expire();
+      deadline.abort(timeout);
+      work.catch((err: unknown) => opts.logger.error('post-timeout activity', { method: req.method, URI: req.raw.url, err }));
+      if (!res.headersSent) res.writeError(timeout);
+      else if (!res.raw.writableEnded) res.raw.destroy();
+      expired();
+    }, Math.max(0, req.receivedAt + timeoutMs - performance.now()));
+    let expired!: () => void;
+    // The filter returns when the handler does or when the deadline passes, whichever is first;
+    // a handler still running after the deadline writes into the guarded (dropping) response.
+    const deadlinePassed = new Promise<void>((resolve) => {
+      expired = resolve;
     });
+    const work = next(withCancellation(req, deadline), guarded);
     try {
-      if ((await Promise.race([work.then(() => 'done' as const), expired])) === 'done') return;
+      await Promise.race([work, deadlinePassed]);
     } finally {
       clearTimeout(timer);
     }
-
-    const timeout = newTimeoutError('request did not complete within the allotted timeout');
-    guarded.expire();
-    deadline.abort(timeout);
-    work.catch((err: unknown) => opts.logger.error('post-timeout activity', { method: req.method, URI: req.raw.url, err }));
-    if (!res.headersSent) res.writeError(timeout);
-    else if (!res.raw.writableEnded) res.raw.destroy();
   };
 }
 

@@ -1,6 +1,6 @@
 import { newServiceUnavailable } from '../../apimachinery/errors/index.js';
-import type { Filter } from '../../server/http.js';
-import { withSignal } from './derive.js';
+import { Cancellation } from '../../server/cancellation.js';
+import { withCancellation, type Filter } from '../../server/http.js';
 import type { LongRunningRequestCheck } from './longrunning.js';
 
 /**
@@ -14,7 +14,7 @@ export class RequestWaitGroup {
   private closed = false;
   private terminated: unknown;
   private idle: Array<() => void> = [];
-  private readonly longRunning = new Set<AbortController>();
+  private readonly longRunning = new Set<Cancellation>();
 
   /** Non-long-running requests being served. */
   get inFlight(): number {
@@ -63,11 +63,11 @@ export class RequestWaitGroup {
    * Registers a long-running request: the signal aborts when terminateLongRunning() is called
    * (at once if it already was). Call the returned release when the request ends.
    */
-  trackLongRunning(): { signal: AbortSignal; release: () => void } {
-    const controller = new AbortController();
-    if (this.terminated !== undefined) controller.abort(this.terminated);
-    else this.longRunning.add(controller);
-    return { signal: controller.signal, release: () => this.longRunning.delete(controller) };
+  trackLongRunning(parent: Cancellation): { cancellation: Cancellation; release: () => void } {
+    const cancellation = new Cancellation([parent]);
+    if (this.terminated !== undefined) cancellation.abort(this.terminated);
+    else this.longRunning.add(cancellation);
+    return { cancellation, release: () => this.longRunning.delete(cancellation) };
   }
 
   /** Ends every long-running request now and any that starts later (their handlers see the signal abort). */
@@ -87,9 +87,9 @@ export class RequestWaitGroup {
 export function withWaitGroup(group: RequestWaitGroup, longRunning: LongRunningRequestCheck): Filter {
   return async (req, res, next) => {
     if (longRunning(req.info)) {
-      const tracked = group.trackLongRunning();
+      const tracked = group.trackLongRunning(req.cancellation);
       try {
-        await next(withSignal(req, AbortSignal.any([req.signal, tracked.signal])), res);
+        await next(withCancellation(req, tracked.cancellation), res);
       } finally {
         tracked.release();
       }

@@ -13,7 +13,9 @@ export function requestContext(req: APIRequest, res: APIResponse, scope: Request
     namespace: scope.namespaced ? req.info.namespace : '',
     user: req.user ?? ANONYMOUS,
     requestInfo: req.info,
-    signal: req.signal,
+    get signal() {
+      return req.signal;
+    },
     warn: (message) => res.addWarning(message),
   };
 }
@@ -53,14 +55,14 @@ export function admissionAttributes(
 
 /** Runs the mutating phase on `obj` (in place). */
 export async function admit(scope: RequestScope, ctx: RequestContext, r: AdmissionRequest, obj: KubeObject, old: KubeObject | undefined): Promise<void> {
-  await scope.admission.admit(admissionAttributes(scope, ctx, r, obj, old), ctx.signal);
+  await scope.admission.admit(admissionAttributes(scope, ctx, r, obj, old), ctx);
 }
 
 /** The validating phase as the callback the store calls on the final object (AdmissionToValidateObjectFunc). */
 export function validatingAdmission(scope: RequestScope, ctx: RequestContext, r: AdmissionRequest): ValidateObjectFunc {
   return async (obj, old) => {
     const name = r.name !== '' ? r.name : String(obj.metadata?.name ?? '');
-    await scope.admission.validate(admissionAttributes(scope, ctx, { ...r, name }, obj, old), ctx.signal);
+    await scope.admission.validate(admissionAttributes(scope, ctx, { ...r, name }, obj, old), ctx);
   };
 }
 
@@ -68,6 +70,6 @@ export function validatingAdmission(scope: RequestScope, ctx: RequestContext, r:
 export function deleteValidatingAdmission(scope: RequestScope, ctx: RequestContext, r: AdmissionRequest): ValidateObjectFunc {
   return async (obj) => {
     const name = r.name !== '' ? r.name : String(obj.metadata?.name ?? '');
-    await scope.admission.validate(admissionAttributes(scope, ctx, { ...r, name }, undefined, obj), ctx.signal);
+    await scope.admission.validate(admissionAttributes(scope, ctx, { ...r, name }, undefined, obj), ctx);
   };
 }
