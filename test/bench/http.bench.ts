@@ -2,10 +2,15 @@
 // and on etcd, measured through HTTPS with 64 concurrent keep-alive clients, next to the
 // storage layer (runtime/storage, watch cache in front, as the server uses it) measured in the
 // same run with the same objects and sizes. Targets: HTTP creates ≥ 50% of the storage
-// layer's rate; HTTP gets ≥ 5,000/s on SQLite. BENCH_QUICK=1 shrinks every size.
+// layer's rate; HTTP gets ≥ 5,000/s on SQLite. Beside them, the HTTPS ceiling of the machine: a
+// process answering a fixed Flunder over the same TLS, driven by the same client (http/ceiling.ts).
+// BENCH_QUICK=1 shrinks every size.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { newStorageFactory, type StorageFactory } from '../../runtime/storage/factory.js';
 import type { Interface } from '../../runtime/storage/interfaces.js';
@@ -13,6 +18,7 @@ import type { StoredObject } from '../../runtime/storage/object.js';
 import { ControlPlane, type Backend } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
 import { flunderV1beta1 } from '../integration/objects.js';
+import { LoadClient } from './http/load.js';
 import { medianMs, pad, percentile, throughput, type Throughput } from '../storage/bench/stats.js';
 import { startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
 
@@ -102,9 +108,37 @@ async function storageFigures(f: StorageFactory): Promise<Figures> {
   return { creates, gets, list, watch: latencies(sent, names, arrivals) };
 }
 
+const coll = (ns: string): string => `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`;
+
+/** Creates (201) and gets (200) of Flunders through `load`, with the CPU per request of process `pid`. */
+async function createsAndGets(load: LoadClient, pid: number): Promise<Pick<Figures, 'creates' | 'gets'> & { cpu: NonNullable<Figures['cpu']> }> {
+  const [creates, create] = await withCpu(pid, sizes.creates, () =>
+    throughput(sizes.creates, CONCURRENCY, (i) => load.expect(201, 'POST', coll('c'), JSON.stringify(flunderV1beta1.manifest(pad(i), 'c')))),
+  );
+  const [gets, get] = await withCpu(pid, sizes.gets, () => throughput(sizes.gets, CONCURRENCY, (i) => load.expect(200, 'GET', `${coll('c')}/${pad(i % sizes.creates)}`)));
+  return { creates, gets, cpu: { create, get } };
+}
+
+/** The same creates and gets against http/ceiling.ts, serving with the control plane's certificates. */
+async function ceilingFigures(cp: ControlPlane): Promise<Awaited<ReturnType<typeof createsAndGets>>> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./http/ceiling.ts', import.meta.url)), join(cp.dataDir, 'pki')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const [line] = (await once(proc.stdout, 'data')) as [Buffer];
+    const { port } = JSON.parse(line.toString()) as { port: number };
+    const load = new LoadClient({ ...cp.credentials, server: `https://127.0.0.1:${port}` }, CONCURRENCY);
+    try {
+      return await createsAndGets(load, proc.pid ?? 0);
+    } finally {
+      await load.close();
+    }
+  } finally {
+    proc.kill('SIGTERM');
+  }
+}
+
 async function httpFigures(cp: ControlPlane): Promise<Figures> {
   const c = new HttpsClient(cp.credentials, { maxSockets: CONCURRENCY });
-  const coll = (ns: string): string => `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`;
+  const load = new LoadClient(cp.credentials, CONCURRENCY);
   const mustStatus = async (p: Promise<{ status: number; text: string }>, want: number): Promise<void> => {
     const r = await p;
     if (r.status !== want) throw new Error(`HTTP ${r.status} (want ${want}): ${r.text.slice(0, 300)}`);
@@ -115,10 +149,7 @@ async function httpFigures(cp: ControlPlane): Promise<Figures> {
     for (const ns of ['c', 'w', ...LIST_SIZES.map((n) => `l${n}`)]) {
       await mustStatus(c.request({ method: 'POST', path: '/api/v1/namespaces', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }) }), 201);
     }
-    const [creates, createCpu] = await withCpu(cp.pid, sizes.creates, () => throughput(sizes.creates, CONCURRENCY, (i) => post('c', pad(i))));
-    const [gets, getCpu] = await withCpu(cp.pid, sizes.gets, () =>
-      throughput(sizes.gets, CONCURRENCY, (i) => mustStatus(c.request({ path: `${coll('c')}/${pad(i % sizes.creates)}`, headers: { Accept: 'application/json' } }), 200)),
-    );
+    const { creates, gets, cpu } = await createsAndGets(load, cp.pid);
     const list = {} as Figures['list'];
     for (const n of LIST_SIZES) {
       await throughput(n, CONCURRENCY, (i) => post(`l${n}`, pad(i)));
@@ -137,9 +168,10 @@ async function httpFigures(cp: ControlPlane): Promise<Figures> {
     await w.until((e) => e.length >= names.length, 60_000);
     w.close();
     const arrivals = new Map(w.events.map((e, i) => [String((e.object['metadata'] as { name?: string }).name), w.arrivals[i] ?? NaN]));
-    return { creates, gets, list, watch: latencies(sent, names, arrivals), cpu: { create: createCpu, get: getCpu } };
+    return { creates, gets, list, watch: latencies(sent, names, arrivals), cpu };
   } finally {
     c.close();
+    await load.close();
   }
 }
 
@@ -171,6 +203,17 @@ function report(backend: Backend, readyMs: number, http: Figures, store: Figures
   return [`## ${backend} (server ready in ${readyMs} ms)`, line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ''];
 }
 
+function ceilingReport(ceiling: Awaited<ReturnType<typeof ceilingFigures>>, sqlite: Figures): string[] {
+  const pct = (a: number, b: number): string => `${((a / b) * 100).toFixed(0)}%`;
+  return [
+    '## HTTPS ceiling: a process answering a fixed Flunder over the same TLS, same client (http/ceiling.ts)',
+    `creates/s ${f0(ceiling.creates.perSecond)} (API server on SQLite: ${pct(sqlite.creates.perSecond, ceiling.creates.perSecond)}), `
+      + `gets/s ${f0(ceiling.gets.perSecond)} (API server on SQLite: ${pct(sqlite.gets.perSecond, ceiling.gets.perSecond)})`,
+    `CPU ms per request, server / client: create ${f2(ceiling.cpu.create.server)} / ${f2(ceiling.cpu.create.client)}, get ${f2(ceiling.cpu.get.server)} / ${f2(ceiling.cpu.get.client)}`,
+    '',
+  ];
+}
+
 async function main(): Promise<void> {
   const out = [
     `HTTP benchmark${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
@@ -184,7 +227,9 @@ async function main(): Promise<void> {
       const store = await storageFigures(f).finally(() => f.close());
       const cp = await ControlPlane.start({ backend: 'sqlite' });
       try {
-        out.push(...report('sqlite', cp.readyMs, await httpFigures(cp), store));
+        const http = await httpFigures(cp);
+        out.push(...report('sqlite', cp.readyMs, http, store));
+        out.push(...ceilingReport(await ceilingFigures(cp), http));
       } finally {
         await cp.stop();
       }
