@@ -8,3 +8,13 @@ export { HTTPRESTClient, restClientForConfig, RESTConfigError, TransportError, D
 export type { RESTConfig, RESTClientOptions, TLSClientConfig, Warning, WarningHandler } from './rest/index.js';
 export { restClientFromKubeconfig, loadClientConfig, inClusterConfig, isInCluster, KubeconfigError, NotInClusterError } from './kubeconfig/index.js';
 export type { ClientConfig, KubeconfigClient, KubeconfigOptions } from './kubeconfig/index.js';
+// Informers (client-go's tools/cache): reflector, DeltaFIFO, indexer, shared informers and their factory.
+// Clock, Logger and backoff options stay under './cache/index.js' (the REST client has its own).
+export {
+  newSharedInformerFactoryCore, newSharedIndexInformer, SharedIndexInformerImpl, Reflector, DeltaFIFO, StoreIndexer, newIndexer,
+  waitForCacheSync, deepFreeze, informerKey, metaNamespaceKeyFunc, deletionHandlingMetaNamespaceKeyFunc, metaNamespaceIndexFunc,
+  splitMetaNamespaceKey, NAMESPACE_INDEX, KeyError, ListError, VeryShortWatchError, defaultWatchErrorHandler,
+} from './cache/index.js';
+export type {
+  SharedInformerFactoryCoreOptions, SharedIndexInformerOptions, ReflectorOptions, ReflectorTuning, ReflectorStore, Delta, Deltas, DeltaType,
+} from './cache/index.js';

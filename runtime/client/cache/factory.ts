@@ -24,8 +24,8 @@ export function informerKey(r: ResourceDescriptor): string {
  */
 class SharedInformerFactoryCoreImpl implements SharedInformerFactoryCore {
   private readonly informers = new Map<string, SharedIndexInformerImpl<unknown>>();
-  private readonly running = new Map<string, Promise<void>>();
-  private readonly stop = new AbortController();
+  /** One controller per informer rather than one shared signal, which would gather listeners from every loop. */
+  private readonly running = new Map<string, { readonly stop: AbortController; readonly done: Promise<void> }>();
   private shuttingDown = false;
 
   constructor(readonly options: SharedInformerFactoryCoreOptions) {}
@@ -49,7 +49,8 @@ class SharedInformerFactoryCoreImpl implements SharedInformerFactoryCore {
     if (this.shuttingDown) return;
     for (const [key, informer] of this.informers) {
       if (this.running.has(key)) continue;
-      this.running.set(key, informer.run(this.stop.signal));
+      const stop = new AbortController();
+      this.running.set(key, { stop, done: informer.run(stop.signal) });
     }
   }
 
@@ -61,8 +62,8 @@ class SharedInformerFactoryCoreImpl implements SharedInformerFactoryCore {
 
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    this.stop.abort();
-    await Promise.all(this.running.values());
+    for (const r of this.running.values()) r.stop.abort();
+    await Promise.all([...this.running.values()].map((r) => r.done));
   }
 }
 

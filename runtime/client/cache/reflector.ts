@@ -139,7 +139,7 @@ export class Reflector<T> {
   private async list(signal: AbortSignal): Promise<void> {
     const resourceVersion = this.relistResourceVersion();
     const pageSize = this.pageSizeFor(resourceVersion);
-    const listFn = (o: ListOptions) => this.opts.listWatch.list({ ...o, signal });
+    const listFn = (o: ListOptions) => untilAborted(this.opts.listWatch.list({ ...o, signal }), signal);
     let result;
     try {
       result = await listInPages(listFn, { resourceVersion }, pageSize);
@@ -186,9 +186,9 @@ export class Reflector<T> {
       const start = this.clock.now();
       if (w === undefined) {
         try {
-          w = openWatch(await this.opts.listWatch.watch({
+          w = openWatch(await untilAborted(this.opts.listWatch.watch({
             resourceVersion: this.lastSyncRV, timeoutSeconds: this.watchTimeoutSeconds(), allowWatchBookmarks: true, signal,
-          }));
+          }), signal, (late) => late.stop()));
         } catch (err) {
           if (signal.aborted) return;
           if (!isWatchErrorRetriable(err)) throw err;
@@ -234,11 +234,11 @@ export class Reflector<T> {
       const temporary = collectingStore(collected);
       let w: OpenWatch<T>;
       try {
-        w = openWatch(await this.opts.listWatch.watch({
+        w = openWatch(await untilAborted(this.opts.listWatch.watch({
           resourceVersion: this.lastSyncRVUnavailable ? '' : this.lastSyncRV,
           resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true,
           timeoutSeconds: this.watchTimeoutSeconds(), signal,
-        }));
+        }), signal, (late) => late.stop()));
         const result = await handleWatch({
           reflectorName: this.opts.name, watch: w, store: temporary, clock: this.clock, start, signal,
           setLastSyncResourceVersion: (rv) => { resourceVersion = rv; }, logger: this.logger, exitOnInitialEventsEnd: true,
@@ -277,6 +277,38 @@ export class Reflector<T> {
       if (this.opts.shouldResync === undefined || this.opts.shouldResync()) this.opts.store.resync();
     }
   }
+}
+
+/** Thrown in place of a request's answer once `signal` aborted. */
+class StopRequested extends Error {
+  override readonly name = 'StopRequested';
+}
+
+/**
+ * The request's outcome, or a StopRequested rejection as soon as `signal`
+ * aborts: a ListWatch that ignores its signal cannot hold up a stop. What
+ * arrives late is handed to `late` (a watch to stop).
+ */
+function untilAborted<R>(request: Promise<R>, signal: AbortSignal, late: (r: R) => void = () => {}): Promise<R> {
+  if (signal.aborted) {
+    request.then(late, () => {});
+    return Promise.reject(new StopRequested('stop requested'));
+  }
+  return new Promise<R>((resolve, reject) => {
+    const onAbort = (): void => reject(new StopRequested('stop requested'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.then(
+      (r) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) late(r);
+        else resolve(r);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
 
 /** The state a watch-list streams, keyed as the informer keys it. */
