@@ -84,7 +84,7 @@ function crdGroup(group: string, crds: readonly { crd: CustomResourceDefinition;
     const storage = crds.some(({ crd }) => crd.spec.versions.some((v) => v.name === name && v.storage));
     const deprecated = crds.flatMap(({ crd }) => crd.spec.versions).find((v) => v.name === name && v.deprecated === true);
     const deprecation = deprecated === undefined ? undefined : { warning: deprecated.deprecationWarning };
-    return { name, dir: undefined, storage, hub: storage, deprecation, openapiPackage: defaultOpenAPIPackage(group, name), kinds };
+    return { name, dir: undefined, storage, hub: storage, deprecation, openapiPackage: defaultOpenAPIPackage(group, name), kinds, protobuf: [] };
   });
   return { name: group, dir: undefined, clientName, origin: 'crd', versions };
 }

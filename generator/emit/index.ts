@@ -2,10 +2,12 @@ import { type SourceFileStructure, StructureKind, VariableDeclarationKind } from
 import type { ApiModel } from '../model/types.js';
 import { emitClientsets } from './clientset.js';
 import { emitCRDs } from './crd.js';
+import { emitFakeClientset } from './fake.js';
 import { emitListersAndInformers } from './informers.js';
 import { emitOpenAPI } from './openapi.js';
 import type { OutputFile } from './output.js';
 import { paths } from './paths.js';
+import { emitProtobuf } from './protobuf.js';
 import { emitRegistries, registryConstName } from './registry.js';
 import { emitSchemas } from './schema.js';
 import { Imports } from './ts.js';
@@ -18,7 +20,9 @@ export function emitAll(model: ApiModel): OutputFile[] {
     ...emitCRDs(model),
     ...emitRegistries(model),
     ...emitClientsets(model),
+    ...emitFakeClientset(model),
     ...emitListersAndInformers(model),
+    ...emitProtobuf(model),
     { path: paths.index(), format: 'ts', structure: indexFile(model) } satisfies OutputFile,
   ];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

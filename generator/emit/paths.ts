@@ -20,8 +20,11 @@ export const paths = {
   informerFactory: () => `${GENERATED}/informers/factory.ts`,
   types: (g: GroupModel, v: VersionModel) => `${GENERATED}/types/${g.clientName}/${v.name}.ts`,
   index: () => `${GENERATED}/index.ts`,
+  protobuf: (g: GroupModel, v: VersionModel) => `${GENERATED}/protobuf/${g.clientName}/${v.name}.ts`,
+  protobufIndex: () => `${GENERATED}/protobuf/index.ts`,
   runtimeClient: 'runtime/client/index',
   runtimeRegistry: 'runtime/registry/types',
+  runtimeProtobuf: 'runtime/apimachinery/serializer/protobuf/descriptor',
   metaTypes: 'apis/meta/v1/types',
 } as const;
 

@@ -10,6 +10,7 @@
  * and never sort again.
  */
 import type { PrinterColumnDefinition, Verb } from '../../runtime/registry/types.js';
+import type { ProtoMessage } from './protobuf.js';
 import type { JSONSchemaProps } from './schema.js';
 
 export type { Verb };
@@ -50,6 +51,8 @@ export interface VersionModel {
   /** Prefix of the OpenAPI definition names of this version's types. */
   readonly openapiPackage: string;
   readonly kinds: readonly KindModel[];
+  /** The version's types that carry `@protobuf` field numbers, sorted by name; empty for imported CRDs. */
+  readonly protobuf: readonly ProtoMessage[];
 }
 
 export type Scope = 'Namespaced' | 'Cluster';

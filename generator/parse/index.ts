@@ -8,6 +8,7 @@ import type { JSONSchemaProps } from '../model/schema.js';
 import type { ApiModel, GroupModel, KindHooks, KindModel, TypeRef, VersionModel } from '../model/types.js';
 import { validateModel } from '../model/validate.js';
 import { readKindFacts } from './kinds.js';
+import { readProtobufMessages } from './protobuf.js';
 import { decodeMarkers } from './markers.js';
 import { type PackageInfo, readPackage, VERSION_DIR } from './packages.js';
 import { commentOf, SchemaBuilder } from './schema.js';
@@ -57,11 +58,14 @@ export function parseApis(options: ParseOptions): ApiModel {
   // Every declaration of every package is translated, referenced or not, so
   // that a marker error anywhere in apis/ is reported.
   const kindsByPackage = new Map<PackageInfo, { decl: InterfaceDeclaration; facts: ReturnType<typeof readKindFacts>; definition: string }[]>();
+  const interfacesByPackage = new Map<PackageInfo, InterfaceDeclaration[]>();
   for (const [pkg, files] of filesByPackage) {
     const kinds: { decl: InterfaceDeclaration; facts: ReturnType<typeof readKindFacts>; definition: string }[] = [];
+    interfacesByPackage.set(pkg, []);
     for (const file of files.filter((f) => !COMPANIONS.has(f.getBaseName()))) {
       // Generic interfaces (List<T>) are client-side helpers; a schema cannot use them.
       for (const decl of file.getInterfaces().filter((d) => d.getTypeParameters().length === 0)) {
+        interfacesByPackage.get(pkg)!.push(decl);
         const comment = commentOf(decl);
         if (comment.tags.some((t) => t.name === 'genclient')) {
           const markers = decodeMarkers(comment, 'kind', rel(file.getFilePath()), sink);
@@ -75,6 +79,12 @@ export function parseApis(options: ParseOptions): ApiModel {
     }
     kindsByPackage.set(pkg, kinds);
   }
+  sink.throwIfAny();
+  const protobuf = readProtobufMessages(interfacesByPackage, {
+    sink,
+    relativePath: rel,
+    packageOf: (file) => packageByDir.get(rel(file).split('/').slice(0, -1).join('/')),
+  });
   sink.throwIfAny();
 
   const definitions = sortedRecord(builder.definitions);
@@ -90,7 +100,10 @@ export function parseApis(options: ParseOptions): ApiModel {
         dir: versions[0]!.groupDir,
         clientName: groupClientName(name),
         origin: 'source',
-        versions: versions.map((pkg): VersionModel => buildVersion(pkg, versions.length, kindsByPackage.get(pkg) ?? [], definitions, filesByPackage.get(pkg) ?? [], rel)),
+        versions: versions.map((pkg): VersionModel => ({
+          ...buildVersion(pkg, versions.length, kindsByPackage.get(pkg) ?? [], definitions, filesByPackage.get(pkg) ?? [], rel),
+          protobuf: protobuf.get(pkg) ?? [],
+        })),
       };
     }),
   };
@@ -106,7 +119,7 @@ function buildVersion(
   definitions: Readonly<Record<string, JSONSchemaProps>>,
   files: readonly SourceFile[],
   rel: (f: string) => string,
-): VersionModel {
+): Omit<VersionModel, 'protobuf'> {
   const deprecated = pkg.markers.one('deprecatedVersion');
   const exportsOf = (name: string): ReadonlySet<string> => {
     const file = files.find((f) => f.getBaseName() === name);

@@ -2,6 +2,12 @@ import type { DiagnosticSink } from '../model/diagnostics.js';
 import type { ParsedComment } from './comments.js';
 import { DOCUMENTATION_TAGS, type KeySpec, type MarkerArgs, type MarkerName, type MarkerSite, VOCABULARY } from './vocabulary.js';
 
+/** The value of a `fieldNumber` marker: `@protobuf 9 pointer` → {number: 9, flags: ['pointer']}. */
+export interface FieldNumber {
+  readonly number: number;
+  readonly flags: readonly string[];
+}
+
 export interface KeyValues {
   readonly positional: string | undefined;
   readonly values: Readonly<Record<string, string | number | readonly string[]>>;
@@ -13,6 +19,7 @@ type ValueOf<A extends MarkerArgs> =
       : A extends { kind: 'number' | 'integer' } ? number
         : A extends { kind: 'list' } ? readonly string[]
           : A extends { kind: 'keyValues' } ? KeyValues
+            : A extends { kind: 'fieldNumber' } ? FieldNumber
             : unknown;
 
 export type MarkerValue<N extends MarkerName> = ValueOf<(typeof VOCABULARY)[N]['args']>;
@@ -118,7 +125,25 @@ function decodeArgs(args: MarkerArgs, text: string): { value: unknown } | string
       return args.values.includes(text) ? { value: text } : `must be one of ${args.values.join(', ')}, got "${text}"`;
     case 'keyValues':
       return decodeKeyValues(args.positional, args.keys, text);
+    case 'fieldNumber':
+      return decodeFieldNumber(args.flags, text);
   }
+}
+
+/** Protobuf reserves 19000-19999 for its own use; numbers end at 2^29-1. */
+const MAX_FIELD_NUMBER = 536_870_911;
+
+function decodeFieldNumber(flags: readonly string[], text: string): { value: FieldNumber } | string {
+  const [first, ...rest] = text.split(/\s+/).filter((w) => w !== '');
+  if (first === undefined) return 'needs a field number';
+  const n = Number(first);
+  if (!/^\d+$/.test(first) || n < 1 || n > MAX_FIELD_NUMBER) return `field number must be an integer from 1 to ${MAX_FIELD_NUMBER}, got "${first}"`;
+  if (n >= 19000 && n <= 19999) return `field number ${n} is in the range 19000-19999 that protobuf reserves`;
+  for (const [i, word] of rest.entries()) {
+    if (!flags.includes(word)) return `unknown flag "${word}" (known: ${flags.join(', ')})`;
+    if (rest.indexOf(word) !== i) return `flag "${word}" given twice`;
+  }
+  return { value: { number: n, flags: rest } };
 }
 
 function decodeKeyValues(positional: readonly string[] | undefined, keys: Readonly<Record<string, KeySpec>>, text: string): { value: KeyValues } | string {

@@ -16,7 +16,7 @@ import { decodeMarkers, type Markers } from './markers.js';
 import type { PackageInfo } from './packages.js';
 import type { MarkerSite } from './vocabulary.js';
 
-type NamedDeclaration = InterfaceDeclaration | TypeAliasDeclaration | EnumDeclaration;
+export type NamedDeclaration = InterfaceDeclaration | TypeAliasDeclaration | EnumDeclaration;
 
 export interface SchemaContext {
   readonly sink: DiagnosticSink;
@@ -232,17 +232,7 @@ export class SchemaBuilder {
   }
 
   private resolve(node: import('ts-morph').TypeReferenceNode): NamedDeclaration | undefined {
-    let symbol = node.getTypeName().getSymbol();
-    if (symbol === undefined) return undefined;
-    const aliased = symbol.getAliasedSymbol();
-    if (aliased !== undefined) symbol = aliased;
-    for (const d of symbol.getDeclarations()) {
-      if (Node.isInterfaceDeclaration(d) || Node.isTypeAliasDeclaration(d) || Node.isEnumDeclaration(d)) {
-        if (d.getSourceFile().isInNodeModules() || d.getSourceFile().isDeclarationFile()) return undefined;
-        return d;
-      }
-    }
-    return undefined;
+    return resolveTypeReference(node);
   }
 
   private definitionName(decl: NamedDeclaration): string {
@@ -264,6 +254,21 @@ export class SchemaBuilder {
   }
 }
 
+/** The declaration in the project a type reference names; undefined for lib and node_modules types. */
+export function resolveTypeReference(node: import('ts-morph').TypeReferenceNode): NamedDeclaration | undefined {
+  let symbol = node.getTypeName().getSymbol();
+  if (symbol === undefined) return undefined;
+  const aliased = symbol.getAliasedSymbol();
+  if (aliased !== undefined) symbol = aliased;
+  for (const d of symbol.getDeclarations()) {
+    if (Node.isInterfaceDeclaration(d) || Node.isTypeAliasDeclaration(d) || Node.isEnumDeclaration(d)) {
+      if (d.getSourceFile().isInNodeModules() || d.getSourceFile().isDeclarationFile()) return undefined;
+      return d;
+    }
+  }
+  return undefined;
+}
+
 export function intOrString(): JSONSchemaProps {
   return { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
 }
@@ -277,7 +282,7 @@ export function commentOf(node: Node): ParsedComment {
 }
 
 /** Own properties after inherited ones, an own property overriding an inherited one of the same name. */
-function collectProperties(decl: InterfaceDeclaration, sink: DiagnosticSink, location: (n: Node) => SourceLocation): PropertySignature[] {
+export function collectProperties(decl: InterfaceDeclaration, sink: DiagnosticSink, location: (n: Node) => SourceLocation): PropertySignature[] {
   const byName = new Map<string, PropertySignature>();
   for (const base of decl.getBaseDeclarations()) {
     if (!Node.isInterfaceDeclaration(base)) {

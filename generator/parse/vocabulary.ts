@@ -28,6 +28,11 @@ export type MarkerArgs =
   /** A list separated by `;` or `,` (Go markers use `;`). */
   | { readonly kind: 'list' }
   | { readonly kind: 'oneOf'; readonly values: readonly string[] }
+  /**
+   * A protobuf field number (1 to 2^29-1, outside the 19000-19999 range protobuf reserves)
+   * followed by optional words from `flags`: `@protobuf 9 pointer`.
+   */
+  | { readonly kind: 'fieldNumber'; readonly flags: readonly string[] }
   /** `key=value` pairs; values may be double-quoted with JSON escapes. */
   | {
     readonly kind: 'keyValues';
@@ -58,6 +63,9 @@ const json = { kind: 'json' } as const;
 const list = { kind: 'list' } as const;
 const req = (type: KeySpec['type']): KeySpec => ({ required: true, type });
 const opt = (type: KeySpec['type']): KeySpec => ({ required: false, type });
+
+/** The words a `@protobuf` marker may carry after its field number. */
+export const PROTOBUF_FLAGS = ['pointer', 'omitzero'] as const;
 
 const schemaSites: readonly MarkerSite[] = ['type', 'field', 'kind'];
 
@@ -143,6 +151,9 @@ export const VOCABULARY = {
   // Strategic merge patch.
   patchStrategy: marker('+patchStrategy', ['field'], { kind: 'oneOf', values: ['merge', 'retainKeys', 'merge,retainKeys'] }),
   patchMergeKey: marker('+patchMergeKey', ['field'], string),
+  // Wire format. `pointer`: the Go field is a pointer (set-but-zero values are kept, unset stays
+  // absent); `omitzero`: Go's json tag has omitzero (a zero struct such as a zero Time is left out).
+  protobuf: marker('protobuf:"…,<n>,…" struct tag', ['field'], { kind: 'fieldNumber', flags: PROTOBUF_FLAGS }),
 } as const satisfies Record<string, MarkerSpec>;
 
 export type MarkerName = keyof typeof VOCABULARY;

@@ -7,18 +7,31 @@ import type { ObjectReference, Protocol } from './types.js';
  * @structType atomic
  */
 export interface EndpointAddress {
-  /** The endpoint's IP; not a loopback, link-local or link-local multicast address. */
+  /**
+   * The endpoint's IP; not a loopback, link-local or link-local multicast address.
+   *
+   * @protobuf 1
+   */
   ip: string;
   /**
    * The endpoint's hostname, a DNS label.
    *
    * @maxLength 63
    * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
+   * @protobuf 3
    */
   hostname?: string;
-  /** The node hosting the endpoint, so that node-local endpoints can be found. */
+  /**
+   * The node hosting the endpoint, so that node-local endpoints can be found.
+   *
+   * @protobuf 4 pointer
+   */
   nodeName?: string;
-  /** The object that provides the endpoint, usually a Pod. */
+  /**
+   * The object that provides the endpoint, usually a Pod.
+   *
+   * @protobuf 2 pointer
+   */
   targetRef?: ObjectReference;
 }
 
@@ -33,6 +46,7 @@ export interface EndpointPort {
    *
    * @maxLength 63
    * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
+   * @protobuf 1
    */
   name?: string;
   /**
@@ -40,12 +54,14 @@ export interface EndpointPort {
    *
    * @minimum 1
    * @maximum 65535
+   * @protobuf 2
    */
   port: int32;
   /**
    * The IP protocol of the port.
    *
    * @default "TCP"
+   * @protobuf 3
    */
   protocol?: Protocol;
   /**
@@ -53,6 +69,7 @@ export interface EndpointPort {
    *
    * @maxLength 316
    * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
+   * @protobuf 4 pointer
    */
   appProtocol?: string;
 }
@@ -67,18 +84,21 @@ export interface EndpointSubset {
    * Addresses whose ports are ready; load balancers and clients may use them.
    *
    * @listType atomic
+   * @protobuf 1
    */
   addresses?: EndpointAddress[];
   /**
    * Addresses whose ports are not ready yet, or recently failed a readiness or liveness check.
    *
    * @listType atomic
+   * @protobuf 2
    */
   notReadyAddresses?: EndpointAddress[];
   /**
    * The ports available on these addresses.
    *
    * @listType atomic
+   * @protobuf 3
    */
   ports?: EndpointPort[];
 }
@@ -93,11 +113,13 @@ export interface EndpointSubset {
  * @deprecated Since Kubernetes v1.33; use discovery.k8s.io/v1 EndpointSlice.
  */
 export interface Endpoints extends TypeMeta {
+  /** @protobuf 1 */
   metadata?: ObjectMeta;
   /**
    * The endpoints of the Service, grouped into subsets of addresses sharing ports; an address appears in either addresses or notReadyAddresses of a subset, not both.
    *
    * @listType atomic
+   * @protobuf 2
    */
   subsets?: EndpointSubset[];
 }

@@ -13,27 +13,52 @@ export interface NamespaceSpec {
    * Opaque values that must all be removed before the namespace is removed from storage.
    *
    * @listType atomic
+   * @protobuf 1
    */
   finalizers?: string[];
 }
 
 /** One aspect of a namespace's state, reported by the namespace controller. */
 export interface NamespaceCondition {
-  /** The condition's type. */
+  /**
+   * The condition's type.
+   *
+   * @protobuf 1
+   */
   type: NamespaceConditionType;
-  /** Whether the condition holds. */
+  /**
+   * Whether the condition holds.
+   *
+   * @protobuf 2
+   */
   status: ConditionStatus;
-  /** When the status last changed. */
+  /**
+   * When the status last changed.
+   *
+   * @protobuf 4
+   */
   lastTransitionTime?: Time | null;
-  /** A one-word CamelCase reason for the last transition. */
+  /**
+   * A one-word CamelCase reason for the last transition.
+   *
+   * @protobuf 5
+   */
   reason?: string;
-  /** A human-readable message about the last transition. */
+  /**
+   * A human-readable message about the last transition.
+   *
+   * @protobuf 6
+   */
   message?: string;
 }
 
 /** The observed state of a Namespace. */
 export interface NamespaceStatus {
-  /** The lifecycle phase: Active, or Terminating once deletion has started. */
+  /**
+   * The lifecycle phase: Active, or Terminating once deletion has started.
+   *
+   * @protobuf 1
+   */
   phase?: NamespacePhase;
   /**
    * The latest observations of the namespace's state, one per type.
@@ -42,6 +67,7 @@ export interface NamespaceStatus {
    * @listMapKey type
    * @patchStrategy merge
    * @patchMergeKey type
+   * @protobuf 2
    */
   conditions?: NamespaceCondition[];
 }
@@ -60,9 +86,18 @@ export interface NamespaceStatus {
  * @validation rule="!has(self.metadata.name) || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))" message="a namespace name must be a lowercase RFC 1123 label: at most 63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit" fieldPath=".metadata.name"
  */
 export interface Namespace extends TypeMeta {
+  /** @protobuf 1 */
   metadata?: ObjectMeta;
-  /** The desired state of the namespace. */
+  /**
+   * The desired state of the namespace.
+   *
+   * @protobuf 2
+   */
   spec?: NamespaceSpec;
-  /** The observed state of the namespace. */
+  /**
+   * The observed state of the namespace.
+   *
+   * @protobuf 3
+   */
   status?: NamespaceStatus;
 }

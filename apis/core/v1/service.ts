@@ -29,12 +29,14 @@ export interface ServicePort {
    *
    * @maxLength 63
    * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
+   * @protobuf 1
    */
   name?: string;
   /**
    * The IP protocol of the port.
    *
    * @default "TCP"
+   * @protobuf 2
    */
   protocol?: Protocol;
   /**
@@ -42,6 +44,7 @@ export interface ServicePort {
    *
    * @maxLength 316
    * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
+   * @protobuf 6 pointer
    */
   appProtocol?: string;
   /**
@@ -49,12 +52,14 @@ export interface ServicePort {
    *
    * @minimum 1
    * @maximum 65535
+   * @protobuf 3
    */
   port: int32;
   /**
    * The port number (1-65535) or named container port (an IANA service name) on the selected pods; defaults to port.
    *
    * @validation rule="type(self) == int ? (self >= 1 && self <= 65535) : (self.matches('^[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$') && self.matches('[a-z]') && !self.contains('--'))" message="must be a port number between 1 and 65535 or an IANA service name (at most 15 lowercase letters, digits and '-', with at least one letter)"
+   * @protobuf 4
    */
   targetPort?: IntOrString;
   /**
@@ -62,6 +67,7 @@ export interface ServicePort {
    *
    * @minimum 0
    * @maximum 65535
+   * @protobuf 5
    */
   nodePort?: int32;
 }
@@ -73,13 +79,18 @@ export interface ClientIPConfig {
    *
    * @minimum 1
    * @maximum 86400
+   * @protobuf 1 pointer
    */
   timeoutSeconds?: int32;
 }
 
 /** Settings of session affinity. */
 export interface SessionAffinityConfig {
-  /** Settings of client-IP based affinity. */
+  /**
+   * Settings of client-IP based affinity.
+   *
+   * @protobuf 1 pointer
+   */
   clientIP?: ClientIPConfig;
 }
 
@@ -110,16 +121,20 @@ export interface ServiceSpec {
    * @listMapKey protocol
    * @patchStrategy merge
    * @patchMergeKey port
+   * @protobuf 1
    */
   ports?: ServicePort[];
   /**
    * Routes traffic to pods whose labels match; when empty, something outside Kubernetes manages the endpoints. Ignored for ExternalName.
    *
    * @mapType atomic
+   * @protobuf 2
    */
   selector?: Record<string, string>;
   /**
    * The Service's virtual IP, usually allocated at random; `None` makes a headless Service. Immutable except when changing to or from ExternalName.
+   *
+   * @protobuf 3
    */
   clusterIP?: string;
   /**
@@ -127,42 +142,54 @@ export interface ServiceSpec {
    *
    * @listType atomic
    * @maxItems 2
+   * @protobuf 18
    */
   clusterIPs?: string[];
   /**
    * How the Service is exposed: a cluster IP, also a port on every node, also an external load balancer, or a DNS alias to externalName.
    *
    * @default "ClusterIP"
+   * @protobuf 4
    */
   type?: ServiceType;
   /**
    * IPs, not managed by Kubernetes, on which nodes also accept traffic for this Service.
    *
    * @listType atomic
+   * @protobuf 5
    */
   externalIPs?: string[];
   /**
    * Whether connections from one client IP stick to one endpoint.
    *
    * @default "None"
+   * @protobuf 7
    */
   sessionAffinity?: ServiceAffinity;
   /**
    * A load-balancer IP to request, where the platform supports it.
    *
    * @deprecated Its meaning varies between implementations and it cannot express dual-stack; prefer implementation-specific annotations.
+   * @protobuf 8
    */
   loadBalancerIP?: string;
   /**
    * Client CIDRs the cloud load balancer admits, where the platform supports it; only for type LoadBalancer.
    *
    * @listType atomic
+   * @protobuf 9
    */
   loadBalancerSourceRanges?: string[];
-  /** The DNS name the Service aliases (as a CNAME) when type is ExternalName; a lowercase RFC 1123 hostname. */
+  /**
+   * The DNS name the Service aliases (as a CNAME) when type is ExternalName; a lowercase RFC 1123 hostname.
+   *
+   * @protobuf 10
+   */
   externalName?: string;
   /**
    * How nodes route traffic arriving on external addresses: `Cluster` spreads it over all endpoints, `Local` keeps it on the node and preserves the client IP.
+   *
+   * @protobuf 11
    */
   externalTrafficPolicy?: ServiceExternalTrafficPolicy;
   /**
@@ -170,11 +197,20 @@ export interface ServiceSpec {
    *
    * @minimum 0
    * @maximum 65535
+   * @protobuf 12
    */
   healthCheckNodePort?: int32;
-  /** Treat every endpoint as ready, for example so a StatefulSet's peers can discover each other before they are ready. */
+  /**
+   * Treat every endpoint as ready, for example so a StatefulSet's peers can discover each other before they are ready.
+   *
+   * @protobuf 13
+   */
   publishNotReadyAddresses?: boolean;
-  /** Settings of the session affinity. */
+  /**
+   * Settings of the session affinity.
+   *
+   * @protobuf 14 pointer
+   */
   sessionAffinityConfig?: SessionAffinityConfig;
   /**
    * The IP families of the Service, at most one of each, primary first; assigned from the cluster's configuration and ipFamilyPolicy when unset.
@@ -182,40 +218,64 @@ export interface ServiceSpec {
    * @listType atomic
    * @maxItems 2
    * @validation rule="size(self) < 2 || self[0] != self[1]" message="may not contain the same IP family twice" reason=FieldValueDuplicate
+   * @protobuf 19
    */
   ipFamilies?: IPFamily[];
-  /** How many IP families the Service asks for; SingleStack when unset. */
+  /**
+   * How many IP families the Service asks for; SingleStack when unset.
+   *
+   * @protobuf 17 pointer
+   */
   ipFamilyPolicy?: IPFamilyPolicy;
-  /** Whether node ports are allocated for a LoadBalancer Service; true when unset. Only for type LoadBalancer. */
+  /**
+   * Whether node ports are allocated for a LoadBalancer Service; true when unset. Only for type LoadBalancer.
+   *
+   * @protobuf 20 pointer
+   */
   allocateLoadBalancerNodePorts?: boolean;
   /**
    * The load-balancer implementation this Service belongs to, such as `example.com/internal-vip`; only for type LoadBalancer, and immutable once set.
    *
    * @maxLength 316
    * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
+   * @protobuf 21 pointer
    */
   loadBalancerClass?: string;
-  /** How nodes route traffic sent to the cluster IP: `Cluster` (all endpoints) or `Local` (endpoints on the same node only). */
+  /**
+   * How nodes route traffic sent to the cluster IP: `Cluster` (all endpoints) or `Local` (endpoints on the same node only).
+   *
+   * @protobuf 22 pointer
+   */
   internalTrafficPolicy?: ServiceInternalTrafficPolicy;
   /**
    * A preference for how traffic is spread over endpoints, which implementations may treat as a hint; PreferClose is the old name of PreferSameZone.
    *
    * @enum PreferClose;PreferSameZone;PreferSameNode
+   * @protobuf 23 pointer
    */
   trafficDistribution?: string;
 }
 
 /** The status of one port of a load-balancer ingress point. */
 export interface PortStatus {
-  /** The Service port this status is for. */
+  /**
+   * The Service port this status is for.
+   *
+   * @protobuf 1
+   */
   port: int32;
-  /** The protocol of that port. */
+  /**
+   * The protocol of that port.
+   *
+   * @protobuf 2
+   */
   protocol: Protocol;
   /**
    * A problem with the port: a CamelCase value, or `foo.example.com/CamelCase` for provider-specific ones.
    *
    * @maxLength 316
    * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
+   * @protobuf 3 pointer
    */
   error?: string;
 }
@@ -226,16 +286,29 @@ export interface PortStatus {
  * @validation rule="!has(self.ipMode) || (has(self.ip) && size(self.ip) > 0)" message="may only be specified when ip is set" fieldPath=".ipMode" reason=FieldValueRequired
  */
 export interface LoadBalancerIngress {
-  /** The IP, for IP-based load balancers. */
+  /**
+   * The IP, for IP-based load balancers.
+   *
+   * @protobuf 1
+   */
   ip?: string;
-  /** The hostname, for DNS-based load balancers. */
+  /**
+   * The hostname, for DNS-based load balancers.
+   *
+   * @protobuf 2
+   */
   hostname?: string;
-  /** How traffic to ip reaches the node; only with ip. */
+  /**
+   * How traffic to ip reaches the node; only with ip.
+   *
+   * @protobuf 3 pointer
+   */
   ipMode?: LoadBalancerIPMode;
   /**
    * The status of each Service port; when present, every port of the Service has an entry.
    *
    * @listType atomic
+   * @protobuf 4
    */
   ports?: PortStatus[];
 }
@@ -246,13 +319,18 @@ export interface LoadBalancerStatus {
    * The addresses traffic for the Service should be sent to.
    *
    * @listType atomic
+   * @protobuf 1
    */
   ingress?: LoadBalancerIngress[];
 }
 
 /** The observed state of a Service. */
 export interface ServiceStatus {
-  /** The state of the load balancer, if there is one. */
+  /**
+   * The state of the load balancer, if there is one.
+   *
+   * @protobuf 1
+   */
   loadBalancer?: LoadBalancerStatus;
   /**
    * The current conditions of the Service, one per type.
@@ -261,6 +339,7 @@ export interface ServiceStatus {
    * @listMapKey type
    * @patchStrategy merge
    * @patchMergeKey type
+   * @protobuf 2
    */
   conditions?: Condition[];
 }
@@ -283,9 +362,18 @@ export interface ServiceStatus {
  * @validation rule="!has(self.metadata.name) || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))" message="a service name must be an RFC 1035 label: at most 63 characters of a-z, 0-9 and '-', starting with a letter and ending with a letter or digit" fieldPath=".metadata.name"
  */
 export interface Service extends TypeMeta {
+  /** @protobuf 1 */
   metadata?: ObjectMeta;
-  /** The desired state of the Service. */
+  /**
+   * The desired state of the Service.
+   *
+   * @protobuf 2
+   */
   spec?: ServiceSpec;
-  /** The observed state of the Service; read-only. */
+  /**
+   * The observed state of the Service; read-only.
+   *
+   * @protobuf 3
+   */
   status?: ServiceStatus;
 }

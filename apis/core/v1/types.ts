@@ -22,18 +22,46 @@ export type Protocol = 'TCP' | 'UDP' | 'SCTP';
  * @structType atomic
  */
 export interface ObjectReference {
-  /** Kind of the referent. */
+  /**
+   * Kind of the referent.
+   *
+   * @protobuf 1
+   */
   kind?: string;
-  /** Namespace of the referent. */
+  /**
+   * Namespace of the referent.
+   *
+   * @protobuf 2
+   */
   namespace?: string;
-  /** Name of the referent. */
+  /**
+   * Name of the referent.
+   *
+   * @protobuf 3
+   */
   name?: string;
-  /** UID of the referent. */
+  /**
+   * UID of the referent.
+   *
+   * @protobuf 4
+   */
   uid?: string;
-  /** API version of the referent. */
+  /**
+   * API version of the referent.
+   *
+   * @protobuf 5
+   */
   apiVersion?: string;
-  /** The resourceVersion of the referent this reference was made to, if any. */
+  /**
+   * The resourceVersion of the referent this reference was made to, if any.
+   *
+   * @protobuf 6
+   */
   resourceVersion?: string;
-  /** A field path into the referent when the reference is to part of it, such as `spec.containers{name}` or `spec.containers[2]`. */
+  /**
+   * A field path into the referent when the reference is to part of it, such as `spec.containers{name}` or `spec.containers[2]`.
+   *
+   * @protobuf 7
+   */
   fieldPath?: string;
 }

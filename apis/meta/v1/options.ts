@@ -47,9 +47,17 @@ export type DeletionPropagation = 'Orphan' | 'Background' | 'Foreground';
 
 /** Conditions the stored object must meet before an operation is carried out. */
 export interface Preconditions {
-  /** The UID the object must have. */
+  /**
+   * The UID the object must have.
+   *
+   * @protobuf 1 pointer
+   */
   uid?: string;
-  /** The resourceVersion the object must have. */
+  /**
+   * The resourceVersion the object must have.
+   *
+   * @protobuf 2 pointer
+   */
   resourceVersion?: string;
 }
 
@@ -59,28 +67,44 @@ export interface Preconditions {
  * @validation rule="!has(self.orphanDependents) || !has(self.propagationPolicy)" message="orphanDependents and propagationPolicy cannot both be set" fieldPath=".propagationPolicy" reason=FieldValueInvalid
  */
 export interface DeleteOptions extends TypeMeta {
-  /** Seconds before the object is deleted; 0 deletes immediately, unset uses the kind's default. */
+  /**
+   * Seconds before the object is deleted; 0 deletes immediately, unset uses the kind's default.
+   *
+   * @protobuf 1 pointer
+   */
   gracePeriodSeconds?: int64;
-  /** Must hold for the deletion to proceed; otherwise the server answers 409 Conflict. */
+  /**
+   * Must hold for the deletion to proceed; otherwise the server answers 409 Conflict.
+   *
+   * @protobuf 2 pointer
+   */
   preconditions?: Preconditions;
   /**
    * Whether to orphan the dependents (adds or removes the `orphan` finalizer). Mutually exclusive with propagationPolicy.
    *
    * @deprecated Use propagationPolicy.
+   * @protobuf 3 pointer
    */
   orphanDependents?: boolean;
-  /** How dependents are handled; the default comes from the object's finalizers and the kind. Mutually exclusive with orphanDependents. */
+  /**
+   * How dependents are handled; the default comes from the object's finalizers and the kind. Mutually exclusive with orphanDependents.
+   *
+   * @protobuf 4 pointer
+   */
   propagationPolicy?: DeletionPropagation;
   /**
    * When present, the request is fully processed but not persisted. The only valid value is `All`.
    *
    * @listType atomic
    * @validation rule="size(self) == 0 || (size(self) == 1 && self[0] == 'All')" message="the only supported dry-run value is All" reason=FieldValueInvalid
+   * @protobuf 5
    */
   dryRun?: string[];
   /**
    * Delete the object even if it cannot be read from storage (undecryptable or undecodable), skipping finalizers and preconditions.
    * This can break the cluster; use only when you know what you are doing.
+   *
+   * @protobuf 6 pointer
    */
   ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
 }

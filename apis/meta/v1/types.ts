@@ -27,49 +27,104 @@ export interface ListMeta {
    * A legacy link to this object; the system no longer populates it.
    *
    * @deprecated selfLink is a legacy read-only field that is no longer populated by the system.
+   * @protobuf 1
    */
   selfLink?: string;
-  /** An opaque version of the collection, for change detection and for starting a watch; clients pass it back unmodified. */
+  /**
+   * An opaque version of the collection, for change detection and for starting a watch; clients pass it back unmodified.
+   *
+   * @protobuf 2
+   */
   resourceVersion?: string;
-  /** An opaque token set when a limit cut the list short; send it back to fetch the next chunk. */
+  /**
+   * An opaque token set when a limit cut the list short; send it back to fetch the next chunk.
+   *
+   * @protobuf 3
+   */
   continue?: string;
   /**
    * An estimate of how many items follow this chunk; unset when unknown (for example with selectors) or when the list is complete.
    *
    * @minimum 0
+   * @protobuf 4 pointer
    */
   remainingItemCount?: int64;
 }
 
 /** The metadata every persisted resource has, including all objects users create. */
 export interface ObjectMeta {
-  /** Unique within a namespace (or the cluster for cluster-scoped kinds); required on create unless generateName is set, and immutable. */
+  /**
+   * Unique within a namespace (or the cluster for cluster-scoped kinds); required on create unless generateName is set, and immutable.
+   *
+   * @protobuf 1
+   */
   name?: string;
-  /** A prefix from which the server generates a unique name when name is empty; a clash on the generated name returns 409. */
+  /**
+   * A prefix from which the server generates a unique name when name is empty; a clash on the generated name returns 409.
+   *
+   * @protobuf 2
+   */
   generateName?: string;
-  /** The namespace the name is unique in; empty for cluster-scoped objects. Must be a DNS label and cannot be updated. */
+  /**
+   * The namespace the name is unique in; empty for cluster-scoped objects. Must be a DNS label and cannot be updated.
+   *
+   * @protobuf 3
+   */
   namespace?: string;
   /**
    * A legacy link to this object; the system no longer populates it.
    *
    * @deprecated selfLink is a legacy read-only field that is no longer populated by the system.
+   * @protobuf 4
    */
   selfLink?: string;
-  /** A server-generated identifier unique in time and space; read-only. */
+  /**
+   * A server-generated identifier unique in time and space; read-only.
+   *
+   * @protobuf 5
+   */
   uid?: string;
-  /** An opaque version of this object, used for optimistic concurrency and watches; read-only, passed back unmodified. */
+  /**
+   * An opaque version of this object, used for optimistic concurrency and watches; read-only, passed back unmodified.
+   *
+   * @protobuf 6
+   */
   resourceVersion?: string;
-  /** A sequence number of the desired state, incremented by the system when the spec changes; read-only. */
+  /**
+   * A sequence number of the desired state, incremented by the system when the spec changes; read-only.
+   *
+   * @protobuf 7
+   */
   generation?: int64;
-  /** When the server created the object, in RFC 3339 UTC; read-only, and null in objects built by older clients. */
+  /**
+   * When the server created the object, in RFC 3339 UTC; read-only, and null in objects built by older clients.
+   *
+   * @protobuf 8 omitzero
+   */
   creationTimestamp?: Time | null;
-  /** When this object will be deleted, set by the server when graceful deletion is requested; deletion completes once finalizers are empty. */
+  /**
+   * When this object will be deleted, set by the server when graceful deletion is requested; deletion completes once finalizers are empty.
+   *
+   * @protobuf 9 pointer
+   */
   deletionTimestamp?: Time;
-  /** The grace period, in seconds, given when deletion was requested; only set with deletionTimestamp and may only shrink. */
+  /**
+   * The grace period, in seconds, given when deletion was requested; only set with deletionTimestamp and may only shrink.
+   *
+   * @protobuf 10 pointer
+   */
   deletionGracePeriodSeconds?: int64;
-  /** String keys and values used to organize and select objects. */
+  /**
+   * String keys and values used to organize and select objects.
+   *
+   * @protobuf 11
+   */
   labels?: Record<string, string>;
-  /** Unstructured string metadata for tools; not queryable, and should be preserved on updates. */
+  /**
+   * Unstructured string metadata for tools; not queryable, and should be preserved on updates.
+   *
+   * @protobuf 12
+   */
   annotations?: Record<string, string>;
   /**
    * Objects this one depends on; when all of them are gone the garbage collector deletes this object. At most one entry may be the managing controller.
@@ -78,6 +133,7 @@ export interface ObjectMeta {
    * @listMapKey uid
    * @patchStrategy merge
    * @patchMergeKey uid
+   * @protobuf 13
    */
   ownerReferences?: OwnerReference[];
   /**
@@ -85,12 +141,14 @@ export interface ObjectMeta {
    *
    * @listType set
    * @patchStrategy merge
+   * @protobuf 14
    */
   finalizers?: string[];
   /**
    * Which manager owns which fields, per API version and operation; maintained by server-side apply and rarely set by users.
    *
    * @listType atomic
+   * @protobuf 17
    */
   managedFields?: ManagedFieldsEntry[];
 }
@@ -101,17 +159,41 @@ export interface ObjectMeta {
  * @structType atomic
  */
 export interface OwnerReference {
-  /** API version of the owner. */
+  /**
+   * API version of the owner.
+   *
+   * @protobuf 5
+   */
   apiVersion: string;
-  /** Kind of the owner. */
+  /**
+   * Kind of the owner.
+   *
+   * @protobuf 1
+   */
   kind: string;
-  /** Name of the owner. */
+  /**
+   * Name of the owner.
+   *
+   * @protobuf 3
+   */
   name: string;
-  /** UID of the owner. */
+  /**
+   * UID of the owner.
+   *
+   * @protobuf 4
+   */
   uid: string;
-  /** Whether this reference points to the managing controller. */
+  /**
+   * Whether this reference points to the managing controller.
+   *
+   * @protobuf 6 pointer
+   */
   controller?: boolean;
-  /** When true and the owner has the foregroundDeletion finalizer, the owner is not removed from storage until this reference is gone. Setting it requires delete permission on the owner. */
+  /**
+   * When true and the owner has the foregroundDeletion finalizer, the owner is not removed from storage until this reference is gone. Setting it requires delete permission on the owner.
+   *
+   * @protobuf 7 pointer
+   */
   blockOwnerDeletion?: boolean;
 }
 
@@ -127,19 +209,47 @@ export type FieldsV1 = object;
 
 /** The fields one manager owns, in the API version it used. */
 export interface ManagedFieldsEntry {
-  /** Identifies the workflow that manages these fields. */
+  /**
+   * Identifies the workflow that manages these fields.
+   *
+   * @protobuf 1
+   */
   manager?: string;
-  /** Whether the fields were set by an apply or an update. */
+  /**
+   * Whether the fields were set by an apply or an update.
+   *
+   * @protobuf 2
+   */
   operation?: ManagedFieldsOperationType;
-  /** The `group/version` the field set refers to; field sets cannot be converted between versions. */
+  /**
+   * The `group/version` the field set refers to; field sets cannot be converted between versions.
+   *
+   * @protobuf 3
+   */
   apiVersion?: string;
-  /** When the entry was last changed by its manager. */
+  /**
+   * When the entry was last changed by its manager.
+   *
+   * @protobuf 4 pointer
+   */
   time?: Time;
-  /** The format of the field set; the only value is `FieldsV1`. */
+  /**
+   * The format of the field set; the only value is `FieldsV1`.
+   *
+   * @protobuf 6
+   */
   fieldsType?: string;
-  /** The field set, when fieldsType is FieldsV1. */
+  /**
+   * The field set, when fieldsType is FieldsV1.
+   *
+   * @protobuf 7 pointer
+   */
   fieldsV1?: FieldsV1;
-  /** The subresource the update went through, or empty for the main resource; managers are distinct per subresource. */
+  /**
+   * The subresource the update went through, or empty for the main resource; managers are distinct per subresource.
+   *
+   * @protobuf 8
+   */
   subresource?: string;
 }
 
@@ -184,12 +294,17 @@ export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
  * @structType atomic
  */
 export interface LabelSelector {
-  /** Each key/value pair is the requirement `key In (value)`. */
+  /**
+   * Each key/value pair is the requirement `key In (value)`.
+   *
+   * @protobuf 1
+   */
   matchLabels?: Record<string, string>;
   /**
    * Requirements that all must hold.
    *
    * @listType atomic
+   * @protobuf 2
    */
   matchExpressions?: LabelSelectorRequirement[];
 }
@@ -200,14 +315,23 @@ export interface LabelSelector {
  * @validation rule="self.operator in ['In', 'NotIn'] ? (has(self.values) && size(self.values) > 0) : (!has(self.values) || size(self.values) == 0)" message="values must be non-empty for In and NotIn, and empty for Exists and DoesNotExist" fieldPath=".values"
  */
 export interface LabelSelectorRequirement {
-  /** The label key the requirement applies to. */
+  /**
+   * The label key the requirement applies to.
+   *
+   * @protobuf 1
+   */
   key: string;
-  /** How the key relates to the values. */
+  /**
+   * How the key relates to the values.
+   *
+   * @protobuf 2
+   */
   operator: LabelSelectorOperator;
   /**
    * Values for In and NotIn (non-empty); must be empty for Exists and DoesNotExist. Replaced whole by a strategic merge patch.
    *
    * @listType atomic
+   * @protobuf 3
    */
   values?: string[];
 }
@@ -222,17 +346,27 @@ export interface Condition {
    *
    * @maxLength 316
    * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
+   * @protobuf 1
    */
   type: string;
-  /** Whether the condition holds. */
+  /**
+   * Whether the condition holds.
+   *
+   * @protobuf 2
+   */
   status: ConditionStatus;
   /**
    * The metadata.generation the condition was computed from; older than the current generation means the condition is stale.
    *
    * @minimum 0
+   * @protobuf 3
    */
   observedGeneration?: int64;
-  /** When the status last changed, or when the API field changed if that is not known. */
+  /**
+   * When the status last changed, or when the API field changed if that is not known.
+   *
+   * @protobuf 4
+   */
   lastTransitionTime: Time;
   /**
    * A CamelCase, machine-readable reason for the last transition; may not be empty.
@@ -240,12 +374,14 @@ export interface Condition {
    * @minLength 1
    * @maxLength 1024
    * @pattern ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$
+   * @protobuf 5
    */
   reason: string;
   /**
    * A human-readable message about the transition; may be empty.
    *
    * @maxLength 32768
+   * @protobuf 6
    */
   message: string;
 }

@@ -7,6 +7,14 @@ import { decodeYAML, MAX_ALIAS_COUNT, YAMLConversionError } from './yaml.js';
 /** The body media types decodeBody accepts, as listed in its 415. */
 export const DECODABLE_MEDIA_TYPES: readonly string[] = ['application/json', 'application/yaml'];
 
+/** Protobuf bodies (`k8s\0` + runtime.Unknown), decoded for kinds with generated descriptors (serializer/protobuf). */
+export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
+
+/** The body media types of a kind in the order kube's 415 lists them: JSON, YAML, then protobuf where the kind has it. */
+export function decodableMediaTypes(kind: { readonly protobuf: boolean }): readonly string[] {
+  return kind.protobuf ? [...DECODABLE_MEDIA_TYPES, PROTOBUF_MEDIA_TYPE] : DECODABLE_MEDIA_TYPES;
+}
+
 export interface DecodeOptions {
   /**
    * The Kind the body is decoded into (create/update). With it, errors carry
@@ -21,6 +29,8 @@ export interface DecodeOptions {
   readonly maxDepth?: number;
   /** YAML alias expansions allowed; default 100. */
   readonly maxAliasCount?: number;
+  /** The media types a 415 lists; default DECODABLE_MEDIA_TYPES (callers that also decode protobuf list it). */
+  readonly acceptedMediaTypes?: readonly string[];
 }
 
 export interface DecodedBody {
@@ -41,7 +51,7 @@ export function decodeBody(bytes: Uint8Array, contentType: string, opts: DecodeO
   const subtype = mt?.subtype ?? '';
   if (mt?.type === 'application' && (subtype === 'json' || subtype.endsWith('+json'))) return decodeJSONBody(bytes, opts);
   if (mt?.type === 'application' && (subtype === 'yaml' || subtype.endsWith('+yaml'))) return decodeYAMLBody(bytes, opts);
-  throw newUnsupportedMediaType(DECODABLE_MEDIA_TYPES);
+  throw newUnsupportedMediaType(opts.acceptedMediaTypes ?? DECODABLE_MEDIA_TYPES);
 }
 
 /** decodeBody for JSON bytes. */

@@ -1,7 +1,7 @@
 import { newBadRequest, newInvalid, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { applyDefaults, objectMetaSchema, prune, pruneNonNullableNullsWithoutDefaults, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
-import { decodeBody, DECODABLE_MEDIA_TYPES } from '../../apimachinery/serializer/decode.js';
+import { bodyMediaTypes, decodeTypedBody } from '../../apimachinery/serializer/body.js';
 import { isJSONObject } from '../../apimachinery/serializer/jsonvalue.js';
 import { mediaTypeEssence, parseMediaType } from '../../apimachinery/serializer/mediatype.js';
 import type { KubeObject, RequestContext } from '../../registry/rest.js';
@@ -21,14 +21,17 @@ export interface DecodedObject {
 }
 
 /**
- * Decodes a create/update body: JSON or YAML (415 otherwise), an object whose apiVersion and
- * kind, when absent, come from the URL (gvkWithDefaults) and otherwise must match it (400).
+ * Decodes a create/update body: JSON, YAML or, for kinds with protobuf descriptors, protobuf (415
+ * otherwise), an object whose apiVersion and kind, when absent, come from the URL
+ * (gvkWithDefaults) and otherwise must match it (400).
  */
 export function decodeObjectBody(scope: RequestScope, body: Buffer, contentType: string): DecodedObject {
   const mt = parseMediaType(contentType === '' ? 'application/json' : contentType);
   const essence = mt === undefined ? '' : mediaTypeEssence(mt);
-  if (!DECODABLE_MEDIA_TYPES.includes(essence)) throw newUnsupportedMediaType(DECODABLE_MEDIA_TYPES);
-  const { value, duplicateFields } = decodeBody(body, essence, { kind: scope.codec.kind });
+  const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
+  const accepted = bodyMediaTypes(into);
+  if (!accepted.includes(essence)) throw newUnsupportedMediaType(accepted);
+  const { value, duplicateFields } = decodeTypedBody(body, essence, { kind: scope.codec.kind, into });
   if (!isJSONObject(value)) {
     throw newBadRequest(`Object 'Kind' is missing in '${body.toString('utf8').slice(0, 1024)}'`);
   }

@@ -1,0 +1,34 @@
+import { decodableMediaTypes, decodeBody, type DecodedBody, type DecodeOptions, PROTOBUF_MEDIA_TYPE } from './decode.js';
+import { mediaTypeEssence, parseMediaType } from './mediatype.js';
+import { builtinProtobufScheme } from './protobuf/builtin.js';
+import { decodeProtobufObject } from './protobuf/decode.js';
+import type { ProtobufScheme, TypeMetaRef } from './protobuf/scheme.js';
+
+export interface TypedBodyOptions extends DecodeOptions {
+  /** The kind the endpoint decodes into: protobuf bodies are accepted when it has descriptors. */
+  readonly into: TypeMetaRef;
+  /** Default: the descriptors generated from apis/. */
+  readonly scheme?: ProtobufScheme;
+}
+
+/** The body media types an endpoint decoding `into` accepts, in the order its 415 lists them. */
+export function bodyMediaTypes(into: TypeMetaRef, scheme: ProtobufScheme = builtinProtobufScheme()): readonly string[] {
+  return decodableMediaTypes({ protobuf: scheme.supports(into) });
+}
+
+/**
+ * decodeBody for a body of a known kind: JSON and YAML as decodeBody
+ * decodes them, and `application/vnd.kubernetes.protobuf` when the kind has
+ * protobuf descriptors (no duplicate fields there: protobuf has no such
+ * notion). A 415 lists what this kind accepts.
+ */
+export function decodeTypedBody(bytes: Uint8Array, contentType: string, opts: TypedBodyOptions): DecodedBody {
+  const scheme = opts.scheme ?? builtinProtobufScheme();
+  const accepted = bodyMediaTypes(opts.into, scheme);
+  const mt = parseMediaType(contentType === '' ? 'application/json' : contentType);
+  if (mt !== undefined && mediaTypeEssence(mt) === PROTOBUF_MEDIA_TYPE && accepted.includes(PROTOBUF_MEDIA_TYPE)) {
+    const decodeOpts = { into: opts.into, scheme, ...(opts.kind === undefined ? {} : { kind: opts.kind }) };
+    return { value: decodeProtobufObject(bytes, decodeOpts), duplicateFields: [] };
+  }
+  return decodeBody(bytes, contentType, { ...opts, acceptedMediaTypes: accepted });
+}
