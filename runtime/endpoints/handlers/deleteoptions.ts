@@ -1,6 +1,6 @@
 import type { DeleteOptions as MetaDeleteOptions } from '../../../apis/meta/v1/options.js';
 import { newBadRequest, newInvalid } from '../../apimachinery/errors/index.js';
-import { decodeBody } from '../../apimachinery/serializer/decode.js';
+import { decodeTypedBody } from '../../apimachinery/serializer/body.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import type { DeleteOptions } from '../../registry/rest.js';
 import type { APIRequest } from '../../server/http.js';
@@ -8,8 +8,8 @@ import { queryBool, queryInt, queryString, queryStrings } from './queryparams.js
 import { validateDryRun } from './writeoptions.js';
 
 /**
- * DeleteOptions of a DELETE: from the body when there is one (JSON or YAML, kind and apiVersion
- * optional: kubectl sends `{"propagationPolicy":"Background"}`), else from the query. Validated
+ * DeleteOptions of a DELETE: from the body when there is one (JSON, YAML or protobuf, kind and
+ * apiVersion optional: kubectl sends `{"propagationPolicy":"Background"}`), else from the query. Validated
  * as ValidateDeleteOptions (422 on DeleteOptions.meta.k8s.io).
  */
 export async function readDeleteOptions(req: APIRequest): Promise<{ options: DeleteOptions; raw: MetaDeleteOptions }> {
@@ -50,8 +50,11 @@ const FIELDS: Readonly<Record<string, FieldType>> = {
   ignoreStoreReadErrorWithClusterBreakingPotential: 'bool',
 };
 
+/** What a DELETE body decodes into; a protobuf envelope may name DeleteOptions under any apiVersion. */
+const DELETE_OPTIONS = { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' };
+
 function decodeDeleteOptionsBody(body: Buffer, contentType: string): MetaDeleteOptions {
-  const { value } = decodeBody(body, contentType);
+  const { value } = decodeTypedBody(body, contentType, { into: DELETE_OPTIONS });
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw newBadRequest(`json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type v1.DeleteOptions`);
   }
