@@ -69,11 +69,22 @@ describe('kubectl against the control plane', { skip: noKubectl ?? false }, () =
       fails(await run(['delete', 'namespace', 'kube-system']), 'Error from server (Forbidden): namespaces "kube-system" is forbidden: this namespace may not be deleted');
     });
 
-    // Known gap of issue 4 (runs, reported as todo): protobuf request bodies are not decoded yet.
-    it('create namespace (the typed client of kubectl sends a protobuf body)', { todo: 'protobuf bodies (application/vnd.kubernetes.protobuf) are answered 415' }, async () => {
+    it('create namespace (the typed client of kubectl sends a protobuf body)', async () => {
       const ns = uniqueName('typed');
       assert.equal(ok(await run(['create', 'namespace', ns]), cp()), `namespace/${ns} created`);
       assert.equal(ok(await run(['get', 'namespace', ns, '-o', 'jsonpath={.status.phase}']), cp()), 'Active');
+    });
+
+    it('create service clusterip (a protobuf Service with an IntOrString targetPort), then get it back', async () => {
+      const ns = uniqueName('svc');
+      ok(await run(['create', 'namespace', ns]), cp());
+      const name = uniqueName('web');
+      assert.equal(ok(await run(['create', 'service', 'clusterip', name, '--tcp=80:8080', '-n', ns]), cp()), `service/${name} created`);
+      const svc = JSON.parse(ok(await run(['get', 'service', name, '-n', ns, '-o', 'json']), cp())) as { metadata: { labels?: unknown }; spec: Record<string, unknown> };
+      assert.deepEqual(svc.metadata.labels, { app: name });
+      assert.deepEqual(svc.spec['ports'], [{ name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080 }]);
+      assert.deepEqual(svc.spec['selector'], { app: name });
+      assert.equal(svc.spec['type'], 'ClusterIP');
     });
 
     it('a Flunder in a missing namespace is rejected with namespaces "nope" not found', async () => {
