@@ -37,7 +37,7 @@ export function ensureNamespace(expected: string, meta: ObjectMeta): void {
  * dropped when a status subresource owns it, then the strategy's preparation, validation (422
  * with the ObjectMeta errors first), warnings and canonicalization. Mutates obj.
  */
-export function beforeCreate(info: ResourceInfo, ctx: RequestContext, obj: KubeObject): void {
+export function beforeCreate(info: ResourceInfo, ctx: Pick<RequestContext, 'namespace' | 'warn'>, obj: KubeObject): void {
   const meta = metaOf(obj);
   ensureNamespace(info.namespaced ? ctx.namespace : '', meta);
   delete meta.deletionTimestamp;

@@ -34,7 +34,7 @@ function nestedInt(obj: unknown, path: string): { value: number; found: boolean 
   return { value, found: true };
 }
 
-function setNested(obj: Record<string, unknown>, path: string, value: unknown): void {
+export function setNested(obj: Record<string, unknown>, path: string, value: unknown): void {
   const segs = segments(path);
   let cur = obj;
   for (const seg of segs.slice(0, -1)) {
@@ -69,7 +69,7 @@ export function scaleFromObject(obj: KubeObject, paths: ScalePaths): { scale: Sc
   return { scale, found: spec.found };
 }
 
-function validateScale(scale: Scale): FieldError[] {
+export function validateScale(scale: Scale): FieldError[] {
   const r = scale.spec?.replicas;
   if (r === undefined) return [];
   if (typeof r !== 'number' || !Number.isInteger(r)) return [{ type: 'FieldValueInvalid', field: 'spec.replicas', badValue: r, detail: 'must be an integer' }];

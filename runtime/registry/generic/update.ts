@@ -13,7 +13,7 @@ export type UpdateTarget = 'main' | 'status';
  * strategy's preparation, system fields kept from `old`, validation (422), warnings and
  * canonicalization. Mutates obj, never old.
  */
-export function beforeUpdate(info: ResourceInfo, ctx: RequestContext, obj: KubeObject, old: KubeObject, target: UpdateTarget): void {
+export function beforeUpdate(info: ResourceInfo, ctx: Pick<RequestContext, 'namespace' | 'warn'>, obj: KubeObject, old: KubeObject, target: UpdateTarget): void {
   const meta = metaOf(obj);
   if (info.namespaced) {
     if (typeof meta.namespace !== 'string' || meta.namespace === '') meta.namespace = ctx.namespace;

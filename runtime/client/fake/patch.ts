@@ -1,0 +1,62 @@
+import { parse as parseYAML } from 'yaml';
+import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import { newBadRequest, newUnprocessableEntity, newUnsupportedMediaType, StatusError } from '../../apimachinery/errors/index.js';
+import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch } from '../../apimachinery/patch/index.js';
+import type { KubeObject } from '../../registry/rest.js';
+import type { PatchType } from '../types.js';
+
+const PATCH_TYPES: readonly PatchType[] = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+];
+
+/** A patch document as bytes: raw bytes and strings as they are, anything else as JSON. */
+export function patchBytes(patch: unknown): Uint8Array {
+  if (patch instanceof Uint8Array) return patch;
+  return new TextEncoder().encode(typeof patch === 'string' ? patch : (JSON.stringify(patch) ?? 'null'));
+}
+
+/**
+ * The patched object, by the server's patch library: JSON patch, JSON merge
+ * patch, and strategic merge patch with the kind's structural schema (merge
+ * keys and list types; without a schema, lists are replaced as by a merge
+ * patch).
+ *
+ * `application/apply-patch+yaml` is approximated: the configuration (YAML or
+ * JSON) is merged into the object as a strategic merge patch. There
+ * is no field ownership: no conflicts, and fields dropped from a later
+ * configuration are not removed.
+ */
+export function applyPatch(schema: JSONSchemaProps | undefined, current: KubeObject, type: string, patch: Uint8Array): unknown {
+  try {
+    switch (type) {
+      case 'application/json-patch+json':
+        return applyJSONPatch(current, patch).value;
+      case 'application/merge-patch+json':
+        return applyMergePatch(current, patch).value;
+      case 'application/strategic-merge-patch+json':
+        return applyStrategicMergePatch(current, patch, schema).value;
+      case 'application/apply-patch+yaml':
+        return applyStrategicMergePatch(current, patchBytes(applyConfiguration(patch)), schema).value;
+      default:
+        throw newUnsupportedMediaType(PATCH_TYPES);
+    }
+  } catch (err) {
+    if (err instanceof StatusError) throw err;
+    throw newUnprocessableEntity(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** The configuration of an apply (YAML or JSON) as an object. */
+export function applyConfiguration(patch: Uint8Array): KubeObject {
+  let value: unknown;
+  try {
+    value = parseYAML(new TextDecoder().decode(patch));
+  } catch (err) {
+    throw newBadRequest(`error decoding YAML: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw newBadRequest('error decoding YAML: the configuration is not an object');
+  return value as KubeObject;
+}
