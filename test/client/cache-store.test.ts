@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { newResourceExpired } from '../../runtime/apimachinery/errors/index.js';
 import { DeletedFinalStateUnknown } from '../../runtime/client/cache.js';
 import {
   DeltaFIFO, type Deltas, deepFreeze, deletionHandlingMetaNamespaceKeyFunc, ExponentialBackoff, listInPages,
@@ -237,6 +238,8 @@ describe('listInPages', () => {
     const a = api();
     a.failLists.push(new Error('boom'));
     await assert.rejects(listInPages((o) => a.list(o), { resourceVersion: '' }, 3), /boom/);
+    a.failLists.push(newResourceExpired('too old'));
+    await assert.rejects(listInPages((o) => a.list(o), { resourceVersion: '0' }, 3), (e: unknown) => (e as { code?: number }).code === 410);
   });
 });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { newResourceExpired } from '../../runtime/apimachinery/errors/index.js';
 import { selectorFromSet } from '../../runtime/apimachinery/labels/index.js';
-import { type ResourceEventHandler } from '../../runtime/client/cache.js';
+import { isDeletedFinalStateUnknown, type ResourceEventHandler } from '../../runtime/client/cache.js';
 import {
   metaNamespaceIndexFunc, NAMESPACE_INDEX, newSharedIndexInformer, type SharedIndexInformerImpl, silentLogger,
 } from '../../runtime/client/cache/index.js';
@@ -252,5 +252,51 @@ describe('SharedIndexInformer', () => {
     await settle();
     await Promise.all([t.shutdown().catch(() => {}), synced.then((v) => assert.equal(v, false))]);
     api.heal();
+  });
+
+  it('a handler\'s view ends equal to the server after 2,000 changes under drops, resets and expiries', async () => {
+    const api = seeded();
+    const t = setup(api);
+    const view = new Map<string, string>();
+    const keyOf = (o: DeepReadonly<Obj>): string => `${o.metadata.namespace}/${o.metadata.name}`;
+    t.informer.addEventHandler({
+      onAdd: (o) => { view.set(keyOf(o), o.metadata.resourceVersion ?? ''); },
+      onUpdate: (_old, o) => { view.set(keyOf(o), o.metadata.resourceVersion ?? ''); },
+      onDelete: (o) => { view.delete(isDeletedFinalStateUnknown(o) ? o.key : keyOf(o)); },
+    });
+    t.run();
+    await until(() => t.informer.hasSynced() && api.openWatches() === 1, 'synced');
+    let seed = 42; // mulberry32: deterministic and well mixed in the low bits
+    const random = (n: number): number => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+      return (((x ^ (x >>> 14)) >>> 0) / 4294967296 * n) | 0;
+    };
+    for (let i = 0; i < 2000; i++) {
+      const name = `o${random(60)}`;
+      const exists = api.current().has(`ns/${name}`);
+      const op = random(10);
+      if (!exists) api.create(name, 'ns');
+      else if (op < 6) api.update(name, 'ns', { i: String(i) });
+      else api.delete(name, 'ns');
+      const chaos = random(100);
+      if (chaos < 3) api.drop('close');
+      else if (chaos < 5) api.drop('reset');
+      else if (chaos === 5) {
+        api.partition();
+        api.create(`p${i}`, 'ns');
+        api.compact();
+        t.clock.advance(60_000);
+        api.heal();
+      }
+      if (i % 50 === 0) await settle(2);
+    }
+    const server = (): string[] => [...api.current().entries()].map(([k, o]) => `${k}@${o.metadata.resourceVersion}`).sort();
+    const seen = (): string[] => [...view.entries()].map(([k, rv]) => `${k}@${rv}`).sort();
+    await until(() => JSON.stringify(seen()) === JSON.stringify(server()), 'handler view equal to the server', t.clock);
+    assert.deepEqual(cachedState(t.informer), serverState(api));
+    assert.ok(api.callsOf('list').length > 1, 'some expiries forced relists');
+    await t.shutdown();
   });
 });

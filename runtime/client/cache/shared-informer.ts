@@ -63,6 +63,9 @@ export class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
       if (resync < this.resyncCheckPeriodMs || this.resyncCheckPeriodMs === 0) {
         if (this.started) {
           // The reflector's resync timer is already running at its period.
+          this.logger.info('resync period raised to the running informer\'s check period', {
+            informer: this.opts.name, requestedMs: resync, effectiveMs: this.resyncCheckPeriodMs,
+          });
           resync = this.resyncCheckPeriodMs;
         } else {
           this.resyncCheckPeriodMs = resync;
