@@ -85,11 +85,14 @@ export class CABundle {
 
 /**
  * Verifies the client certificate of a request against one bundle. The peer chain of a TLS
- * connection does not change, so a verified chain is remembered per connection and only its
- * validity window is checked again; failures are not remembered.
+ * connection does not change, and the outcome of verifying it can only change when the clock
+ * crosses a validity bound of a certificate involved, so the outcome (trusted or not) is
+ * remembered per connection until the next such bound. Without that, every request on a
+ * kept-alive connection would pay a signature check, and a request-header authenticator would
+ * pay it twice for every client certificate signed by another CA.
  */
 export class ClientCertificateVerifier {
-  private readonly verified = new WeakMap<object, { result: VerifiedChain; notBefore: number; notAfter: number }>();
+  private readonly outcomes = new WeakMap<object, { result: VerifiedChain | CertificateVerificationError; until: number }>();
   private readonly now: () => number;
 
   constructor(readonly bundle: CABundle, opts: { now?: () => number } = {}) {
@@ -107,22 +110,32 @@ export class ClientCertificateVerifier {
     const certs = peerCertificates(socket);
     if (certs.length === 0) return undefined;
     const now = this.now();
-    const cached = this.verified.get(socket);
-    if (cached !== undefined && now >= cached.notBefore && now <= cached.notAfter) return cached.result;
-    let chain: X509Certificate[];
-    try {
-      chain = this.bundle.verify(certs, now);
-    } catch (err) {
-      throw new CertificateVerificationError(`verifying certificate ${certificateIdentifier(certs[0]!)} failed: ${(err as Error).message}`, { cause: err });
+    let outcome = this.outcomes.get(socket);
+    if (outcome === undefined || now >= outcome.until) {
+      outcome = { result: this.verifyChain(certs, now), until: nextValidityBound([...certs, ...this.bundle.roots], now) };
+      this.outcomes.set(socket, outcome);
     }
-    const result: VerifiedChain = { chain, subject: subjectOf(chain[0]!) };
-    this.verified.set(socket, {
-      result,
-      notBefore: Math.max(...chain.map((c) => Date.parse(c.validFrom))),
-      notAfter: Math.min(...chain.map((c) => Date.parse(c.validTo))),
-    });
-    return result;
+    if (outcome.result instanceof CertificateVerificationError) throw outcome.result;
+    return outcome.result;
   }
+
+  private verifyChain(certs: readonly X509Certificate[], now: number): VerifiedChain | CertificateVerificationError {
+    try {
+      const chain = this.bundle.verify(certs, now);
+      return { chain, subject: subjectOf(chain[0]!) };
+    } catch (err) {
+      return new CertificateVerificationError(`verifying certificate ${certificateIdentifier(certs[0]!)} failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+}
+
+/** The first notBefore or notAfter of `certs` later than `now` (Infinity when none). */
+function nextValidityBound(certs: readonly X509Certificate[], now: number): number {
+  let next = Infinity;
+  for (const c of certs) {
+    for (const t of [Date.parse(c.validFrom), Date.parse(c.validTo) + 1]) if (t > now && t < next) next = t;
+  }
+  return next;
 }
 
 const peerChains = new WeakMap<TLSSocket, readonly X509Certificate[]>();
