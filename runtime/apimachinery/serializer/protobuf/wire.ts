@@ -94,7 +94,7 @@ export class FieldReader {
     let type = wireType;
     for (;;) {
       switch (type) {
-        case WIRE_VARINT: this.guard(() => this.reader.skip()); break;
+        case WIRE_VARINT: this.int64(); break; // reads, so that a varint over 10 bytes fails as Go's skip fails
         case WIRE_FIXED64: this.guard(() => this.reader.skip(8)); break;
         case WIRE_BYTES: this.bytes(); break;
         case WIRE_FIXED32: this.guard(() => this.reader.skip(4)); break;
