@@ -1,0 +1,98 @@
+import { Scope as MethodScope, type SourceFileStructure, StructureKind } from 'ts-morph';
+import { groupVersionAccessor, upperFirst } from '../model/names.js';
+import type { ApiModel, GroupModel, KindModel, VersionModel } from '../model/types.js';
+import { exportConst, RawCode } from '../print/typescript.js';
+import { names, servedGroups, servedVersions } from './clientset.js';
+import type { OutputFile } from './output.js';
+import { GENERATED, paths } from './paths.js';
+import { Imports } from './ts.js';
+
+/** Where the fake clientset lives: beside the clientset it fakes. */
+export const FAKE_CLIENTSET = `${GENERATED}/clientset/fake/index.ts`;
+const RUNTIME_FAKE = 'runtime/client/fake/index';
+
+/**
+ * The fake clientset (client-go's fake package): the generated Clientset
+ * over runtime/client/fake's FakeRESTClient, whose tracker serves every
+ * resource of the model with the verbs, subresources, selectable fields and
+ * schema the server has for it. Resources of imported CRDs carry no schema
+ * and refuse strategic merge patch, as the server does for custom resources.
+ */
+export function emitFakeClientset(model: ApiModel): OutputFile[] {
+  return [{ path: FAKE_CLIENTSET, format: 'ts', structure: fakeClientset(model) }];
+}
+
+function fakeClientset(model: ApiModel): SourceFileStructure {
+  const imports = new Imports(FAKE_CLIENTSET);
+  imports.add(paths.clientset(), 'Clientset');
+  imports.add(RUNTIME_FAKE, 'FakeRESTClient');
+  imports.add(RUNTIME_FAKE, 'ObjectTracker');
+  imports.add(RUNTIME_FAKE, 'FakeClientsetOptions', { typeOnly: true });
+  imports.add(RUNTIME_FAKE, 'FakeResource', { typeOnly: true });
+  const resources: Record<string, unknown>[] = [];
+  for (const g of servedGroups(model)) {
+    for (const v of servedVersions(g)) {
+      for (const k of v.kinds) resources.push(fakeResource(g, v, k, imports));
+    }
+  }
+  return {
+    kind: StructureKind.SourceFile,
+    statements: [
+      ...imports.structures(),
+      exportConst({
+        name: 'fakeResources',
+        doc: 'Every resource of the clientset as the fake serves it: what the server registers for it.',
+        type: 'readonly FakeResource[]',
+        value: resources,
+      }),
+      {
+        kind: StructureKind.Class,
+        isExported: true,
+        name: 'FakeClientset',
+        extends: 'Clientset',
+        docs: ['The typed Clientset over an in-memory tracker, for unit tests of controllers without a server. `fake` records actions and takes reactors.'],
+        ctors: [{
+          parameters: [{ name: 'fake', type: 'FakeRESTClient', isReadonly: true, scope: MethodScope.Public }],
+          statements: ['super(fake);'],
+        }],
+        methods: [{ name: 'tracker', returnType: 'ObjectTracker', statements: ['return this.fake.tracker;'] }],
+      },
+      {
+        kind: StructureKind.Function,
+        isExported: true,
+        name: 'newFakeClientset',
+        docs: ['A FakeClientset whose tracker uses `options` (clock, history size) and starts with `objects`.'],
+        parameters: [{ name: 'options', type: 'FakeClientsetOptions' }, { name: 'objects', type: 'readonly object[]', isRestParameter: true }],
+        returnType: 'FakeClientset',
+        statements: [
+          'const tracker = new ObjectTracker({ ...options, resources: fakeResources });',
+          'tracker.add(...objects);',
+          'return new FakeClientset(new FakeRESTClient(tracker));',
+        ],
+      },
+      {
+        kind: StructureKind.Function,
+        isExported: true,
+        name: 'newSimpleClientset',
+        docs: ['A FakeClientset that starts with `objects` (client-go\'s NewSimpleClientset).'],
+        parameters: [{ name: 'objects', type: 'readonly object[]', isRestParameter: true }],
+        returnType: 'FakeClientset',
+        statements: ['return newFakeClientset({}, ...objects);'],
+      },
+    ],
+  };
+}
+
+function fakeResource(g: GroupModel, v: VersionModel, k: KindModel, imports: Imports): Record<string, unknown> {
+  const local = `${groupVersionAccessor(g.clientName, v.name)}${upperFirst(k.kind)}`;
+  const descriptor = imports.add(paths.client(g, v, k), names.resourceConst(k), { as: `${local}Resource` });
+  const fromSource = g.origin === 'source';
+  return {
+    descriptor: new RawCode(descriptor),
+    verbs: k.verbs,
+    subresources: { status: k.subresources.status, scale: k.subresources.scale },
+    selectableFields: k.selectableFields,
+    schema: fromSource ? new RawCode(imports.addJSON(paths.schema(g, v, k), `${local}Schema`)) : undefined,
+    strategicMergePatch: fromSource ? undefined : false,
+  };
+}
