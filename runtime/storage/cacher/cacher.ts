@@ -35,7 +35,7 @@ export interface CacherConfig<T extends StoredObject> {
   /** How long a read waits for the cache to reach a requested revision (default 3 s). */
   freshnessTimeoutMs?: number;
   /**
-   * Serve consistent lists from the cache, after asking the backend for watch progress.
+   * Serve consistent lists and gets from the cache, after asking the backend for watch progress.
    * Only safe when the backend orders progress reports with events (Store.supportsRequestWatchProgress);
    * otherwise consistent lists go to the backend, as kube does. Default true.
    */
@@ -45,9 +45,9 @@ export interface CacherConfig<T extends StoredObject> {
 /**
  * Cacher is kube's watch cache in front of a backend store: one upstream watch per resource
  * feeds a WatchCache; watches are always served from it (fan-out in process, events shared
- * between watchers), lists at RV=0, NotOlderThan and consistent lists are served from it once
- * it has caught up with the backend, and everything else (writes, exact-revision and continued
- * lists, consistent gets) goes to the backend.
+ * between watchers), lists at RV=0, NotOlderThan and consistent lists (and gets, when
+ * consistentReadsFromCache) are served from it once it has caught up with the backend, and
+ * everything else (writes, exact-revision and continued lists) goes to the backend.
  */
 export class Cacher<T extends StoredObject = StoredObject> implements Interface<T> {
   readonly versioner;
@@ -128,10 +128,23 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
 
   async get(key: string, opts: GetOptions = {}): Promise<T | undefined> {
     const pk = prepareKey(this.cfg.resourcePrefix, key, false);
-    // A consistent get goes to the backend (kube does the same); any other RV can be served here.
-    if (!opts.resourceVersion || !this.ready) return this.storage.get(key, opts);
-    const rv = this.versioner.parseResourceVersion(opts.resourceVersion);
-    await this.cache.waitUntilFresh(rv, this.cfg.freshnessTimeoutMs);
+    if (!this.ready) return this.storage.get(key, opts);
+    let rv: number;
+    if (!opts.resourceVersion) {
+      // A consistent get goes to the backend, as kube's does, unless consistent reads may come
+      // from the cache: then the backend's current revision (a local read on SQLite) tells how
+      // fresh the cache must be, and the answer is the cached object, already decoded.
+      if (!this.cfg.consistentReadsFromCache) return this.storage.get(key, opts);
+      rv = await this.storage.getCurrentResourceVersion();
+      try {
+        await this.cache.waitUntilFresh(rv, this.cfg.freshnessTimeoutMs, () => void this.storage.requestWatchProgress().catch(() => undefined));
+      } catch {
+        return this.storage.get(key, opts);
+      }
+    } else {
+      rv = this.versioner.parseResourceVersion(opts.resourceVersion);
+      await this.cache.waitUntilFresh(rv, this.cfg.freshnessTimeoutMs);
+    }
     const entry = this.cache.store.get(pk);
     if (entry) return entry.obj;
     if (opts.ignoreNotFound) return undefined;
