@@ -120,11 +120,11 @@ export class HTTPRESTClient implements RESTClient {
         body = await readBody(res);
         if (ok) return { res, body };
       } catch (e) {
-        const failure = this.failure(call, e, previous);
+        const failure = this.failure(call, e);
         const code = failure instanceof TransportError && !call.signal.aborted ? failure.code : undefined;
         const wait = retryAfterFailure(call.method, code, attempt, maxRetries, backoff);
-        if (wait === undefined) throw failure;
-        previous = failure.message;
+        if (wait === undefined) throw withPrevious(failure, previous);
+        previous = (e as Error).message;
         await this.sleep(call, wait, clock);
         continue;
       }
@@ -155,23 +155,28 @@ export class HTTPRESTClient implements RESTClient {
   }
 
   /** What a thrown transport error means for the caller; the caller's own abort passes through as is. */
-  private failure(call: Call, e: unknown, previous: string): Error {
+  private failure(call: Call, e: unknown): Error {
     if (call.deadline.callerAborted()) return call.deadline.callerReason();
     const where = `${call.method} ${call.url.href}`;
     if (call.deadline.timedOut()) return new TransportError(`${where}: no answer within ${call.deadline.timeoutMs} ms`, 'ETIMEDOUT', { cause: e });
     if (e instanceof StatusError || e instanceof TransportError || e instanceof DecodeError) return e;
     const code = (e as { code?: unknown }).code;
-    const suffix = previous === '' ? '' : ` - error from a previous attempt: ${previous}`;
-    return new TransportError(`${where}: ${(e as Error).message}${suffix}`, typeof code === 'string' ? code : undefined, { cause: e });
+    return new TransportError(`${where}: ${(e as Error).message}`, typeof code === 'string' ? code : undefined, { cause: e });
   }
 
   private async sleep(call: Call, ms: number, clock: CompletedRESTConfig['clock']): Promise<void> {
     try {
       await clock.sleep(ms, call.signal);
     } catch (e) {
-      throw this.failure(call, e, '');
+      throw this.failure(call, e);
     }
   }
+}
+
+/** A final transport failure names the previous attempt's failure when it differed (client-go's WrapPreviousError). */
+function withPrevious(failure: Error, previous: string): Error {
+  if (!(failure instanceof TransportError) || previous === '' || failure.message.endsWith(previous)) return failure;
+  return new TransportError(`${failure.message} - error from a previous attempt: ${previous}`, failure.code, { cause: failure.cause });
 }
 
 /** Builds the HTTP client of one configuration (rest.RESTClientFor). */

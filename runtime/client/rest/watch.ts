@@ -54,16 +54,18 @@ export class StreamWatch<T> implements Watch<T> {
     let line = 0;
     try {
       for await (const chunk of this.res) {
-        pending += text.write(chunk as Buffer);
+        const buffered = pending + text.write(chunk as Buffer);
+        let start = 0;
         let nl: number;
-        while ((nl = pending.indexOf('\n')) >= 0) {
-          const raw = pending.slice(0, nl);
-          pending = pending.slice(nl + 1);
+        while ((nl = buffered.indexOf('\n', start)) >= 0) {
+          const raw = buffered.slice(start, nl);
+          start = nl + 1;
           line++;
           if (raw.trim() === '') continue;
           yield decodeWatchEvent<T>(raw, `${this.where} (event ${line})`);
           if (this.stopped) return;
         }
+        pending = buffered.slice(start);
       }
       if (this.stopped) return;
       if (!this.res.complete) throw new TransportError(`${this.where}: the watch stream broke: the connection closed inside the response`, 'ERR_STREAM_PREMATURE_CLOSE');
