@@ -70,11 +70,10 @@ export class DeltaFIFO<T> implements ReflectorStore<T> {
   }
 
   replace(objs: readonly DeepReadonly<T>[], _resourceVersion: string): void {
-    const keys = new Set<string>();
-    for (const obj of objs) {
-      keys.add(this.opts.keyFunc(obj));
-      this.queueAction('Replaced', obj);
-    }
+    // Keyed up front, so an object without a name fails the replace before anything is queued.
+    const keyed = objs.map((obj) => [this.opts.keyFunc(obj), obj] as const);
+    const keys = new Set(keyed.map(([key]) => key));
+    for (const [key, obj] of keyed) this.queueKeyed(key, 'Replaced', obj);
     let queuedDeletions = 0;
     // Objects with pending deltas but absent from the list: their newest state is the best we know.
     for (const [key, deltas] of this.items) {
@@ -166,7 +165,10 @@ export class DeltaFIFO<T> implements ReflectorStore<T> {
   }
 
   private queueAction(type: DeltaType, object: DeepReadonly<T> | DeletedFinalStateUnknown<T>): void {
-    const key = this.opts.keyFunc(object);
+    this.queueKeyed(this.opts.keyFunc(object), type, object);
+  }
+
+  private queueKeyed(key: string, type: DeltaType, object: DeepReadonly<T> | DeletedFinalStateUnknown<T>): void {
     const existing = this.items.get(key);
     const deltas = dedupDeltas([...(existing ?? []), { type, object }]);
     if (existing === undefined) this.queue.push(key);
