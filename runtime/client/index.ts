@@ -18,3 +18,13 @@ export {
 export type {
   SharedInformerFactoryCoreOptions, SharedIndexInformerOptions, ReflectorOptions, ReflectorTuning, ReflectorStore, Delta, Deltas, DeltaType,
 } from './cache/index.js';
+// Work queues and the reconcile loop (client-go's util/workqueue). The queue's Clock and FakeClock stay under './workqueue/index.js';
+// the fake clientset runtime is './fake/index.js' (it carries the registry's write semantics, so plain clients do not load it).
+export {
+  Queue, DelayingQueue, RateLimitingQueue, ItemExponentialFailureRateLimiter, BucketRateLimiter, MaxOfRateLimiter, TokenBucket,
+  defaultControllerRateLimiter, runController,
+} from './workqueue/index.js';
+export type {
+  WorkQueue, GetResult, DelayingWorkQueue, DelayingQueueOptions, RateLimitingWorkQueue, RateLimitingQueueOptions, RateLimiter,
+  ControllerOptions, ReconcileResult,
+} from './workqueue/index.js';
