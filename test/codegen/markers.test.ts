@@ -332,6 +332,84 @@ describe('kind markers', () => {
   });
 });
 
+describe('@protobuf (wire format)', () => {
+  const header = "import type { int32, int64, IntOrString, ObjectMeta, Time, TypeMeta } from '../../meta/v1/types.js';\n";
+  const gadget = (spec: string, extra = '', kindFields = '  /** @protobuf 1 */\n  metadata?: ObjectMeta;\n  /** @protobuf 2 */\n  spec?: GadgetSpec;'): string => `${header}
+export interface GadgetSpec {
+${spec}
+}
+${extra}
+/**
+ * A gadget.
+ *
+ * @genclient
+ */
+export interface Gadget extends TypeMeta {
+${kindFields}
+}
+`;
+  const pb = (n: string, decl: string): string => `  /** @protobuf ${n} */\n  ${decl};`;
+  const errorsOf = (source: string): string => parseErrors({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: source }).message;
+
+  test('numbered types are the messages of their version; the one inlining TypeMeta names its kind', () => {
+    cover('protobuf');
+    const source = gadget([
+      pb('1', 'replicas?: int32'), pb('2 pointer', 'paused?: boolean'), pb('3', 'tags?: string[]'),
+      pb('4', 'labels?: Record<string, string>'), pb('5 omitzero', 'since?: Time | null'), pb('6', 'port: IntOrString'),
+      pb('7', "phase?: 'Ready' | 'Failed'"), pb('9', 'parts?: Part[]'), pb('8', 'big?: int64'),
+    ].join('\n'), `export interface Part {\n${pb('1', 'name: string')}\n}\n`);
+    const v = versionOf(parse({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: source }));
+    assert.deepEqual(v.protobuf.map((m) => [m.name, m.kind]), [['com.example.t.v1.Gadget', 'Gadget'], ['com.example.t.v1.GadgetSpec', undefined], ['com.example.t.v1.Part', undefined]]);
+    const field = (name: string, number: number, type: object, more: object = {}): object =>
+      ({ name, number, cardinality: 'single', type, pointer: false, omitEmpty: true, omitZero: false, ...more });
+    const scalar = (s: string): object => ({ kind: 'scalar', scalar: s });
+    assert.deepEqual(v.protobuf[1]!.fields, [
+      field('replicas', 1, scalar('int32')),
+      field('paused', 2, scalar('bool'), { pointer: true }),
+      field('tags', 3, scalar('string'), { cardinality: 'repeated' }),
+      field('labels', 4, scalar('string'), { cardinality: 'map' }),
+      field('since', 5, { kind: 'wellKnown', name: 'Time' }, { omitZero: true }),
+      field('port', 6, { kind: 'wellKnown', name: 'IntOrString' }, { omitEmpty: false }),
+      field('phase', 7, scalar('string')),
+      field('big', 8, scalar('int64')),
+      field('parts', 9, { kind: 'message', name: 'com.example.t.v1.Part' }, { cardinality: 'repeated' }),
+    ]);
+    assert.deepEqual(v.protobuf[0]!.fields.map((f) => [f.name, f.type]), [
+      ['metadata', { kind: 'message', name: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }],
+      ['spec', { kind: 'message', name: 'com.example.t.v1.GadgetSpec' }],
+    ]);
+  });
+
+  test('types without numbers are not messages', () => {
+    const v = versionOf(parse({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget('  replicas?: int32;') }));
+    assert.deepEqual(v.protobuf, []);
+  });
+
+  const errorRows: readonly { name: string; source: string; message: RegExp }[] = [
+    {
+      name: 'a kind numbered in part',
+      source: gadget(pb('1', 'replicas?: int32'), '', '  /** @protobuf 1 */\n  metadata?: ObjectMeta;\n  spec?: GadgetSpec;'),
+      message: /^apis\/t\/v1\/types\.ts:\d+: marker @protobuf: Gadget numbers some fields but not spec: number every field \(as Go's generated\.proto does\) or none$/m,
+    },
+    { name: 'a number used twice', source: gadget(`${pb('1', 'a?: string')}\n${pb('1', 'b?: string')}`), message: /marker @protobuf: field number 1 of GadgetSpec is used by both a and b$/m },
+    {
+      name: 'a reference to a type without numbers',
+      source: gadget(pb('1', 'part?: Part'), 'export interface Part {\n  name: string;\n}\n'),
+      message: /marker @protobuf: field part of GadgetSpec refers to Part, which has no @protobuf field numbers$/m,
+    },
+    { name: 'a number protobuf reserves', source: gadget(pb('19000', 'a?: string')), message: /marker @protobuf: field number 19000 is in the range 19000-19999 that protobuf reserves$/m },
+    { name: 'an unknown flag', source: gadget(pb('1 optional', 'a?: string')), message: /marker @protobuf: unknown flag "optional" \(known: pointer, omitzero\)$/m },
+    { name: 'a plain number', source: gadget(pb('1', 'a?: number')), message: /marker @protobuf: field a: a plain number has no protobuf type: use int32 or int64 from apis\/meta\/v1$/m },
+    { name: 'pointer on a list', source: gadget(pb('1 pointer', 'a?: string[]')), message: /marker @protobuf: field a: pointer applies to a single value, not to a list$/m },
+    { name: 'an inline object', source: gadget(pb('1', 'a?: { b?: string }')), message: /marker @protobuf: field a: an inline object type has no protobuf message: declare it as a named interface$/m },
+  ];
+  for (const row of errorRows) {
+    test(`error: ${row.name}`, () => {
+      assert.match(errorsOf(row.source), row.message);
+    });
+  }
+});
+
 /** Line (1-based) of the first line of `text` that contains `needle`. */
 function lineOf(text: string, needle: string): number {
   const i = text.split('\n').findIndex((l) => l.includes(needle));
