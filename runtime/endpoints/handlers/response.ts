@@ -38,7 +38,7 @@ export function versionedList(scope: RequestScope, list: ObjectList): KubeObject
     kind: scope.subresource === '' ? scope.definition.listKind : `${scope.codec.kind}List`,
     apiVersion: scope.codec.apiVersion,
     metadata,
-    items: list.items.map((o) => scope.codec.fromHub(o)),
+    items: list.items.map((o) => scope.codec.fromHubShared(o)),
   } as KubeObject & { items: KubeObject[] };
 }
 
@@ -52,7 +52,31 @@ export function transformResponse(scope: RequestScope, target: ResponseTarget, o
 /** Writes a versioned object or list with the negotiated encoding. */
 export function writeObject(req: APIRequest, res: APIResponse, scope: RequestScope, target: ResponseTarget, code: number, obj: KubeObject, isList = false): void {
   const body = transformResponse(scope, target, obj, isList);
-  res.writeBytes(code, encode(target.media.serializer, body, target.media.pretty || isPrettyPrint(req)), target.media.serializer.mediaType);
+  res.writeBytes(code, encodeShared(target.media.serializer, body, target.media.pretty || isPrettyPrint(req)), target.media.serializer.mediaType);
+}
+
+/** Encodings of frozen (shared, never mutated) objects, per media type and indentation. */
+const sharedEncodings = new WeakMap<object, Map<string, string>>();
+
+/**
+ * encode, remembered for frozen bodies: an object served from the watch cache is encoded once
+ * per version and media type however many gets read it (kube's CachingObject does the same for
+ * watch events).
+ */
+function encodeShared(serializer: SerializerInfo, body: unknown, pretty: boolean): string {
+  if (typeof body !== 'object' || body === null || !Object.isFrozen(body)) return encode(serializer, body, pretty);
+  let byMedia = sharedEncodings.get(body);
+  if (byMedia === undefined) {
+    byMedia = new Map();
+    sharedEncodings.set(body, byMedia);
+  }
+  const key = pretty ? `${serializer.mediaType} pretty` : serializer.mediaType;
+  let text = byMedia.get(key);
+  if (text === undefined) {
+    text = encode(serializer, body, pretty);
+    byMedia.set(key, text);
+  }
+  return text;
 }
 
 /** Encodes with a serializer; pretty JSON is indented as json.MarshalIndent does. */

@@ -1,5 +1,5 @@
 import type { GroupKind, GroupResource } from '../../apimachinery/errors/index.js';
-import type { KindScheme } from '../../apimachinery/scheme/scheme.js';
+import { ConversionCache, type KindScheme } from '../../apimachinery/scheme/scheme.js';
 import type { SchemaValidator } from '../../apimachinery/validation/schema-validator.js';
 import type { AdmissionChain } from '../../admission/types.js';
 import type { Getter, KubeObject, ResourceStorage, StandardStorage, Updater } from '../../registry/rest.js';
@@ -54,6 +54,11 @@ export interface ObjectCodec {
   readonly scheme: KindScheme | undefined;
   toHub(obj: KubeObject): KubeObject;
   fromHub(obj: KubeObject): KubeObject;
+  /**
+   * fromHub for answers only (get, list, watch): a frozen hub object, as the watch cache hands
+   * out, is converted once and the frozen result shared by every reader. Never mutate it.
+   */
+  fromHubShared(obj: KubeObject): KubeObject;
 }
 
 /** The storage a handler calls: the main resource's, or a subresource's get/update. */
@@ -67,12 +72,14 @@ export function endpointStorage(storages: ResourceStorage, subresource: string):
 }
 
 export function kindCodec(scheme: KindScheme, version: string): ObjectCodec {
+  const shared = new ConversionCache(scheme);
   return {
     apiVersion: scheme.apiVersion(version),
     kind: scheme.kind,
     scheme,
     toHub: (obj) => scheme.convert(obj, scheme.hubVersion),
     fromHub: (obj) => scheme.convert(obj, version),
+    fromHubShared: (obj) => shared.convert(obj, version),
   };
 }
 
@@ -82,4 +89,5 @@ export const SCALE_CODEC: ObjectCodec = {
   scheme: undefined,
   toHub: (obj) => obj,
   fromHub: (obj) => ({ ...obj, apiVersion: 'autoscaling/v1', kind: 'Scale' }),
+  fromHubShared: (obj) => SCALE_CODEC.fromHub(obj),
 };

@@ -87,7 +87,7 @@ function eventEncoder(scope: RequestScope, target: ResponseTarget): (ev: WatchEv
   const encoding = `json:${scope.codec.apiVersion}`;
   return (ev) => {
     if (ev.type === 'ERROR') return encodeWatchEventJSON(ev);
-    const versioned = ev.type === 'BOOKMARK' ? bookmarkObject(scope, ev.object) : scope.codec.fromHub(ev.object);
+    const versioned = ev.type === 'BOOKMARK' ? bookmarkObject(scope, ev.object) : scope.codec.fromHubShared(ev.object);
     if (target.media.convert === undefined) return encodeWatchEventJSON({ type: ev.type, object: versioned }, encoding);
     const body = transformResponse(scope, target, versioned, false);
     if (target.table !== undefined) target.table.noHeaders = true;
