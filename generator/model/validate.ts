@@ -99,7 +99,7 @@ function validateKind(kind: KindModel, meta: JSONSchemaProps, sink: DiagnosticSi
       }
     }
     for (const rule of node['x-kubernetes-validations'] ?? []) {
-      for (const problem of compileRule(rule, node)) {
+      for (const problem of compileRule(rule, node, { isResourceRoot: path === '' })) {
         sink.error(kind.source, `${kind.kind}${path === '' ? '' : `.${path}`}: CEL ${problem.field} "${problem.field === 'rule' ? rule.rule : rule.messageExpression}" does not compile: ${problem.message}`);
       }
     }

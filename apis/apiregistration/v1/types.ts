@@ -3,7 +3,7 @@ import type { Bytes, int32, ObjectMeta, Time, TypeMeta } from '../../meta/v1/typ
 /**
  * A reference to the Service in front of an aggregated API server.
  *
- * @validation rule="has(self.namespace) && size(self.namespace) > 0" message="namespace is required" fieldPath=".namespace" reason=FieldValueRequired
+ * @validation rule="has(self.__namespace__) && size(self.__namespace__) > 0" message="namespace is required" fieldPath=".namespace" reason=FieldValueRequired
  * @validation rule="has(self.name) && size(self.name) > 0" message="name is required" fieldPath=".name" reason=FieldValueRequired
  */
 export interface ServiceReference {

@@ -1,5 +1,10 @@
+import type { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps, ValidationRule } from '../../../apis/apiextensions/v1/schema.js';
-import { environmentFor } from './environment.js';
+import { evaluableForm } from './engine.js';
+import { environmentFor, ruleEnvironment } from './environment.js';
+import { normalizeFieldPath } from './fieldpath.js';
+import { regexError } from './library/regex.js';
+import type { DeclType } from './model.js';
 
 export interface RuleProblem {
   /** Which part of the rule failed: the rule itself or its messageExpression. */
@@ -8,27 +13,135 @@ export interface RuleProblem {
 }
 
 /**
- * Compiles (parses and type-checks) one validation rule against the schema
- * it is declared on. Returns the problems; an empty list means the rule
- * compiles. A rule must yield bool and a messageExpression string, as the
- * apiserver requires when a CRD is written.
+ * Compiles (parses and type-checks) one validation rule against the schema it is declared
+ * on, as the apiserver does when a CRD is written. Returns the problems; an empty list means
+ * the rule compiles. A rule must yield bool and a messageExpression string. isResourceRoot for
+ * the root of a kind (apiVersion, kind, metadata.name and generateName are then readable).
  */
-export function compileRule(rule: ValidationRule, schema: JSONSchemaProps): RuleProblem[] {
-  const env = environmentFor(schema);
+export function compileRule(rule: ValidationRule, schema: JSONSchemaProps, opts: { isResourceRoot?: boolean } = {}): RuleProblem[] {
+  const isResourceRoot = opts.isResourceRoot === true || schema['x-kubernetes-embedded-resource'] === true;
+  const env = environmentFor(schema, { isResourceRoot, optionalOldSelf: rule.optionalOldSelf === true });
+  if (env === undefined) return [{ field: 'rule', message: 'failed to convert to declType for CEL validation rules' }];
   const problems: RuleProblem[] = [];
-  const check = (field: RuleProblem['field'], expression: string, want: string): void => {
-    const result = env.check(expression);
-    if (!result.valid) {
-      problems.push({ field, message: firstLine(result.error?.message ?? 'does not compile') });
-    } else if (result.type !== want && result.type !== 'dyn') {
-      problems.push({ field, message: `must evaluate to ${want}, not ${result.type}` });
-    }
-  };
-  check('rule', rule.rule, 'bool');
-  if (rule.messageExpression !== undefined) check('messageExpression', rule.messageExpression, 'string');
+  const ruleProblem = checkExpression(env, rule.rule, 'bool');
+  if (ruleProblem !== undefined) problems.push({ field: 'rule', message: ruleProblem });
+  if (rule.messageExpression !== undefined) {
+    const messageProblem = checkExpression(env, rule.messageExpression, 'string');
+    if (messageProblem !== undefined) problems.push({ field: 'messageExpression', message: messageProblem });
+  }
   return problems;
+}
+
+/** The problem with an expression in env, or undefined: syntax, types, result type, regex literals. */
+function checkExpression(env: Environment, expression: string, want: 'bool' | 'string'): string | undefined {
+  const result = env.check(expression);
+  if (!result.valid) return firstLine(result.error?.message ?? 'does not compile');
+  if (result.type !== want && result.type !== 'dyn') return `must evaluate to ${want}, not ${result.type}`;
+  const parsed = env.parse(expression);
+  for (const pattern of regexLiterals(parsed.ast)) {
+    const err = regexError(pattern);
+    if (err !== undefined) return `invalid regular expression ${JSON.stringify(pattern)}: ${err}`;
+  }
+  return undefined;
 }
 
 function firstLine(message: string): string {
   return message.split('\n')[0]!.trim();
+}
+
+/** What a compiled expression is evaluated with. */
+export interface Activation {
+  readonly self: unknown;
+  readonly oldSelf?: unknown;
+}
+
+export type Program = (activation: Activation) => unknown;
+
+/** One rule ready for evaluation (CompilationResult). */
+export interface CompiledRule {
+  readonly rule: ValidationRule;
+  /** Set when the rule does not compile: `rule compile error: <error>` at request time. */
+  readonly error?: string;
+  /** Undefined for an empty rule, which is skipped. */
+  readonly program?: Program;
+  readonly usesOldSelf: boolean;
+  readonly optionalOldSelf: boolean;
+  /** Undefined without a messageExpression or when it does not compile (message is used). */
+  readonly messageExpression?: Program;
+  /** The rule's fieldPath normalized against the schema (`reference`, `a.b`); undefined when absent or invalid. */
+  readonly fieldPath?: string;
+}
+
+/** Compiles the rules declared on a node whose values have type decl (Compile). */
+export function compileRules(rules: readonly ValidationRule[], schema: JSONSchemaProps, decl: DeclType): CompiledRule[] {
+  return rules.map((rule) => compileOne(rule, schema, decl));
+}
+
+function compileOne(rule: ValidationRule, schema: JSONSchemaProps, decl: DeclType): CompiledRule {
+  const optionalOldSelf = rule.optionalOldSelf === true;
+  const base = { rule, usesOldSelf: false, optionalOldSelf };
+  if (rule.rule.trim() === '') return base;
+  const env = ruleEnvironment(decl, optionalOldSelf);
+  const problem = checkExpression(env, rule.rule, 'bool');
+  if (problem !== undefined) {
+    return { ...base, error: problem.startsWith('must evaluate') ? 'cel expression must evaluate to a bool' : `compilation failed: ${problem}` };
+  }
+  const usesOldSelf = referencesOldSelf(env.parse(rule.rule).ast);
+  let messageExpression: Program | undefined;
+  if (rule.messageExpression !== undefined && rule.messageExpression !== '' && checkExpression(env, rule.messageExpression, 'string') === undefined) {
+    messageExpression = program(env, rule.messageExpression);
+  }
+  const fieldPath = rule.fieldPath === undefined || rule.fieldPath === '' ? undefined : normalizeFieldPath(rule.fieldPath, schema);
+  return {
+    ...base,
+    usesOldSelf,
+    program: program(env, rule.rule),
+    ...(messageExpression !== undefined ? { messageExpression } : {}),
+    ...(fieldPath !== undefined ? { fieldPath } : {}),
+  };
+}
+
+function program(env: Environment, expression: string): Program {
+  const parsed = env.parse(evaluableForm(expression));
+  const checked = parsed.check();
+  if (!checked.valid) throw checked.error ?? new Error(`CEL expression does not compile: ${expression}`);
+  return (activation) => parsed({ ...activation }) as unknown;
+}
+
+interface AstLike {
+  readonly op: string;
+  readonly args: unknown;
+}
+
+function isAst(v: unknown): v is AstLike {
+  return typeof v === 'object' && v !== null && typeof (v as Partial<AstLike>).op === 'string' && 'args' in v;
+}
+
+/** Every node of a parsed expression (its written form, before macro expansion). */
+function* walk(v: unknown): Generator<AstLike> {
+  if (Array.isArray(v)) {
+    for (const item of v) yield* walk(item);
+  } else if (isAst(v)) {
+    yield v;
+    yield* walk(v.args);
+  }
+}
+
+function referencesOldSelf(ast: unknown): boolean {
+  for (const node of walk(ast)) if (node.op === 'id' && node.args === 'oldSelf') return true;
+  return false;
+}
+
+/** Constant patterns given to matches, find and findAll: checked at compile time (ValidateRegexLiterals). */
+function regexLiterals(ast: unknown): string[] {
+  const out: string[] = [];
+  for (const node of walk(ast)) {
+    if (node.op !== 'rcall') continue;
+    const [name, , args] = node.args as [string, unknown, unknown[]];
+    const pattern = args[0];
+    if ((name === 'matches' || name === 'find' || name === 'findAll') && isAst(pattern) && pattern.op === 'value' && typeof pattern.args === 'string') {
+      out.push(pattern.args);
+    }
+  }
+  return out;
 }

@@ -1,64 +1,102 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import { instrumentEnvironment } from './engine.js';
+import { celEquals } from './equality.js';
+import { METHOD_OVERRIDES, registerKubernetesLibraries } from './library/index.js';
+import { declTypeOf, type DeclType } from './model.js';
 
 /**
- * Builds the CEL environment of one `x-kubernetes-validations` site: `self`
- * (and `oldSelf`, for transition rules) typed from the schema node the rule
- * is declared on, as the apiserver's CEL type provider does. Objects with
- * properties become declared types, so a rule naming a field the schema does
- * not have fails to compile; maps, schemaless and int-or-string values are
- * typed as in Kubernetes (map<string, T>, dyn).
+ * The CEL environments of `x-kubernetes-validations` rules. A base environment holds the
+ * language options and the Kubernetes libraries; each schema node's rules get a clone with
+ * `self` and `oldSelf` typed from the node (object types named `selfType`, `selfType.spec`…,
+ * so a rule naming a field the schema does not have fails to compile) and an instrumented
+ * evaluator (cost, Go semantics: engine.ts). Environments are built once per DeclType.
  */
-export function environmentFor(schema: JSONSchemaProps): Environment {
-  const env = new Environment({ homogeneousAggregateLiterals: false });
-  const declared: string[] = [];
-  const selfType = celType(schema, env, declared, 'Self');
-  // CEL's == has no overload for declared types; Kubernetes compares objects structurally.
-  for (const name of declared) {
-    env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => deepEqual(a, b));
+
+let base: Environment | undefined;
+
+function baseEnvironment(): Environment {
+  if (base === undefined) {
+    // Optional types (`self.?field`, optionalOldSelf) are on since Kubernetes 1.28. Aggregate
+    // literals stay heterogeneous-friendly: cel-js cannot mix dyn with typed elements otherwise.
+    base = new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true });
+    registerKubernetesLibraries(base);
   }
-  env.registerVariable('self', selfType);
-  env.registerVariable('oldSelf', selfType);
+  return base;
+}
+
+interface Environments {
+  plain?: Environment;
+  optionalOldSelf?: Environment;
+}
+const cache = new WeakMap<DeclType, Environments>();
+
+/**
+ * The environment of rules declared on a node of this type. With optionalOldSelf, `oldSelf`
+ * is `optional<T>` (the rule also runs on create, with optional.none()).
+ */
+export function ruleEnvironment(decl: DeclType, optionalOldSelf = false): Environment {
+  let envs = cache.get(decl);
+  if (envs === undefined) cache.set(decl, (envs = {}));
+  const key = optionalOldSelf ? 'optionalOldSelf' : 'plain';
+  let env = envs[key];
+  if (env === undefined) {
+    env = baseEnvironment().clone();
+    const selfType = new TypeRegistrar(env).typeOf(decl, 'selfType');
+    env.registerVariable('self', selfType);
+    env.registerVariable('oldSelf', optionalOldSelf ? `optional<${selfType}>` : selfType);
+    instrumentEnvironment(env, METHOD_OVERRIDES);
+    envs[key] = env;
+  }
   return env;
 }
 
-function celType(schema: JSONSchemaProps, env: Environment, declared: string[], name: string): string {
-  if (schema['x-kubernetes-int-or-string'] === true) return 'dyn';
-  switch (schema.type) {
-    case 'string': return 'string';
-    case 'integer': return 'int';
-    case 'number': return 'double';
-    case 'boolean': return 'bool';
-    case 'array': {
-      const items = Array.isArray(schema.items) ? undefined : schema.items;
-      return items === undefined ? 'list<dyn>' : `list<${celType(items, env, declared, `${name}_item`)}>`;
-    }
-    case 'object': {
-      if (schema.properties !== undefined && Object.keys(schema.properties).length > 0 && schema['x-kubernetes-preserve-unknown-fields'] !== true && schema['x-kubernetes-embedded-resource'] !== true) {
-        const fields: Record<string, string> = {};
-        for (const [prop, sub] of Object.entries(schema.properties)) {
-          fields[prop] = celType(sub, env, declared, `${name}_${prop.replace(/[^A-Za-z0-9]/g, '_')}`);
-        }
-        env.registerType(name, { fields });
-        declared.push(name);
-        return name;
-      }
-      if (typeof schema.additionalProperties === 'object') {
-        return `map<string, ${celType(schema.additionalProperties, env, declared, `${name}_value`)}>`;
-      }
-      return 'map<string, dyn>';
-    }
-    default:
-      return 'dyn';
-  }
+/**
+ * The environment of rules declared on `schema`, or undefined when CEL cannot see values of
+ * the schema (no type). isResourceRoot for the root of a kind or an embedded resource.
+ */
+export function environmentFor(schema: JSONSchemaProps, opts: { isResourceRoot?: boolean; optionalOldSelf?: boolean } = {}): Environment | undefined {
+  const decl = declTypeOf(schema, opts.isResourceRoot ?? false);
+  return decl === undefined ? undefined : ruleEnvironment(decl, opts.optionalOldSelf ?? false);
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+/** Registers the object types of a DeclType tree in one environment, each under one name. */
+class TypeRegistrar {
+  private readonly names = new Map<DeclType, string>();
+  private readonly used = new Set<string>();
+
+  constructor(private readonly env: Environment) {}
+
+  typeOf(decl: DeclType, name: string): string {
+    switch (decl.kind) {
+      case 'dyn': return 'dyn';
+      case 'list': return `list<${this.typeOf(decl.items, name)}>`;
+      case 'map': return `map<string, ${this.typeOf(decl.value, name)}>`;
+      case 'scalar':
+        switch (decl.scalar) {
+          case 'timestamp': return 'google.protobuf.Timestamp';
+          case 'duration': return 'google.protobuf.Duration';
+          default: return decl.scalar;
+        }
+      case 'object': {
+        const known = this.names.get(decl);
+        if (known !== undefined) return known;
+        const typeName = this.unique(name);
+        this.names.set(decl, typeName);
+        const fields: Record<string, string> = {};
+        for (const [escaped, field] of decl.fields) fields[escaped] = this.typeOf(field.type, `${typeName}.${escaped.replace(/\W/g, '_')}`);
+        this.env.registerType(typeName, { ctor: decl.ctor, fields });
+        // CEL compares objects structurally; cel-js has no == for declared types of its own.
+        this.env.registerOperator(`${typeName} == ${typeName}`, (a: unknown, b: unknown) => celEquals(a, b));
+        return typeName;
+      }
+    }
+  }
+
+  private unique(name: string): string {
+    let candidate = name;
+    for (let i = 2; this.used.has(candidate); i++) candidate = `${name}_${i}`;
+    this.used.add(candidate);
+    return candidate;
+  }
 }

@@ -1,0 +1,28 @@
+import type { Environment } from '@marcbachmann/cel-js';
+import type { MethodOverrides } from '../engine.js';
+import { registerLists } from './lists.js';
+import { registerQuantity } from './quantity.js';
+import { REGEX_OVERRIDES, registerRegex } from './regex.js';
+import { registerSets } from './sets.js';
+import { registerStrings, STRING_OVERRIDES } from './strings.js';
+import { registerURLs } from './urls.js';
+
+export { QuantityValue } from './quantity.js';
+export { URLValue } from './urls.js';
+
+/**
+ * The function libraries of the apiserver's CEL base environment that rules use: strings,
+ * lists, regex, URLs, quantity and sets. One registration serves codegen's compile checks and
+ * request-time evaluation, so both accept the same rules.
+ */
+export function registerKubernetesLibraries(env: Environment): void {
+  registerStrings(env);
+  registerLists(env);
+  registerRegex(env);
+  registerURLs(env);
+  registerQuantity(env);
+  registerSets(env);
+}
+
+/** The methods whose cel-js implementation the engine replaces (Go and RE2 semantics). */
+export const METHOD_OVERRIDES: MethodOverrides = new Map([...STRING_OVERRIDES, ...REGEX_OVERRIDES]);

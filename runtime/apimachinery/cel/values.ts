@@ -1,0 +1,115 @@
+import { Duration } from '@marcbachmann/cel-js/evaluator';
+import type { DeclType, ObjectDecl } from './model.js';
+
+/**
+ * Decoded JSON → CEL values, typed by a DeclType (UnstructuredToVal): integers become bigint,
+ * numbers of `type: number` stay doubles, int-or-string values are an int or a string,
+ * objects become instances of their type's class holding only the fields rules can read
+ * (null fields count as absent), maps become Map, set lists Set. Strings with format byte,
+ * date/date-time and duration become bytes, timestamps and durations. Values that do not fit
+ * the schema are passed through; the evaluator then reports them as type errors.
+ *
+ * One converter serves one validation call: a decoded object is converted once however many
+ * rule-bearing nodes above it read it.
+ */
+export class ValueConverter {
+  /** Per DeclType, since a resource root and its embedded objects may be read through two. */
+  private readonly memo = new WeakMap<DeclType, WeakMap<object, unknown>>();
+
+  convert(value: unknown, decl: DeclType): unknown {
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'object') {
+      let byValue = this.memo.get(decl);
+      if (byValue === undefined) this.memo.set(decl, (byValue = new WeakMap()));
+      const hit = byValue.get(value);
+      if (hit !== undefined) return hit;
+      const out = this.convertComposite(value, decl);
+      byValue.set(value, out);
+      return out;
+    }
+    return convertScalar(value, decl);
+  }
+
+  private convertComposite(value: object, decl: DeclType): unknown {
+    switch (decl.kind) {
+      case 'object':
+        return isPlainObject(value) ? this.convertObject(value, decl) : value;
+      case 'map': {
+        if (!isPlainObject(value)) return value;
+        const out = new Map<string, unknown>();
+        for (const [k, v] of Object.entries(value)) out.set(k, this.convert(v, decl.value));
+        return out;
+      }
+      case 'list': {
+        if (!Array.isArray(value)) return value;
+        const items = value.map((v: unknown) => this.convert(v, decl.items));
+        return decl.listType === 'set' ? new Set(items) : items;
+      }
+      default:
+        return value;
+    }
+  }
+
+  private convertObject(value: Record<string, unknown>, decl: ObjectDecl): unknown {
+    const out = new decl.ctor(value);
+    for (const [escaped, field] of decl.fields) {
+      const v = value[field.property];
+      if (v !== null && v !== undefined) out.set(escaped, this.convert(v, field.type));
+    }
+    return out;
+  }
+}
+
+function convertScalar(value: unknown, decl: DeclType): unknown {
+  if (decl.kind === 'dyn') return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : value;
+  if (decl.kind !== 'scalar') return value;
+  switch (decl.scalar) {
+    case 'int':
+      return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : value;
+    case 'string':
+    case 'double':
+    case 'bool':
+      return value;
+    case 'bytes':
+      return typeof value === 'string' ? new Uint8Array(Buffer.from(value, 'base64')) : value;
+    case 'timestamp': {
+      if (typeof value !== 'string') return value;
+      const d = new Date(value);
+      return Number.isNaN(d.getTime()) ? value : d;
+    }
+    case 'duration': {
+      if (typeof value !== 'string') return value;
+      const ms = parseDurationMillis(value);
+      return ms === undefined ? value : Duration.fromMilliseconds(ms);
+    }
+  }
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+}
+
+const DURATION_UNITS_MS: Readonly<Record<string, number>> = {
+  ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 604800e3,
+};
+
+/** strfmt.ParseDuration: Go durations plus d and w units, optionally with spaces before the unit. */
+function parseDurationMillis(input: string): number | undefined {
+  let s = input.trim();
+  let sign = 1;
+  if (s.startsWith('-') || s.startsWith('+')) {
+    if (s[0] === '-') sign = -1;
+    s = s.slice(1);
+  }
+  if (s === '0') return 0;
+  if (s === '') return undefined;
+  let total = 0;
+  const part = /^(\d+(?:\.\d*)?|\.\d+)\s*(ns|us|µs|μs|ms|s|m|h|d|w)/;
+  while (s !== '') {
+    const m = part.exec(s);
+    if (m === null) return undefined;
+    total += Number(m[1]) * DURATION_UNITS_MS[m[2]!]!;
+    s = s.slice(m[0].length).trimStart();
+  }
+  return sign * total;
+}
