@@ -1,5 +1,6 @@
 import { newBadRequest, newInvalid, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import { validateCELRules } from '../../apimachinery/cel/index.js';
 import { applyDefaults, objectMetaSchema, prune, pruneNonNullableNullsWithoutDefaults, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
 import { bodyMediaTypes, decodeTypedBody } from '../../apimachinery/serializer/body.js';
 import { isJSONObject } from '../../apimachinery/serializer/jsonvalue.js';
@@ -83,10 +84,11 @@ export function pruneUnknownFields(scope: RequestScope, obj: KubeObject): string
 }
 
 /**
- * Schema defaults, then the version's hand-written defaulter, then schema validation (422 on
- * the Kind with every cause). Mutates obj.
+ * Schema defaults, then the version's hand-written defaulter, then schema validation and the
+ * schema's CEL rules (422 on the Kind with every cause). `old` is the current object in the
+ * request version on update (transition rules need it), undefined on create. Mutates obj.
  */
-export function defaultAndValidate(scope: RequestScope, obj: KubeObject): void {
+export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: KubeObject): void {
   const scheme = scope.codec.scheme;
   if (scheme === undefined) return;
   const schema = scope.definition.schema;
@@ -94,6 +96,7 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject): void {
   pruneNonNullableNullsWithoutDefaults(obj, schema);
   scheme.defaultInPlace(obj, scope.version);
   const errs = [...scope.validator.validate(schema, obj), ...scope.validator.validate(OBJECT_WITH_META, obj), ...validateListSetsAndMaps(obj, schema)];
+  errs.push(...validateCELRules(schema, obj, old, errs));
   if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
 }
 
