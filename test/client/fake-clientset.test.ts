@@ -318,6 +318,11 @@ describe('fake clientset: typed client verbs', () => {
     assert.ok(isNotFound(unknown));
     const noGroup = await statusError(cs.rest.request({ method: 'GET', path: '/apis/nope.io/v1/things' }));
     assert.equal(noGroup.status.message, 'the server could not find the requested resource');
+    const putCollection = await statusError(cs.rest.request({ method: 'PUT', path: '/apis/wardle.example.com/v1alpha1/namespaces/ns/flunders', body: {} }));
+    assert.ok(isMethodNotSupported(putCollection));
+    const badRV = await statusError(cs.wardleV1alpha1().fischers().watch({ resourceVersion: 'abc' }));
+    assert.ok(isBadRequest(badRV));
+    assert.equal(badRV.status.message, 'invalid resource version: strconv.ParseUint: parsing "abc": invalid syntax');
     const noScale = await statusError(cs.rest.request({ method: 'GET', path: '/apis/wardle.example.com/v1alpha1/namespaces/ns/flunders/a/scale' }));
     assert.ok(isNotFound(noScale));
   });

@@ -34,7 +34,8 @@ const KEY_PREFIX = '/';
 
 const statusOf = (err: unknown): Error => toStatusError(err);
 
-function parseRV(rv: string | undefined): number {
+/** A client's resourceVersion as a number ("" is 0); 400 with the storage layer's message when it is not one. */
+export function parseRV(rv: string | undefined): number {
   try {
     return apiObjectVersioner.parseResourceVersion(rv);
   } catch (err) {

@@ -110,8 +110,10 @@ export class FakeRESTClient implements RESTClient {
         if (route.name !== '' || !namespacedCollection) throw notAllowed();
         return this.tracker.create(gvr, ns, req.body, { dryRun });
       case 'update':
+        if (route.name === '') throw notAllowed();
         return this.tracker.update(gvr, ns, req.body, { name: route.name, dryRun });
       case 'patch':
+        if (route.name === '') throw notAllowed();
         return this.tracker.patch(gvr, ns, route.name, req.contentType ?? 'application/json', patchBytes(req.body), { dryRun });
       case 'delete':
         return this.tracker.delete(gvr, ns, route.name, deleteOptionsFrom(req.body, req.query?.['dryRun']));

@@ -18,7 +18,7 @@ import type { DeleteOptions, KubeObject } from '../../registry/rest.js';
 import { deepFreeze } from '../../storage/object.js';
 import type { Watch } from '../types.js';
 import { History, type HistoryEvent } from './history.js';
-import { compareKeys, type ListedObjects, listObjects, type TrackerListOptions } from './list.js';
+import { compareKeys, type ListedObjects, listObjects, parseRV, type TrackerListOptions } from './list.js';
 import { checkName, decideDelete, decodeBody, groupResource, prepareCreate, prepareUpdate, resourceInfo } from './mutations.js';
 import { applyConfiguration, applyPatch, patchBytes } from './patch.js';
 import { type FakeResource, type GroupVersionResource, gvrString, ResourceTable } from './resources.js';
@@ -218,7 +218,7 @@ export class ObjectTracker {
   watch(gvr: GroupVersionResource, namespace: string, opts: TrackerWatchOptions = {}): Watch<KubeObject> {
     const r = this.#table.get(gvr);
     const selection = parseSelection(r, opts.labelSelector, opts.fieldSelector);
-    const rv = this.#parseRV(opts.resourceVersion);
+    const rv = parseRV(opts.resourceVersion);
     const resourceKey = gvrString(r.descriptor);
     let timer: NodeJS.Timeout | undefined;
     const onAbort = (): void => watcher.channel.stop();
@@ -332,12 +332,6 @@ export class ObjectTracker {
 
   #key(r: FakeResource, namespace: string, name: string): string {
     return r.descriptor.namespaced ? `${namespace}/${name}` : name;
-  }
-
-  #parseRV(rv: string | undefined): number {
-    if (rv === undefined || rv === '') return 0;
-    if (!/^\d+$/.test(rv)) throw newBadRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
-    return Number(rv);
   }
 
   #listSource() {
