@@ -1,4 +1,4 @@
-import type { ObjectMeta, TypeMeta } from '../../meta/v1/types.js';
+import type { Condition, ObjectMeta, TypeMeta } from '../../meta/v1/types.js';
 
 /** What a Flunder refers to. */
 export type ReferenceType = 'Flunder' | 'Fischer';
@@ -20,8 +20,19 @@ export interface FlunderSpec {
   referenceType?: ReferenceType;
 }
 
-/** FlunderStatus is the observed state of a Flunder. */
-export interface FlunderStatus {}
+/** FlunderStatus is the observed state of a Flunder, written by a controller (hack/examples/flunder-controller). */
+export interface FlunderStatus {
+  /**
+   * The current conditions of the Flunder, one per type: ReferenceResolved (the Flunder or
+   * Fischer it refers to exists) and Allowed (no Fischer lists its name as disallowed).
+   *
+   * @listType map
+   * @listMapKey type
+   * @patchStrategy merge
+   * @patchMergeKey type
+   */
+  conditions?: Condition[];
+}
 
 /**
  * A Flunder is the sample-apiserver's namespaced example kind.
