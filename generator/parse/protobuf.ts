@@ -119,6 +119,10 @@ class MessageReader {
       this.ctx.sink.error(location, `marker @protobuf: field ${name}: ${pointer ? 'pointer' : 'omitzero'} applies to a single value, not to a ${shape.cardinality === 'map' ? 'map' : 'list'}`);
       return undefined;
     }
+    if (omitZero && !(shape.type.kind === 'wellKnown' && (shape.type.name === 'Time' || shape.type.name === 'MicroTime'))) {
+      this.ctx.sink.error(location, `marker @protobuf: field ${name}: omitzero is supported on Time and MicroTime fields only`);
+      return undefined;
+    }
     if (pointer && omitZero) {
       this.ctx.sink.error(location, `marker @protobuf: field ${name}: a pointer is never a zero struct, so omitzero does not apply`);
       return undefined;

@@ -401,6 +401,7 @@ ${kindFields}
     { name: 'an unknown flag', source: gadget(pb('1 optional', 'a?: string')), message: /marker @protobuf: unknown flag "optional" \(known: pointer, omitzero\)$/m },
     { name: 'a plain number', source: gadget(pb('1', 'a?: number')), message: /marker @protobuf: field a: a plain number has no protobuf type: use int32 or int64 from apis\/meta\/v1$/m },
     { name: 'pointer on a list', source: gadget(pb('1 pointer', 'a?: string[]')), message: /marker @protobuf: field a: pointer applies to a single value, not to a list$/m },
+    { name: 'omitzero on a string', source: gadget(pb('1 omitzero', 'a?: string')), message: /marker @protobuf: field a: omitzero is supported on Time and MicroTime fields only$/m },
     { name: 'an inline object', source: gadget(pb('1', 'a?: { b?: string }')), message: /marker @protobuf: field a: an inline object type has no protobuf message: declare it as a named interface$/m },
   ];
   for (const row of errorRows) {
