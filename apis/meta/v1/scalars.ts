@@ -2,6 +2,13 @@
  * Scalar aliases for Go types whose JSON form is not a plain string, number
  * or object. The generator recognizes them by name; use them wherever the Go
  * field has that type so schemas and clients agree with Kubernetes.
+ *
+ * On the protobuf wire (fields numbered with `@protobuf`) they are what Go
+ * writes: int32 and int64 varints, Bytes bytes, Time and MicroTime the
+ * Timestamp message {seconds=1, nanos=2} (Time keeps seconds only, a zero
+ * time is an empty message), IntOrString {type=1, intVal=2, strVal=3},
+ * Quantity {string=1}, RawExtension {raw=1} holding JSON. Duration has no
+ * protobuf decoder yet.
  */
 
 /**
