@@ -10,8 +10,9 @@ import { parseUpdateOptions } from './writeoptions.js';
 
 /**
  * PUT of one object (UpdateResource): the create pipeline plus the name check against the URL;
- * the body's uid/resourceVersion are the preconditions; mutating admission runs inside the
- * store's retry loop on a copy (CREATE when the object is absent and the store may create it).
+ * the body's uid/resourceVersion are the preconditions; defaulting, validation (with the
+ * current object for CEL transition rules) and mutating admission run inside the store's retry
+ * loop on a copy (CREATE when the object is absent and the store may create it).
  * 200, or 201 when the update created the object.
  */
 export async function updateResource(req: APIRequest, res: APIResponse, scope: RequestScope, storage: Updater): Promise<void> {
@@ -25,17 +26,18 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
   applyFieldValidation(ctx, opts.fieldValidation, [...duplicates, ...unknown], strictDecodingFailure(scope, scope.version));
   checkName(obj, name, ctx.namespace);
   ensureObjectNamespace(obj, ctx.namespace);
-  defaultAndValidate(scope, obj);
 
-  const hub = scope.codec.toHub(obj);
   const update: AdmissionRequest = { operation: 'UPDATE', name, dryRun: opts.dryRun, options: opts.raw };
   const create: AdmissionRequest = { ...update, operation: 'CREATE' };
   const objInfo: UpdatedObjectInfo = {
-    preconditions: () => preconditionsOf(hub),
+    preconditions: () => preconditionsOf(obj),
     updatedObject: async (c, old) => {
-      const next = structuredClone(hub);
-      await admit(scope, c, old === undefined ? create : update, next, old);
-      return next;
+      // Validated here, where the current object is known: transition rules compare with it.
+      const next = structuredClone(obj);
+      defaultAndValidate(scope, next, old === undefined ? undefined : scope.codec.fromHub(old));
+      const hub = scope.codec.toHub(next);
+      await admit(scope, c, old === undefined ? create : update, hub, old);
+      return hub;
     },
   };
   const { object, created } = await storage.update(
