@@ -137,7 +137,7 @@ describe('kubectl against the control plane', { skip: noKubectl ?? false }, () =
     });
 
     // Known gap of issue 4 (runs, reported as todo): x-kubernetes-validations are compiled at codegen but not evaluated.
-    it('Invalid with field causes: CEL rules of both versions', { todo: 'CEL rules are not evaluated at request time yet' }, async () => {
+    it('Invalid with field causes: CEL rules of both versions', async () => {
       const ns = uniqueName('inv');
       ok(await kc.createNamespace(ns), cp());
       const both = { ...flunderV1beta1.manifest('both', ns), spec: { flunderReference: 'a', fischerReference: 'b' } };
