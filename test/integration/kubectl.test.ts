@@ -136,7 +136,6 @@ describe('kubectl against the control plane', { skip: noKubectl ?? false }, () =
       ok(await run(['create', '-n', ns, '-f', '-'], JSON.stringify(flunderV1beta1.manifest(uniqueName('allowed')))), cp());
     });
 
-    // Known gap of issue 4 (runs, reported as todo): x-kubernetes-validations are compiled at codegen but not evaluated.
     it('Invalid with field causes: CEL rules of both versions', async () => {
       const ns = uniqueName('inv');
       ok(await kc.createNamespace(ns), cp());
