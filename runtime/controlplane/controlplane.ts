@@ -36,10 +36,19 @@ export async function startControlPlane(options: ServerRunOptions): Promise<Cont
   mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
   const pki = await ensurePKI(o.dataDir, { hosts: o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? [] : [o.bindAddress] });
 
+  // --etcd-compaction-interval: etcd keeps one interval of history (kube's compactor); SQLite,
+  // which has no other server to coordinate with, drops everything before the current revision.
+  const interval = o.etcdCompactionIntervalMs;
   const storageConfig: StorageConfig =
     o.storageBackend === 'sqlite'
-      ? { backend: { backend: 'sqlite', path: join(o.dataDir, 'kube.db') }, watchCache: o.watchCache }
-      : { backend: { backend: 'etcd3', endpoints: o.etcdServers, prefix: o.etcdPrefix }, watchCache: o.watchCache };
+      ? {
+          backend: { backend: 'sqlite', path: join(o.dataDir, 'kube.db'), ...(interval === undefined ? {} : { compactionIntervalMs: interval, retainRevisions: 0 }) },
+          watchCache: o.watchCache,
+        }
+      : {
+          backend: { backend: 'etcd3', endpoints: o.etcdServers, prefix: o.etcdPrefix, ...(interval === undefined ? {} : { compactionIntervalMs: interval }) },
+          watchCache: o.watchCache,
+        };
   const storageDescription = o.storageBackend === 'sqlite' ? `sqlite ${join(o.dataDir, 'kube.db')}` : `etcd3 ${o.etcdServers.join(',')} prefix ${o.etcdPrefix}`;
   const factory = newStorageFactory(storageConfig);
 

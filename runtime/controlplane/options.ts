@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseGoDuration } from '../endpoints/filters/goduration.js';
 
 /** The flags of the control plane command, with kube-apiserver's names where they exist. */
 export interface ServerRunOptions {
@@ -9,6 +10,11 @@ export interface ServerRunOptions {
   storageBackend?: 'sqlite' | 'etcd3';
   etcdServers?: readonly string[];
   etcdPrefix?: string;
+  /**
+   * kube's --etcd-compaction-interval in ms; 0 disables compaction. Absent: each backend's
+   * default (etcd: 5 min; SQLite: history beyond the newest 100,000 revisions, every 5 min).
+   */
+  etcdCompactionIntervalMs?: number;
   /** Watch caches in front of every resource (kube's --watch-cache). */
   watchCache?: boolean;
   maxRequestsInflight?: number;
@@ -37,6 +43,8 @@ export interface CompletedServerRunOptions {
   readonly storageBackend: 'sqlite' | 'etcd3';
   readonly etcdServers: readonly string[];
   readonly etcdPrefix: string;
+  /** undefined: the backend's default. */
+  readonly etcdCompactionIntervalMs: number | undefined;
   readonly watchCache: boolean;
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
@@ -80,6 +88,7 @@ export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions 
     storageBackend,
     etcdServers,
     etcdPrefix: o.etcdPrefix ?? '/registry',
+    etcdCompactionIntervalMs: o.etcdCompactionIntervalMs,
     watchCache: o.watchCache ?? true,
     maxRequestsInflight: o.maxRequestsInflight ?? 400,
     maxMutatingRequestsInflight: o.maxMutatingRequestsInflight ?? 200,
@@ -105,6 +114,10 @@ const USAGE = `Usage: npm start -- [flags]
   --storage-backend sqlite|etcd3  Default sqlite (embedded, no setup).
   --etcd-servers URL[,URL…]       etcd endpoints for --storage-backend etcd3.
   --etcd-prefix PREFIX            Key prefix in etcd. Default /registry.
+  --etcd-compaction-interval D    How often storage history is compacted (Go duration, e.g. 5m; 0 disables).
+                                  etcd: each round compacts to the revision of the round before (kube's).
+                                  SQLite: each round drops the history before the current revision.
+                                  Default: etcd 5m; SQLite keeps the newest 100,000 revisions (checked every 5m).
   --watch-cache=false             Serve reads from storage instead of the watch cache.
   --max-requests-inflight N       Read-only requests in flight before 429. Default 400.
   --max-mutating-requests-inflight N  Mutating requests in flight before 429. Default 200.
@@ -134,6 +147,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
         'storage-backend': { type: 'string' },
         'etcd-servers': { type: 'string' },
         'etcd-prefix': { type: 'string' },
+        'etcd-compaction-interval': { type: 'string' },
         'watch-cache': { type: 'string' },
         'max-requests-inflight': { type: 'string' },
         'max-mutating-requests-inflight': { type: 'string' },
@@ -171,6 +185,17 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
   if (backend !== undefined) opts.storageBackend = backend;
   if (values['etcd-servers'] !== undefined) opts.etcdServers = values['etcd-servers'].split(',').filter((s) => s !== '');
   if (values['etcd-prefix'] !== undefined) opts.etcdPrefix = values['etcd-prefix'];
+  const compaction = values['etcd-compaction-interval'];
+  if (compaction !== undefined) {
+    let ms: number;
+    try {
+      ms = parseGoDuration(compaction);
+    } catch (err) {
+      throw new OptionsError(`--etcd-compaction-interval: ${(err as Error).message}`);
+    }
+    if (ms < 0) throw new OptionsError(`--etcd-compaction-interval: ${JSON.stringify(compaction)} must not be negative`);
+    opts.etcdCompactionIntervalMs = ms;
+  }
   if (watchCache !== undefined) opts.watchCache = watchCache === 'true';
   const inflight = int('max-requests-inflight', values['max-requests-inflight']);
   if (inflight !== undefined) opts.maxRequestsInflight = inflight;

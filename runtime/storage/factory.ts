@@ -17,6 +17,7 @@ export type BackendConfig =
       path: string;
       /** Keep this many revisions of history; compacted every compactionIntervalMs. */
       retainRevisions?: number;
+      /** Default 5 min; 0 disables periodic compaction. */
       compactionIntervalMs?: number;
     }
   | {
@@ -93,7 +94,8 @@ export class StorageFactory {
   static create(config: CompletedStorageConfig): StorageFactory {
     const b = config.backend;
     if (b.backend === 'sqlite') {
-      const kv = new SqliteKV({ path: b.path, compaction: { intervalMs: b.compactionIntervalMs, retainRevisions: b.retainRevisions } });
+      const compaction = b.compactionIntervalMs > 0 ? { intervalMs: b.compactionIntervalMs, retainRevisions: b.retainRevisions } : undefined;
+      const kv = new SqliteKV({ path: b.path, compaction });
       return new StorageFactory(config, kv, undefined);
     }
     const client = newEtcdClient({ endpoints: b.endpoints, requestTimeoutMs: b.requestTimeoutMs });
