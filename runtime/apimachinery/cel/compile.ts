@@ -101,7 +101,8 @@ function compileOne(rule: ValidationRule, schema: JSONSchemaProps, decl: DeclTyp
   };
 }
 
-function program(env: Environment, expression: string): Program {
+/** An expression that compiles in env, ready to evaluate with the engine's hooks on every node. */
+export function program(env: Environment, expression: string): Program {
   const parsed = env.parse(evaluableForm(expression));
   const checked = parsed.check();
   if (!checked.valid) throw checked.error ?? new Error(`CEL expression does not compile: ${expression}`);

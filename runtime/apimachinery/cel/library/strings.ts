@@ -76,8 +76,14 @@ function substring(s: string, start: bigint, end?: bigint): string {
 /** strings.Replace: n < 0 replaces all; an empty `from` matches before every code point and at the end. */
 function replace(s: string, from: string, to: string, n: bigint): string {
   if (n === 0n || from === to) return s;
-  const parts = splitN(s, from, n < 0n ? -1n : n + 1n);
-  return parts.join(to);
+  if (from === '') {
+    const runes = Array.from(s);
+    const limit = n < 0n ? runes.length + 1 : Math.min(Number(n), runes.length + 1);
+    let out = '';
+    for (let i = 0; i <= runes.length; i++) out += (i < limit ? to : '') + (runes[i] ?? '');
+    return out;
+  }
+  return splitN(s, from, n < 0n ? -1n : n + 1n).join(to);
 }
 
 /** strings.SplitN: n == 0 gives no parts, n < 0 all; an empty separator splits into code points. */
