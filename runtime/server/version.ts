@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type { Handler } from './http.js';
+import packageJSON from '../../package.json' with { type: 'json' };
 
 /** version.Info as `/version` serves it; every field is always present. */
 export interface VersionInfo {
@@ -14,7 +14,8 @@ export interface VersionInfo {
   platform: string;
 }
 
-const pkg = createRequire(import.meta.url)('../../package.json') as { name?: string; version?: string };
+// Imported (not read at run time) so a bundle of the server carries it.
+const pkg: { name?: string; version?: string } = packageJSON;
 
 const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x' };
 

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
+import packageJSON from '../../../package.json' with { type: 'json' };
 
 /**
  * `<program>/v<version> (<os>/<arch>) kube-ts/node-<node version>`, the shape of client-go's
@@ -12,15 +12,6 @@ export function defaultUserAgent(): string {
   return `${program}/v${packageVersion()} (${process.platform}/${arch}) kube-ts/node-${process.version}`;
 }
 
-let version: string | undefined;
-
 function packageVersion(): string {
-  if (version !== undefined) return version;
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-    version = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    version = '0.0.0';
-  }
-  return version;
+  return typeof packageJSON.version === 'string' ? packageJSON.version : '0.0.0';
 }
