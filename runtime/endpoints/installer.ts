@@ -12,7 +12,7 @@ import { getResource } from './handlers/get.js';
 import { listResource } from './handlers/list.js';
 import { patchResource } from './handlers/patch.js';
 import { PATCH_TYPES, PATCH_TYPES_WITHOUT_STRATEGIC } from './handlers/patchers.js';
-import { endpointStorage, kindCodec, SCALE_CODEC, type EndpointStorage, type RequestScope } from './handlers/scope.js';
+import { endpointStorage, kindCodec, SCALE_CODEC, type EndpointStorage, type ObjectCodec, type RequestScope } from './handlers/scope.js';
 import { updateResource } from './handlers/update.js';
 import { watchResource } from './handlers/watch.js';
 import { resourceEndpointRestrictions } from './negotiation/negotiate.js';
@@ -44,6 +44,11 @@ export interface InstallAPIGroupVersionOptions {
   readonly validator?: SchemaValidator;
   /** Clock of Table age cells, in epoch milliseconds. Default Date.now. */
   readonly now?: () => number;
+  /**
+   * How a kind's objects move between `version` and the hub. Default: the kind's scheme
+   * (kindCodec). Custom resources pass theirs (conversion webhooks, pruning per version).
+   */
+  readonly codec?: (scheme: KindScheme, version: string) => ObjectCodec;
 }
 
 export interface InstalledAPIGroupVersion {
@@ -97,7 +102,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       subresource: '',
       tableConvertor,
       restrictions: resourceEndpointRestrictions({ tableConvertor: true }),
-      codec: kindCodec(scheme, opts.version),
+      codec: (opts.codec ?? kindCodec)(scheme, opts.version),
     };
     const scopes = new Map<string, RequestScope>([['', kindScope]]);
     if (storages.status !== undefined) scopes.set('status', { ...kindScope, subresource: 'status' });

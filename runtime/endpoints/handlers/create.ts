@@ -25,11 +25,11 @@ export async function createResource(req: APIRequest, res: APIResponse, scope: R
   ensureObjectNamespace(obj, ctx.namespace);
   defaultAndValidate(scope, obj);
 
-  const hub = scope.codec.toHub(obj);
+  const hub = await scope.codec.toHub(obj);
   const r: AdmissionRequest = { operation: 'CREATE', name: String(hub.metadata?.name ?? ''), dryRun: opts.dryRun, options: opts.raw };
   await admit(scope, ctx, r, hub, undefined);
   const out = await storage.create(ctx, hub, validatingAdmission(scope, ctx, r), { dryRun: opts.dryRun, fieldManager: opts.fieldManager });
-  writeObject(req, res, scope, target, 201, scope.codec.fromHub(out));
+  writeObject(req, res, scope, target, 201, await scope.codec.fromHub(out));
 }
 
 /** rest.WipeObjectMetaSystemFields: what the server alone sets on create. */

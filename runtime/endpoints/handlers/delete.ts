@@ -20,7 +20,7 @@ export async function deleteResource(req: APIRequest, res: APIResponse, scope: R
   const { object, deleted } = await storage.delete(ctx, name, deleteValidatingAdmission(scope, ctx, r), options);
   const code = !deleted && raw.orphanDependents === false ? 202 : 200;
   if (!deleted || returnDeletedObject) {
-    writeObject(req, res, scope, target, code, scope.codec.fromHub(object));
+    writeObject(req, res, scope, target, code, await scope.codec.fromHub(object));
     return;
   }
   writeObject(req, res, scope, target, code, successStatus(scope, object));

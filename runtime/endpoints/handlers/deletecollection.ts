@@ -19,5 +19,5 @@ export async function deleteCollection(req: APIRequest, res: APIResponse, scope:
   const ctx = requestContext(req, res, scope);
   const r: AdmissionRequest = { operation: 'DELETE', name: '', dryRun: options.dryRun, options: raw };
   const list = await storage.deleteCollection(ctx, deleteValidatingAdmission(scope, ctx, r), options, listOpts);
-  writeObject(req, res, scope, target, 200, versionedList(scope, list), true);
+  writeObject(req, res, scope, target, 200, await versionedList(scope, list), true);
 }

@@ -12,5 +12,5 @@ export async function getResource(req: APIRequest, res: APIResponse, scope: Requ
   if (queryBool(req.query, 'export') === true) throw newBadRequest('the export parameter, deprecated since v1.14, is no longer supported');
   const ctx = requestContext(req, res, scope);
   const obj = await storage.get(ctx, req.info.name, { resourceVersion: queryString(req.query, 'resourceVersion') });
-  writeObject(req, res, scope, target, 200, scope.codec.fromHubShared(obj));
+  writeObject(req, res, scope, target, 200, await scope.codec.fromHubShared(obj));
 }

@@ -16,7 +16,7 @@ export async function listResource(req: APIRequest, res: APIResponse, scope: Req
   validateListOptions(raw);
   const opts = toInternalListOptions(raw, scope.definition, nameInPath(req));
   const list = await storage.list(requestContext(req, res, scope), opts);
-  writeObject(req, res, scope, target, 200, versionedList(scope, list), true);
+  writeObject(req, res, scope, target, 200, await versionedList(scope, list), true);
 }
 
 /**

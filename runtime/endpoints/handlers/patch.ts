@@ -32,12 +32,13 @@ export async function patchResource(req: APIRequest, res: APIResponse, scope: Re
     preconditions: () => undefined,
     updatedObject: async (c, old) => {
       if (old === undefined) throw newNotFound(scope.groupResource, name);
-      const { obj: patched, strictErrors } = patchedObject(scope, patchType, body, scope.codec.fromHub(old));
+      const current = await scope.codec.fromHub(old);
+      const { obj: patched, strictErrors } = patchedObject(scope, patchType, body, current);
       const unknown = pruneUnknownFields(scope, patched);
       applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, patched, message));
       checkName(patched, name, c.namespace);
-      defaultAndValidate(scope, patched, scope.codec.fromHub(old));
-      const hub = scope.codec.toHub(patched);
+      defaultAndValidate(scope, patched, current);
+      const hub = await scope.codec.toHub(patched);
       await admit(scope, c, update, hub, old);
       return hub;
     },
@@ -49,7 +50,7 @@ export async function patchResource(req: APIRequest, res: APIResponse, scope: Re
     { create: validatingAdmission(scope, ctx, create), update: validatingAdmission(scope, ctx, update) },
     { dryRun: opts.dryRun, fieldManager: opts.fieldManager, forceAllowCreate: false },
   );
-  writeObject(req, res, scope, target, created ? 201 : 200, scope.codec.fromHub(object));
+  writeObject(req, res, scope, target, created ? 201 : 200, await scope.codec.fromHub(object));
 }
 
 /** The patch applied to the current object in the request version; its type meta must stay the URL's. */

@@ -4,7 +4,7 @@ import type { APIRequest, APIResponse } from '../../server/http.js';
 import { negotiateOutputMediaType, type MediaTypeOptions, type SerializerInfo } from '../negotiation/negotiate.js';
 import type { TableSource } from '../table/convertor.js';
 import { parseTableOptions, transformObject, type TableOptions } from '../table/transform.js';
-import type { RequestScope } from './scope.js';
+import type { MaybePromise, RequestScope } from './scope.js';
 
 /**
  * Writing results (handlers/response.go transformResponseObject + responsewriters): the
@@ -29,17 +29,20 @@ export function headerValue(h: string | string[] | undefined): string | undefine
   return Array.isArray(h) ? h.join(',') : h;
 }
 
-/** A hub list as the request version's `<Kind>List`, each item converted with kind and apiVersion set. */
-export function versionedList(scope: RequestScope, list: ObjectList): KubeObject & { items: KubeObject[] } {
+type VersionedList = KubeObject & { items: KubeObject[] };
+
+/**
+ * A hub list as the request version's `<Kind>List`, each item converted with kind and apiVersion
+ * set; a promise only when the items' conversion is asynchronous.
+ */
+export function versionedList(scope: RequestScope, list: ObjectList): MaybePromise<VersionedList> {
   const metadata: Record<string, unknown> = { resourceVersion: list.metadata.resourceVersion };
   if (list.metadata.continue !== undefined && list.metadata.continue !== '') metadata['continue'] = list.metadata.continue;
   if (list.metadata.remainingItemCount !== undefined) metadata['remainingItemCount'] = list.metadata.remainingItemCount;
-  return {
-    kind: scope.subresource === '' ? scope.definition.listKind : `${scope.codec.kind}List`,
-    apiVersion: scope.codec.apiVersion,
-    metadata,
-    items: list.items.map((o) => scope.codec.fromHubShared(o)),
-  } as KubeObject & { items: KubeObject[] };
+  const kind = scope.subresource === '' ? scope.definition.listKind : `${scope.codec.kind}List`;
+  const build = (items: KubeObject[]): VersionedList => ({ kind, apiVersion: scope.codec.apiVersion, metadata, items }) as VersionedList;
+  const items = scope.codec.fromHubSharedList(list.items);
+  return items instanceof Promise ? items.then(build) : build(items);
 }
 
 /** The body to encode for `obj` (a versioned object, list or Status) under the negotiated target. */

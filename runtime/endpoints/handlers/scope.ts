@@ -42,9 +42,15 @@ export interface RequestScope {
   readonly codec: ObjectCodec;
 }
 
+/** A value, or its promise where producing it waits for I/O (a conversion webhook). */
+export type MaybePromise<T> = T | Promise<T>;
+
 /**
  * The objects an endpoint reads and writes: the kind itself (main resource and status), through
  * its scheme; or an autoscaling/v1 Scale (scale subresource), which needs no conversion.
+ * Conversions of the kinds from apis/ answer synchronously; those of custom resources with a
+ * conversion webhook answer with promises (handlers await them; a failed conversion rejects
+ * with the error to answer). Inputs are never mutated.
  */
 export interface ObjectCodec {
   /** What the body's apiVersion and kind must be. */
@@ -52,13 +58,15 @@ export interface ObjectCodec {
   readonly kind: string;
   /** The kind's scheme when objects are the kind (conversion, defaulting, schema); undefined for Scale. */
   readonly scheme: KindScheme | undefined;
-  toHub(obj: KubeObject): KubeObject;
-  fromHub(obj: KubeObject): KubeObject;
+  toHub(obj: KubeObject): MaybePromise<KubeObject>;
+  fromHub(obj: KubeObject): MaybePromise<KubeObject>;
   /**
    * fromHub for answers only (get, list, watch): a frozen hub object, as the watch cache hands
    * out, is converted once and the frozen result shared by every reader. Never mutate it.
    */
-  fromHubShared(obj: KubeObject): KubeObject;
+  fromHubShared(obj: KubeObject): MaybePromise<KubeObject>;
+  /** fromHubShared of every item of a list, in order: one call for the whole list (one ConversionReview). */
+  fromHubSharedList(objs: readonly KubeObject[]): MaybePromise<KubeObject[]>;
 }
 
 /** The storage a handler calls: the main resource's, or a subresource's get/update. */
@@ -80,6 +88,7 @@ export function kindCodec(scheme: KindScheme, version: string): ObjectCodec {
     toHub: (obj) => scheme.convert(obj, scheme.hubVersion),
     fromHub: (obj) => scheme.convert(obj, version),
     fromHubShared: (obj) => shared.convert(obj, version),
+    fromHubSharedList: (objs) => objs.map((o) => shared.convert(o, version)),
   };
 }
 
@@ -90,4 +99,5 @@ export const SCALE_CODEC: ObjectCodec = {
   toHub: (obj) => obj,
   fromHub: (obj) => ({ ...obj, apiVersion: 'autoscaling/v1', kind: 'Scale' }),
   fromHubShared: (obj) => SCALE_CODEC.fromHub(obj),
+  fromHubSharedList: (objs) => objs.map((o) => ({ ...o, apiVersion: 'autoscaling/v1', kind: 'Scale' })),
 };

@@ -34,8 +34,8 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
     updatedObject: async (c, old) => {
       // Validated here, where the current object is known: transition rules compare with it.
       const next = structuredClone(obj);
-      defaultAndValidate(scope, next, old === undefined ? undefined : scope.codec.fromHub(old));
-      const hub = scope.codec.toHub(next);
+      defaultAndValidate(scope, next, old === undefined ? undefined : await scope.codec.fromHub(old));
+      const hub = await scope.codec.toHub(next);
       await admit(scope, c, old === undefined ? create : update, hub, old);
       return hub;
     },
@@ -47,7 +47,7 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
     { create: validatingAdmission(scope, ctx, create), update: validatingAdmission(scope, ctx, update) },
     { dryRun: opts.dryRun, fieldManager: opts.fieldManager, forceAllowCreate: false },
   );
-  writeObject(req, res, scope, target, created ? 201 : 200, scope.codec.fromHub(object));
+  writeObject(req, res, scope, target, created ? 201 : 200, await scope.codec.fromHub(object));
 }
 
 /**

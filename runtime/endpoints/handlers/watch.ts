@@ -7,7 +7,7 @@ import { requestContext } from './context.js';
 import { nameInPath } from './list.js';
 import { decodeListOptions, setListOptionsDefaults, toInternalListOptions, validateListOptions } from './listoptions.js';
 import { headerValue, negotiateResponse, transformResponse, type ResponseTarget } from './response.js';
-import type { RequestScope } from './scope.js';
+import type { MaybePromise, RequestScope } from './scope.js';
 
 /**
  * A watch (ListResource with watch, serveWatch): 200 `application/json`, chunked, one JSON event
@@ -69,7 +69,16 @@ async function serveWatch(
       }
       if (ev === undefined || stream.closed) return;
       if (ev.type === 'BOOKMARK' && !allowBookmarks) continue;
-      await stream.write(encodeEvent(ev));
+      let frame: Buffer;
+      try {
+        const encoded = encodeEvent(ev);
+        frame = encoded instanceof Promise ? await encoded : encoded;
+      } catch (err) {
+        // An object that cannot be converted (conversion webhook down) ends the watch with its Status.
+        await stream.write(encodeWatchEventJSON({ type: 'ERROR', object: toStatusError(err).status }));
+        return;
+      }
+      await stream.write(frame);
       if (ev.type === 'ERROR') return;
     }
   } finally {
@@ -81,17 +90,22 @@ async function serveWatch(
 /**
  * The frame of one event. Plain JSON objects in the request version are encoded once per version
  * and shared by every watcher (serializeOnce over the shared converted object); Tables are built
- * per watcher, since only the first carries column definitions.
+ * per watcher, since only the first carries column definitions. A promise only while an
+ * asynchronous conversion runs.
  */
-function eventEncoder(scope: RequestScope, target: ResponseTarget): (ev: WatchEvent<KubeObject>) => Buffer {
+function eventEncoder(scope: RequestScope, target: ResponseTarget): (ev: WatchEvent<KubeObject>) => MaybePromise<Buffer> {
   const encoding = `json:${scope.codec.apiVersion}`;
-  return (ev) => {
-    if (ev.type === 'ERROR') return encodeWatchEventJSON(ev);
-    const versioned = ev.type === 'BOOKMARK' ? bookmarkObject(scope, ev.object) : scope.codec.fromHubShared(ev.object);
-    if (target.media.convert === undefined) return encodeWatchEventJSON({ type: ev.type, object: versioned }, encoding);
+  const frame = (type: WatchEvent<KubeObject>['type'], versioned: KubeObject): Buffer => {
+    if (target.media.convert === undefined) return encodeWatchEventJSON({ type, object: versioned } as WatchEvent<KubeObject>, encoding);
     const body = transformResponse(scope, target, versioned, false);
     if (target.table !== undefined) target.table.noHeaders = true;
-    return Buffer.from(`${JSON.stringify({ type: ev.type, object: body })}\n`);
+    return Buffer.from(`${JSON.stringify({ type, object: body })}\n`);
+  };
+  return (ev) => {
+    if (ev.type === 'ERROR') return encodeWatchEventJSON(ev);
+    if (ev.type === 'BOOKMARK') return frame(ev.type, bookmarkObject(scope, ev.object));
+    const versioned = scope.codec.fromHubShared(ev.object);
+    return versioned instanceof Promise ? versioned.then((v) => frame(ev.type, v)) : frame(ev.type, versioned);
   };
 }
 
