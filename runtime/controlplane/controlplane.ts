@@ -4,11 +4,12 @@ import { banFlunder } from '../../apis/wardle/v1beta1/admission.js';
 import { apiGroups } from '../../generated/index.js';
 import { newAdmissionChain } from '../admission/types.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
+import { LoopbackRESTClient } from '../client/loopback/index.js';
 import { newStorageFactory, type StorageConfig } from '../storage/index.js';
 import { assembleChain } from './chain.js';
 import { ensurePKI } from './certs.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
-import { systemContext } from './loopback.js';
+import { APISERVER_USER, systemContext } from './loopback.js';
 import { NamespaceController } from './namespace/controller.js';
 import { ensureSystemNamespaces } from './namespace/system.js';
 import { completeOptions, type ServerRunOptions } from './options.js';
@@ -22,6 +23,11 @@ export interface ControlPlane {
   readonly caPEM: string;
   /** e.g. `sqlite /data/kube.db` or `etcd3 http://…` */
   readonly storageDescription: string;
+  /**
+   * A client whose requests go into the chain in process, as system:apiserver (kube's loopback
+   * client config): what the control plane's own controllers use.
+   */
+  readonly loopback: LoopbackRESTClient;
   /** Drains in-flight requests, ends watches, stops controllers and closes storage. */
   stop(): Promise<void>;
 }
@@ -55,6 +61,7 @@ export async function startControlPlane(options: ServerRunOptions): Promise<Cont
   const resources = new ResourceRegistry(systemContext);
   const admission = newAdmissionChain([namespaceLifecycle(resources.lookup()), banFlunder(resources.lookup())]);
   const chain = await assembleChain({ options: o, pki, factory, resources, admission, groups: apiGroups });
+  const loopback = new LoopbackRESTClient({ handler: chain.servers.aggregator.handler, user: APISERVER_USER, userAgent: 'kube-apiserver/loopback' });
 
   // The bootstrap controller (system namespaces, kept present) and the namespace controller run
   // as post-start hooks of kube-apiserver: /readyz passes once the namespaces exist.
@@ -88,6 +95,7 @@ export async function startControlPlane(options: ServerRunOptions): Promise<Cont
     kubeconfigPath,
     caPEM: pki.caCertPEM,
     storageDescription,
+    loopback,
     stop: () =>
       (stopped ??= (async () => {
         clearInterval(systemNamespacesTimer);

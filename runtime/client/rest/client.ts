@@ -50,15 +50,7 @@ export class HTTPRESTClient implements RESTClient {
     };
     try {
       const { res, body } = await this.exchange(call, true);
-      if (body === undefined || body.length === 0) return undefined as R;
-      const where = `${call.method} ${call.url.pathname}`;
-      const contentType = res.headers['content-type'];
-      if (contentType !== undefined && !isJSON(contentType)) throw new DecodeError(`${where}: expected a JSON body, got Content-Type ${contentType}`);
-      const obj = decodeBody<R>(body, where);
-      if (isRecord(obj) && obj['kind'] === 'Status' && obj['status'] === 'Failure') {
-        throw statusErrorFromResponse({ method: call.method, statusCode: typeof obj['code'] === 'number' ? obj['code'] : 500, contentType, retryAfterSeconds: undefined, body });
-      }
-      return obj;
+      return decodeSuccess<R>({ method: call.method, path: call.url.pathname, contentType: res.headers['content-type'], body });
     } finally {
       deadline.dispose();
     }
@@ -235,12 +227,29 @@ function isSuccess(code: number | undefined): boolean {
   return code !== undefined && code >= 200 && code <= 206;
 }
 
-function isJSON(contentType: string): boolean {
+/**
+ * The object of a 2xx answer (undefined for an empty body). A body that is not JSON is a
+ * DecodeError; a failure Status (some proxies answer errors with 200) rejects as its
+ * StatusError. Shared by every transport, so HTTP and loopback answers decode alike.
+ */
+export function decodeSuccess<R>(a: { method: string; path: string; contentType: string | undefined; body: Buffer | undefined }): R {
+  if (a.body === undefined || a.body.length === 0) return undefined as R;
+  const where = `${a.method} ${a.path}`;
+  if (a.contentType !== undefined && !isJSON(a.contentType)) throw new DecodeError(`${where}: expected a JSON body, got Content-Type ${a.contentType}`);
+  const obj = decodeBody<R>(a.body, where);
+  if (isRecord(obj) && obj['kind'] === 'Status' && obj['status'] === 'Failure') {
+    throw statusErrorFromResponse({ method: a.method, statusCode: typeof obj['code'] === 'number' ? obj['code'] : 500, contentType: a.contentType, retryAfterSeconds: undefined, body: a.body });
+  }
+  return obj;
+}
+
+/** Whether a Content-Type is JSON or a +json type. */
+export function isJSON(contentType: string): boolean {
   return /^\s*application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType);
 }
 
 /** Pre-encoded bodies (a YAML string, bytes) go as they are; everything else as JSON, valid YAML too. */
-function encodeBody(body: unknown): Buffer | undefined {
+export function encodeBody(body: unknown): Buffer | undefined {
   if (body === undefined) return undefined;
   if (typeof body === 'string') return Buffer.from(body, 'utf8');
   if (body instanceof Uint8Array) return Buffer.from(body);

@@ -1,5 +1,5 @@
 // The REST client over HTTP(S) (client-go's rest package).
-export { HTTPRESTClient, restClientForConfig } from './client.js';
+export { decodeSuccess, encodeBody, HTTPRESTClient, isJSON, restClientForConfig } from './client.js';
 export { completeRESTConfig, realClock, RESTConfigError } from './config.js';
 export type { BackoffOptions, Clock, CompletedRESTConfig, RESTClientOptions, RESTConfig, TLSClientConfig } from './config.js';
 export { FileTokenSource, TOKEN_FILE_PERIOD_MS } from './auth.js';
@@ -9,4 +9,4 @@ export { backoffDelay, retryAfterSeconds } from './retry.js';
 export { defaultUserAgent } from './user-agent.js';
 export { noWarnings, parseWarningHeaders, warningLogger } from './warnings.js';
 export type { Warning, WarningHandler } from './warnings.js';
-export { StreamWatch } from './watch.js';
+export { StreamWatch, type WatchBody } from './watch.js';

@@ -5,6 +5,12 @@ import { decodeWatchEvent, DecodeError } from './decode.js';
 import { TransportError } from './errors.js';
 
 /**
+ * The body of a watch response: node's IncomingMessage over HTTP, an in-memory stream over
+ * loopback. `complete` says the server ended the body itself (a clean end, not a broken one).
+ */
+export type WatchBody = AsyncIterable<unknown> & Pick<IncomingMessage, 'complete'>;
+
+/**
  * The events of one watch response, read from its newline-delimited JSON stream.
  *
  * How the iteration ends tells the consumer what happened:
@@ -25,7 +31,7 @@ export class StreamWatch<T> implements Watch<T> {
    * iteration cleanly. `end` aborts the request and releases what it holds.
    */
   constructor(
-    private readonly res: IncomingMessage,
+    private readonly res: WatchBody,
     private readonly signal: AbortSignal,
     private readonly end: () => void,
     private readonly where: string,
