@@ -1,4 +1,5 @@
 import { ConversionCache, type KindScheme } from '../../apimachinery/scheme/scheme.js';
+import { deepFreeze } from '../../storage/object.js';
 import type { KubeObject } from '../rest.js';
 
 /**
@@ -8,8 +9,18 @@ import type { KubeObject } from '../rest.js';
  */
 export class HubConverter {
   private readonly cache: ConversionCache;
+  /** Hub forms of frozen stored objects, when reading applies defaults. */
+  private readonly decoded = new WeakMap<object, KubeObject>();
 
-  constructor(private readonly scheme: KindScheme) {
+  /**
+   * `readDefaults`, when given, completes every object read from storage, in the hub version,
+   * as kube's storage codec defaults custom resources on decode (schema defaults added after
+   * objects were written). It mutates the private copy it is handed.
+   */
+  constructor(
+    private readonly scheme: KindScheme,
+    private readonly readDefaults?: (hub: KubeObject) => void,
+  ) {
     this.cache = new ConversionCache(scheme);
   }
 
@@ -24,11 +35,20 @@ export class HubConverter {
 
   /** The hub form of a stored object; frozen and shared when the input is. Never mutate it. */
   toHub(stored: KubeObject): KubeObject {
-    return this.cache.convert(stored, this.scheme.hubVersion);
+    if (this.readDefaults === undefined) return this.cache.convert(stored, this.scheme.hubVersion);
+    if (!Object.isFrozen(stored)) return this.toHubCopy(stored);
+    let hub = this.decoded.get(stored);
+    if (hub === undefined) {
+      hub = deepFreeze(this.toHubCopy(stored));
+      this.decoded.set(stored, hub);
+    }
+    return hub;
   }
 
   /** A private, mutable hub copy of a stored object. */
   toHubCopy(stored: KubeObject): KubeObject {
-    return structuredClone(this.scheme.convert(stored, this.scheme.hubVersion));
+    const hub = structuredClone(this.scheme.convert(stored, this.scheme.hubVersion));
+    this.readDefaults?.(hub);
+    return hub;
   }
 }

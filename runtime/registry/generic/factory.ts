@@ -1,6 +1,6 @@
 import { KindScheme } from '../../apimachinery/scheme/scheme.js';
 import type { Interface } from '../../storage/index.js';
-import type { ResourceStorage } from '../rest.js';
+import type { KubeObject, ResourceStorage } from '../rest.js';
 import type { APIGroupDefinition } from '../types.js';
 import type { RandomIntFunc } from './names.js';
 import { ScaleStore } from './scale.js';
@@ -15,6 +15,8 @@ export interface ResourceStorageOptions {
   readonly now?: () => Date;
   /** Source of generated-name characters (default: crypto). */
   readonly random?: RandomIntFunc;
+  /** Completes every object read from storage, in the hub version (custom resources: schema defaults). */
+  readonly readDefaults?: (hub: KubeObject) => void;
   /** Unused: admission comes in per call as the validate callbacks. */
   readonly admission?: unknown;
 }
@@ -25,7 +27,13 @@ export interface ResourceStorageOptions {
  */
 export function createResourceStorage(opts: ResourceStorageOptions): ResourceStorage & { readonly main: Store; readonly status?: Store; readonly scale?: ScaleStore } {
   const scheme = new KindScheme(opts.group, opts.kind);
-  const common = { scheme, storage: opts.storage, ...(opts.now ? { now: opts.now } : {}), ...(opts.random ? { random: opts.random } : {}) };
+  const common = {
+    scheme,
+    storage: opts.storage,
+    ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.random ? { random: opts.random } : {}),
+    ...(opts.readDefaults ? { readDefaults: opts.readDefaults } : {}),
+  };
   const main = new Store(common);
   const subresources = main.resource.subresources;
   return {

@@ -53,6 +53,8 @@ export interface StoreOptions {
   readonly random?: RandomIntFunc;
   /** 'status' makes this the store of the /status subresource. */
   readonly target?: UpdateTarget;
+  /** Completes objects read from storage (custom resources: schema defaults); see HubConverter. */
+  readonly readDefaults?: (hub: KubeObject) => void;
 }
 
 /** Sentinels thrown out of tryUpdate to leave the optimistic loop without writing. */
@@ -87,7 +89,7 @@ export class Store implements StandardStorage {
     this.groupResource = { group: scheme.group, resource: this.resource.plural };
     this.groupKind = { group: scheme.group, kind: scheme.kind };
     this.keys = newKeyFuncs({ group: scheme.group, plural: this.resource.plural, namespaced: this.resource.namespaced });
-    this.converter = new HubConverter(scheme);
+    this.converter = new HubConverter(scheme, opts.readDefaults);
     this.storage = opts.storage as Interface<KubeObject>;
     this.dry = new DryRunnableStorage(this.storage);
     this.random = opts.random ?? cryptoRandomInt;
