@@ -179,6 +179,47 @@ describe('sets', () => {
   ]);
 });
 
+describe('ip and cidr', () => {
+  table([
+    ["ip('127.0.0.1').family()", 4n],
+    ["ip('::1').family()", 6n],
+    ["isIP('127.0.0.1') && isIP('::1') && isIP('2001:db8::1:2')", true],
+    ["isIP('127.0.0.256')", false],
+    ["isIP(':::1')", false],
+    ["isIP('127.0.0.01')", false],
+    ["isIP('fe80::1%eth0')", false],
+    ["isIP('::ffff:1.2.3.4')", false],
+    ["ip.isCanonical('127.0.0.1')", true],
+    ["ip.isCanonical('2001:db8::abcd')", true],
+    ["ip.isCanonical('2001:DB8::ABCD')", false],
+    ["ip.isCanonical('2001:db8::0:0:0:abcd')", false],
+    ["string(ip('2001:db8:0:0:1:0:0:1'))", '2001:db8::1:0:0:1'],
+    ["string(ip('::'))", '::'],
+    ["ip('0.0.0.0').isUnspecified() && ip('::').isUnspecified()", true],
+    ["ip('127.0.0.1').isLoopback() && ip('::1').isLoopback() && !ip('192.168.0.1').isLoopback()", true],
+    ["ip('224.0.0.1').isLinkLocalMulticast() && !ip('224.0.1.1').isLinkLocalMulticast() && ip('ff02::1').isLinkLocalMulticast() && !ip('fd00::1').isLinkLocalMulticast()", true],
+    ["ip('169.254.169.254').isLinkLocalUnicast() && ip('fe80::1').isLinkLocalUnicast() && !ip('fd80::1').isLinkLocalUnicast()", true],
+    ["ip('192.168.0.1').isGlobalUnicast() && !ip('255.255.255.255').isGlobalUnicast() && ip('2001:db8::abcd').isGlobalUnicast() && !ip('ff00::1').isGlobalUnicast()", true],
+    ["ip('1.2.3.4') == ip('1.2.3.4')", true],
+    ["cidr('192.168.0.0/24').containsIP(ip('192.168.0.1')) && cidr('192.168.0.0/24').containsIP('192.168.0.1')", true],
+    ["cidr('192.168.0.0/24').containsIP('192.168.1.1') || cidr('::1/128').containsIP('127.0.0.1')", false],
+    ["cidr('192.168.0.0/24').containsCIDR('192.168.0.0/25') && !cidr('192.168.0.0/25').containsCIDR('192.168.0.0/24')", true],
+    ["cidr('192.168.0.0/16').containsCIDR(cidr('192.168.10.0/24'))", true],
+    ["cidr('192.168.0.1/24').ip() == ip('192.168.0.1')", true],
+    ["string(cidr('192.168.0.1/24').masked())", '192.168.0.0/24'],
+    ["cidr('::1/128').prefixLength()", 128n],
+    ["string(cidr('2001:db8::1/64').masked())", '2001:db8::/64'],
+    ["isCIDR('192.168.0.0/33') || isCIDR('192.168.0.0') || isCIDR('192.168.0.0/08')", false],
+    ["cidr('10.0.0.0/8') == cidr('10.0.0.0/8') && cidr('10.0.0.0/8') != cidr('10.0.0.0/9')", true],
+  ]);
+  failures([
+    ["ip('127.0.0.256') == ip('::1')", /^IP Address "127\.0\.0\.256" parse error during conversion from string: ParseAddr\("127\.0\.0\.256"\): IPv4 field has value >255$/],
+    ["ip('fe80::1%eth0') == ip('::1')", 'IP address "fe80::1%eth0" with zone value is not allowed'],
+    ["ip('::ffff:1.2.3.4') == ip('::1')", 'IPv4-mapped IPv6 address "::ffff:1.2.3.4" is not allowed'],
+    ["cidr('1.2.3.4') == cidr('::/0')", /^network address parse error during conversion from string: /],
+  ]);
+});
+
 describe('standard CEL in the Kubernetes environment', () => {
   table([
     ["self.?s.orValue('none')", 'none'],

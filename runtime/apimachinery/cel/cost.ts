@@ -55,7 +55,12 @@ export function callCost(name: string, args: readonly unknown[], result: unknown
       return traversalCost(args[0]);
     case 'url': case 'isURL': case 'lowerAscii': case 'upperAscii': case 'substring': case 'trim': case 'charAt':
     case 'quantity': case 'isQuantity': case 'contains': case 'startsWith': case 'endsWith':
+    case 'ip': case 'isIP': case 'cidr': case 'isCIDR':
       return stringCost(args[0]);
+    case 'isCanonical':
+      return stringCost(args[1], 2);
+    case 'containsIP': case 'containsCIDR':
+      return stringCost(args[1]) + 1;
     case 'replace': case 'split':
       return stringCost(args[0], 2) + stringCost(result);
     case 'join':

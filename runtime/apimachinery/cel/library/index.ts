@@ -1,5 +1,6 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type { MethodOverrides } from '../engine.js';
+import { registerIP } from './ip.js';
 import { registerLists } from './lists.js';
 import { registerQuantity } from './quantity.js';
 import { REGEX_OVERRIDES, registerRegex } from './regex.js';
@@ -9,11 +10,12 @@ import { registerURLs } from './urls.js';
 
 export { QuantityValue } from './quantity.js';
 export { URLValue } from './urls.js';
+export { CIDRValue, IPValue } from './ip.js';
 
 /**
  * The function libraries of the apiserver's CEL base environment that rules use: strings,
- * lists, regex, URLs, quantity and sets. One registration serves codegen's compile checks and
- * request-time evaluation, so both accept the same rules.
+ * lists, regex, URLs, quantity, sets, IP and CIDR. One registration serves codegen's compile
+ * checks and request-time evaluation, so both accept the same rules.
  */
 export function registerKubernetesLibraries(env: Environment): void {
   registerStrings(env);
@@ -22,6 +24,7 @@ export function registerKubernetesLibraries(env: Environment): void {
   registerURLs(env);
   registerQuantity(env);
   registerSets(env);
+  registerIP(env);
 }
 
 /** The methods whose cel-js implementation the engine replaces (Go and RE2 semantics). */
