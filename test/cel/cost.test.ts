@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { JSONSchemaProps } from '../../apis/apiextensions/v1/schema.js';
 import { CostLimitExceededError } from '../../runtime/apimachinery/cel/engine.js';
 import { evaluate, int, messages, object, str, validator } from './helpers.js';
 
 const BIG = Array.from({ length: 2000 }, (_, i) => i);
-const list = { type: 'array', items: int } as const;
+const list: JSONSchemaProps = { type: 'array', items: int };
 
 describe('runtime cost', () => {
   test('a cubic rule over a big list stops at the per-call limit, and no further rule runs', () => {
@@ -19,7 +20,7 @@ describe('runtime cost', () => {
 
   test('the per-request budget is shared: once spent, validation stops with kube\'s message', () => {
     // Each item's rule costs about 2000 × 4 units: 10 items fit a budget of 50,000, not 2000 items.
-    const item = { type: 'array', items: int, 'x-kubernetes-validations': [{ rule: 'self.all(x, x >= 0)' }] } as const;
+    const item: JSONSchemaProps = { type: 'array', items: int, 'x-kubernetes-validations': [{ rule: 'self.all(x, x >= 0)' }] };
     const schema = object({ rows: { type: 'array', items: item } });
     const { errors, remainingBudget } = validator.validateWithBudget(schema, { rows: Array.from({ length: 20 }, () => BIG) }, undefined, { isResourceRoot: false, costBudget: 50_000 });
     assert.ok(remainingBudget < 0);
