@@ -13,5 +13,6 @@ export function defaultUserAgent(): string {
 }
 
 function packageVersion(): string {
-  return typeof packageJSON.version === 'string' ? packageJSON.version : '0.0.0';
+  const { version } = packageJSON as { version?: unknown };
+  return typeof version === 'string' ? version : '0.0.0';
 }
