@@ -34,10 +34,13 @@ export class CostMeter {
   }
 }
 
+/** cel-go's text for an evaluation stopped by its cost limit. */
+export const COST_LIMIT_EXCEEDED_MESSAGE = 'operation cancelled: actual cost limit exceeded';
+
 /** Thrown (one shared instance, no stack to capture) when a meter's limit is passed. */
 export class CostLimitExceededError extends Error {
   constructor() {
-    super('operation cancelled: actual cost limit exceeded');
+    super(COST_LIMIT_EXCEEDED_MESSAGE);
   }
 }
 const COST_LIMIT_EXCEEDED = new CostLimitExceededError();

@@ -3,7 +3,7 @@ import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { formatFieldError, type FieldError } from '../validation/field.js';
 import { compileRules, type Activation, type CompiledRule, type Program } from './compile.js';
 import { PER_CALL_LIMIT, RUNTIME_COST_BUDGET } from './cost.js';
-import { CostLimitExceededError, CostMeter, metered } from './engine.js';
+import { COST_LIMIT_EXCEEDED_MESSAGE, CostLimitExceededError, CostMeter, metered } from './engine.js';
 import { jsonEquals } from './equality.js';
 import { child, fieldString, index, key, type FieldPath } from './fieldpath.js';
 import { declTypeOf, withTypeAndObjectMeta, type DeclType } from './model.js';
@@ -296,10 +296,10 @@ function evaluate(program: Program, activation: Activation, run: Run): Outcome {
   const meter = new CostMeter(Math.max(0, Math.min(run.perCallLimit, run.remaining)));
   try {
     const value = metered(meter, () => program(activation));
-    if (meter.exceeded) return { kind: 'limit', message: new CostLimitExceededError().message, cost: meter.cost };
+    if (meter.exceeded) return { kind: 'limit', message: COST_LIMIT_EXCEEDED_MESSAGE, cost: meter.cost };
     return { kind: 'value', value, cost: meter.cost };
   } catch (e) {
-    if (meter.exceeded || e instanceof CostLimitExceededError) return { kind: 'limit', message: new CostLimitExceededError().message, cost: meter.cost };
+    if (meter.exceeded || e instanceof CostLimitExceededError) return { kind: 'limit', message: COST_LIMIT_EXCEEDED_MESSAGE, cost: meter.cost };
     return { kind: 'error', message: errorText(e), cost: meter.cost };
   }
 }
