@@ -189,6 +189,9 @@ describe('transition rules', () => {
     assert.deepEqual(messages(schema, { a: 'other' }), ['a: Invalid value: "string": starts as initial, then immutable']);
     assert.deepEqual(messages(schema, { a: 'other' }, { a: 'other' }), []);
     assert.deepEqual(messages(schema, { a: 'changed' }, { a: 'other' }), ['a: Invalid value: "string": starts as initial, then immutable']);
+    const described = object({ a: { ...str, 'x-kubernetes-validations': [{ rule: 'oldSelf.hasValue() && self == oldSelf.value()', optionalOldSelf: true, messageExpression: "oldSelf.hasValue() ? 'was ' + oldSelf.value() : 'new value'" }] } });
+    assert.deepEqual(messages(described, { a: 'x' }), ['a: Invalid value: "string": new value']);
+    assert.deepEqual(messages(described, { a: 'x' }, { a: 'y' }), ['a: Invalid value: "string": was y']);
   });
 
   test('ratcheting: an unchanged value that fails a non-transition rule only warns', () => {

@@ -274,7 +274,7 @@ function validateExpressions(node: NodeValidator, path: FieldPath, obj: unknown,
     };
     let detail = ruleMessageOrDefault(rule.rule, rule.message);
     if (compiled.messageExpression !== undefined) {
-      const message = evaluateMessage(compiled.messageExpression, rule.messageExpression ?? '', activation, run);
+      const message = evaluateMessage(compiled.messageExpression, rule.messageExpression ?? '', ruleActivation, run);
       if (message.kind === 'fatal') {
         report(invalid(at, type, message.detail));
         run.remaining = -1;
