@@ -178,6 +178,26 @@ describe('transition rules', () => {
     ]);
   });
 
+  test('list types: map lists compare and merge by key, sets compare and join as sets', () => {
+    const conditions: JSONSchemaProps = { type: 'array', items: { ...object({ type: str, status: str }), required: ['type'] }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] };
+    const tags: JSONSchemaProps = { type: 'array', items: str, 'x-kubernetes-list-type': 'set' };
+    const schema = object({ conditions: { ...conditions, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'conditions are immutable' }] }, tags }, [
+      { rule: "(oldSelf.conditions + self.conditions).map(c, c.type + '=' + c.status) == ['A=True', 'B=False', 'C=True']", message: 'merge by key' },
+      { rule: "self.tags + ['y', 'z'] == ['z', 'y', 'x'] && self.tags == oldSelf.tags", message: 'set union and equality' },
+    ]);
+    const old = { conditions: [{ type: 'A', status: 'True' }, { type: 'B', status: 'True' }], tags: ['x'] };
+    assert.deepEqual(messages(schema, { conditions: [{ type: 'C', status: 'True' }, { type: 'B', status: 'False' }], tags: ['x'] }, old), [
+      'conditions: Invalid value: "array": conditions are immutable',
+    ]);
+    assert.deepEqual(messages(schema, { conditions: [{ type: 'B', status: 'True' }, { type: 'A', status: 'True' }], tags: ['x'] }, old), [
+      '<nil>: Invalid value: "object": merge by key',
+    ]);
+    assert.deepEqual(messages(schema, { conditions: [{ type: 'B', status: 'True' }, { type: 'A', status: 'True' }], tags: ['x', 'x2'] }, old), [
+      '<nil>: Invalid value: "object": merge by key',
+      '<nil>: Invalid value: "object": set union and equality',
+    ]);
+  });
+
   test('map values correlate by key', () => {
     const schema = object({ m: { type: 'object', additionalProperties: { ...int, 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'may not decrease' }] } } });
     assert.deepEqual(messages(schema, { m: { a: 1, b: 9 } }, { m: { a: 2, c: 10 } }), ['m[a]: Invalid value: "integer": may not decrease']);

@@ -11,7 +11,8 @@ import { callCost, operatorCost } from './cost.js';
  * - Calls and operators. On a node's first evaluation its checked handle (the resolved
  *   overload, set by the type checker) is wrapped: the call's cost by size is charged, and a
  *   few methods cel-js implements with JavaScript semantics run the apiserver's instead
- *   (`matches` on RE2, ASCII-only case mapping, code-point indexes): {@link MethodOverrides}.
+ *   (`matches` on RE2, ASCII-only case mapping, code-point indexes, list-type=map and set
+ *   lists compared and concatenated by key and by value): {@link Overrides}.
  *
  * The evaluator is reached through `this` of a registered function (cel-js calls handlers with
  * the evaluator as receiver); the root expression is not evaluated through `run`, so compiled
@@ -64,11 +65,17 @@ export function chargeActive(units: number): void {
 }
 
 /**
- * Method implementations that replace cel-js's for a receiver/argument shape: return
+ * Method and operator implementations that replace cel-js's for some operand shapes: return
  * NOT_HANDLED to let cel-js's overload run (and raise its own overload errors).
  */
 export type MethodOverride = (args: readonly unknown[]) => unknown;
-export type MethodOverrides = ReadonlyMap<string, MethodOverride>;
+export type OperatorOverride = (left: unknown, right: unknown) => unknown;
+export interface Overrides {
+  /** By method name; args start with the receiver. */
+  readonly methods: ReadonlyMap<string, MethodOverride>;
+  /** By binary operator (`==`, `+`…). */
+  readonly operators: ReadonlyMap<string, OperatorOverride>;
+}
 export const NOT_HANDLED: unique symbol = Symbol('not handled');
 
 interface EngineNode {
@@ -105,7 +112,7 @@ const PROBE = '[0].isSorted()';
  * Hooks the evaluator of a finished environment (nothing is registered on it afterwards).
  * Call once per environment, before it evaluates anything else.
  */
-export function instrumentEnvironment(env: Environment, overrides: MethodOverrides): void {
+export function instrumentEnvironment(env: Environment, overrides: Overrides): void {
   let evaluator: object | undefined;
   capture = (ev) => {
     evaluator = ev;
@@ -125,13 +132,13 @@ export function instrumentEnvironment(env: Environment, overrides: MethodOverrid
   };
 }
 
-function instrument(ast: EngineNode, overrides: MethodOverrides): void {
+function instrument(ast: EngineNode, overrides: Overrides): void {
   ast[INSTRUMENTED] = true;
   const original = ast.handle;
   if (typeof original !== 'function') return;
   if (ast.op === 'rcall') {
     const name = (ast.args as readonly unknown[])[0] as string;
-    const override = overrides.get(name);
+    const override = overrides.methods.get(name);
     ast.handle = (args, ...rest) => {
       const list = args as unknown[];
       let result = override === undefined ? NOT_HANDLED : override(list);
@@ -148,8 +155,10 @@ function instrument(ast: EngineNode, overrides: MethodOverrides): void {
     };
   } else if (BINARY.has(ast.op)) {
     const op = ast.op;
+    const override = overrides.operators.get(op);
     ast.handle = (left, right, ...rest) => {
-      const result = original(left, right, ...rest);
+      let result = override === undefined ? NOT_HANDLED : override(left, right);
+      if (result === NOT_HANDLED) result = original(left, right, ...rest);
       chargeActive(operatorCost(op, left, right, result));
       return result;
     };

@@ -1,8 +1,9 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
-import { instrumentEnvironment } from './engine.js';
+import { instrumentEnvironment, type Overrides } from './engine.js';
 import { celEquals } from './equality.js';
 import { METHOD_OVERRIDES, registerKubernetesLibraries } from './library/index.js';
+import { listOperatorOverrides } from './listtypes.js';
 import { declTypeOf, type DeclType } from './model.js';
 
 /**
@@ -14,6 +15,9 @@ import { declTypeOf, type DeclType } from './model.js';
  */
 
 let base: Environment | undefined;
+
+/** What the engine runs instead of cel-js: Go/RE2 methods, list-type semantics of == and +. */
+const OVERRIDES: Overrides = { methods: METHOD_OVERRIDES, operators: listOperatorOverrides(celEquals) };
 
 function baseEnvironment(): Environment {
   if (base === undefined) {
@@ -45,7 +49,7 @@ export function ruleEnvironment(decl: DeclType, optionalOldSelf = false): Enviro
     const selfType = new TypeRegistrar(env).typeOf(decl, 'selfType');
     env.registerVariable('self', selfType);
     env.registerVariable('oldSelf', optionalOldSelf ? `optional<${selfType}>` : selfType);
-    instrumentEnvironment(env, METHOD_OVERRIDES);
+    instrumentEnvironment(env, OVERRIDES);
     envs[key] = env;
   }
   return env;

@@ -1,6 +1,7 @@
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { chargeActive } from './engine.js';
 import { escapeProperty } from './escaping.js';
+import { isMapList, mapListEquals } from './listtypes.js';
 import { CelObject } from './model.js';
 
 /** Values with an equality of their own (Quantity, URL). */
@@ -14,7 +15,7 @@ function isEquatable(v: unknown): v is CelEquatable {
 
 /**
  * CEL equality over the values rules see: numbers across int and double, lists in order
- * (sets in any order), maps by key, objects by their fields with the fields rules cannot
+ * (sets in any order, map lists by key), maps by key, objects by their fields with the fields rules cannot
  * see compared as decoded JSON (unstructuredMap.Equal). Each composite compared costs a unit.
  */
 export function celEquals(a: unknown, b: unknown): boolean {
@@ -30,6 +31,8 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
   if (a instanceof Uint8Array) return b instanceof Uint8Array && a.length === b.length && a.every((x, i) => x === b[i]);
   if (a instanceof Set) return b instanceof Set && a.size === b.size && [...a].every((x) => b.has(x) || [...b].some((y) => celEquals(x, y)));
+  if (isMapList(a)) return mapListEquals(a, b, celEquals);
+  if (isMapList(b)) return mapListEquals(b, a, celEquals);
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => celEquals(x, b[i]));
   if (a instanceof CelObject) return b instanceof CelObject && objectEquals(a, b);
   if (a instanceof Map) return b instanceof Map && mapEquals(a, b);

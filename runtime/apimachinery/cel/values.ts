@@ -1,11 +1,13 @@
 import { Duration } from '@marcbachmann/cel-js/evaluator';
+import { markMapList } from './listtypes.js';
 import type { DeclType, ObjectDecl } from './model.js';
 
 /**
  * Decoded JSON → CEL values, typed by a DeclType (UnstructuredToVal): integers become bigint,
  * numbers of `type: number` stay doubles, int-or-string values are an int or a string,
  * objects become instances of their type's class holding only the fields rules can read
- * (null fields count as absent), maps become Map, set lists Set. Strings with format byte,
+ * (null fields count as absent), maps become Map, set lists Set, map lists arrays marked
+ * with their keys (listtypes.ts). Strings with format byte,
  * date/date-time and duration become bytes, timestamps and durations. Values that do not fit
  * the schema are passed through; the evaluator then reports them as type errors.
  *
@@ -43,7 +45,9 @@ export class ValueConverter {
       case 'list': {
         if (!Array.isArray(value)) return value;
         const items = value.map((v: unknown) => this.convert(v, decl.items));
-        return decl.listType === 'set' ? new Set(items) : items;
+        if (decl.listType === 'set') return new Set(items);
+        if (decl.listType === 'map') return markMapList(items, decl.schema['x-kubernetes-list-map-keys'] ?? []);
+        return items;
       }
       default:
         return value;

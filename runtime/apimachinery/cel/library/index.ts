@@ -1,5 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import type { MethodOverrides } from '../engine.js';
+import type { MethodOverride } from '../engine.js';
 import { registerIP } from './ip.js';
 import { registerLists } from './lists.js';
 import { registerQuantity } from './quantity.js';
@@ -28,4 +28,4 @@ export function registerKubernetesLibraries(env: Environment): void {
 }
 
 /** The methods whose cel-js implementation the engine replaces (Go and RE2 semantics). */
-export const METHOD_OVERRIDES: MethodOverrides = new Map([...STRING_OVERRIDES, ...REGEX_OVERRIDES]);
+export const METHOD_OVERRIDES: ReadonlyMap<string, MethodOverride> = new Map([...STRING_OVERRIDES, ...REGEX_OVERRIDES]);
