@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AdmissionChain } from '../admission/types.js';
+import { endpointServiceResolver, newCRDHandler, StorageCRDSource } from '../apiextensions/index.js';
 import { newBuiltInAuthenticator } from '../endpoints/filters/authenticator-builtin.js';
 import { parseTokenFile } from '../endpoints/filters/authenticator-tokenfile.js';
 import type { Authenticator } from '../endpoints/filters/authenticator.js';
@@ -14,6 +15,7 @@ import { Serving } from '../server/serving.js';
 import type { StorageFactory } from '../storage/index.js';
 import type { PKI } from './certs.js';
 import { installAPIGroup } from './install.js';
+import { systemContext } from './loopback.js';
 import { NamespaceStorage } from './namespace/rest.js';
 import type { CompletedServerRunOptions } from './options.js';
 import type { ResourceRegistry } from './resources.js';
@@ -68,6 +70,7 @@ export async function assembleChain(c: ChainOptions) {
     });
   }
   if (namespaces === undefined) throw new Error('the core group must define Namespace');
+  const customResources = serveCustomResources(apiextensions, c, o.requestTimeoutSeconds);
 
   for (const r of discoveryRoutes(discovery, { notFound: aggregator.delegate })) mount(aggregator, r);
   for (const r of openAPIRoutes(openapi)) mount(aggregator, r);
@@ -83,7 +86,38 @@ export async function assembleChain(c: ChainOptions) {
     servers,
     listen: () => serving.listen({ host: o.bindAddress, port: o.securePort }),
     postStartHooksDone: () => serving.postStartHooksDone(),
-    shutdown: () => serving.shutdown(),
+    shutdown: async () => {
+      await serving.shutdown();
+      await customResources.stop();
+    },
+  };
+}
+
+/**
+ * apiextensions-apiserver's own part: the custom resources of CRDs under `/apis/` (the CRD
+ * group itself is installed like any group from apis/, and its longer prefix wins), fed by a
+ * watch on the CRD storage, which the post-start hook starts; unmatched requests go on to 404.
+ */
+function serveCustomResources(apiextensions: GenericAPIServer, c: ChainOptions, requestTimeoutSeconds: number): { stop(): Promise<void> } {
+  const crds = c.resources.get({ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' });
+  if (crds === undefined) throw new Error('the apiextensions.k8s.io group must define CustomResourceDefinition');
+  const source = new StorageCRDSource({ storage: crds.rest.main, context: (parent) => systemContext('', parent) });
+  const crdHandler = newCRDHandler({
+    source,
+    factory: c.factory,
+    admission: c.admission,
+    resources: c.resources,
+    delegate: apiextensions.delegate,
+    serviceResolver: endpointServiceResolver(c.resources.lookup()),
+    drainTimeoutMs: 2 * requestTimeoutSeconds * 1000,
+  });
+  apiextensions.mux.handlePrefix('/apis/', crdHandler.handler, { listed: false });
+  apiextensions.addPostStartHook('start-apiextensions-informers', () => source.start());
+  return {
+    stop: async () => {
+      await source.stop();
+      await crdHandler.stop();
+    },
   };
 }
 

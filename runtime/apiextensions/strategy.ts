@@ -1,0 +1,113 @@
+import type { FieldError } from '../apimachinery/validation/field.js';
+import { isQualifiedName } from '../apimachinery/validation/names.js';
+import type { KubeObject } from '../registry/rest.js';
+import type { RESTStrategy } from '../registry/strategy.js';
+import type { ResourceDefinition } from '../registry/types.js';
+
+type ScalePaths = NonNullable<ResourceDefinition['subresources']['scale']>;
+
+const MAX_INT32 = 2147483647;
+const STANDARD_FINALIZERS: ReadonlySet<string> = new Set(['orphan', 'foregroundDeletion', 'kubernetes']);
+
+/**
+ * The strategy of a custom resource (apiextensions' customResourceStrategy) beyond what the
+ * generic store and the request pipeline already do (status reset, generation, schema, CEL):
+ * the replica counts the scale subresource reads must be non-negative int32s, and finalizer
+ * names that are not domain-qualified draw warnings. Runs on storage-version objects.
+ */
+export function customResourceStrategy(scale: ScalePaths | undefined): RESTStrategy<KubeObject> {
+  return {
+    validate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
+    validateUpdate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
+    warningsOnCreate: (obj) => finalizerWarnings(obj, undefined),
+    warningsOnUpdate: (obj, old) => finalizerWarnings(obj, old),
+    status: {
+      validateUpdate: (obj) => validateScaleStatus(obj, scale),
+    },
+  };
+}
+
+function validateScaleSpec(obj: KubeObject, scale: ScalePaths | undefined): FieldError[] {
+  return scale === undefined ? [] : validateReplicas(obj, scale.specReplicasPath);
+}
+
+function validateScaleStatus(obj: KubeObject, scale: ScalePaths | undefined): FieldError[] {
+  if (scale === undefined) return [];
+  const errs = validateReplicas(obj, scale.statusReplicasPath);
+  const selectorPath = scale.labelSelectorPath;
+  if (selectorPath !== undefined && selectorPath !== '') {
+    const { value, found } = nested(obj, selectorPath);
+    if (found && typeof value !== 'string') {
+      errs.push({ type: 'FieldValueInvalid', field: selectorPath, badValue: '', detail: accessorError(selectorPath, value, 'string') });
+    }
+  }
+  return errs;
+}
+
+/** unstructured.NestedInt64 at a `.a.b` path, then the range kube allows for replicas. */
+function validateReplicas(obj: KubeObject, path: string): FieldError[] {
+  const { value, found } = nested(obj, path);
+  if (!found) return [];
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    return [{ type: 'FieldValueInvalid', field: path, badValue: 0, detail: accessorError(path, value, 'int64') }];
+  }
+  if (value < 0) return [{ type: 'FieldValueInvalid', field: path, badValue: value, detail: 'should be a non-negative integer' }];
+  if (value > MAX_INT32) return [{ type: 'FieldValueInvalid', field: path, badValue: value, detail: `should be less than or equal to ${MAX_INT32}` }];
+  return [];
+}
+
+function nested(obj: unknown, path: string): { value: unknown; found: boolean } {
+  let cur: unknown = obj;
+  for (const seg of path.replace(/^\./, '').split('.')) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !(seg in cur)) return { value: undefined, found: false };
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return { value: cur, found: true };
+}
+
+/** The accessor error of unstructured.Nested*, with Go's name of the value's type. */
+function accessorError(path: string, value: unknown, expected: string): string {
+  return `${path.startsWith('.') ? path : `.${path}`} accessor error: ${goValue(value)} is of the type ${goType(value)}, expected ${expected}`;
+}
+
+function goType(v: unknown): string {
+  if (v === null) return '<nil>';
+  if (Array.isArray(v)) return '[]interface {}';
+  switch (typeof v) {
+    case 'number':
+      return Number.isInteger(v) ? 'int64' : 'float64';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'map[string]interface {}';
+  }
+}
+
+function goValue(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** validateKubeFinalizerName as warnings, for the finalizers an update adds, in sorted order. */
+function finalizerWarnings(obj: KubeObject, old: KubeObject | undefined): string[] {
+  const before = new Set(finalizersOf(old));
+  const added = [...new Set(finalizersOf(obj).filter((f) => !before.has(f)))].sort();
+  const path = 'metadata.finalizers';
+  const warnings: string[] = [];
+  for (const f of added) {
+    for (const msg of isQualifiedName(f)) warnings.push(`${path}: ${JSON.stringify(f)}: ${msg}`);
+    if (!f.includes('/') && !STANDARD_FINALIZERS.has(f)) {
+      warnings.push(f.includes('.')
+        ? `${path}: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`
+        : `${path}: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`);
+    }
+  }
+  return warnings;
+}
+
+function finalizersOf(obj: KubeObject | undefined): string[] {
+  const f = obj?.metadata?.['finalizers'];
+  return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
+}
