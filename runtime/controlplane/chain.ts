@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { AdmissionChain } from '../admission/types.js';
-import { endpointServiceResolver, newCRDHandler, StorageCRDSource } from '../apiextensions/index.js';
+import { APIExtensionsControllers, groupReservedNames, withCRDCleanupOnDelete } from '../apiextensions/controllers/index.js';
+import { endpointServiceResolver, newCRDHandler } from '../apiextensions/index.js';
+import { LoopbackRESTClient } from '../client/loopback/index.js';
 import { newBuiltInAuthenticator } from '../endpoints/filters/authenticator-builtin.js';
 import { parseTokenFile } from '../endpoints/filters/authenticator-tokenfile.js';
 import type { Authenticator } from '../endpoints/filters/authenticator.js';
@@ -15,7 +17,7 @@ import { Serving } from '../server/serving.js';
 import type { StorageFactory } from '../storage/index.js';
 import type { PKI } from './certs.js';
 import { installAPIGroup } from './install.js';
-import { systemContext } from './loopback.js';
+import { APISERVER_USER } from './loopback.js';
 import { NamespaceStorage } from './namespace/rest.js';
 import type { CompletedServerRunOptions } from './options.js';
 import type { ResourceRegistry } from './resources.js';
@@ -63,6 +65,7 @@ export async function assembleChain(c: ChainOptions) {
       discovery,
       openapi,
       decorate: (g, kind, storages, storage) => {
+        if (g === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition') return withCRDCleanupOnDelete(storages, storage);
         if (g !== '' || kind !== 'Namespace') return storages;
         namespaces = new NamespaceStorage(storages, storage);
         return namespaces.storages;
@@ -70,7 +73,9 @@ export async function assembleChain(c: ChainOptions) {
     });
   }
   if (namespaces === undefined) throw new Error('the core group must define Namespace');
-  const customResources = serveCustomResources(apiextensions, c, o.requestTimeoutSeconds);
+  // The control plane's own client: requests go into the head's handler, behind the filters.
+  const loopback = new LoopbackRESTClient({ handler: aggregator.handler, user: APISERVER_USER, userAgent: 'kube-apiserver/loopback' });
+  const customResources = serveCustomResources(apiextensions, c, { loopback, discovery, openapi, requestTimeoutSeconds: o.requestTimeoutSeconds });
 
   for (const r of discoveryRoutes(discovery, { notFound: aggregator.delegate })) mount(aggregator, r);
   for (const r of openAPIRoutes(openapi)) mount(aggregator, r);
@@ -84,6 +89,7 @@ export async function assembleChain(c: ChainOptions) {
     discovery,
     openapi,
     servers,
+    loopback,
     listen: () => serving.listen({ host: o.bindAddress, port: o.securePort }),
     postStartHooksDone: () => serving.postStartHooksDone(),
     shutdown: async () => {
@@ -95,27 +101,44 @@ export async function assembleChain(c: ChainOptions) {
 
 /**
  * apiextensions-apiserver's own part: the custom resources of CRDs under `/apis/` (the CRD
- * group itself is installed like any group from apis/, and its longer prefix wins), fed by a
- * watch on the CRD storage, which the post-start hook starts; unmatched requests go on to 404.
+ * group itself is installed like any group from apis/, and its longer prefix wins), served from
+ * the CRD informer its controllers share (naming, establishing, finalizer, discovery, OpenAPI),
+ * all over the loopback client; unmatched requests go on to 404. Its post-start hooks start
+ * the informer and the controllers; /readyz waits for `crd-informer-synced` (the informer has
+ * synced and discovery and OpenAPI describe every CRD). Controllers stop when shutdown begins.
  */
-function serveCustomResources(apiextensions: GenericAPIServer, c: ChainOptions, requestTimeoutSeconds: number): { stop(): Promise<void> } {
-  const crds = c.resources.get({ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' });
-  if (crds === undefined) throw new Error('the apiextensions.k8s.io group must define CustomResourceDefinition');
-  const source = new StorageCRDSource({ storage: crds.rest.main, context: (parent) => systemContext('', parent) });
+function serveCustomResources(
+  apiextensions: GenericAPIServer,
+  c: ChainOptions,
+  o: { loopback: LoopbackRESTClient; discovery: DiscoveryManager; openapi: OpenAPIService; requestTimeoutSeconds: number },
+): { stop(): Promise<void> } {
+  const builtinGroupVersions = new Set(c.groups.flatMap((g) => g.versions.map((v) => `${g.name}/${v.name}`)));
+  const controllers = new APIExtensionsControllers({
+    rest: o.loopback,
+    discovery: o.discovery.forSource('crd'),
+    openapi: o.openapi,
+    reservedNames: groupReservedNames(c.groups),
+    isBuiltinGroupVersion: (group, version) => builtinGroupVersions.has(`${group}/${version}`),
+  });
   const crdHandler = newCRDHandler({
-    source,
+    source: controllers.source,
     factory: c.factory,
     admission: c.admission,
     resources: c.resources,
     delegate: apiextensions.delegate,
     serviceResolver: endpointServiceResolver(c.resources.lookup()),
-    drainTimeoutMs: 2 * requestTimeoutSeconds * 1000,
+    drainTimeoutMs: 2 * o.requestTimeoutSeconds * 1000,
   });
   apiextensions.mux.handlePrefix('/apis/', crdHandler.handler, { listed: false });
-  apiextensions.addPostStartHook('start-apiextensions-informers', () => source.start());
+  apiextensions.addPostStartHook('start-apiextensions-informers', async () => controllers.startInformers());
+  apiextensions.addPostStartHook('start-apiextensions-controllers', async () => controllers.start());
+  apiextensions.addPostStartHook('crd-informer-synced', async ({ signal }) => {
+    if (!(await controllers.synced(signal))) throw new Error('stopped before the CRD informer synced');
+  });
+  apiextensions.addPreShutdownHook('stop-apiextensions-controllers', () => controllers.stop());
   return {
     stop: async () => {
-      await source.stop();
+      await controllers.stop();
       await crdHandler.stop();
     },
   };

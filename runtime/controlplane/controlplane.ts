@@ -4,12 +4,12 @@ import { banFlunder } from '../../apis/wardle/v1beta1/admission.js';
 import { apiGroups } from '../../generated/index.js';
 import { newAdmissionChain } from '../admission/types.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
-import { LoopbackRESTClient } from '../client/loopback/index.js';
+import type { LoopbackRESTClient } from '../client/loopback/index.js';
 import { newStorageFactory, type StorageConfig } from '../storage/index.js';
 import { assembleChain } from './chain.js';
 import { ensurePKI } from './certs.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
-import { APISERVER_USER, systemContext } from './loopback.js';
+import { systemContext } from './loopback.js';
 import { NamespaceController } from './namespace/controller.js';
 import { ensureSystemNamespaces } from './namespace/system.js';
 import { completeOptions, type ServerRunOptions } from './options.js';
@@ -61,7 +61,6 @@ export async function startControlPlane(options: ServerRunOptions): Promise<Cont
   const resources = new ResourceRegistry(systemContext);
   const admission = newAdmissionChain([namespaceLifecycle(resources.lookup()), banFlunder(resources.lookup())]);
   const chain = await assembleChain({ options: o, pki, factory, resources, admission, groups: apiGroups });
-  const loopback = new LoopbackRESTClient({ handler: chain.servers.aggregator.handler, user: APISERVER_USER, userAgent: 'kube-apiserver/loopback' });
 
   // The bootstrap controller (system namespaces, kept present) and the namespace controller run
   // as post-start hooks of kube-apiserver: /readyz passes once the namespaces exist.
@@ -95,7 +94,7 @@ export async function startControlPlane(options: ServerRunOptions): Promise<Cont
     kubeconfigPath,
     caPEM: pki.caCertPEM,
     storageDescription,
-    loopback,
+    loopback: chain.loopback,
     stop: () =>
       (stopped ??= (async () => {
         clearInterval(systemNamespacesTimer);

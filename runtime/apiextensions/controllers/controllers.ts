@@ -1,0 +1,131 @@
+import { Clientset } from '../../../generated/clientset/index.js';
+import { SharedInformerFactory } from '../../../generated/informers/factory.js';
+import type { CustomResourceDefinitionInformer } from '../../../generated/informers/apiextensions/v1/customresourcedefinition.js';
+import { newSharedInformerFactoryCore, type ReflectorTuning, type RESTClient } from '../../client/index.js';
+import type { DiscoveryRegistry } from '../../server/discovery/index.js';
+import type { CRDSource } from '../source.js';
+import type { CRDControllerDeps } from './deps.js';
+import { DiscoveryController } from './discovery.js';
+import { EstablishingController } from './establishing.js';
+import { FinalizerController } from './finalizer.js';
+import { restInstances } from './instances.js';
+import { NamingController, type ReservedNames } from './naming.js';
+import { OpenAPIController, type OpenAPIRegistry } from './openapi.js';
+import { informerCRDSource } from './source.js';
+
+export interface APIExtensionsControllersOptions {
+  /** The client every controller reads and writes through: the loopback client in the control plane. */
+  readonly rest: RESTClient;
+  /** The discovery manager's `crd` source. */
+  readonly discovery: DiscoveryRegistry;
+  readonly openapi: OpenAPIRegistry;
+  /** The built-in names of a group, which no CRD may take. */
+  readonly reservedNames?: (group: string) => ReservedNames | undefined;
+  /** Group versions whose OpenAPI document a CRD never replaces. */
+  readonly isBuiltinGroupVersion?: (group: string, version: string) => boolean;
+  readonly now?: () => Date;
+  readonly onError?: (key: string, err: unknown) => void;
+  /** The CRD informer's reflector knobs (logger, backoff). */
+  readonly tuning?: ReflectorTuning;
+  /** The finalizer's wait for deleted instances. */
+  readonly finalizerPollIntervalMs?: number;
+  readonly finalizerPollTimeoutMs?: number;
+}
+
+/**
+ * The apiextensions server's controllers over one shared CRD informer (apiextensions-apiserver's
+ * post-start hooks): naming, establishing, finalizer, discovery and OpenAPI, and the CRDSource
+ * the CRD handler serves from, so handler and controllers see the same cache. Lifecycle:
+ * startInformers(), then start() (controllers begin once the informer has synced), synced()
+ * for readiness, stop() before storage closes.
+ */
+export class APIExtensionsControllers {
+  readonly clientset: Clientset;
+  readonly informers: SharedInformerFactory;
+  /** What the CRD handler serves from. */
+  readonly source: CRDSource;
+  private readonly crdInformer: CustomResourceDefinitionInformer;
+  private readonly naming: NamingController;
+  private readonly establishing: EstablishingController;
+  private readonly finalizer: FinalizerController;
+  private readonly discovery: DiscoveryController;
+  private readonly openapi: OpenAPIController;
+  private readonly stopping = new AbortController();
+  private running: Promise<unknown> | undefined;
+  private readonly published: Promise<void>;
+  private markPublished!: () => void;
+
+  constructor(o: APIExtensionsControllersOptions) {
+    this.clientset = new Clientset(o.rest);
+    this.informers = new SharedInformerFactory(this.clientset, newSharedInformerFactoryCore(o.tuning !== undefined ? { tuning: o.tuning } : {}));
+    this.crdInformer = this.informers.apiextensions().v1().customresourcedefinitions();
+    this.source = informerCRDSource(this.crdInformer);
+    const deps: CRDControllerDeps = {
+      informer: this.crdInformer,
+      crds: this.clientset.apiextensionsV1().customresourcedefinitions(),
+      ...(o.now !== undefined ? { now: o.now } : {}),
+      ...(o.onError !== undefined ? { onError: o.onError } : {}),
+    };
+    this.naming = new NamingController({ ...deps, ...(o.reservedNames !== undefined ? { reservedNames: o.reservedNames } : {}) });
+    this.establishing = new EstablishingController(deps);
+    this.finalizer = new FinalizerController({
+      ...deps,
+      instances: (crd) => restInstances(o.rest, crd),
+      ...(o.finalizerPollIntervalMs !== undefined ? { pollIntervalMs: o.finalizerPollIntervalMs } : {}),
+      ...(o.finalizerPollTimeoutMs !== undefined ? { pollTimeoutMs: o.finalizerPollTimeoutMs } : {}),
+    });
+    this.discovery = new DiscoveryController({ ...deps, discovery: o.discovery });
+    this.openapi = new OpenAPIController({ ...deps, openapi: o.openapi, ...(o.isBuiltinGroupVersion !== undefined ? { isBuiltinGroupVersion: o.isBuiltinGroupVersion } : {}) });
+    this.published = new Promise((resolve) => {
+      this.markPublished = resolve;
+    });
+  }
+
+  /** Starts the CRD informer (list and watch through the REST client). */
+  startInformers(): void {
+    this.informers.base.start();
+  }
+
+  /** Starts every controller once the informer has synced; returns at once. Idempotent. */
+  start(): void {
+    this.running ??= (async () => {
+      const signal = this.stopping.signal;
+      await this.informers.base.waitForCacheSync(signal);
+      if (signal.aborted) return;
+      let pending = 2;
+      const onePublished = (): void => {
+        if (--pending === 0) this.markPublished();
+      };
+      await Promise.all([
+        this.naming.run(signal),
+        this.establishing.run(signal),
+        this.finalizer.run(signal),
+        this.discovery.run(signal, onePublished),
+        this.openapi.run(signal, onePublished),
+      ]);
+    })();
+  }
+
+  /**
+   * Resolves once the informer has synced and discovery and OpenAPI describe every CRD it held
+   * (kube's crd-informer-synced and discovery readiness); false when stopped first.
+   */
+  async synced(signal?: AbortSignal): Promise<boolean> {
+    const stopped = new Promise<false>((resolve) => {
+      const onAbort = (): void => resolve(false);
+      for (const s of [this.stopping.signal, signal]) {
+        if (s === undefined) continue;
+        if (s.aborted) onAbort();
+        else s.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+    return Promise.race([this.published.then(() => true), stopped]);
+  }
+
+  /** Stops the controllers (keys in progress finish) and the informer. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.running;
+    await this.informers.base.shutdown();
+  }
+}

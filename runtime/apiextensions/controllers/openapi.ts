@@ -1,0 +1,69 @@
+import type { CustomResourceDefinition } from '../../../apis/apiextensions/v1/types.js';
+import { RateLimitingQueue, runController } from '../../client/index.js';
+import type { OpenAPIV3Document } from '../../server/openapi/index.js';
+import { ESTABLISHED, isConditionTrue } from './conditions.js';
+import { deletedCRD, onErrorOf, type CachedCRD, type CRDControllerDeps } from './deps.js';
+import { crdGroupVersionOpenAPI } from './openapi-builder.js';
+
+/** Where group-version documents are published (OpenAPIService: /openapi/v3 and the merged /openapi/v2). */
+export interface OpenAPIRegistry {
+  setGroupVersion(group: string, version: string, document: OpenAPIV3Document): void;
+  removeGroupVersion(group: string, version: string): void;
+}
+
+export interface OpenAPIControllerOptions extends CRDControllerDeps {
+  readonly openapi: OpenAPIRegistry;
+  /**
+   * Group versions whose document belongs to a built-in group: a CRD there never replaces it.
+   * Default none.
+   */
+  readonly isBuiltinGroupVersion?: (group: string, version: string) => boolean;
+}
+
+/**
+ * The CRD OpenAPI controller (apiextensions' openapiv3 controller; /openapi/v2 is derived from
+ * the same documents): one document per group version, merged from every Established CRD
+ * serving it, replaced whenever one of them changes and removed with the last of them.
+ */
+export class OpenAPIController {
+  private readonly queue = new RateLimitingQueue<string>();
+
+  constructor(private readonly o: OpenAPIControllerOptions) {
+    const enqueue = (crd: CachedCRD): void => {
+      for (const v of crd.spec.versions) this.queue.add(`${crd.spec.group}/${v.name}`);
+    };
+    o.informer.informer().addEventHandler({
+      onAdd: enqueue,
+      onUpdate: (old, crd) => {
+        enqueue(crd);
+        enqueue(old);
+      },
+      onDelete: (crd) => enqueue(deletedCRD(crd)),
+    });
+  }
+
+  /** Publishes every group version the synced informer knows, then reconciles changes until `signal` aborts. */
+  run(signal: AbortSignal, synced?: () => void): Promise<void> {
+    for (const crd of this.o.informer.lister().list()) {
+      for (const v of crd.spec.versions) this.sync(crd.spec.group, v.name);
+    }
+    synced?.();
+    return runController({
+      queue: this.queue,
+      signal,
+      reconcile: (key) => {
+        const slash = key.indexOf('/');
+        this.sync(key.slice(0, slash), key.slice(slash + 1));
+      },
+      onError: onErrorOf(this.o, 'OpenAPIController'),
+    });
+  }
+
+  private sync(group: string, version: string): void {
+    if (this.o.isBuiltinGroupVersion?.(group, version) === true) return;
+    const crds = this.o.informer.lister().list().filter((c) => c.spec.group === group && isConditionTrue(c, ESTABLISHED)) as CustomResourceDefinition[];
+    const document = crdGroupVersionOpenAPI(group, version, crds);
+    if (document === undefined) this.o.openapi.removeGroupVersion(group, version);
+    else this.o.openapi.setGroupVersion(group, version, document);
+  }
+}
