@@ -83,7 +83,6 @@ export interface NamespaceStatus {
  * @printcolumn name=Status type=string jsonPath=.status.phase description="The lifecycle phase of the namespace."
  * @printcolumn name=Age type=date jsonPath=.metadata.creationTimestamp
  * @selectableField jsonPath=.status.phase
- * @validation rule="!has(self.metadata.name) || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))" message="a namespace name must be a lowercase RFC 1123 label: at most 63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit" fieldPath=".metadata.name"
  */
 export interface Namespace extends TypeMeta {
   /** @protobuf 1 */
