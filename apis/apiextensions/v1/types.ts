@@ -43,13 +43,15 @@ export interface CustomResourceDefinitionSpec {
   preserveUnknownFields?: boolean;
 }
 
+/**
+ * Also the type of status.acceptedNames, where a name not (yet) accepted is empty: the spec's
+ * names are required by CRD validation, not by this schema (as in kube).
+ */
 export interface CustomResourceDefinitionNames {
-  /** @minLength 1 */
   plural: string;
   singular?: string;
   /** @listType atomic */
   shortNames?: string[];
-  /** @minLength 1 */
   kind: string;
   listKind?: string;
   /** @listType atomic */
