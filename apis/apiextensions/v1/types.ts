@@ -44,8 +44,8 @@ export interface CustomResourceDefinitionSpec {
 }
 
 /**
- * Also the type of status.acceptedNames, where a name not (yet) accepted is empty: the spec's
- * names are required by CRD validation, not by this schema (as in kube).
+ * The names of a CRD's resources: requested in spec.names (plural and kind required), granted
+ * in status.acceptedNames, where a name not accepted yet is empty.
  */
 export interface CustomResourceDefinitionNames {
   plural: string;
