@@ -1,0 +1,39 @@
+import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
+import {
+  validateCustomResourceDefinition,
+  validateCustomResourceDefinitionStatus,
+  validateCustomResourceDefinitionUpdate,
+} from '../../../runtime/apiextensions/validation/crd.js';
+import type { CustomResourceDefinition } from './types.js';
+
+/** Adds the storage version to status.storedVersions unless it is there (storage migrations remove versions, never this strategy). */
+function recordStorageVersion(crd: CustomResourceDefinition): void {
+  const storage = crd.spec.versions?.find((v) => v.storage)?.name;
+  if (storage === undefined) return;
+  const stored = crd.status?.storedVersions ?? [];
+  if (!stored.includes(storage)) crd.status = { ...crd.status, storedVersions: [...stored, storage] };
+}
+
+/**
+ * The CustomResourceDefinition strategy of apiextensions-apiserver: status belongs to the
+ * controllers (reset on create, kept on update) except status.storedVersions, which records
+ * every version ever marked storage; writes are validated as kube validates CRDs (structural
+ * schemas, CEL rules compiled, one storage version, names, conversion webhooks); updates must
+ * carry a resourceVersion.
+ */
+export const CustomResourceDefinitionStrategy = {
+  allowUnconditionalUpdate: false,
+  prepareForCreate(obj: CustomResourceDefinition): void {
+    obj.status = {};
+    recordStorageVersion(obj);
+  },
+  prepareForUpdate(obj: CustomResourceDefinition, old: CustomResourceDefinition): void {
+    obj.status = structuredClone(old.status ?? {});
+    recordStorageVersion(obj);
+  },
+  validate: validateCustomResourceDefinition,
+  validateUpdate: validateCustomResourceDefinitionUpdate,
+  status: {
+    validateUpdate: validateCustomResourceDefinitionStatus,
+  },
+} satisfies RESTStrategy<CustomResourceDefinition>;
