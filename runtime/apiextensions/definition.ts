@@ -48,6 +48,7 @@ function versionDefinition(crd: CustomResourceDefinition, v: CustomResourceDefin
 
 function resourceDefinition(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion, isStorage: boolean): ResourceDefinition {
   const names = servedNames(crd);
+  const schema = structuredClone(v.schema?.openAPIV3Schema ?? OPEN_SCHEMA);
   const scale = v.subresources?.scale;
   const scalePaths = scale === undefined
     ? undefined
@@ -68,9 +69,9 @@ function resourceDefinition(crd: CustomResourceDefinition, v: CustomResourceDefi
     subresources: { status: v.subresources?.status !== undefined, ...(scalePaths !== undefined ? { scale: scalePaths } : {}) },
     printerColumns: (v.additionalPrinterColumns ?? []).map(printerColumn),
     selectableFields: (v.selectableFields ?? []).map((f) => f.jsonPath),
-    schema: structuredClone(v.schema?.openAPIV3Schema ?? OPEN_SCHEMA),
+    schema,
     openapiDefinition: openAPIDefinitionName(crd.spec.group, v.name, names.kind),
-    ...(isStorage ? { strategy: customResourceStrategy(scalePaths) as ResourceDefinition['strategy'] } : {}),
+    ...(isStorage ? { strategy: customResourceStrategy(scalePaths, schema) as ResourceDefinition['strategy'] } : {}),
   };
 }
 

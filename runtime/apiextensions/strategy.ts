@@ -1,5 +1,7 @@
+import type { JSONSchemaProps } from '../../apis/apiextensions/v1/types.js';
 import type { FieldError } from '../apimachinery/validation/field.js';
 import { isQualifiedName } from '../apimachinery/validation/names.js';
+import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { KubeObject } from '../registry/rest.js';
 import type { RESTStrategy } from '../registry/strategy.js';
 import type { ResourceDefinition } from '../registry/types.js';
@@ -9,16 +11,27 @@ type ScalePaths = NonNullable<ResourceDefinition['subresources']['scale']>;
 const MAX_INT32 = 2147483647;
 const STANDARD_FINALIZERS: ReadonlySet<string> = new Set(['orphan', 'foregroundDeletion', 'kubernetes']);
 
+/** Compiles the schemas of replica fields once each. */
+const validator = new SchemaValidator();
+
 /**
  * The strategy of a custom resource (apiextensions' customResourceStrategy) beyond what the
  * generic store and the request pipeline already do (status reset, generation, schema, CEL):
- * the replica counts the scale subresource reads must be non-negative int32s, and finalizer
- * names that are not domain-qualified draw warnings. Runs on storage-version objects.
+ * the replica counts the scale subresource reads must be non-negative int32s, and what the
+ * scale subresource writes (spec replicas, past the request pipeline) must satisfy the
+ * schema; finalizer names that are not domain-qualified draw warnings. Runs on objects of the
+ * storage version, whose schema is `schema`.
  */
-export function customResourceStrategy(scale: ScalePaths | undefined): RESTStrategy<KubeObject> {
+export function customResourceStrategy(scale: ScalePaths | undefined, schema: JSONSchemaProps): RESTStrategy<KubeObject> {
+  const replicasSchema = scale === undefined ? undefined : schemaAt(schema, scale.specReplicasPath);
+  const validateReplicasSchema = (obj: KubeObject): FieldError[] => {
+    if (scale === undefined || replicasSchema === undefined) return [];
+    const { value, found } = nested(obj, scale.specReplicasPath);
+    return found ? validator.validate(replicasSchema, value).map((e) => at(e, scale.specReplicasPath.replace(/^\./, ''))) : [];
+  };
   return {
     validate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
-    validateUpdate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
+    validateUpdate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale), ...validateReplicasSchema(obj)],
     warningsOnCreate: (obj) => finalizerWarnings(obj, undefined),
     warningsOnUpdate: (obj, old) => finalizerWarnings(obj, old),
     status: {
@@ -54,6 +67,19 @@ function validateReplicas(obj: KubeObject, path: string): FieldError[] {
   if (value < 0) return [{ type: 'FieldValueInvalid', field: path, badValue: value, detail: 'should be a non-negative integer' }];
   if (value > MAX_INT32) return [{ type: 'FieldValueInvalid', field: path, badValue: value, detail: `should be less than or equal to ${MAX_INT32}` }];
   return [];
+}
+
+/** The schema of the field a `.a.b` path names; undefined where the schema does not describe it. */
+function schemaAt(schema: JSONSchemaProps, path: string): JSONSchemaProps | undefined {
+  let cur: JSONSchemaProps | undefined = schema;
+  for (const seg of path.replace(/^\./, '').split('.')) cur = cur?.properties?.[seg];
+  return cur;
+}
+
+/** A field error of a value validated alone, as if found at `path`. */
+function at(e: FieldError, path: string): FieldError {
+  const field = e.field === '' ? path : `${path}.${e.field}`;
+  return { ...e, field, detail: e.detail.replace(`${e.field === '' ? '<root>' : e.field} in body`, `${field} in body`) };
 }
 
 function nested(obj: unknown, path: string): { value: unknown; found: boolean } {

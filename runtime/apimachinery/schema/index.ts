@@ -1,5 +1,6 @@
 // Structural-schema operations: pruning, defaulting, list-type uniqueness; OpenAPI schema resolution.
 export * from './defaults.js';
+export * from './embedded.js';
 export * from './listtype.js';
 export * from './objectmeta.js';
 export * from './prune.js';

@@ -25,8 +25,16 @@ export class SchemaValidator {
       code: { regExp: re2Engine as never },
     });
     addFormats(this.ajv);
-    // int-or-string and the other extensions carry no validation of their own here.
-    for (const keyword of ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string',
+    // int-or-string without a type or anyOf of its own takes integers and strings only (kube
+    // validates it as type [integer, string]); the other extensions carry no validation here.
+    this.ajv.addKeyword({
+      keyword: 'x-kubernetes-int-or-string',
+      schemaType: 'boolean',
+      errors: false,
+      validate: (on: boolean, data: unknown, parent?: { type?: unknown; anyOf?: unknown; nullable?: unknown }) =>
+        on !== true || parent?.type !== undefined || parent?.anyOf !== undefined || typeof data === 'string' || Number.isInteger(data) || (data === null && parent?.nullable === true),
+    });
+    for (const keyword of ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource',
       'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-validations',
       'x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key']) {
       this.ajv.addKeyword(keyword);
@@ -69,6 +77,8 @@ function toFieldError(e: ErrorObject): FieldError | undefined {
       return { type: 'FieldValueNotSupported', field, badValue: e.data, detail: `supported values: ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
     case 'type':
       return { type: 'FieldValueTypeInvalid', field, badValue: typeName(e.data), detail: `${inBody} must be of type ${String(p['type'])}: ${JSON.stringify(typeName(e.data))}` };
+    case 'x-kubernetes-int-or-string':
+      return { type: 'FieldValueTypeInvalid', field, badValue: typeName(e.data), detail: `${inBody} must be of type integer,string: ${JSON.stringify(typeName(e.data))}` };
     case 'pattern':
       return { type: 'FieldValueInvalid', field, badValue: e.data, detail: `${inBody} should match '${String(p['pattern'])}'` };
     case 'maxLength':

@@ -1,7 +1,7 @@
 import { newBadRequest, newInvalid, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { validateCELRules } from '../../apimachinery/cel/index.js';
-import { applyDefaults, objectMetaSchema, prune, pruneNonNullableNullsWithoutDefaults, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
+import { applyDefaults, objectMetaSchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
 import { bodyMediaTypes, decodeTypedBody } from '../../apimachinery/serializer/body.js';
 import { isJSONObject } from '../../apimachinery/serializer/jsonvalue.js';
 import { mediaTypeEssence, parseMediaType } from '../../apimachinery/serializer/mediatype.js';
@@ -95,7 +95,12 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: K
   applyDefaults(obj, schema);
   pruneNonNullableNullsWithoutDefaults(obj, schema);
   scheme.defaultInPlace(obj, scope.version);
-  const errs = [...scope.validator.validate(schema, obj), ...scope.validator.validate(OBJECT_WITH_META, obj), ...validateListSetsAndMaps(obj, schema)];
+  const errs = [
+    ...scope.validator.validate(schema, obj),
+    ...scope.validator.validate(OBJECT_WITH_META, obj),
+    ...validateEmbeddedResources(obj, schema),
+    ...validateListSetsAndMaps(obj, schema),
+  ];
   errs.push(...validateCELRules(schema, obj, old, errs));
   if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
 }
