@@ -63,3 +63,10 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined>, t
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** The value at `path` inside parsed JSON (undefined when any step is missing). */
+export function dig(value: unknown, ...path: string[]): unknown {
+  let v = value;
+  for (const k of path) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined;
+  return v;
+}

@@ -14,7 +14,7 @@ import { isMethodNotSupported, isNotFound, isStatusError } from '../../runtime/a
 import { startControlPlane, type ControlPlane } from '../../runtime/controlplane/controlplane.js';
 import { readCredentials } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
-import { condition, newCRD, until } from './controllers-helpers.js';
+import { condition, dig, newCRD, until } from './controllers-helpers.js';
 
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 
@@ -193,16 +193,15 @@ describe('apiextensions controllers (in-process control plane, SQLite)', () => {
       const d = await fetchDoc(url);
       return d.components.schemas[`com.example.openapi.v1.ClusterJob`] !== undefined && d.components.schemas[`com.example.openapi.v1.CronTab`] !== undefined ? d : undefined;
     });
-    const crontab = doc.components.schemas['com.example.openapi.v1.CronTab'] as Record<string, any>;
-    assert.deepEqual(crontab['x-kubernetes-group-version-kind'], [{ group: g, kind: 'CronTab', version: 'v1' }]);
-    assert.equal(crontab['properties']['spec']['properties']['cronSpec']['type'], 'string');
-    assert.deepEqual(crontab['properties']['metadata']['allOf'], [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }]);
+    const crontab = doc.components.schemas['com.example.openapi.v1.CronTab'];
+    assert.deepEqual(dig(crontab, 'x-kubernetes-group-version-kind'), [{ group: g, kind: 'CronTab', version: 'v1' }]);
+    assert.equal(dig(crontab, 'properties', 'spec', 'properties', 'cronSpec', 'type'), 'string');
+    assert.deepEqual(dig(crontab, 'properties', 'metadata', 'allOf'), [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }]);
     assert.ok(doc.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'], 'ObjectMeta is in the document');
-    const item = doc.paths[`/apis/${g}/v1/namespaces/{namespace}/crontabs/{name}`] as Record<string, any>;
-    const patch = item['patch'];
-    assert.deepEqual(patch['x-kubernetes-group-version-kind'], { group: g, kind: 'CronTab', version: 'v1' });
-    assert.ok((patch['parameters'] as { name: string }[]).some((p) => p.name === 'fieldValidation'), 'fieldValidation is an operation parameter of PATCH');
-    assert.ok(!Object.keys(patch['requestBody']['content']).includes('application/strategic-merge-patch+json'));
+    const patch = dig(doc.paths, `/apis/${g}/v1/namespaces/{namespace}/crontabs/{name}`, 'patch');
+    assert.deepEqual(dig(patch, 'x-kubernetes-group-version-kind'), { group: g, kind: 'CronTab', version: 'v1' });
+    assert.ok((dig(patch, 'parameters') as { name: string }[]).some((p) => p.name === 'fieldValidation'), 'fieldValidation is an operation parameter of PATCH');
+    assert.ok(!Object.keys(dig(patch, 'requestBody', 'content') as object).includes('application/strategic-merge-patch+json'));
     assert.ok(doc.paths[`/apis/${g}/v1/clusterjobs/{name}/scale`], 'cluster-scoped paths and subresources');
     const v2 = await cs.coreV1().rest.request<{ definitions: Record<string, unknown> }>({ method: 'GET', path: '/openapi/v2' });
     assert.ok(v2.definitions['com.example.openapi.v1.CronTab'], '/openapi/v2 carries the CRD too');
