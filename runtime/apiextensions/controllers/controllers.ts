@@ -10,6 +10,7 @@ import { EstablishingController } from './establishing.js';
 import { FinalizerController } from './finalizer.js';
 import { restInstances } from './instances.js';
 import { NamingController, type ReservedNames } from './naming.js';
+import { NonStructuralSchemaController } from './nonstructural.js';
 import { OpenAPIController, type OpenAPIRegistry } from './openapi.js';
 import { informerCRDSource } from './source.js';
 
@@ -34,10 +35,10 @@ export interface APIExtensionsControllersOptions {
 
 /**
  * The apiextensions server's controllers over one shared CRD informer (apiextensions-apiserver's
- * post-start hooks): naming, establishing, finalizer, discovery and OpenAPI, and the CRDSource
- * the CRD handler serves from, so handler and controllers see the same cache. Lifecycle:
- * startInformers(), then start() (controllers begin once the informer has synced), synced()
- * for readiness, stop() before storage closes.
+ * post-start hooks): naming, establishing, non-structural schema, finalizer, discovery and
+ * OpenAPI, and the CRDSource the CRD handler serves from, so handler and controllers see the
+ * same cache. Lifecycle: startInformers(), then start() (controllers begin once the informer
+ * has synced), synced() for readiness, stop() before storage closes.
  */
 export class APIExtensionsControllers {
   readonly clientset: Clientset;
@@ -48,6 +49,7 @@ export class APIExtensionsControllers {
   private readonly naming: NamingController;
   private readonly establishing: EstablishingController;
   private readonly finalizer: FinalizerController;
+  private readonly nonStructural: NonStructuralSchemaController;
   private readonly discovery: DiscoveryController;
   private readonly openapi: OpenAPIController;
   private readonly stopping = new AbortController();
@@ -68,6 +70,7 @@ export class APIExtensionsControllers {
     };
     this.naming = new NamingController({ ...deps, ...(o.reservedNames !== undefined ? { reservedNames: o.reservedNames } : {}) });
     this.establishing = new EstablishingController(deps);
+    this.nonStructural = new NonStructuralSchemaController(deps);
     this.finalizer = new FinalizerController({
       ...deps,
       instances: (crd) => restInstances(o.rest, crd),
@@ -99,6 +102,7 @@ export class APIExtensionsControllers {
       await Promise.all([
         this.naming.run(signal),
         this.establishing.run(signal),
+        this.nonStructural.run(signal),
         this.finalizer.run(signal),
         this.discovery.run(signal, onePublished),
         this.openapi.run(signal, onePublished),
