@@ -83,7 +83,7 @@ export class WebhookClient {
   private async target(url: string, signal: AbortSignal | undefined): Promise<{ host: string; port: number; path: string; servername: string | undefined }> {
     const cc = this.opts.clientConfig;
     const u = new URL(url);
-    const path = `${u.pathname}${u.search}`;
+    const path = `${u.pathname === '' ? '/' : u.pathname}${u.search}`;
     if (cc.service === undefined) {
       const host = u.hostname.replace(/^\[|\]$/g, '');
       return { host, port: Number(u.port === '' ? 443 : u.port), path, servername: isIP(host) === 0 ? host : undefined };
@@ -99,10 +99,9 @@ export class WebhookClient {
   }
 }
 
+/** The URL with client-go's `timeout` parameter (validation keeps queries out of webhook URLs). */
 function withTimeout(url: string, timeoutMs: number): string {
-  const u = new URL(url);
-  u.searchParams.set('timeout', `${Math.round(timeoutMs / 1000)}s`);
-  return u.toString();
+  return `${url}${url.includes('?') ? '&' : '?'}timeout=${Math.round(timeoutMs / 1000)}s`;
 }
 
 /** A connection failure as Go's net/http reports it. */
