@@ -56,8 +56,10 @@ export class APIExtensionsControllers {
   private running: Promise<unknown> | undefined;
   private readonly published: Promise<void>;
   private markPublished!: () => void;
+  private readonly onError: (key: string, err: unknown) => void;
 
   constructor(o: APIExtensionsControllersOptions) {
+    this.onError = o.onError ?? ((key, err) => process.stderr.write(`${key}: ${err instanceof Error ? err.message : String(err)}\n`));
     this.clientset = new Clientset(o.rest);
     this.informers = new SharedInformerFactory(this.clientset, newSharedInformerFactoryCore(o.tuning !== undefined ? { tuning: o.tuning } : {}));
     this.crdInformer = this.informers.apiextensions().v1().customresourcedefinitions();
@@ -107,7 +109,7 @@ export class APIExtensionsControllers {
         this.discovery.run(signal, onePublished),
         this.openapi.run(signal, onePublished),
       ]);
-    })();
+    })().catch((err: unknown) => this.onError('apiextensions-controllers', err));
   }
 
   /**

@@ -49,15 +49,25 @@ export class DiscoveryController {
    * `signal` aborts. `synced` resolves once the first publication is complete.
    */
   run(signal: AbortSignal, synced?: () => void): Promise<void> {
+    const onError = onErrorOf(this.o, 'DiscoveryController');
     for (const crd of this.o.informer.lister().list()) {
-      for (const v of crd.spec.versions) this.sync(crd.spec.group, v.name);
+      for (const v of crd.spec.versions) {
+        try {
+          this.sync(crd.spec.group, v.name);
+        } catch (err) {
+          // Retried by the loop below, with the queue's backoff.
+          const key = `${crd.spec.group}/${v.name}`;
+          onError(key, err);
+          this.queue.addRateLimited(key);
+        }
+      }
     }
     synced?.();
     return runController({
       queue: this.queue,
       signal,
       reconcile: (key) => this.sync(...splitKey(key)),
-      onError: onErrorOf(this.o, 'DiscoveryController'),
+      onError,
     });
   }
 

@@ -44,8 +44,18 @@ export class OpenAPIController {
 
   /** Publishes every group version the synced informer knows, then reconciles changes until `signal` aborts. */
   run(signal: AbortSignal, synced?: () => void): Promise<void> {
+    const onError = onErrorOf(this.o, 'OpenAPIController');
     for (const crd of this.o.informer.lister().list()) {
-      for (const v of crd.spec.versions) this.sync(crd.spec.group, v.name);
+      for (const v of crd.spec.versions) {
+        try {
+          this.sync(crd.spec.group, v.name);
+        } catch (err) {
+          // Retried by the loop below, with the queue's backoff.
+          const key = `${crd.spec.group}/${v.name}`;
+          onError(key, err);
+          this.queue.addRateLimited(key);
+        }
+      }
     }
     synced?.();
     return runController({
@@ -55,7 +65,7 @@ export class OpenAPIController {
         const slash = key.indexOf('/');
         this.sync(key.slice(0, slash), key.slice(slash + 1));
       },
-      onError: onErrorOf(this.o, 'OpenAPIController'),
+      onError,
     });
   }
 
