@@ -127,7 +127,13 @@ export class LoopbackRESTClient implements RESTClient {
     });
     const response = new LoopbackResponse(() => request.raw);
     // The handler may well finish after the caller has its answer (a watch, a slow cleanup).
-    this.options.handler(request, response).then(() => response.handlerDone(), (err: unknown) => response.handlerFailed(err));
+    let handled: Promise<void>;
+    try {
+      handled = this.options.handler(request, response);
+    } catch (err) {
+      handled = Promise.reject(err);
+    }
+    handled.then(() => response.handlerDone(), (err: unknown) => response.handlerFailed(err));
     const answer = response.answer.then((a) => {
       for (const text of response.warnings) this.warn({ code: 299, agent: '-', text });
       return a;
