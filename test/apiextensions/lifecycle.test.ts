@@ -26,7 +26,7 @@ describe('serving follows the CRD: rebuilt on spec changes, gone with the CRD', 
     }
   }
 
-  test('a schema change takes effect: a field pruned before is kept after; printer columns follow; open watches of the CRD end, others stay', async () => {
+  test('a schema change takes effect: a field pruned before is kept after, a new default applies to stored objects; printer columns follow; open watches of the CRD end, others stay', async () => {
     const c = env.client;
     const before = await c.json('POST', CRONTABS, cronTab('pre', { cronSpec: '* * * * *', image: 'x', color: 'red' }));
     assert.equal(spec(before.body)['color'], undefined);
@@ -39,7 +39,7 @@ describe('serving follows the CRD: rebuilt on spec changes, gone with the CRD', 
       await updateCRD('crontabs.stable.example.com', (crd) => {
         crd.spec.versions = [cronTabVersion('v1', {
           storage: true,
-          schema: cronTabSchema({ color: { type: 'string' } }),
+          schema: cronTabSchema({ color: { type: 'string' }, tier: { type: 'string', default: 'gold' } }),
           extra: { additionalPrinterColumns: [{ name: 'Color', type: 'string', jsonPath: '.spec.color' }] },
         })];
       });
@@ -49,6 +49,10 @@ describe('serving follows the CRD: rebuilt on spec changes, gone with the CRD', 
         assert.equal(spec(r.body)['color'], 'blue');
       });
       await watch.end(20_000);
+      // Objects written before the new default read with it (defaults apply on read from storage).
+      assert.equal(spec((await c.json('GET', `${CRONTABS}/pre`)).body)['tier'], 'gold');
+      const items = (await c.json('GET', CRONTABS)).body['items'] as Obj[];
+      assert.ok(items.every((i) => spec(i)['tier'] === 'gold'), JSON.stringify(items.map(spec)));
       const table = await c.json('GET', CRONTABS, undefined, { Accept: TABLE_ACCEPT });
       assert.deepEqual((table.body['columnDefinitions'] as Obj[]).map((d) => d['name']), ['Name', 'Color']);
 
