@@ -136,7 +136,7 @@ describe('CRDHandler over a storage-backed CRD source', () => {
 
   const PATH = '/apis/stable.example.com/v1/namespaces/default/crontabs';
 
-  test('not served until its names are accepted or it is established; then served; gone with the CRD', async () => {
+  test('not served until its names are accepted or it is established; then served; no creates while terminating; gone with the CRD', async () => {
     const crd = cronTabCRD();
     await putCRD(crd, [{ type: 'NamesAccepted', status: 'False' }]);
     await eventually(async () => assert.ok(source.get('crontabs.stable.example.com') !== undefined));
@@ -145,6 +145,14 @@ describe('CRDHandler over a storage-backed CRD source', () => {
     await eventually(async () => assert.equal((await call('GET', PATH)).status, 200));
     const created = await call('POST', PATH, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'a' }, spec: { image: 'x' } });
     assert.equal(created.status, 201, JSON.stringify(created.body));
+    // While the CRD terminates, its resources are read and deleted, never created.
+    await putCRD(crd, [{ type: 'NamesAccepted', status: 'True' }, { type: 'Terminating', status: 'True' }]);
+    await eventually(async () => {
+      const refused = await call('POST', PATH, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'b' }, spec: { image: 'x' } });
+      assert.equal(refused.status, 405);
+      assert.equal(refused.body['message'], 'create not allowed while custom resource definition is terminating');
+    });
+    assert.equal((await call('GET', `${PATH}/a`)).status, 200);
     await crds.main.delete(ctx, 'crontabs.stable.example.com', allow, { dryRun: false, gracePeriodSeconds: undefined, preconditions: undefined, propagationPolicy: undefined, orphanDependents: undefined });
     await eventually(async () => assert.equal((await call('GET', PATH)).status, 404));
   });
