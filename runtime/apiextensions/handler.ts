@@ -1,6 +1,6 @@
 import type { CustomResourceDefinition } from '../../apis/apiextensions/v1/types.js';
 import type { AdmissionChain } from '../admission/types.js';
-import { newInternalError, newMethodNotSupported } from '../apimachinery/errors/index.js';
+import { newInternalError, newMethodNotSupported, StatusError } from '../apimachinery/errors/index.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { InstalledResource } from '../controlplane/resources.js';
 import { storagePrefix } from '../registry/generic/index.js';
@@ -76,9 +76,8 @@ export class CRDHandler {
     if (crd === undefined) return this.opts.delegate(req, res);
     const info = req.info;
     if (info.verb === 'create' && isCRDConditionTrue(crd, 'Terminating')) {
-      const err = newMethodNotSupported({ group: info.apiGroup, resource: info.resource }, info.verb);
-      err.status.message = `${info.verb} not allowed while custom resource definition is terminating`;
-      return res.writeError(err);
+      const status = newMethodNotSupported({ group: info.apiGroup, resource: info.resource }, info.verb).status;
+      return res.writeError(new StatusError({ ...status, message: `${info.verb} not allowed while custom resource definition is terminating` }));
     }
     let serving: CRDServingInfo;
     try {
