@@ -31,7 +31,23 @@ export class Transport {
   send(rt: RoundTrip): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const send = this.secure ? httpsRequest : httpRequest;
-      const req = send(rt.url, { method: rt.method, headers: rt.headers, agent: this.agent, signal: rt.signal }, resolve);
+      // Not node's `signal` option: it destroys the socket with an error even after the response
+      // arrived whole, when the socket may be back in the keep-alive pool with no error listener
+      // (an uncaught exception), or serving another request.
+      let response: IncomingMessage | undefined;
+      const req = send(rt.url, { method: rt.method, headers: rt.headers, agent: this.agent }, (res) => {
+        response = res;
+        resolve(res);
+      });
+      const onAbort = (): void => {
+        if (response?.complete === true) response.destroy();
+        else req.destroy(Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR', cause: rt.signal.reason as unknown }));
+      };
+      if (rt.signal.aborted) onAbort();
+      else {
+        rt.signal.addEventListener('abort', onAbort, { once: true });
+        req.once('close', () => rt.signal.removeEventListener('abort', onAbort));
+      }
       req.on('error', reject);
       req.end(rt.body);
     });
