@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CRONTABS, TABLE_ACCEPT, createEstablishedCRD, cronTab, cronTabCRD, cronTabSchema, cronTabVersion, startEnv, type Env, type Obj } from './env.js';
+import { CRONTABS, TABLE_ACCEPT, createEstablishedCRD, cronTab, cronTabCRD, cronTabVersion, startEnv, type Env, type Obj } from './env.js';
 
 function causes(body: Obj): string[] {
   const details = body['details'] as { causes?: Array<{ field?: string; message?: string }> } | undefined;

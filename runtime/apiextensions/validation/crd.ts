@@ -4,21 +4,17 @@ import type {
   CustomResourceDefinition,
   CustomResourceDefinitionNames,
   CustomResourceSubresources,
-  CustomResourceValidation,
   JSONSchemaProps,
   SelectableField,
 } from '../../../apis/apiextensions/v1/types.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../apimachinery/validation/names.js';
-import { SchemaValidator } from '../../apimachinery/validation/schema-validator.js';
 import { isCRDConditionTrue } from '../apihelpers.js';
-import { validateDefaults } from './defaults.js';
-import { child, duplicate, forbidden, goStrings, index, invalid, invalidGo, key, notSupported, required, tooMany } from './errors.js';
+import { allowInvalidCABundle, REVIEW_VERSIONS, validateConversion, type ConversionOptions } from './conversion.js';
+import { child, duplicate, goStrings, index, invalid, invalidGo, key, notSupported, required, tooMany } from './errors.js';
 import { validFieldPath } from './fieldpath.js';
-import { toInternalSpec, type InternalConversion, type InternalSpec, type InternalVersion } from './internal.js';
-import { validateOpenAPISchema } from './openapi.js';
-import { validateStructural } from './structural.js';
-import { validateCABundle, validateWebhookService, validateWebhookURL } from './webhook.js';
+import { toInternalSpec, type InternalSpec, type InternalVersion } from './internal.js';
+import { validateValidation } from './schemas.js';
 
 /**
  * CRD validation as apiextensions' validation.go (the parts users hit): names, scope, versions
@@ -28,36 +24,13 @@ import { validateCABundle, validateWebhookService, validateWebhookURL } from './
  * InternalSpec). Pure functions; they never mutate the CRDs.
  */
 
-interface Options {
-  readonly requireRecognizedConversionReviewVersion: boolean;
+interface Options extends ConversionOptions {
   readonly requireImmutableNames: boolean;
-  readonly allowInvalidCABundle: boolean;
 }
 
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
-const REVIEW_VERSIONS = ['v1', 'v1beta1'];
 const MAX_SELECTABLE_FIELDS = 8;
-const ALLOWED_AT_ROOT_WITH_STATUS = [
-  'Description', 'Type', 'Format', 'Title', 'Maximum', 'ExclusiveMaximum', 'Minimum', 'ExclusiveMinimum', 'MaxLength', 'MinLength', 'Pattern',
-  'MaxItems', 'MinItems', 'UniqueItems', 'MultipleOf', 'Required', 'Items', 'Properties', 'ExternalDocs', 'Example', 'XPreserveUnknownFields', 'XValidations',
-];
-/** JSON keys of JSONSchemaProps and the Go field names kube reports. */
-const GO_FIELD: Readonly<Record<string, string>> = {
-  id: 'ID', $schema: 'Schema', $ref: 'Ref', description: 'Description', type: 'Type', format: 'Format', title: 'Title', default: 'Default',
-  maximum: 'Maximum', exclusiveMaximum: 'ExclusiveMaximum', minimum: 'Minimum', exclusiveMinimum: 'ExclusiveMinimum', maxLength: 'MaxLength',
-  minLength: 'MinLength', pattern: 'Pattern', maxItems: 'MaxItems', minItems: 'MinItems', uniqueItems: 'UniqueItems', multipleOf: 'MultipleOf',
-  enum: 'Enum', maxProperties: 'MaxProperties', minProperties: 'MinProperties', required: 'Required', items: 'Items', allOf: 'AllOf', oneOf: 'OneOf',
-  anyOf: 'AnyOf', not: 'Not', properties: 'Properties', additionalProperties: 'AdditionalProperties', patternProperties: 'PatternProperties',
-  dependencies: 'Dependencies', additionalItems: 'AdditionalItems', definitions: 'Definitions', externalDocs: 'ExternalDocs', example: 'Example',
-  nullable: 'Nullable', 'x-kubernetes-preserve-unknown-fields': 'XPreserveUnknownFields', 'x-kubernetes-embedded-resource': 'XEmbeddedResource',
-  'x-kubernetes-int-or-string': 'XIntOrString', 'x-kubernetes-list-map-keys': 'XListMapKeys', 'x-kubernetes-list-type': 'XListType',
-  'x-kubernetes-map-type': 'XMapType', 'x-kubernetes-validations': 'XValidations',
-};
-
-/** Compiles schemas to check that a validator can be built (ajv), as kube builds one. */
-const probe = new SchemaValidator();
-
 /** ValidateCustomResourceDefinition: a CRD being created (after defaulting and PrepareForCreate). */
 export function validateCustomResourceDefinition(crd: CustomResourceDefinition): FieldError[] {
   const errs: FieldError[] = [];
@@ -201,55 +174,6 @@ function deprecationWarningProblems(v: InternalVersion): string[] {
   return problems;
 }
 
-/** validateCustomResourceDefinitionValidation: one openAPIV3Schema. */
-function validateValidation(validation: CustomResourceValidation | undefined, statusEnabled: boolean, path: string): FieldError[] {
-  const schema = validation?.openAPIV3Schema;
-  if (schema === undefined) return [];
-  const errs: FieldError[] = [];
-  const schemaPath = child(path, 'openAPIV3Schema');
-  if (statusEnabled) errs.push(...rootWithStatus(schema, schemaPath));
-  if (schema.nullable === true) errs.push(forbidden(child(path, 'openAPIV3Schema.nullable'), 'nullable cannot be true at the root'));
-  const structural = validateStructural(schema, schemaPath);
-  let compileCEL = false;
-  if (structural.length > 0) errs.push(...structural);
-  else {
-    const defaults = validateDefaults(schema, schemaPath, probe);
-    if (defaults.length > 0) errs.push(...defaults);
-    else compileCEL = true;
-  }
-  errs.push(...validateOpenAPISchema(schema, schemaPath, compileCEL));
-  if (errs.length === 0) {
-    try {
-      probe.validate(schema, {});
-    } catch (err) {
-      errs.push(invalid(path, '', `error building validator: ${(err as Error).message}`));
-    }
-  }
-  return errs;
-}
-
-/** With a status subresource, the root may only use the keywords that keep status's validation when status is validated alone. */
-function rootWithStatus(schema: JSONSchemaProps, path: string): FieldError[] {
-  for (const [k, value] of Object.entries(schema)) {
-    if (isZero(value)) continue;
-    const goName = GO_FIELD[k] ?? k;
-    if (goName === 'Type') {
-      if (schema.type !== 'object') return [invalid(`${path}.type`, schema.type, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled')];
-      continue;
-    }
-    if (!ALLOWED_AT_ROOT_WITH_STATUS.includes(goName)) {
-      return [invalidGo(path, JSON.stringify(schema), `only [${ALLOWED_AT_ROOT_WITH_STATUS.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`)];
-    }
-  }
-  return [];
-}
-
-function isZero(v: unknown): boolean {
-  if (v === undefined || v === null || v === false || v === 0 || v === '') return true;
-  if (Array.isArray(v)) return v.length === 0;
-  return typeof v === 'object' && Object.keys(v).length === 0;
-}
-
 /** ValidateCustomResourceDefinitionNames. */
 function validateNames(names: CustomResourceDefinitionNames, path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -342,55 +266,6 @@ function validateSelectableFields(fields: readonly SelectableField[], schema: JS
   });
   if (unique.size > MAX_SELECTABLE_FIELDS) errs.push(tooMany(path, unique.size, MAX_SELECTABLE_FIELDS));
   return errs;
-}
-
-/** validateCustomResourceConversion. */
-function validateConversion(conversion: InternalConversion | undefined, opts: Options, path: string): FieldError[] {
-  if (conversion === undefined) return [];
-  const errs = enumString(child(path, 'strategy'), conversion.strategy, ['None', 'Webhook']);
-  const cc = conversion.webhookClientConfig;
-  if (conversion.strategy === 'Webhook') {
-    if (cc === undefined) errs.push(required(child(path, 'webhookClientConfig'), 'required when strategy is set to Webhook'));
-    else {
-      const ccPath = child(path, 'webhookClientConfig');
-      if ((cc.url === undefined) === (cc.service === undefined)) errs.push(required(ccPath, 'exactly one of url or service is required'));
-      else if (cc.url !== undefined) errs.push(...validateWebhookURL(child(ccPath, 'url'), cc.url));
-      else if (cc.service !== undefined) errs.push(...validateWebhookService(child(ccPath, 'service'), cc.service));
-      if ((cc.caBundle ?? '') !== '' && !opts.allowInvalidCABundle) errs.push(...validateCABundle(child(ccPath, 'caBundle'), cc.caBundle ?? ''));
-    }
-    errs.push(...validateReviewVersions(conversion.conversionReviewVersions ?? [], opts.requireRecognizedConversionReviewVersion, child(path, 'conversionReviewVersions')));
-  } else {
-    if (cc !== undefined) errs.push(forbidden(child(path, 'webhookClientConfig'), 'should not be set when strategy is not set to Webhook'));
-    if ((conversion.conversionReviewVersions ?? []).length > 0) {
-      errs.push(forbidden(child(path, 'conversionReviewVersions'), 'should not be set when strategy is not set to Webhook'));
-    }
-  }
-  return errs;
-}
-
-function validateReviewVersions(versions: readonly string[], requireRecognized: boolean, path: string): FieldError[] {
-  if (versions.length === 0) return [required(path)];
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  versions.forEach((v, i) => {
-    if (seen.has(v)) {
-      errs.push(invalid(index(path, i), v, 'duplicate version'));
-      return;
-    }
-    seen.add(v);
-    for (const problem of isDNS1035Label(v)) errs.push(invalid(index(path, i), v, problem));
-  });
-  if (requireRecognized && !versions.some((v) => REVIEW_VERSIONS.includes(v))) {
-    errs.push(invalidGo(path, goStrings(versions), `must include at least one of ${REVIEW_VERSIONS.join(', ')}`));
-  }
-  return errs;
-}
-
-/** An invalid CA bundle may stay on a CRD that already had one, and is fine before the CRD is established. */
-function allowInvalidCABundle(old: CustomResourceDefinition): boolean {
-  if (!isCRDConditionTrue(old, 'Established')) return true;
-  const caBundle = old.spec.conversion?.webhook?.clientConfig?.caBundle ?? '';
-  return caBundle !== '' && validateCABundle('caBundle', caBundle).length > 0;
 }
 
 /** ValidateCustomResourceDefinitionStoredVersions. */
