@@ -28,12 +28,13 @@ export interface PKI {
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
-interface KeyPairPEM {
+export interface KeyPairPEM {
   certPEM: string;
   keyPEM: string;
 }
 
-interface Issuer {
+/** A CA that signs leaves: its certificate and private key. */
+export interface Issuer {
   cert: x509.X509Certificate;
   key: WebCrypto.CryptoKey;
 }
@@ -64,7 +65,8 @@ export async function ensurePKI(dataDir: string, opts: { hosts: readonly string[
   };
 }
 
-async function ensureCA(dir: string, name: string, commonName: string): Promise<Issuer> {
+/** Loads `<dir>/<name>.{crt,key}`, or makes a self-signed CA there valid for 10 years. */
+export async function ensureCA(dir: string, name: string, commonName: string): Promise<Issuer> {
   const existing = readPair(dir, name);
   if (existing !== undefined) return { cert: new x509.X509Certificate(existing.certPEM), key: await importKey(existing.keyPEM) };
   const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
@@ -86,7 +88,11 @@ async function ensureCA(dir: string, name: string, commonName: string): Promise<
   return { cert, key: keys.privateKey };
 }
 
-async function ensureLeaf(dir: string, name: string, issuer: Issuer, spec: { subject: string; server: boolean; hosts: readonly string[] }): Promise<KeyPairPEM> {
+/**
+ * Loads `<dir>/<name>.{crt,key}`, or makes a leaf certificate signed by `issuer` there (client or
+ * server auth; hosts become IP or DNS SANs); an existing serving certificate missing a host is replaced.
+ */
+export async function ensureLeaf(dir: string, name: string, issuer: Issuer, spec: { subject: string; server: boolean; hosts: readonly string[] }): Promise<KeyPairPEM> {
   const existing = readPair(dir, name);
   if (existing !== undefined && coversHosts(existing.certPEM, spec.hosts)) return existing;
   const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);

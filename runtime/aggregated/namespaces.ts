@@ -1,0 +1,39 @@
+import { Clientset } from '../../generated/clientset/index.js';
+import type { ObjectLookup } from '../admission/types.js';
+import { isNotFound, newInternalError } from '../apimachinery/errors/index.js';
+import { restClientFromKubeconfig } from '../client/index.js';
+import type { StoredObject } from '../storage/object.js';
+
+const NAMESPACES = { group: '', resource: 'namespaces' } as const;
+
+/**
+ * Lookups for admission in a standalone server: Namespaces are the control plane's, read with a
+ * live GET over its kubeconfig (kube's NamespaceLifecycle reads an informer and falls back to
+ * such a GET; a GET per namespaced write keeps the plugin's "consistent read" contract without
+ * a second cache); every other resource is this server's own. A failed lookup is a 500
+ * InternalError naming the cause, as kube's plugin answers when it cannot reach the namespace.
+ */
+export function namespaceLookupOverKubeconfig(kubeconfigPath: string, local: ObjectLookup): ObjectLookup {
+  const { rest } = restClientFromKubeconfig({ path: kubeconfigPath, options: { userAgent: 'kube-ts-aggregated/namespace-lifecycle', timeoutMs: 10_000, maxRetries: 2 } });
+  const namespaces = new Clientset(rest).coreV1().namespaces();
+  const isNamespaces = (gr: { group: string; resource: string }): boolean => gr.group === NAMESPACES.group && gr.resource === NAMESPACES.resource;
+  return {
+    async get(gr, namespace, name, ctx) {
+      if (!isNamespaces(gr)) return local.get(gr, namespace, name, ctx);
+      try {
+        return (await namespaces.get(name, { signal: ctx.signal })) as unknown as StoredObject;
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw newInternalError(new Error(`looking up namespace ${JSON.stringify(name)} in the control plane: ${(err as Error).message}`));
+      }
+    },
+    async list(gr, namespace, ctx) {
+      if (!isNamespaces(gr)) return local.list(gr, namespace, ctx);
+      try {
+        return (await namespaces.list({ signal: ctx.signal })).items as unknown as StoredObject[];
+      } catch (err) {
+        throw newInternalError(new Error(`listing namespaces of the control plane: ${(err as Error).message}`));
+      }
+    },
+  };
+}

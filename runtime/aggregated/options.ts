@@ -1,0 +1,278 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { apiGroups } from '../../generated/index.js';
+import type { APIGroupDefinition } from '../registry/types.js';
+
+/**
+ * The flags of the standalone aggregated API server (sample-apiserver's RecommendedOptions,
+ * reduced to what this runtime has), with kube's names where they exist.
+ */
+export interface AggregatedServerOptions {
+  /** Groups from apis/ to serve; default wardle.example.com. */
+  groups?: readonly string[];
+  securePort?: number;
+  bindAddress?: string;
+  /** Serving CA and certificate (when generated), the SQLite store, the audit log's default place. */
+  dataDir?: string;
+  storageBackend?: 'sqlite' | 'etcd3';
+  etcdServers?: readonly string[];
+  /** Default `/registry/<groups>` (sample-apiserver: /registry/wardle.example.com). */
+  etcdPrefix?: string;
+  watchCache?: boolean;
+  requestTimeoutSeconds?: number;
+  /** Serving certificate and key files; both or neither. Neither: a CA and a certificate made in <data-dir>/pki. */
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  /** The Service the aggregator reaches this server through: its DNS names go into the generated certificate. */
+  serviceName?: string;
+  serviceNamespace?: string;
+  /** More hosts (DNS names or IPs) for the generated certificate. */
+  tlsSANs?: readonly string[];
+  /** The front-proxy CA of the control plane; default .kube-ts/pki/front-proxy-ca.crt (`npm start`'s). */
+  requestheaderClientCAFile?: string;
+  /** Default front-proxy-client (the control plane's proxy certificate); empty allows any CN the CA signed. */
+  requestheaderAllowedNames?: readonly string[];
+  requestheaderUsernameHeaders?: readonly string[];
+  requestheaderUIDHeaders?: readonly string[];
+  requestheaderGroupHeaders?: readonly string[];
+  requestheaderExtraHeadersPrefix?: readonly string[];
+  /** CA bundle of client certificates this server trusts directly (users are CN, groups O); default none. */
+  clientCAFile?: string;
+  /**
+   * Requests without credentials are system:anonymous everywhere. Default false: only /healthz,
+   * /livez and /readyz answer anonymous requests, everything else is 401.
+   */
+  anonymousAuth?: boolean;
+  /** A kubeconfig of the control plane, for namespace lookups (NamespaceLifecycle); absent: no namespace checks. */
+  kubeconfig?: string;
+  /** Audit events (level Metadata) as JSON lines to this file, `-` for stdout; absent: no audit. */
+  auditLogPath?: string;
+}
+
+/** Options with every default resolved; only completeAggregatedOptions makes one. */
+export interface CompletedAggregatedOptions {
+  readonly groups: readonly APIGroupDefinition[];
+  readonly securePort: number;
+  readonly bindAddress: string;
+  readonly dataDir: string;
+  readonly storageBackend: 'sqlite' | 'etcd3';
+  readonly etcdServers: readonly string[];
+  readonly etcdPrefix: string;
+  readonly watchCache: boolean;
+  readonly requestTimeoutSeconds: number;
+  /** Absolute paths, or undefined to generate. */
+  readonly tlsCertFile: string | undefined;
+  readonly tlsPrivateKeyFile: string | undefined;
+  /** SANs of a generated serving certificate. */
+  readonly servingHosts: readonly string[];
+  readonly requestheaderClientCAFile: string;
+  readonly requestheaderAllowedNames: readonly string[];
+  readonly requestheaderUsernameHeaders: readonly string[];
+  readonly requestheaderUIDHeaders: readonly string[];
+  readonly requestheaderGroupHeaders: readonly string[];
+  readonly requestheaderExtraHeadersPrefix: readonly string[];
+  readonly clientCAFile: string | undefined;
+  readonly anonymousAuth: boolean;
+  readonly kubeconfig: string | undefined;
+  /** Absolute, `-`, or undefined. */
+  readonly auditLogPath: string | undefined;
+  readonly completed: true;
+}
+
+export const DEFAULT_GROUPS: readonly string[] = ['wardle.example.com'];
+/** The Service of sample-apiserver's README: `api` in namespace `wardle`. */
+export const DEFAULT_SERVICE = { name: 'api', namespace: 'wardle' } as const;
+/** The data dir of `npm start`, whose front-proxy CA is trusted by default. */
+const CONTROL_PLANE_FRONT_PROXY_CA = '.kube-ts/pki/front-proxy-ca.crt';
+
+/** Groups the control plane itself owns: a standalone server cannot serve them on its own storage. */
+const CONTROL_PLANE_GROUPS: ReadonlySet<string> = new Set(['', 'apiextensions.k8s.io', 'apiregistration.k8s.io']);
+
+export class OptionsError extends Error {
+  override readonly name = 'OptionsError';
+}
+
+/** The groups of apis/ a standalone server may serve. */
+export function servableGroups(): readonly APIGroupDefinition[] {
+  return apiGroups.filter((g) => !CONTROL_PLANE_GROUPS.has(g.name));
+}
+
+export function completeAggregatedOptions(o: AggregatedServerOptions): CompletedAggregatedOptions {
+  const groupNames = [...new Set(o.groups ?? DEFAULT_GROUPS)];
+  if (groupNames.length === 0) throw new OptionsError('--groups: at least one group is required');
+  const available = servableGroups();
+  const groups = groupNames.map((name) => {
+    const g = available.find((a) => a.name === name);
+    if (g === undefined) throw new OptionsError(`--groups: ${JSON.stringify(name)} is not a group of apis/ a standalone server can serve (available: ${available.map((a) => a.name).join(', ')})`);
+    return g;
+  });
+  const storageBackend = o.storageBackend ?? 'sqlite';
+  const etcdServers = o.etcdServers ?? [];
+  if (storageBackend === 'etcd3' && etcdServers.length === 0) throw new OptionsError('--etcd-servers must be specified with --storage-backend=etcd3');
+  const securePort = o.securePort ?? 8443;
+  if (!Number.isInteger(securePort) || securePort < 0 || securePort > 65535) throw new OptionsError(`--secure-port ${securePort} must be between 0 and 65535`);
+  if ((o.tlsCertFile === undefined) !== (o.tlsPrivateKeyFile === undefined)) throw new OptionsError('--tls-cert-file and --tls-private-key-file must be given together');
+  const bindAddress = o.bindAddress ?? '127.0.0.1';
+  const service = { name: o.serviceName ?? DEFAULT_SERVICE.name, namespace: o.serviceNamespace ?? DEFAULT_SERVICE.namespace };
+  const headers = (flag: string, given: readonly string[] | undefined, dflt: readonly string[]): readonly string[] => {
+    const names = (given ?? dflt).map((h) => h.trim());
+    if (names.some((h) => h === '')) throw new OptionsError(`--${flag}: empty header name`);
+    return names;
+  };
+  const wildcard = bindAddress === '0.0.0.0' || bindAddress === '::';
+  return {
+    groups,
+    securePort,
+    bindAddress,
+    dataDir: resolve(o.dataDir ?? '.kube-ts-aggregated'),
+    storageBackend,
+    etcdServers,
+    etcdPrefix: o.etcdPrefix ?? `/registry/${[...groupNames].sort().join('+')}`,
+    watchCache: o.watchCache ?? true,
+    requestTimeoutSeconds: o.requestTimeoutSeconds ?? 60,
+    tlsCertFile: o.tlsCertFile === undefined ? undefined : resolve(o.tlsCertFile),
+    tlsPrivateKeyFile: o.tlsPrivateKeyFile === undefined ? undefined : resolve(o.tlsPrivateKeyFile),
+    // The aggregator checks the certificate against the Service's DNS name (kube's
+    // <service>.<namespace>.svc), whatever address the Endpoints give.
+    servingHosts: [
+      ...new Set([
+        `${service.name}.${service.namespace}.svc`,
+        `${service.name}.${service.namespace}.svc.cluster.local`,
+        'localhost',
+        '127.0.0.1',
+        '::1',
+        ...(wildcard ? [] : [bindAddress]),
+        ...(o.tlsSANs ?? []),
+      ]),
+    ],
+    requestheaderClientCAFile: resolve(o.requestheaderClientCAFile ?? CONTROL_PLANE_FRONT_PROXY_CA),
+    requestheaderAllowedNames: o.requestheaderAllowedNames ?? ['front-proxy-client'],
+    requestheaderUsernameHeaders: headers('requestheader-username-headers', o.requestheaderUsernameHeaders, ['X-Remote-User']),
+    requestheaderUIDHeaders: headers('requestheader-uid-headers', o.requestheaderUIDHeaders, ['X-Remote-Uid']),
+    requestheaderGroupHeaders: headers('requestheader-group-headers', o.requestheaderGroupHeaders, ['X-Remote-Group']),
+    requestheaderExtraHeadersPrefix: headers('requestheader-extra-headers-prefix', o.requestheaderExtraHeadersPrefix, ['X-Remote-Extra-']),
+    clientCAFile: o.clientCAFile === undefined ? undefined : resolve(o.clientCAFile),
+    anonymousAuth: o.anonymousAuth ?? false,
+    kubeconfig: o.kubeconfig === undefined ? undefined : resolve(o.kubeconfig),
+    auditLogPath: o.auditLogPath === undefined || o.auditLogPath === '-' ? o.auditLogPath : resolve(o.auditLogPath),
+    completed: true,
+  };
+}
+
+export const USAGE = `Usage: npm run serve-aggregated -- [flags]
+
+Serves groups from apis/ as an aggregated API server behind the control plane's aggregator
+(kube's sample-apiserver), on its own storage and certificate.
+
+  --groups G[,G…]                 Groups of apis/ to serve. Default wardle.example.com.
+  --secure-port N                 HTTPS port (0 picks a free port). Default 8443.
+  --bind-address IP               Address to listen on. Default 127.0.0.1.
+  --data-dir DIR                  Serving CA and certificate, SQLite store. Default ./.kube-ts-aggregated.
+  --storage-backend sqlite|etcd3  Default sqlite (<data-dir>/aggregated.db).
+  --etcd-servers URL[,URL…]       etcd endpoints for --storage-backend etcd3.
+  --etcd-prefix PREFIX            Key prefix in etcd. Default /registry/<groups>.
+  --watch-cache=false             Serve reads from storage instead of the watch cache.
+  --request-timeout SECONDS       Default request timeout. Default 60.
+  --tls-cert-file FILE            Serving certificate (PEM). Default: made in <data-dir>/pki by
+  --tls-private-key-file FILE     <data-dir>/pki/ca.crt, whose PEM is the APIService's caBundle.
+  --service-name NAME             The Service the APIService names; its DNS names
+  --service-namespace NS          (NAME.NS.svc) go into the made certificate. Default api, wardle.
+  --tls-san HOST[,HOST…]          More DNS names or IPs for the made certificate.
+  --requestheader-client-ca-file FILE        The control plane's front-proxy CA (its <data-dir>/pki/front-proxy-ca.crt).
+                                             Default .kube-ts/pki/front-proxy-ca.crt (npm start's data dir).
+  --requestheader-allowed-names CN[,CN…]     CNs the front proxy may have; empty for any. Default front-proxy-client.
+  --requestheader-username-headers H[,H…]    Default X-Remote-User.
+  --requestheader-uid-headers H[,H…]         Default X-Remote-Uid.
+  --requestheader-group-headers H[,H…]       Default X-Remote-Group.
+  --requestheader-extra-headers-prefix P[,P…]  Default X-Remote-Extra-.
+  --client-ca-file FILE           Also trust client certificates this CA signed (user = CN, groups = O). Default none.
+  --anonymous-auth=true           Serve requests without credentials as system:anonymous everywhere. Default
+                                  false: only /healthz, /livez and /readyz answer them; everything else is 401.
+  --kubeconfig FILE               The control plane, for namespace lookups (NamespaceLifecycle admission).
+                                  Without it, namespaces are not checked.
+  --audit-log-path FILE           Audit events (Metadata level) as JSON lines; - for stdout.
+`;
+
+/** Parses argv (kube's `--flag value` and `--flag=value` forms). Throws OptionsError with the usage on bad input. */
+export function parseAggregatedServerOptions(argv: readonly string[]): AggregatedServerOptions & { help: boolean } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        groups: { type: 'string', multiple: true },
+        'secure-port': { type: 'string' },
+        'bind-address': { type: 'string' },
+        'data-dir': { type: 'string' },
+        'storage-backend': { type: 'string' },
+        'etcd-servers': { type: 'string' },
+        'etcd-prefix': { type: 'string' },
+        'watch-cache': { type: 'string' },
+        'request-timeout': { type: 'string' },
+        'tls-cert-file': { type: 'string' },
+        'tls-private-key-file': { type: 'string' },
+        'service-name': { type: 'string' },
+        'service-namespace': { type: 'string' },
+        'tls-san': { type: 'string', multiple: true },
+        'requestheader-client-ca-file': { type: 'string' },
+        'requestheader-allowed-names': { type: 'string', multiple: true },
+        'requestheader-username-headers': { type: 'string', multiple: true },
+        'requestheader-uid-headers': { type: 'string', multiple: true },
+        'requestheader-group-headers': { type: 'string', multiple: true },
+        'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
+        'client-ca-file': { type: 'string' },
+        'anonymous-auth': { type: 'string' },
+        kubeconfig: { type: 'string' },
+        'audit-log-path': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new OptionsError(`${(err as Error).message}\n\n${USAGE}`);
+  }
+  const int = (flag: string, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined;
+    if (!/^\d+$/.test(v)) throw new OptionsError(`--${flag}: ${JSON.stringify(v)} is not a non-negative integer`);
+    return Number(v);
+  };
+  const bool = (flag: string, v: string | undefined): boolean | undefined => {
+    if (v === undefined) return undefined;
+    if (v !== 'true' && v !== 'false') throw new OptionsError(`--${flag} must be true or false`);
+    return v === 'true';
+  };
+  // String slices as pflag reads them: repeatable, each value comma-separated.
+  const list = (v: string[] | undefined): string[] | undefined => v?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  const backend = values['storage-backend'];
+  if (backend !== undefined && backend !== 'sqlite' && backend !== 'etcd3') throw new OptionsError(`--storage-backend: ${JSON.stringify(backend)} is not one of sqlite, etcd3`);
+  const given: AggregatedServerOptions = {
+    groups: list(values.groups),
+    securePort: int('secure-port', values['secure-port']),
+    bindAddress: values['bind-address'],
+    dataDir: values['data-dir'],
+    storageBackend: backend,
+    etcdServers: list(values['etcd-servers'] === undefined ? undefined : [values['etcd-servers']]),
+    etcdPrefix: values['etcd-prefix'],
+    watchCache: bool('watch-cache', values['watch-cache']),
+    requestTimeoutSeconds: int('request-timeout', values['request-timeout']),
+    tlsCertFile: values['tls-cert-file'],
+    tlsPrivateKeyFile: values['tls-private-key-file'],
+    serviceName: values['service-name'],
+    serviceNamespace: values['service-namespace'],
+    tlsSANs: list(values['tls-san']),
+    requestheaderClientCAFile: values['requestheader-client-ca-file'],
+    requestheaderAllowedNames: list(values['requestheader-allowed-names']),
+    requestheaderUsernameHeaders: list(values['requestheader-username-headers']),
+    requestheaderUIDHeaders: list(values['requestheader-uid-headers']),
+    requestheaderGroupHeaders: list(values['requestheader-group-headers']),
+    requestheaderExtraHeadersPrefix: list(values['requestheader-extra-headers-prefix']),
+    clientCAFile: values['client-ca-file'],
+    anonymousAuth: bool('anonymous-auth', values['anonymous-auth']),
+    kubeconfig: values.kubeconfig,
+    auditLogPath: values['audit-log-path'],
+  };
+  // Absent flags stay absent, so completeAggregatedOptions' defaults apply.
+  const opts = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as AggregatedServerOptions;
+  return { ...opts, help: values.help ?? false };
+}

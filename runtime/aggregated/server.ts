@@ -1,0 +1,130 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { banFlunder } from '../../apis/wardle/v1beta1/admission.js';
+import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
+import { newAdmissionChain, type AdmissionPlugin, type ObjectLookup } from '../admission/types.js';
+import { installAPIGroup } from '../controlplane/install.js';
+import { systemContext } from '../controlplane/loopback.js';
+import { ResourceRegistry } from '../controlplane/resources.js';
+import type { APIGroupDefinition } from '../registry/types.js';
+import { Config } from '../server/config.js';
+import { DiscoveryManager, discoveryRoutes } from '../server/discovery/index.js';
+import type { GenericAPIServer } from '../server/genericapiserver.js';
+import type { Handler } from '../server/http.js';
+import { OpenAPIService, openAPIRoutes } from '../server/openapi/index.js';
+import { Serving } from '../server/serving.js';
+import { newStorageFactory, type StorageConfig } from '../storage/index.js';
+import { auditLogSink } from './audit-log.js';
+import { delegatedAuthentication } from './authentication.js';
+import { ensureServingCertificate } from './certs.js';
+import { namespaceLookupOverKubeconfig } from './namespaces.js';
+import { completeAggregatedOptions, type AggregatedServerOptions, type CompletedAggregatedOptions } from './options.js';
+
+export interface AggregatedServer {
+  /** https://<bind-address>:<port> */
+  readonly url: string;
+  readonly port: number;
+  /** The groups served. */
+  readonly groups: readonly string[];
+  /** The CA of a made serving certificate (the APIService's caBundle); undefined with --tls-cert-file. */
+  readonly servingCA: { readonly certPEM: string; readonly file: string } | undefined;
+  /** e.g. `sqlite /data/aggregated.db` or `etcd3 http://… prefix /registry/wardle.example.com` */
+  readonly storageDescription: string;
+  /** Whether namespaces are checked against a control plane (--kubeconfig). */
+  readonly namespaceLifecycle: boolean;
+  /** Drains in-flight requests, ends watches, flushes the audit log and closes storage. */
+  stop(): Promise<void>;
+}
+
+/** The server's name in logs and errors. */
+export const AGGREGATED_SERVER_NAME = 'kube-ts-aggregated-apiserver';
+
+/**
+ * Starts a standalone aggregated API server in this process (sample-apiserver's
+ * RunWardleServer): one GenericAPIServer serving the chosen groups from apis/ with the same
+ * install path as the control plane (generic store, strategies, admission, discovery,
+ * OpenAPI), on its own storage, behind its own certificate, authenticating the aggregator's
+ * front proxy. Resolves once /readyz would pass.
+ */
+export async function startAggregatedServer(options: AggregatedServerOptions): Promise<AggregatedServer> {
+  const o = completeAggregatedOptions(options);
+  mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+  const certificate = await ensureServingCertificate(o);
+  const authentication = delegatedAuthentication(o);
+  const audit = o.auditLogPath === undefined ? undefined : auditLogSink(o.auditLogPath);
+  const { storageConfig, storageDescription } = storageFor(o);
+  const factory = newStorageFactory(storageConfig);
+
+  const config = new Config({
+    authenticator: authentication.authenticator,
+    requestTimeoutMs: o.requestTimeoutSeconds * 1000,
+    ...(audit === undefined ? {} : { auditSink: audit }),
+  }).complete();
+  const server = config.new({ name: AGGREGATED_SERVER_NAME });
+
+  const resources = new ResourceRegistry(systemContext);
+  const lookup = o.kubeconfig === undefined ? resources.lookup() : namespaceLookupOverKubeconfig(o.kubeconfig, resources.lookup());
+  const admission = newAdmissionChain([...(o.kubeconfig === undefined ? [] : [namespaceLifecycle(lookup)]), ...groupAdmissionPlugins(o.groups, lookup)]);
+  const discovery = new DiscoveryManager();
+  const openapi = new OpenAPIService();
+  for (const group of o.groups) await installAPIGroup(server, group, { factory, resources, admission, discovery, openapi });
+  // No core group here: /api is not served (404), as in a generic apiserver without legacy APIs.
+  for (const r of discoveryRoutes(discovery, { notFound: server.delegate })) if (r.path.startsWith('/apis')) mount(server, r);
+  for (const r of openAPIRoutes(openapi)) mount(server, r);
+  server.addReadyzChecks({ name: o.storageBackend === 'etcd3' ? 'etcd' : 'storage', check: () => factory.readinessCheck() });
+  config.metrics.registerStorageObjectCounts(() => resources.objectCounts());
+
+  const serving = new Serving(server, { tls: { cert: certificate.certPEM, key: certificate.keyPEM, clientCA: authentication.clientCAPEM } });
+  let address;
+  try {
+    address = await serving.listen({ host: o.bindAddress, port: o.securePort });
+    await serving.postStartHooksDone();
+  } catch (err) {
+    await serving.shutdown({ drainTimeoutMs: 0 }).catch(() => undefined);
+    await factory.close();
+    await audit?.close();
+    throw err;
+  }
+  const host = o.bindAddress === '0.0.0.0' ? '127.0.0.1' : o.bindAddress === '::' ? '::1' : o.bindAddress;
+  const url = `https://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url,
+    port: address.port,
+    groups: o.groups.map((g) => g.name),
+    servingCA: certificate.ca,
+    storageDescription,
+    namespaceLifecycle: o.kubeconfig !== undefined,
+    stop: () =>
+      (stopped ??= (async () => {
+        await serving.shutdown({ drainTimeoutMs: 2 * o.requestTimeoutSeconds * 1000 });
+        await factory.close();
+        await audit?.close();
+      })()),
+  };
+}
+
+/**
+ * The admission plugins of the served groups (sample-apiserver registers BanFlunder for
+ * wardle). They see this server's own objects, and namespaces through `lookup`.
+ */
+function groupAdmissionPlugins(groups: readonly APIGroupDefinition[], lookup: ObjectLookup): AdmissionPlugin[] {
+  return groups.some((g) => g.name === 'wardle.example.com') ? [banFlunder(lookup)] : [];
+}
+
+function storageFor(o: CompletedAggregatedOptions): { storageConfig: StorageConfig; storageDescription: string } {
+  if (o.storageBackend === 'sqlite') {
+    const path = join(o.dataDir, 'aggregated.db');
+    return { storageConfig: { backend: { backend: 'sqlite', path }, watchCache: o.watchCache }, storageDescription: `sqlite ${path}` };
+  }
+  return {
+    storageConfig: { backend: { backend: 'etcd3', endpoints: o.etcdServers, prefix: o.etcdPrefix }, watchCache: o.watchCache },
+    storageDescription: `etcd3 ${o.etcdServers.join(',')} prefix ${o.etcdPrefix}`,
+  };
+}
+
+function mount(server: GenericAPIServer, r: { path: string; prefix: boolean; handler: Handler }): void {
+  if (r.prefix) server.mux.handlePrefix(r.path, r.handler);
+  else server.mux.handle(r.path, r.handler);
+}
