@@ -1,5 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { newBadRequest, newInternalError } from '../apimachinery/errors/index.js';
 import { Cancellation } from './cancellation.js';
@@ -77,6 +78,7 @@ export class Serving {
     this.fastify.addContentTypeParser('*', (_req: FastifyRequest, _payload: IncomingMessage, done: (err: Error | null, body?: unknown) => void) => done(null));
     this.fastify.route({ method: [...ALL_METHODS], url: '*', handler: (request, reply) => this.hijack(request, reply) });
     this.fastify.setNotFoundHandler((request, reply) => this.hijack(request, reply));
+    this.fastify.server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => this.dispatchUpgrade(raw, socket, head));
     this.fastify.setErrorHandler((err, request, reply) => {
       server.config.logger.error('fastify error outside the handler chain', { method: request.method, URI: request.url, err });
       if (!reply.raw.headersSent) {
@@ -142,6 +144,24 @@ export class Serving {
   private hijack(request: FastifyRequest, reply: FastifyReply): void {
     reply.hijack();
     this.dispatch(request.raw, reply.raw);
+  }
+
+  /**
+   * A request to switch protocols (kubectl exec and port-forward, websockets) reaches node's
+   * 'upgrade' event with its socket already detached from the HTTP parser and no response
+   * object. It goes through the same filter chain with a response bound to that socket
+   * (`req.raw.upgrade` is true): a handler answering normally gets the connection closed after
+   * its answer; one that switches protocols (the aggregator's proxy) writes the 101 and pipes
+   * `req.raw.socket` itself. Bytes read past the headers are put back on the socket first.
+   */
+  private dispatchUpgrade(raw: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => undefined);
+    if (head.length > 0) socket.unshift(head);
+    const response = new ServerResponse(raw);
+    response.assignSocket(socket as Socket);
+    response.shouldKeepAlive = false;
+    response.once('finish', () => socket.end());
+    this.dispatch(raw, response);
   }
 
   private dispatch(raw: IncomingMessage, response: ServerResponse): void {
