@@ -4,6 +4,7 @@ import type { RESTClient } from '../../runtime/client/index.js';
 import { ApiextensionsV1Client } from './apiextensions/v1/index.js';
 import { ApiregistrationV1Client } from './apiregistration/v1/index.js';
 import { CoreV1Client } from './core/v1/index.js';
+import { StableV1Client } from './stable/v1/index.js';
 import { WardleV1alpha1Client } from './wardle/v1alpha1/index.js';
 import { WardleV1beta1Client } from './wardle/v1beta1/index.js';
 
@@ -12,6 +13,7 @@ export class Clientset {
   readonly #coreV1: CoreV1Client;
   readonly #apiextensionsV1: ApiextensionsV1Client;
   readonly #apiregistrationV1: ApiregistrationV1Client;
+  readonly #stableV1: StableV1Client;
   readonly #wardleV1beta1: WardleV1beta1Client;
   readonly #wardleV1alpha1: WardleV1alpha1Client;
 
@@ -19,6 +21,7 @@ export class Clientset {
     this.#coreV1 = new CoreV1Client(rest);
     this.#apiextensionsV1 = new ApiextensionsV1Client(rest);
     this.#apiregistrationV1 = new ApiregistrationV1Client(rest);
+    this.#stableV1 = new StableV1Client(rest);
     this.#wardleV1beta1 = new WardleV1beta1Client(rest);
     this.#wardleV1alpha1 = new WardleV1alpha1Client(rest);
   }
@@ -33,6 +36,10 @@ export class Clientset {
 
   apiregistrationV1(): ApiregistrationV1Client {
     return this.#apiregistrationV1;
+  }
+
+  stableV1(): StableV1Client {
+    return this.#stableV1;
   }
 
   wardleV1beta1(): WardleV1beta1Client {

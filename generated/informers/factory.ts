@@ -7,6 +7,7 @@ import { type APIServiceInformer as ApiregistrationV1APIServiceInformer, newAPIS
 import { type EndpointsInformer as CoreV1EndpointsInformer, newEndpointsInformer as newCoreV1EndpointsInformer } from './core/v1/endpoints.js';
 import { type NamespaceInformer as CoreV1NamespaceInformer, newNamespaceInformer as newCoreV1NamespaceInformer } from './core/v1/namespace.js';
 import { type ServiceInformer as CoreV1ServiceInformer, newServiceInformer as newCoreV1ServiceInformer } from './core/v1/service.js';
+import { type CronTabInformer as StableV1CronTabInformer, newCronTabInformer as newStableV1CronTabInformer } from './stable/v1/crontab.js';
 import { type FischerInformer as WardleV1alpha1FischerInformer, newFischerInformer as newWardleV1alpha1FischerInformer } from './wardle/v1alpha1/fischer.js';
 import { type FlunderInformer as WardleV1alpha1FlunderInformer, newFlunderInformer as newWardleV1alpha1FlunderInformer } from './wardle/v1alpha1/flunder.js';
 import { type FlunderInformer as WardleV1beta1FlunderInformer, newFlunderInformer as newWardleV1beta1FlunderInformer } from './wardle/v1beta1/flunder.js';
@@ -35,6 +36,14 @@ export interface ApiregistrationV1Informers {
 
 export interface ApiregistrationInformers {
   v1(): ApiregistrationV1Informers;
+}
+
+export interface StableV1Informers {
+  crontabs(): StableV1CronTabInformer;
+}
+
+export interface StableInformers {
+  v1(): StableV1Informers;
 }
 
 export interface WardleV1beta1Informers {
@@ -88,6 +97,16 @@ export class SharedInformerFactory {
     return {
       v1: () => ({
         apiservices: () => newApiregistrationV1APIServiceInformer(shared, clients),
+      }),
+    };
+  }
+
+  stable(): StableInformers {
+    const shared = this.base;
+    const clients = this.clientset;
+    return {
+      v1: () => ({
+        crontabs: () => newStableV1CronTabInformer(shared, clients),
       }),
     };
   }

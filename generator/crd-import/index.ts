@@ -146,9 +146,12 @@ function forTypes(schema: JSONSchemaProps, root: boolean): Record<string, unknow
   if (schema['x-kubernetes-preserve-unknown-fields'] === true && schema.properties === undefined) {
     return { ...pickDoc(schema), tsType: schema.type === 'object' ? '{ [key: string]: unknown }' : 'unknown' };
   }
-  if (schema.properties !== undefined) {
-    const props: Record<string, unknown> = {};
-    for (const [name, prop] of Object.entries(schema.properties)) {
+  if (schema.properties !== undefined || root) {
+    // Every custom resource carries apiVersion, kind and metadata whether its schema declares
+    // them or not (kube's structural schemas allow them implicitly): declared first, so a schema
+    // that does declare them keeps its own order and documentation.
+    const props: Record<string, unknown> = root ? { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { tsType: 'ObjectMeta' } } : {};
+    for (const [name, prop] of Object.entries(schema.properties ?? {})) {
       props[name] = (root || schema['x-kubernetes-embedded-resource'] === true) && name === 'metadata'
         ? { tsType: 'ObjectMeta' }
         : forTypes(prop, false);

@@ -31,6 +31,7 @@ import { endpointsResource as coreV1EndpointsResource } from '../core/v1/endpoin
 import { namespaceResource as coreV1NamespaceResource } from '../core/v1/namespace.js';
 import { serviceResource as coreV1ServiceResource } from '../core/v1/service.js';
 import { Clientset } from '../index.js';
+import { cronTabResource as stableV1CronTabResource } from '../stable/v1/crontab.js';
 import { fischerResource as wardleV1alpha1FischerResource } from '../wardle/v1alpha1/fischer.js';
 import { flunderResource as wardleV1alpha1FlunderResource } from '../wardle/v1alpha1/flunder.js';
 import { flunderResource as wardleV1beta1FlunderResource } from '../wardle/v1beta1/flunder.js';
@@ -117,6 +118,29 @@ export const fakeResources: readonly FakeResource[] = [
     schema: apiregistrationV1APIServiceSchema,
     selectableFields: [],
     subresources: {
+      status: true,
+    },
+    verbs: [
+      "create",
+      "delete",
+      "deletecollection",
+      "get",
+      "list",
+      "patch",
+      "update",
+      "watch",
+    ],
+  },
+  {
+    descriptor: stableV1CronTabResource,
+    selectableFields: [],
+    strategicMergePatch: false,
+    subresources: {
+      scale: {
+        labelSelectorPath: ".status.labelSelector",
+        specReplicasPath: ".spec.replicas",
+        statusReplicasPath: ".status.replicas",
+      },
       status: true,
     },
     verbs: [
