@@ -68,6 +68,7 @@ export class CRDServingInfo {
           storages: new Map([[kind, storages]]),
           admission: deps.admission,
           strategicMergePatch: false,
+          scaleTableFromResource: true,
           minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds,
           validator: deps.validator,
           codec: (scheme, v) => customResourceCodec(scheme, v, converter),

@@ -49,6 +49,12 @@ export interface InstallAPIGroupVersionOptions {
    * (kindCodec). Custom resources pass theirs (conversion webhooks, pruning per version).
    */
   readonly codec?: (scheme: KindScheme, version: string) => ObjectCodec;
+  /**
+   * Whether `/scale` answers Tables with the resource's printer columns evaluated on the Scale,
+   * as kube's CRD handler gives its scale scope the custom resource's table convertor. Default
+   * false: no Table for the Scale of a generated kind (kube prints those with printers of their own).
+   */
+  readonly scaleTableFromResource?: boolean;
 }
 
 export interface InstalledAPIGroupVersion {
@@ -110,8 +116,8 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       scopes.set('scale', {
         ...base,
         subresource: 'scale',
-        tableConvertor: undefined,
-        restrictions: resourceEndpointRestrictions({ tableConvertor: false }),
+        tableConvertor: opts.scaleTableFromResource === true ? tableConvertor : undefined,
+        restrictions: resourceEndpointRestrictions({ tableConvertor: opts.scaleTableFromResource === true }),
         codec: SCALE_CODEC,
       });
     }
