@@ -126,24 +126,30 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
     if (!this.ready) throw new TooManyRequestsError('storage is (re)initializing', this.retryAfterSeconds());
   }
 
+  /**
+   * Before a consistent read from the cache: waits until the cache has caught up with the
+   * backend's current revision (a local read on SQLite), asking for watch progress meanwhile.
+   * False when it does not in time; the read then goes to the backend.
+   */
+  private async catchUpForConsistentRead(): Promise<boolean> {
+    const current = await this.storage.getCurrentResourceVersion();
+    try {
+      await this.cache.waitUntilFresh(current, this.cfg.freshnessTimeoutMs, () => void this.storage.requestWatchProgress().catch(() => undefined));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   async get(key: string, opts: GetOptions = {}): Promise<T | undefined> {
     const pk = prepareKey(this.cfg.resourcePrefix, key, false);
     if (!this.ready) return this.storage.get(key, opts);
-    let rv: number;
     if (!opts.resourceVersion) {
       // A consistent get goes to the backend, as kube's does, unless consistent reads may come
-      // from the cache: then the backend's current revision (a local read on SQLite) tells how
-      // fresh the cache must be, and the answer is the cached object, already decoded.
-      if (!this.cfg.consistentReadsFromCache) return this.storage.get(key, opts);
-      rv = await this.storage.getCurrentResourceVersion();
-      try {
-        await this.cache.waitUntilFresh(rv, this.cfg.freshnessTimeoutMs, () => void this.storage.requestWatchProgress().catch(() => undefined));
-      } catch {
-        return this.storage.get(key, opts);
-      }
+      // from the cache: then the answer is the cached object, already decoded.
+      if (!this.cfg.consistentReadsFromCache || !(await this.catchUpForConsistentRead())) return this.storage.get(key, opts);
     } else {
-      rv = this.versioner.parseResourceVersion(opts.resourceVersion);
-      await this.cache.waitUntilFresh(rv, this.cfg.freshnessTimeoutMs);
+      await this.cache.waitUntilFresh(this.versioner.parseResourceVersion(opts.resourceVersion), this.cfg.freshnessTimeoutMs);
     }
     const entry = this.cache.store.get(pk);
     if (entry) return entry.obj;
@@ -166,17 +172,10 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
       (rv === '' && !this.cfg.consistentReadsFromCache);
     if (delegate) return this.storage.getList(key, opts);
     const prefix = prepareKey(this.cfg.resourcePrefix, key, recursive);
-    let minRV = rv === '' ? 0 : this.versioner.parseResourceVersion(rv);
     if (rv === '') {
-      // Consistent read from cache: catch up with the backend's current revision first.
-      minRV = await this.storage.getCurrentResourceVersion();
-      try {
-        await this.cache.waitUntilFresh(minRV, this.cfg.freshnessTimeoutMs, () => void this.storage.requestWatchProgress().catch(() => undefined));
-      } catch {
-        return this.storage.getList(key, opts);
-      }
+      if (!(await this.catchUpForConsistentRead())) return this.storage.getList(key, opts);
     } else {
-      await this.cache.waitUntilFresh(minRV, this.cfg.freshnessTimeoutMs);
+      await this.cache.waitUntilFresh(this.versioner.parseResourceVersion(rv), this.cfg.freshnessTimeoutMs);
     }
     // kube ignores limit for RV=0 (the whole list comes from memory anyway).
     return this.listFromCache(prefix, recursive, pred, rv === '0' ? 0 : limit);
