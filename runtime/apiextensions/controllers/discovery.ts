@@ -1,10 +1,10 @@
 import type { CustomResourceDefinition } from '../../../apis/apiextensions/v1/types.js';
-import { RateLimitingQueue, runController } from '../../client/index.js';
 import type { DiscoveryRegistry, ResourceDescription, SubresourceDescription } from '../../server/discovery/index.js';
 import { storageVersionHash } from '../../server/discovery/index.js';
 import { servedNames, storageVersionOf } from '../apihelpers.js';
 import { ESTABLISHED, isConditionTrue, TERMINATING } from './conditions.js';
-import { deletedCRD, onErrorOf, type CachedCRD, type CRDControllerDeps } from './deps.js';
+import type { CRDControllerDeps } from './deps.js';
+import { GroupVersionController } from './groupversion.js';
 
 /** kube's priorities for every CRD group version in aggregated discovery. */
 export const CRD_GROUP_PRIORITY_MINIMUM = 1000;
@@ -27,48 +27,15 @@ export interface DiscoveryControllerOptions extends CRDControllerDeps {
  * documents (and their ETags) on every change, so a CRD appears the moment it is established.
  */
 export class DiscoveryController {
-  private readonly queue = new RateLimitingQueue<string>();
+  private readonly loop: GroupVersionController;
 
   constructor(private readonly o: DiscoveryControllerOptions) {
-    const enqueue = (crd: CachedCRD): void => {
-      for (const v of crd.spec.versions) this.queue.add(gvKey(crd.spec.group, v.name));
-    };
-    o.informer.informer().addEventHandler({
-      onAdd: enqueue,
-      // The old object too: a version it served and the new one does not must go.
-      onUpdate: (old, crd) => {
-        enqueue(crd);
-        enqueue(old);
-      },
-      onDelete: (crd) => enqueue(deletedCRD(crd)),
-    });
+    this.loop = new GroupVersionController(o, 'DiscoveryController', (group, version) => this.sync(group, version));
   }
 
-  /**
-   * Publishes every group version the synced informer knows, then reconciles changes until
-   * `signal` aborts. `synced` resolves once the first publication is complete.
-   */
+  /** Publishes every group version, then reconciles changes until `signal` aborts; `synced` once the first publication is complete. */
   run(signal: AbortSignal, synced?: () => void): Promise<void> {
-    const onError = onErrorOf(this.o, 'DiscoveryController');
-    for (const crd of this.o.informer.lister().list()) {
-      for (const v of crd.spec.versions) {
-        try {
-          this.sync(crd.spec.group, v.name);
-        } catch (err) {
-          // Retried by the loop below, with the queue's backoff.
-          const key = `${crd.spec.group}/${v.name}`;
-          onError(key, err);
-          this.queue.addRateLimited(key);
-        }
-      }
-    }
-    synced?.();
-    return runController({
-      queue: this.queue,
-      signal,
-      reconcile: (key) => this.sync(...splitKey(key)),
-      onError,
-    });
+    return this.loop.run(signal, synced);
   }
 
   /** The description of `group`/`version` as the cache now has it. */
@@ -108,13 +75,4 @@ function resourceDescription(crd: CustomResourceDefinition, v: CustomResourceDef
     ...(storage !== undefined ? { storageVersionHash: storageVersionHash(crd.spec.group, storage, crd.spec.names.kind) } : {}),
     subresources,
   };
-}
-
-function gvKey(group: string, version: string): string {
-  return `${group}/${version}`;
-}
-
-function splitKey(key: string): [string, string] {
-  const slash = key.indexOf('/');
-  return [key.slice(0, slash), key.slice(slash + 1)];
 }

@@ -1,8 +1,8 @@
 import type { CustomResourceDefinition } from '../../../apis/apiextensions/v1/types.js';
-import { RateLimitingQueue, runController } from '../../client/index.js';
 import type { OpenAPIV3Document } from '../../server/openapi/index.js';
 import { ESTABLISHED, isConditionTrue } from './conditions.js';
-import { deletedCRD, onErrorOf, type CachedCRD, type CRDControllerDeps } from './deps.js';
+import type { CRDControllerDeps } from './deps.js';
+import { GroupVersionController } from './groupversion.js';
 import { crdGroupVersionOpenAPI } from './openapi-builder.js';
 
 /** Where group-version documents are published (OpenAPIService: /openapi/v3 and the merged /openapi/v2). */
@@ -26,47 +26,15 @@ export interface OpenAPIControllerOptions extends CRDControllerDeps {
  * serving it, replaced whenever one of them changes and removed with the last of them.
  */
 export class OpenAPIController {
-  private readonly queue = new RateLimitingQueue<string>();
+  private readonly loop: GroupVersionController;
 
   constructor(private readonly o: OpenAPIControllerOptions) {
-    const enqueue = (crd: CachedCRD): void => {
-      for (const v of crd.spec.versions) this.queue.add(`${crd.spec.group}/${v.name}`);
-    };
-    o.informer.informer().addEventHandler({
-      onAdd: enqueue,
-      onUpdate: (old, crd) => {
-        enqueue(crd);
-        enqueue(old);
-      },
-      onDelete: (crd) => enqueue(deletedCRD(crd)),
-    });
+    this.loop = new GroupVersionController(o, 'OpenAPIController', (group, version) => this.sync(group, version));
   }
 
   /** Publishes every group version the synced informer knows, then reconciles changes until `signal` aborts. */
   run(signal: AbortSignal, synced?: () => void): Promise<void> {
-    const onError = onErrorOf(this.o, 'OpenAPIController');
-    for (const crd of this.o.informer.lister().list()) {
-      for (const v of crd.spec.versions) {
-        try {
-          this.sync(crd.spec.group, v.name);
-        } catch (err) {
-          // Retried by the loop below, with the queue's backoff.
-          const key = `${crd.spec.group}/${v.name}`;
-          onError(key, err);
-          this.queue.addRateLimited(key);
-        }
-      }
-    }
-    synced?.();
-    return runController({
-      queue: this.queue,
-      signal,
-      reconcile: (key) => {
-        const slash = key.indexOf('/');
-        this.sync(key.slice(0, slash), key.slice(slash + 1));
-      },
-      onError,
-    });
+    return this.loop.run(signal, synced);
   }
 
   private sync(group: string, version: string): void {
