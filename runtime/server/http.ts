@@ -154,6 +154,19 @@ export function withCancellation(req: APIRequest, cancellation: Cancellation): A
   };
 }
 
+/**
+ * APIResponse.writeError for every implementation: any error as its Status, with Retry-After
+ * where the Status asks for one (429, 503, 504).
+ */
+export function writeErrorStatus(res: Pick<APIResponse, 'setHeader' | 'writeJSON'>, err: unknown): void {
+  const status = toStatusError(err).status;
+  if (status.code === 429 || status.code === 503 || status.code === 504) {
+    const retry = status.details?.retryAfterSeconds;
+    if (retry !== undefined && retry > 0) res.setHeader('Retry-After', String(retry));
+  }
+  res.writeJSON(status.code, status);
+}
+
 function readLimited(raw: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(raw.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
@@ -222,12 +235,7 @@ class NodeResponse implements APIResponse {
   }
 
   writeError(err: unknown): void {
-    const status = toStatusError(err).status;
-    if (status.code === 429 || status.code === 503 || status.code === 504) {
-      const retry = status.details?.retryAfterSeconds;
-      if (retry !== undefined && retry > 0) this.setHeader('Retry-After', String(retry));
-    }
-    this.writeJSON(status.code, status);
+    writeErrorStatus(this, err);
   }
 
   stream(contentType: string, code = 200): ResponseStream {

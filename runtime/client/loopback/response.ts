@@ -1,6 +1,6 @@
 import { ServerResponse, type IncomingMessage } from 'node:http';
-import { isStatusError, newInternalError, toStatusError } from '../../apimachinery/errors/index.js';
-import type { APIResponse, ResponseStream } from '../../server/http.js';
+import { isStatusError, newInternalError } from '../../apimachinery/errors/index.js';
+import { writeErrorStatus, type APIResponse, type ResponseStream } from '../../server/http.js';
 import { MemoryBody } from './body.js';
 
 /** What the handler answered: a whole body, or the start of a stream. */
@@ -68,12 +68,7 @@ export class LoopbackResponse implements APIResponse {
   }
 
   writeError(err: unknown): void {
-    const status = toStatusError(err).status;
-    if (status.code === 429 || status.code === 503 || status.code === 504) {
-      const retry = status.details?.retryAfterSeconds;
-      if (retry !== undefined && retry > 0) this.setHeader('Retry-After', String(retry));
-    }
-    this.writeJSON(status.code, status);
+    writeErrorStatus(this, err);
   }
 
   stream(contentType: string, code = 200): ResponseStream {
