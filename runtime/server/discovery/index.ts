@@ -1,5 +1,14 @@
 // Discovery: the model shared by the servers of the chain and the handlers serving it.
-export type { DiscoveryRegistry, DiscoverySource, GroupVersionDescription, GroupVersionOptions, ResourceDescription, SubresourceDescription } from './types.js';
+export type {
+  DiscoveryRegistry,
+  DiscoverySource,
+  GroupVersionDescription,
+  GroupVersionOptions,
+  GroupVersionPriorities,
+  GroupVersionPriority,
+  ResourceDescription,
+  SubresourceDescription,
+} from './types.js';
 export { DISCOVERY_SOURCE_PRECEDENCE } from './types.js';
 export { DiscoveryManager } from './manager.js';
 export { DiscoverySnapshot, type EncodedDocument } from './snapshot.js';

@@ -7,6 +7,8 @@ import {
   type DiscoverySource,
   type GroupVersionDescription,
   type GroupVersionOptions,
+  type GroupVersionPriorities,
+  type GroupVersionPriority,
   type ResourceDescription,
 } from './types.js';
 import { compareVersionsForDiscovery } from './version-order.js';
@@ -25,6 +27,10 @@ type State = Map<DiscoverySource, Map<string, Map<string, Entry>>>;
  * `builtin` source; forSource() gives the CRD and aggregator controllers their own view. Where
  * two sources describe the same group version, the earlier in DISCOVERY_SOURCE_PRECEDENCE wins.
  *
+ * Groups and versions sort by the priorities their sources gave, unless setPriorities() names
+ * the group version: kube orders discovery by APIService objects, so the aggregator feeds their
+ * priorities in, for local group versions as for remote ones.
+ *
  * Every change drops the current snapshot; the next snapshot() rebuilds it, so documents and
  * ETags follow changes immediately.
  */
@@ -32,6 +38,7 @@ export class DiscoveryManager implements DiscoveryRegistry {
   private readonly state: State = new Map();
   private current: DiscoverySnapshot | undefined;
   private readonly builtin: DiscoveryRegistry;
+  private priorities: GroupVersionPriorities = new Map();
 
   constructor() {
     this.builtin = this.forSource('builtin');
@@ -63,9 +70,19 @@ export class DiscoveryManager implements DiscoveryRegistry {
     this.builtin.setGroupVersions(groupVersions);
   }
 
+  /**
+   * Replaces the priority overrides (see GroupVersionPriorities). The caller must not mutate the
+   * map afterwards; an equal table changes nothing (ETags stay).
+   */
+  setPriorities(priorities: GroupVersionPriorities): void {
+    if (isDeepStrictEqual(priorities, this.priorities)) return;
+    this.priorities = priorities;
+    this.current = undefined;
+  }
+
   /** The documents as of now; the same object until the next change. */
   snapshot(): DiscoverySnapshot {
-    return (this.current ??= resolve(this.state));
+    return (this.current ??= resolve(this.state, this.priorities));
   }
 
   private set(source: DiscoverySource, group: string, version: string, resources: readonly ResourceDescription[], options: GroupVersionOptions): void {
@@ -103,16 +120,19 @@ export class DiscoveryManager implements DiscoveryRegistry {
 interface Winner {
   readonly version: string;
   readonly entry: Entry;
+  readonly priority: GroupVersionPriority;
 }
 
-function resolve(state: State): DiscoverySnapshot {
+function resolve(state: State, priorities: GroupVersionPriorities): DiscoverySnapshot {
   // group → version → winning entry, by source precedence.
   const winners = new Map<string, Map<string, Winner>>();
   for (const source of DISCOVERY_SOURCE_PRECEDENCE) {
     for (const [group, versions] of state.get(source) ?? []) {
       let chosen = winners.get(group);
       if (chosen === undefined) winners.set(group, (chosen = new Map()));
-      for (const [version, entry] of versions) if (!chosen.has(version)) chosen.set(version, { version, entry });
+      for (const [version, entry] of versions) {
+        if (!chosen.has(version)) chosen.set(version, { version, entry, priority: priorities.get(`${group}/${version}`) ?? entry.options });
+      }
     }
   }
   let core: ResolvedGroup | undefined;
@@ -121,7 +141,7 @@ function resolve(state: State): DiscoverySnapshot {
     const sorted = [...versions.values()].sort(byVersionPriority);
     const group: ResolvedGroup = { name, versions: sorted.map(resolvedVersion) };
     if (name === '') core = group;
-    else named.push({ group, priority: Math.max(...sorted.map((w) => w.entry.options.groupPriorityMinimum)) });
+    else named.push({ group, priority: Math.max(...sorted.map((w) => w.priority.groupPriorityMinimum)) });
   }
   named.sort((a, b) => b.priority - a.priority || (a.group.name < b.group.name ? -1 : a.group.name > b.group.name ? 1 : 0));
   return new DiscoverySnapshot(
@@ -131,7 +151,7 @@ function resolve(state: State): DiscoverySnapshot {
 }
 
 function byVersionPriority(a: Winner, b: Winner): number {
-  return b.entry.options.versionPriority - a.entry.options.versionPriority || compareVersionsForDiscovery(a.version, b.version);
+  return b.priority.versionPriority - a.priority.versionPriority || compareVersionsForDiscovery(a.version, b.version);
 }
 
 function resolvedVersion(w: Winner): ResolvedVersion {

@@ -38,11 +38,21 @@ export type DiscoverySource = 'aggregator' | 'builtin' | 'crd';
 
 export const DISCOVERY_SOURCE_PRECEDENCE: readonly DiscoverySource[] = ['aggregator', 'builtin', 'crd'];
 
-export interface GroupVersionOptions {
+/** Where a group version sorts (an APIService's spec.groupPriorityMinimum and spec.versionPriority). */
+export interface GroupVersionPriority {
   /** Orders groups: the highest of a group's versions counts, higher first, ties by name. */
   readonly groupPriorityMinimum: number;
   /** Orders versions within a group, higher first, ties by kube-aware version order. */
   readonly versionPriority: number;
+}
+
+/**
+ * Priorities that override what the sources gave, keyed `<group>/<version>` (`/v1` for the core
+ * group): the aggregator's view of every APIService, local ones included.
+ */
+export type GroupVersionPriorities = ReadonlyMap<string, GroupVersionPriority>;
+
+export interface GroupVersionOptions extends GroupVersionPriority {
   /** `Stale` when the server behind the group version could not be reached. Default `Current`. */
   readonly freshness?: DiscoveryFreshness;
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { openAPIGroupVersionKey } from './naming.js';
 import { toSwaggerV2 } from './swagger-v2.js';
+import { mergeSwaggerV2, type SwaggerV2Document } from './swagger-v2-merge.js';
 import type { OpenAPIV3Document } from './types.js';
 
 /** A served document: its bytes, the upper-case hex SHA-512 of them, and when it last changed. */
@@ -24,9 +26,16 @@ export interface OpenAPIServiceOptions {
  * may be added, replaced and removed while serving. Documents are serialized and hashed once
  * per change; the /openapi/v3 root and the merged /openapi/v2 document are rebuilt lazily after
  * a change and cached until the next one.
+ *
+ * Aggregated servers contribute too: a remote group version's document (as its server serves
+ * it) hides a local one of the same key, and their Swagger 2.0 documents are merged into
+ * /openapi/v2 after the local ones.
  */
 export class OpenAPIService {
   private readonly entries = new Map<string, Entry>();
+  /** Group versions served by aggregated servers: their document, or null when they serve none. */
+  private readonly remote = new Map<string, ServedDocument | null>();
+  private aggregatedV2: readonly SwaggerV2Document[] = [];
   private readonly now: () => Date;
   private lastModified: Date;
   private rootCache: ServedDocument | undefined;
@@ -53,23 +62,66 @@ export class OpenAPIService {
     if (this.entries.delete(openAPIGroupVersionKey(group, version))) this.changed(this.now());
   }
 
-  /** The document at `key` (`api/v1`, `apis/<g>/<v>`), or undefined. */
+  /**
+   * Marks a group version as served by an aggregated server, with the document that server
+   * serves for it as the bytes it sent (so the hash is the server's own), or none: either way a
+   * local document of the same key is hidden, here and in /openapi/v2. Byte-identical: changes
+   * nothing.
+   */
+  setRemoteGroupVersion(group: string, version: string, body: Buffer | undefined): void {
+    const key = openAPIGroupVersionKey(group, version);
+    const current = this.remote.get(key);
+    const lastModified = this.now();
+    const next = body === undefined ? null : { body, hash: sha512Hex(body), lastModified };
+    if (current !== undefined && current?.hash === next?.hash) return;
+    this.remote.set(key, next);
+    this.changed(lastModified);
+  }
+
+  /** Removes a remote group version; a local document of the same key shows again. Absent: no-op. */
+  removeRemoteGroupVersion(group: string, version: string): void {
+    if (this.remote.delete(openAPIGroupVersionKey(group, version))) this.changed(this.now());
+  }
+
+  /**
+   * Replaces the aggregated servers' Swagger 2.0 documents merged into /openapi/v2 after the
+   * local ones, in this order (kube-openapi's rules: existing paths win, conflicting definitions
+   * are renamed). Not mutated afterwards by the caller; an equal list changes nothing.
+   */
+  setAggregatedSwaggerV2(documents: readonly SwaggerV2Document[]): void {
+    if (isDeepStrictEqual(documents, this.aggregatedV2)) return;
+    this.aggregatedV2 = documents;
+    this.changed(this.now());
+  }
+
+  /** The document at `key` (`api/v1`, `apis/<g>/<v>`), or undefined; a remote group version's own. */
   groupVersion(key: string): ServedDocument | undefined {
-    return this.entries.get(key);
+    const remote = this.remote.get(key);
+    return remote === undefined ? this.entries.get(key) : (remote ?? undefined);
   }
 
   /** `{"paths":{"<key>":{"serverRelativeURL":"/openapi/v3/<key>?hash=<H>"}}}`, keys sorted. */
   root(): ServedDocument {
     return (this.rootCache ??= this.serve(() => {
       const paths: Record<string, { serverRelativeURL: string }> = {};
-      for (const key of [...this.entries.keys()].sort()) paths[key] = { serverRelativeURL: serverRelativeURL(key, this.entries.get(key)!.hash) };
+      const keys = new Set([...this.entries.keys(), ...this.remote.keys()]);
+      for (const key of [...keys].sort()) {
+        const doc = this.groupVersion(key);
+        if (doc !== undefined) paths[key] = { serverRelativeURL: serverRelativeURL(key, doc.hash) };
+      }
       return { paths };
     }));
   }
 
-  /** The Swagger 2.0 document merged from every group version. */
+  /** The Swagger 2.0 document merged from every local group version, then from the aggregated servers' documents. */
   swaggerV2(): ServedDocument {
-    return (this.v2Cache ??= this.serve(() => toSwaggerV2([...this.entries.keys()].sort().map((k) => this.entries.get(k)!.document))));
+    return (this.v2Cache ??= this.serve(() => {
+      const local = [...this.entries.keys()]
+        .filter((k) => !this.remote.has(k))
+        .sort()
+        .map((k) => this.entries.get(k)!.document);
+      return this.aggregatedV2.reduce(mergeSwaggerV2, toSwaggerV2(local));
+    }));
   }
 
   private serve(build: () => unknown): ServedDocument {

@@ -1,4 +1,5 @@
 import { OPENAPI_INFO } from './builder.js';
+import type { SwaggerV2Document } from './swagger-v2-merge.js';
 import type { HTTPMethod, MediaTypes, Operation, Parameter, PathItem, OpenAPIV3Document } from './types.js';
 
 /**
@@ -8,7 +9,7 @@ import type { HTTPMethod, MediaTypes, Operation, Parameter, PathItem, OpenAPIV3D
  * OpenAPI-3-only keywords; request bodies become `body` parameters with `consumes`; response
  * content becomes `schema` with `produces`. x-kubernetes-* extensions are kept as they are.
  */
-export function toSwaggerV2(documents: readonly OpenAPIV3Document[]): unknown {
+export function toSwaggerV2(documents: readonly OpenAPIV3Document[]): SwaggerV2Document {
   const paths: Record<string, unknown> = {};
   const definitions: Record<string, unknown> = {};
   for (const doc of documents) {
