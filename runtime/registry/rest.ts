@@ -127,3 +127,23 @@ export interface ResourceStorage {
   readonly status?: Getter & Updater;
   readonly scale?: Getter & Updater;
 }
+
+/**
+ * The storages of a kind whose delete is its own (a Namespace turns Terminating, a CRD first
+ * deletes its custom resources): every other verb stays the generic store's.
+ */
+export function withDelete(storages: ResourceStorage, del: GracefulDeleter['delete']): ResourceStorage {
+  const main = storages.main;
+  return {
+    ...storages,
+    main: {
+      get: (...a) => main.get(...a),
+      list: (...a) => main.list(...a),
+      watch: (...a) => main.watch(...a),
+      create: (...a) => main.create(...a),
+      update: (...a) => main.update(...a),
+      deleteCollection: (...a) => main.deleteCollection(...a),
+      delete: del,
+    },
+  };
+}

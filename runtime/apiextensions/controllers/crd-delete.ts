@@ -1,7 +1,7 @@
 import type { CustomResourceDefinition } from '../../../apis/apiextensions/v1/types.js';
 import { newNotFound, toStatusError } from '../../apimachinery/errors/index.js';
 import { checkDeletePreconditions, formatTime } from '../../registry/generic/index.js';
-import type { DeleteOptions, KubeObject, RequestContext, ResourceStorage, StandardStorage, ValidateObjectFunc } from '../../registry/rest.js';
+import { withDelete, type DeleteOptions, type KubeObject, type RequestContext, type ResourceStorage, type ValidateObjectFunc } from '../../registry/rest.js';
 import type { Interface as StorageInterface } from '../../storage/index.js';
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, hasFinalizer, isBeingDeleted, setCondition, TERMINATING } from './conditions.js';
 
@@ -36,16 +36,7 @@ export function withCRDCleanupOnDelete(generic: ResourceStorage, storage: Storag
       throw toStatusError(err, { gr: CRDS, name, operation: 'delete' });
     }
   };
-  const decorated: StandardStorage = {
-    get: (...a) => main.get(...a),
-    list: (...a) => main.list(...a),
-    watch: (...a) => main.watch(...a),
-    create: (...a) => main.create(...a),
-    update: (...a) => main.update(...a),
-    deleteCollection: (...a) => main.deleteCollection(...a),
-    delete: del,
-  };
-  return { ...generic, main: decorated };
+  return withDelete(generic, del);
 }
 
 /** Mutates and returns `obj` (a private copy): marked deleted, with the finalizer and the pending condition. */

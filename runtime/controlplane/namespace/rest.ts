@@ -2,7 +2,7 @@ import { FINALIZER_KUBERNETES } from '../../../apis/core/v1/strategy.js';
 import type { Namespace } from '../../../apis/core/v1/types.js';
 import { newConflict, newNotFound, toStatusError } from '../../apimachinery/errors/index.js';
 import { checkDeletePreconditions, formatTime } from '../../registry/generic/index.js';
-import type { DeleteOptions, KubeObject, RequestContext, ResourceStorage, ValidateObjectFunc } from '../../registry/rest.js';
+import { withDelete, type DeleteOptions, type KubeObject, type RequestContext, type ResourceStorage, type ValidateObjectFunc } from '../../registry/rest.js';
 import type { Interface as StorageInterface } from '../../storage/index.js';
 
 const NAMESPACES = { group: '', resource: 'namespaces' } as const;
@@ -24,20 +24,8 @@ export class NamespaceStorage {
     private readonly storage: StorageInterface,
     private readonly now: () => Date = () => new Date(),
   ) {
-    const main = generic.main;
-    this.generic = main;
-    this.storages = {
-      ...generic,
-      main: {
-        get: (...a) => main.get(...a),
-        list: (...a) => main.list(...a),
-        watch: (...a) => main.watch(...a),
-        create: (...a) => main.create(...a),
-        update: (...a) => main.update(...a),
-        deleteCollection: (...a) => main.deleteCollection(...a),
-        delete: (ctx, name, validate, opts) => this.delete(ctx, name, validate, opts),
-      },
-    };
+    this.generic = generic.main;
+    this.storages = withDelete(generic, (ctx, name, validate, opts) => this.delete(ctx, name, validate, opts));
   }
 
   private readonly generic: ResourceStorage['main'];
