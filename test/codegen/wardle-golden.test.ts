@@ -73,6 +73,16 @@ test('the v1alpha1 Flunder schema rejects invalid Flunders with Kubernetes field
   assert.deepEqual(messages({ reference: 7 }), ['spec.reference: Invalid value: "integer": spec.reference in body must be of type string: "integer"']);
 });
 
+test('every pattern of a schema runs its own expression (status conditions beside spec.reference)', () => {
+  const s = schema('schemas/wardle/v1alpha1/flunder.json');
+  const condition = { type: 'ReferenceResolved', status: 'True', reason: 'FlunderFound', message: '', lastTransitionTime: '2024-01-01T00:00:00Z' };
+  const withStatus = (c: unknown): unknown => ({ ...(flunder({ reference: 'other' }) as object), status: { conditions: [c] } });
+  assert.deepEqual(validator.validate(s, withStatus(condition)), []);
+  assert.deepEqual(validator.validate(s, withStatus({ ...condition, reason: 'no spaces allowed' })).map(formatFieldError), [
+    `status.conditions[0].reason: Invalid value: "no spaces allowed": status.conditions[0].reason in body should match '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$'`,
+  ]);
+});
+
 test('the Fischer schema bounds and types its list', () => {
   const s = schema('schemas/wardle/v1alpha1/fischer.json');
   const fischer = (disallowedFlunders: unknown): unknown => ({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: 'f' }, disallowedFlunders });

@@ -53,9 +53,11 @@ export class SchemaValidator {
   }
 }
 
-function re2Engine(pattern: string): { test(s: string): boolean } {
+function re2Engine(pattern: string, flags = ''): { test(s: string): boolean; toString(): string } {
   const re = RE2JS.compile(pattern);
-  return { test: (s: string) => re.matcher(s).find() };
+  // ajv shares compiled patterns by their toString(), as a RegExp's `/source/flags`: without
+  // one of its own every pattern would be "[object Object]", and the first would serve them all.
+  return { test: (s: string) => re.matcher(s).find(), toString: () => `/${pattern}/${flags}` };
 }
 
 /** `/spec/ports/0/port` → `spec.ports[0].port`. */
