@@ -11,7 +11,7 @@ import { beforeCreate, fillSystemFields } from '../../registry/generic/create.js
 import { checkDeletePreconditions, deletionFinalizers, markAsDeleting } from '../../registry/generic/delete.js';
 import type { RandomIntFunc } from '../../registry/generic/names.js';
 import { finalizersOf, metaOf } from '../../registry/generic/objectMeta.js';
-import { beforeUpdate, type UpdateTarget } from '../../registry/generic/update.js';
+import { beforeUpdate, checkName, type UpdateTarget } from '../../registry/generic/update.js';
 import type { DeleteOptions, KubeObject } from '../../registry/rest.js';
 import { ResourceVersionSetOnCreateError } from '../../storage/errors.js';
 import { apiVersionOf, type FakeResource } from './resources.js';
@@ -101,15 +101,6 @@ export function prepareUpdate(info: ResourceInfo, r: FakeResource, namespace: st
   return obj;
 }
 
-/** The body of a PUT names the object of the URL (400 otherwise), checked before the object is read. */
-export function checkName(obj: KubeObject, name: string, namespace: string): void {
-  const objName = typeof obj.metadata?.name === 'string' ? obj.metadata.name : '';
-  if (objName !== name) throw newBadRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
-  const objNamespace = typeof obj.metadata?.namespace === 'string' ? obj.metadata.namespace : '';
-  if (namespace !== '' && objNamespace !== '' && objNamespace !== namespace) {
-    throw newBadRequest(`the namespace of the object (${objNamespace}) does not match the namespace on the request (${namespace})`);
-  }
-}
 
 /** What a delete does to a stored object: remove it now, or keep it marked as deleting. */
 export type DeleteDecision = { readonly action: 'delete' } | { readonly action: 'keep'; readonly object: KubeObject };

@@ -7,7 +7,7 @@ import { applyPatchDocument, patchGoString, type PatchType } from './patchers.js
 import { applyFieldValidation, defaultAndCheckTypeMeta, defaultAndValidate, pruneUnknownFields } from './pipeline.js';
 import { headerValue, negotiateResponse, writeObject } from './response.js';
 import type { RequestScope } from './scope.js';
-import { checkName } from './update.js';
+import { checkName } from '../../registry/generic/update.js';
 import { parsePatchOptions } from './writeoptions.js';
 
 /**

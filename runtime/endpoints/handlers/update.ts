@@ -1,4 +1,4 @@
-import { newBadRequest } from '../../apimachinery/errors/index.js';
+import { checkName } from '../../registry/generic/update.js';
 import type { KubeObject, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
 import type { APIRequest, APIResponse } from '../../server/http.js';
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
@@ -59,12 +59,3 @@ function preconditionsOf(obj: KubeObject): { uid?: string } | undefined {
   return typeof uid === 'string' && uid !== '' ? { uid } : undefined;
 }
 
-/** checkName: the object's name must be the URL's; a namespace, when both have one, too. */
-export function checkName(obj: KubeObject, name: string, namespace: string): void {
-  const objName = typeof obj.metadata?.name === 'string' ? obj.metadata.name : '';
-  if (objName !== name) throw newBadRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
-  const objNamespace = typeof obj.metadata?.namespace === 'string' ? obj.metadata.namespace : '';
-  if (namespace !== '' && objNamespace !== '' && objNamespace !== namespace) {
-    throw newBadRequest(`the namespace of the object (${objNamespace}) does not match the namespace on the request (${namespace})`);
-  }
-}

@@ -40,19 +40,25 @@ function fieldValue(v: unknown): string | undefined {
  */
 export function attrFunc(resource: ResourceDefinition, toHub: (stored: KubeObject) => KubeObject): AttrFunc<KubeObject> {
   const selectable = resource.selectableFields;
-  return (obj): Attrs => {
-    const meta = obj.metadata ?? {};
-    const set: Record<string, string> = { 'metadata.name': meta.name ?? '' };
-    if (resource.namespaced) set['metadata.namespace'] = meta.namespace ?? '';
-    if (selectable.length > 0) {
-      const hub = toHub(obj);
-      for (const path of selectable) {
-        const v = fieldValue(readPath(hub, path));
-        if (v !== undefined) set[selectableFieldName(path)] = v;
-      }
-    }
-    return { labels: meta.labels ?? {}, fields: set };
-  };
+  return (obj): Attrs => ({
+    labels: obj.metadata?.labels ?? {},
+    fields: fieldSet(obj, resource.namespaced, selectable.length > 0 ? toHub(obj) : obj, selectable),
+  });
+}
+
+/**
+ * The field set a field selector sees: metadata.name, metadata.namespace (namespaced kinds) and
+ * the selectable fields present on `form` (the object in the version that declares them).
+ */
+export function fieldSet(obj: KubeObject, namespaced: boolean, form: KubeObject, selectableFields: readonly string[]): Record<string, string> {
+  const meta = obj.metadata ?? {};
+  const set: Record<string, string> = { 'metadata.name': meta.name ?? '' };
+  if (namespaced) set['metadata.namespace'] = meta.namespace ?? '';
+  for (const path of selectableFields) {
+    const v = fieldValue(readPath(form, path));
+    if (v !== undefined) set[selectableFieldName(path)] = v;
+  }
+  return set;
 }
 
 /** The field names a field selector may use on this resource. */
@@ -66,6 +72,14 @@ export function supportedFieldLabels(resource: ResourceDefinition): ReadonlySet<
  * that do not parse and for fields the resource does not support (`field label not supported: f`).
  */
 export function buildPredicate(resource: ResourceDefinition, labelSelector: string, fieldSelector: string): SelectionPredicate<KubeObject> {
+  return parseSelectors(labelSelector, fieldSelector, supportedFieldLabels(resource));
+}
+
+/**
+ * The labelSelector and fieldSelector of a request, parsed: 400 BadRequest with the parser's
+ * message, and `field label not supported: f` for a field outside `supported`.
+ */
+export function parseSelectors(labelSelector: string, fieldSelector: string, supported: ReadonlySet<string>): { label: labels.Selector; field: fields.Selector } {
   let label: labels.Selector;
   let field: fields.Selector;
   try {
@@ -74,7 +88,6 @@ export function buildPredicate(resource: ResourceDefinition, labelSelector: stri
   } catch (e) {
     throw newBadRequest(e instanceof Error ? e.message : String(e));
   }
-  const supported = supportedFieldLabels(resource);
   for (const r of field.requirements()) {
     if (!supported.has(r.field)) throw newBadRequest(`field label not supported: ${r.field}`);
   }

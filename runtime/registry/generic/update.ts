@@ -92,3 +92,13 @@ export function shouldDeleteDuringUpdate(obj: KubeObject, old: KubeObject): bool
   if (oldMeta.deletionTimestamp === undefined || oldMeta.deletionTimestamp === null) return false;
   return oldMeta.deletionGracePeriodSeconds === undefined || oldMeta.deletionGracePeriodSeconds === null || oldMeta.deletionGracePeriodSeconds === 0;
 }
+
+/** checkName: a PUT or patched body names the object of the URL; a namespace, when both have one, too (400 otherwise). */
+export function checkName(obj: KubeObject, name: string, namespace: string): void {
+  const objName = typeof obj.metadata?.name === 'string' ? obj.metadata.name : '';
+  if (objName !== name) throw newBadRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
+  const objNamespace = typeof obj.metadata?.namespace === 'string' ? obj.metadata.namespace : '';
+  if (namespace !== '' && objNamespace !== '' && objNamespace !== namespace) {
+    throw newBadRequest(`the namespace of the object (${objNamespace}) does not match the namespace on the request (${namespace})`);
+  }
+}
