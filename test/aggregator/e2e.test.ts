@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Etcd3 } from 'etcd3';
+import { stringify } from 'yaml';
 import { eventually, fails, ok } from '../integration/assertions.js';
 import { backends, ControlPlane, etcdUnavailable, type Backend } from '../integration/harness.js';
 import { asStatus, HttpsClient } from '../integration/https.js';
@@ -65,6 +66,8 @@ function declareE2E(backend: Backend): void {
   let wardle: AggregatedServerProcess;
   let kc: Kubectl;
   let api: HttpsClient;
+  /** Straight to the backend with the control plane's front-proxy client certificate, as the aggregator connects. */
+  let frontProxy: HttpsClient;
   const ns = 'e2e';
   const logs = (): string => `\n--- control plane log tail ---\n${cp.log().slice(-3000)}\n--- wardle server log tail ---\n${wardle.log().slice(-3000)}`;
   const run = async (args: string[], stdin?: string): ReturnType<Kubectl['run']> => kc.run(args, stdin === undefined ? {} : { stdin });
@@ -79,9 +82,20 @@ function declareE2E(backend: Backend): void {
     const conditions = ((r.body['status'] as { conditions?: Condition[] } | undefined)?.conditions ?? []);
     return conditions.find((c) => c.type === 'Available');
   };
-  /** Names of the Flunders of namespace `ns` in the backend's own SQLite store. */
-  const backendFlunders = (): string[] => wardle.storedKeys(keyPrefix('/registry', 'flunders')).map((k) => k.split('/').slice(-2).join('/'));
-  /** Every wardle key in the control plane's own store (it must stay without any). */
+  /**
+   * What the backend's own server holds (asked directly, as its front proxy): names of the
+   * Flunders of `ns`, or of the Fischers.
+   */
+  const backendNames = async (resource: 'flunders' | 'fischers'): Promise<string[]> => {
+    const path = resource === 'flunders' ? `/apis/${GROUP}/v1alpha1/namespaces/${ns}/flunders` : `/apis/${GROUP}/v1alpha1/fischers`;
+    const r = await frontProxy.json('GET', path, undefined, { 'X-Remote-User': 'e2e-test' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return (r.body['items'] as { metadata: { name: string } }[]).map((i) => i.metadata.name).sort();
+  };
+  /**
+   * Every wardle key in the control plane's own store, which must stay without any. A running
+   * server holds its SQLite file exclusively: there the store is read once the process is gone.
+   */
   const controlPlaneWardleKeys = async (): Promise<string[]> => {
     if (cp.backend === 'sqlite') return sqliteKeys(join(cp.dataDir, 'kube.db'), `/registry/${GROUP}/`);
     const client = new Etcd3({ hosts: [...(cp.etcd?.endpoints ?? [])] });
@@ -97,18 +111,24 @@ function declareE2E(backend: Backend): void {
     wardle = await AggregatedServerProcess.start({ controlPlane: cp });
     kc = new Kubectl(() => cp);
     api = new HttpsClient(cp.credentials);
+    frontProxy = new HttpsClient(wardle.credentials({
+      certPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.crt'), 'utf8'),
+      keyPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.key'), 'utf8'),
+    }));
   });
   after(async () => {
     kc?.dispose();
     api?.close();
+    frontProxy?.close();
     await wardle?.stop();
     await cp?.stop();
   });
 
   it('Service, Endpoints and APIServices with the backend\'s caBundle: Available=True (Passed)', async () => {
-    const manifest = { apiVersion: 'v1', kind: 'List', items: wardleRegistration(wardle.port, wardle.caPEM) };
-    await must(['apply', '-f', '-'], JSON.stringify(manifest));
-    await must(['wait', '--for=condition=Available', `apiservice/v1alpha1.${GROUP}`, `apiservice/v1beta1.${GROUP}`, '--timeout=60s']);
+    const manifest = wardleRegistration(wardle.port, wardle.caPEM).map((doc) => stringify(doc)).join('---\n');
+    await must(['apply', '-f', '-'], manifest);
+    const wait = await kc.run(['wait', '--for=condition=Available', `apiservice/v1alpha1.${GROUP}`, `apiservice/v1beta1.${GROUP}`, '--timeout=30s'], { timeoutMs: 90_000 });
+    if (wait.code !== 0) assert.fail(`kubectl wait exited ${wait.code}: ${wait.stderr}; Available: ${JSON.stringify(await available('v1alpha1'))}${logs()}`);
     for (const version of ['v1alpha1', 'v1beta1']) {
       const c = await available(version);
       assert.equal(c?.status, 'True', `${version}: ${JSON.stringify(c)}`);
@@ -139,9 +159,8 @@ function declareE2E(backend: Backend): void {
     assert.match(table[0] ?? '', /^NAME /);
     assert.ok(table.slice(1).some((l) => l.startsWith('first ')), table.join('\n'));
 
-    // The object lives in the backend's store, and nowhere in the control plane's.
-    assert.deepEqual(backendFlunders(), [`${ns}/first`]);
-    assert.deepEqual(await controlPlaneWardleKeys(), []);
+    // The backend's own server has it (the control plane's store has none: the last test).
+    assert.deepEqual(await backendNames('flunders'), ['first']);
 
     const watch = kc.start(['get', 'flunders', '-n', ns, '-w', '--output-watch-events']);
     try {
@@ -153,7 +172,7 @@ function declareE2E(backend: Backend): void {
     } finally {
       await watch.stop();
     }
-    assert.deepEqual(backendFlunders(), [`${ns}/first`]);
+    assert.deepEqual(await backendNames('flunders'), ['first']);
     const missing = await run(['get', 'flunder', 'second', '-n', ns]);
     fails(missing, `Error from server (NotFound): flunders.${GROUP} "second" not found`);
   });
@@ -161,7 +180,7 @@ function declareE2E(backend: Backend): void {
   it('admission in the backend: BanFlunder over its own Fischers, NamespaceLifecycle over the control plane\'s namespaces', async () => {
     const fischer = { apiVersion: `${GROUP}/v1alpha1`, kind: 'Fischer', metadata: { name: 'e2e-bans' }, disallowedFlunders: ['banned'] };
     await must(['create', '-f', '-'], JSON.stringify(fischer));
-    assert.deepEqual(wardle.storedKeys(keyPrefix('/registry', 'fischers')), ['/registry/wardle.example.com/fischers/e2e-bans']);
+    assert.deepEqual(await backendNames('fischers'), ['e2e-bans']);
     const banned = JSON.stringify({ apiVersion: `${GROUP}/v1alpha1`, kind: 'Flunder', metadata: { name: 'banned', namespace: ns } });
     const want = `Error from server (Forbidden): error when creating "STDIN": flunders.${GROUP} "banned" is forbidden: this name may not be used, please change the resource name`;
     let last = '';
@@ -175,7 +194,7 @@ function declareE2E(backend: Backend): void {
     const nowhere = JSON.stringify({ apiVersion: `${GROUP}/v1alpha1`, kind: 'Flunder', metadata: { name: 'lost', namespace: 'no-such-namespace' } });
     fails(await run(['create', '-f', '-'], nowhere), 'Error from server (NotFound): error when creating "STDIN": namespaces "no-such-namespace" not found');
     await must(['delete', 'fischer', 'e2e-bans']);
-    assert.deepEqual(await controlPlaneWardleKeys(), []);
+    assert.deepEqual(await backendNames('fischers'), []);
   });
 
   it('kubectl explain flunder', async () => {
@@ -206,10 +225,6 @@ function declareE2E(backend: Backend): void {
     const path = `/apis/${GROUP}/v1alpha1/namespaces/${ns}/flunders`;
     const direct = new HttpsClient(wardle.credentials(admin));
     const anonymous = new HttpsClient(wardle.credentials(), { anonymous: true });
-    const frontProxy = new HttpsClient(wardle.credentials({
-      certPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.crt'), 'utf8'),
-      keyPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.key'), 'utf8'),
-    }));
     try {
       for (const [who, client, headers] of [
         ['the admin certificate', direct, {}],
@@ -231,7 +246,6 @@ function declareE2E(backend: Backend): void {
     } finally {
       direct.close();
       anonymous.close();
-      frontProxy.close();
     }
   });
 
@@ -267,5 +281,13 @@ function declareE2E(backend: Backend): void {
     assert.ok(table.slice(1).some((l) => l.startsWith('first ')), table.join('\n'));
     const again = await api.json('GET', `${path}/first`);
     assert.equal(again.status, 200, JSON.stringify(again.body));
+  });
+
+  it('the objects were in the backend\'s own store, and none in the control plane\'s', async () => {
+    // Both processes end here: a running server holds its SQLite file exclusively.
+    await wardle.terminate();
+    assert.deepEqual(wardle.storedKeys(keyPrefix('/registry', 'flunders')), [`/registry/${GROUP}/flunders/${ns}/first`]);
+    await cp.terminate();
+    assert.deepEqual(await controlPlaneWardleKeys(), []);
   });
 }
