@@ -54,7 +54,7 @@ export class WebhookClient {
           path: target.path,
           method: 'POST',
           servername: target.servername,
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': payload.length },
+          headers: { Host: target.hostHeader, 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': payload.length },
           ...(signal !== undefined ? { signal } : {}),
         },
         (res) => {
@@ -80,19 +80,25 @@ export class WebhookClient {
     this.agent.destroy();
   }
 
-  private async target(url: string, signal: AbortSignal | undefined): Promise<{ host: string; port: number; path: string; servername: string | undefined }> {
+  /**
+   * Where to connect, and the Host header: the URL's host, as Go's client sends it; for a
+   * service `<name>.<namespace>.svc:<port>` although the connection goes to an endpoint.
+   */
+  private async target(url: string, signal: AbortSignal | undefined): Promise<{ host: string; port: number; path: string; servername: string | undefined; hostHeader: string }> {
     const cc = this.opts.clientConfig;
     const u = new URL(url);
     const path = `${u.pathname === '' ? '/' : u.pathname}${u.search}`;
+    // WHATWG URL drops an explicit default port; the configured URL keeps it, as Go's Host does.
+    const hostHeader = /^https:\/\/[^/?#]*:443(?=[/?#]|$)/.test(url) ? `${u.hostname}:443` : u.host;
     if (cc.service === undefined) {
       const host = u.hostname.replace(/^\[|\]$/g, '');
-      return { host, port: Number(u.port === '' ? 443 : u.port), path, servername: isIP(host) === 0 ? host : undefined };
+      return { host, port: Number(u.port === '' ? 443 : u.port), path, servername: isIP(host) === 0 ? host : undefined, hostHeader };
     }
     const svc = cc.service;
     if (this.opts.serviceResolver === undefined) throw new Error(`Post "${url}": no service resolver for service "${svc.name}"`);
     try {
       const ep = await this.opts.serviceResolver.resolve(svc.namespace, svc.name, svc.port ?? 443, { signal: signal ?? new AbortController().signal });
-      return { host: ep.host, port: ep.port, path, servername: `${svc.name}.${svc.namespace}.svc` };
+      return { host: ep.host, port: ep.port, path, servername: `${svc.name}.${svc.namespace}.svc`, hostHeader };
     } catch (err) {
       throw new Error(`Post "${url}": ${(err as Error).message}`);
     }

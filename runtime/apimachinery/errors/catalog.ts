@@ -30,7 +30,7 @@ export function groupKindString(gk: GroupKind): string {
 }
 
 function failure(code: number, reason: StatusReason, message: string, details?: StatusDetails): StatusError {
-  const status: FailureStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+  const status: FailureStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, ...(reason !== '' ? { reason } : {}), code };
   if (details !== undefined) status.details = details;
   return new StatusError(status);
 }

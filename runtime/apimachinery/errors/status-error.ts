@@ -23,14 +23,17 @@ export type StatusReason =
   | 'Expired'
   | 'ServiceUnavailable';
 
-/** A failure Status as it travels on the wire: every field the apiserver always emits is present. */
+/**
+ * A failure Status as it travels on the wire: every field the apiserver always emits is present;
+ * `reason` is absent when unknown, as Go's omitempty leaves it out.
+ */
 export interface FailureStatus extends Status {
   kind: 'Status';
   apiVersion: 'v1';
   metadata: { continue?: string };
   status: 'Failure';
   message: string;
-  reason: StatusReason;
+  reason?: StatusReason;
   code: number;
 }
 
@@ -51,7 +54,7 @@ export class StatusError extends Error {
   }
 
   get reason(): StatusReason {
-    return this.status.reason;
+    return this.status.reason ?? '';
   }
 
   get causes(): readonly StatusCause[] {
