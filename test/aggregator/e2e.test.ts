@@ -209,7 +209,10 @@ function declareE2E(backend: Backend): void {
   });
 
   it('the backend sees the user the aggregator forwards (its audit log)', async () => {
-    const events = wardle.auditEvents().filter((e) => e.stage === 'ResponseComplete' && e.verb === 'create' && e.objectRef?.resource === 'flunders' && e.objectRef.name === 'first');
+    const created = (): ReturnType<AggregatedServerProcess['auditEvents']> =>
+      wardle.auditEvents().filter((e) => e.stage === 'ResponseComplete' && e.verb === 'create' && e.objectRef?.resource === 'flunders' && e.objectRef.name === 'first');
+    await eventually('the create of "first" in the backend\'s audit log', async () => created().length > 0, 10_000);
+    const events = created();
     assert.equal(events.length, 1, JSON.stringify(events));
     const e = events[0]!;
     assert.equal(e.user.username, 'system:admin');
