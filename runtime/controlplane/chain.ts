@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AdmissionChain } from '../admission/types.js';
+import { APIAggregator, builtinAPIServices, type APIAggregatorOptions } from '../aggregator/index.js';
 import { APIExtensionsControllers, groupReservedNames, withCRDCleanupOnDelete } from '../apiextensions/controllers/index.js';
 import { endpointServiceResolver, newCRDHandler } from '../apiextensions/index.js';
 import { LoopbackRESTClient } from '../client/loopback/index.js';
@@ -10,7 +11,7 @@ import { CABundle, ClientCertificateVerifier } from '../endpoints/filters/client
 import type { APIGroupDefinition } from '../registry/types.js';
 import { Config } from '../server/config.js';
 import { notFoundHandler } from '../server/delegation.js';
-import { DiscoveryManager, discoveryRoutes } from '../server/discovery/index.js';
+import { DiscoveryManager, discoveryRoutes, newDiscoveryHandler } from '../server/discovery/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
 import { OpenAPIService, openAPIRoutes } from '../server/openapi/index.js';
 import { Serving } from '../server/serving.js';
@@ -29,6 +30,8 @@ export interface ChainOptions {
   readonly resources: ResourceRegistry;
   readonly admission: AdmissionChain;
   readonly groups: readonly APIGroupDefinition[];
+  /** The aggregator's timings (availability check period, connect timeout); kube's defaults otherwise. */
+  readonly aggregator?: Pick<APIAggregatorOptions, 'availabilityCheckPeriodMs' | 'discoveryCheckTimeoutMs' | 'connectTimeoutMs'>;
 }
 
 /** Which server of the chain owns a group from apis/: kube-apiserver unless named here. */
@@ -79,6 +82,7 @@ export async function assembleChain(c: ChainOptions) {
 
   for (const r of discoveryRoutes(discovery, { notFound: aggregator.delegate })) mount(aggregator, r);
   for (const r of openAPIRoutes(openapi)) mount(aggregator, r);
+  const apiAggregator = serveAPIServices(aggregator, c, { loopback, discovery });
   // kube names its storage check `etcd`; on the embedded store that name would mislead.
   aggregator.addReadyzChecks({ name: o.storageBackend === 'etcd3' ? 'etcd' : 'storage', check: () => c.factory.readinessCheck() });
   config.metrics.registerStorageObjectCounts(() => c.resources.objectCounts());
@@ -90,10 +94,13 @@ export async function assembleChain(c: ChainOptions) {
     openapi,
     servers,
     loopback,
+    /** The APIServices the aggregator handles and how to reach their servers. */
+    apiServices: apiAggregator.registry,
     listen: () => serving.listen({ host: o.bindAddress, port: o.securePort }),
     postStartHooksDone: () => serving.postStartHooksDone(),
     shutdown: async () => {
       await serving.shutdown();
+      await apiAggregator.stop();
       await customResources.stop();
     },
   };
@@ -142,6 +149,26 @@ function serveCustomResources(
       await crdHandler.stop();
     },
   };
+}
+
+/**
+ * kube-aggregator's own part: a proxy handler per APIService (local ones hand on to discovery
+ * and the servers behind, service-backed ones are proxied with the front-proxy client
+ * certificate), the availability controllers, and local APIServices kept for every group
+ * version the servers behind it serve and for every CRD's.
+ */
+function serveAPIServices(aggregator: GenericAPIServer, c: ChainOptions, o: { loopback: LoopbackRESTClient; discovery: DiscoveryManager }): APIAggregator {
+  const delegated = c.groups.filter((g) => OWNER[g.name] !== 'aggregator');
+  const builtinGroupVersions = new Set(c.groups.flatMap((g) => g.versions.map((v) => `${g.name}/${v.name}`)));
+  return new APIAggregator({
+    server: aggregator,
+    rest: o.loopback,
+    localDelegate: newDiscoveryHandler(o.discovery, { notFound: aggregator.delegate }),
+    proxyClientCertificate: { certPEM: c.pki.frontProxyClientCertPEM, keyPEM: c.pki.frontProxyClientKeyPEM },
+    builtinAPIServices: builtinAPIServices(delegated),
+    isBuiltinGroupVersion: (group, version) => builtinGroupVersions.has(`${group}/${version}`),
+    ...c.aggregator,
+  });
 }
 
 /**

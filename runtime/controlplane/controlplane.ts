@@ -6,7 +6,7 @@ import { newAdmissionChain } from '../admission/types.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
 import type { LoopbackRESTClient } from '../client/loopback/index.js';
 import { newStorageFactory, type StorageConfig } from '../storage/index.js';
-import { assembleChain } from './chain.js';
+import { assembleChain, type ChainOptions } from './chain.js';
 import { ensurePKI } from './certs.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { systemContext } from './loopback.js';
@@ -32,12 +32,18 @@ export interface ControlPlane {
   stop(): Promise<void>;
 }
 
+/** The command's options, and what only an in-process caller (a test) tunes. */
+export interface ControlPlaneOptions extends ServerRunOptions {
+  /** The aggregator's timings: availability check period, discovery check and connect timeouts. */
+  readonly aggregator?: ChainOptions['aggregator'];
+}
+
 /**
  * Starts the whole control plane in this process: storage, the three servers of the delegation
  * chain behind one secure port, the admin kubeconfig, and the controllers (system namespaces,
  * namespace deletion). Resolves once /readyz would pass.
  */
-export async function startControlPlane(options: ServerRunOptions): Promise<ControlPlane> {
+export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const o = completeOptions(options);
   mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
   const pki = await ensurePKI(o.dataDir, { hosts: o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? [] : [o.bindAddress] });
@@ -60,7 +66,7 @@ export async function startControlPlane(options: ServerRunOptions): Promise<Cont
 
   const resources = new ResourceRegistry(systemContext);
   const admission = newAdmissionChain([namespaceLifecycle(resources.lookup()), banFlunder(resources.lookup())]);
-  const chain = await assembleChain({ options: o, pki, factory, resources, admission, groups: apiGroups });
+  const chain = await assembleChain({ options: o, pki, factory, resources, admission, groups: apiGroups, ...(options.aggregator !== undefined ? { aggregator: options.aggregator } : {}) });
 
   // The bootstrap controller (system namespaces, kept present) and the namespace controller run
   // as post-start hooks of kube-apiserver: /readyz passes once the namespaces exist.

@@ -1,0 +1,168 @@
+import { setMaxListeners } from 'node:events';
+import type { APIService } from '../../apis/apiregistration/v1/types.js';
+import { Clientset } from '../../generated/clientset/index.js';
+import { SharedInformerFactory } from '../../generated/informers/factory.js';
+import { newSharedInformerFactoryCore, type ReflectorTuning, type RESTClient } from '../client/index.js';
+import type { GenericAPIServer } from '../server/genericapiserver.js';
+import type { Handler } from '../server/http.js';
+import { isAvailable } from './apiservice.js';
+import { AutoRegisterController } from './controllers/autoregister.js';
+import { LocalAvailableController } from './controllers/available-local.js';
+import { RemoteAvailableController } from './controllers/available-remote.js';
+import { CRDRegistrationController } from './controllers/crd-registration.js';
+import { getCached } from './controllers/lookup.js';
+import { APIServiceRegistrationController } from './controllers/registration.js';
+import { apiServicesAvailableCheck } from './readiness.js';
+import { APIServiceHandlerManager, type APIServiceRegistry } from './registry.js';
+import { EndpointsServiceResolver } from './service-resolver.js';
+import type { ProxyClientCertificate } from './transport.js';
+
+export interface APIAggregatorOptions {
+  /** The head of the chain (kube-aggregator): its mux gets the handlers, its lifecycle the controllers. */
+  readonly server: GenericAPIServer;
+  /** The control plane's loopback client: informers, registrations and status writes go through it. */
+  readonly rest: RESTClient;
+  /**
+   * Where requests for local APIServices and groups go: this server's discovery documents, then
+   * the servers behind it. Default: the server's delegate.
+   */
+  readonly localDelegate?: Handler;
+  /** Presented to aggregated servers, which trust it through their request-header CA. */
+  readonly proxyClientCertificate: ProxyClientCertificate;
+  /** Local APIServices kept present for the group versions the chain serves itself (builtinAPIServices()). */
+  readonly builtinAPIServices: readonly APIService[];
+  /** Group versions the chain serves itself, which a CRD never registers. */
+  readonly isBuiltinGroupVersion?: (group: string, version: string) => boolean;
+  /** How often service-backed APIServices are checked again (kube: 30 s); failing ones sooner. */
+  readonly availabilityCheckPeriodMs?: number;
+  /** The availability check's limit per request (kube: 5 s). */
+  readonly discoveryCheckTimeoutMs?: number;
+  /** Dial and TLS handshake limit of proxied requests (default 5 s): a dead backend is a quick 503. */
+  readonly connectTimeoutMs?: number;
+  readonly onError?: (key: string, err: unknown) => void;
+  /** The informers' reflector knobs. */
+  readonly tuning?: ReflectorTuning;
+}
+
+/** How often apiservice-wait-for-first-sync looks again (kube: 100 ms). */
+const FIRST_SYNC_POLL_MS = 100;
+
+/**
+ * The aggregator's own part of the head server (kube-aggregator's APIAggregator and the
+ * registration pieces kube-apiserver adds to it): APIService handling (proxy and group handlers
+ * on the server's mux), the registration controller feeding it, the availability controllers,
+ * and the autoregister and CRD registration controllers keeping local APIServices for built-in
+ * group versions and CRDs. Everything runs over the loopback client and one informer factory.
+ *
+ * Lifecycle, as post-start hooks of the server: `start-kube-aggregator-informers`,
+ * `apiservice-registration-controller` (done once every APIService present at start is
+ * handled), `apiservice-status-available-controller`, `kube-apiserver-autoregistration`,
+ * `apiservice-wait-for-first-sync` (done once every available APIService has its handler);
+ * /readyz adds `autoregister-completion` (every built-in APIService seen Available). The
+ * controllers stop in the pre-shutdown hook `stop-kube-aggregator-controllers` (or stop()).
+ */
+export class APIAggregator {
+  readonly clientset: Clientset;
+  readonly informers: SharedInformerFactory;
+  private readonly handlers: APIServiceHandlerManager;
+  private readonly stopping = new AbortController();
+  private readonly runs: Promise<unknown>[] = [];
+
+  constructor(private readonly o: APIAggregatorOptions) {
+    // Every worker's request and wait listens on it: many listeners, no leak.
+    setMaxListeners(0, this.stopping.signal);
+    const onError = o.onError;
+    this.clientset = new Clientset(o.rest);
+    this.informers = new SharedInformerFactory(this.clientset, newSharedInformerFactoryCore(o.tuning !== undefined ? { tuning: o.tuning } : {}));
+    const apiServices = this.informers.apiregistration().v1().apiservices();
+    const services = this.informers.core().v1().services();
+    const endpoints = this.informers.core().v1().endpoints();
+    const crds = this.informers.apiextensions().v1().customresourcedefinitions();
+    const client = this.clientset.apiregistrationV1().apiservices();
+    const errors = onError !== undefined ? { onError } : {};
+
+    const remote = new RemoteAvailableController({
+      apiServices, services, endpoints, client, proxyClientCertificate: o.proxyClientCertificate, ...errors,
+      ...(o.availabilityCheckPeriodMs !== undefined ? { checkPeriodMs: o.availabilityCheckPeriodMs } : {}),
+      ...(o.discoveryCheckTimeoutMs !== undefined ? { checkTimeoutMs: o.discoveryCheckTimeoutMs } : {}),
+      ...(o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
+    });
+    const local = new LocalAvailableController({ informer: apiServices, client, ...errors });
+    this.handlers = new APIServiceHandlerManager({
+      mux: o.server.mux,
+      localDelegate: o.localDelegate ?? o.server.delegate,
+      resolver: new EndpointsServiceResolver({
+        service: (ns, name) => getCached(services.lister().namespace(ns), name),
+        endpoints: (ns, name) => getCached(endpoints.lister().namespace(ns), name),
+      }),
+      proxyClientCertificate: o.proxyClientCertificate,
+      ...(o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
+      onUnreachable: (name) => remote.recheck(name),
+    });
+    const registration = new APIServiceRegistrationController({ informer: apiServices, handling: this.handlers, ...errors });
+    const autoregister = new AutoRegisterController({ informer: apiServices, client, ...errors });
+    for (const svc of o.builtinAPIServices) autoregister.addAPIServiceToSync(svc);
+    const crdRegistration = new CRDRegistrationController({
+      informer: crds, registration: autoregister, ...errors,
+      ...(o.isBuiltinGroupVersion !== undefined ? { isBuiltinGroupVersion: o.isBuiltinGroupVersion } : {}),
+    });
+
+    const server = o.server;
+    const signal = this.stopping.signal;
+    server.addPostStartHook('start-kube-aggregator-informers', async () => this.informers.start());
+    server.addPostStartHook('apiservice-registration-controller', async ({ signal: hookSignal }) => {
+      this.background(registration.run(signal));
+      await untilAborted(registration.initiated(), AbortSignal.any([signal, hookSignal]));
+    });
+    server.addPostStartHook('apiservice-status-available-controller', async () => {
+      this.background(local.run(signal), remote.run(signal));
+    });
+    server.addPostStartHook('kube-apiserver-autoregistration', async () => {
+      this.background(
+        crdRegistration.run(signal),
+        // Only once the CRDs present at start are registered: autoregister would delete their APIServices otherwise.
+        untilAborted(crdRegistration.waitForInitialSync(), signal).then(() => (signal.aborted ? undefined : autoregister.run(signal))),
+      );
+    });
+    server.addPostStartHook('apiservice-wait-for-first-sync', async ({ signal: hookSignal }) => {
+      const stop = AbortSignal.any([signal, hookSignal]);
+      await untilAborted(registration.initiated(), stop);
+      while (!stop.aborted && apiServices.lister().list().some((svc) => isAvailable(svc) && !this.handlers.has(svc.metadata?.name ?? ''))) {
+        await new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_POLL_MS));
+      }
+    });
+    server.addReadyzChecks(apiServicesAvailableCheck('autoregister-completion', o.builtinAPIServices.map((s) => s.metadata?.name ?? ''), apiServices));
+    server.addPreShutdownHook('stop-kube-aggregator-controllers', () => this.stop());
+  }
+
+  /** The APIServices the aggregator handles and how to reach their servers (merged discovery and OpenAPI read it). */
+  get registry(): APIServiceRegistry {
+    return this.handlers;
+  }
+
+  /** Stops the controllers and informers and closes backend connections. Idempotent. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await Promise.all(this.runs);
+    await this.informers.shutdown();
+    this.handlers.close();
+  }
+
+  private background(...runs: Promise<unknown>[]): void {
+    for (const run of runs) this.runs.push(run.catch((err: unknown) => (this.o.onError ?? defaultOnError)('kube-aggregator', err)));
+  }
+}
+
+/** Resolves with `p`, or when `signal` aborts (then undefined). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function defaultOnError(key: string, err: unknown): void {
+  process.stderr.write(`${key}: ${err instanceof Error ? err.message : String(err)}\n`);
+}
