@@ -1,34 +1,45 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest, type Agent } from 'node:https';
-import type { CachedAPIService } from './discovery-apiservices.js';
 
 /**
- * How to reach the server behind a service-backed APIService: the base URL of its resolved
- * address, and the agent holding the TLS setup (the APIService's caBundle or
- * insecureSkipTLSVerify, the front-proxy client certificate, the server name to verify).
+ * What the merged discovery and OpenAPI need from the APIService registration, in the shape
+ * of its APIServiceRegistry (registry.ts) so that one satisfies this as it is: the handled
+ * APIServices with their availability, their changes, and a way to ask a service-backed one's
+ * server over the proxy's own transport (front-proxy certificate, caBundle, service endpoints).
  */
-export interface BackendTransport {
-  /** `https://<host>:<port>`; request paths are appended to it. */
-  readonly baseURL: string;
-  readonly agent: Agent;
-  /** The TLS server name to send and verify (`<service>.<namespace>.svc`); default the URL's host. */
-  readonly servername?: string;
+export interface AggregatedAPIServices {
+  list(): readonly AggregatedAPIService[];
+  get(name: string): AggregatedAPIService | undefined;
+  /** Calls `listener` synchronously on every change; returns the unsubscribe. */
+  subscribe(listener: (event: { readonly type: string; readonly apiService: { readonly name: string } }) => void): () => void;
+  /**
+   * Sends a request to the server behind a service-backed APIService as the aggregator
+   * (system:kube-aggregator); resolves with any answer, rejects when there is none.
+   */
+  requestBackend(name: string, r: BackendGet): Promise<BackendResponse>;
 }
 
-/**
- * What the discovery and OpenAPI aggregation need from the APIService registration: a way to
- * reach a service-backed APIService's server. Rejects with the reason it cannot be reached (no
- * Service, no Endpoints...); the callers treat that like a failed request.
- */
-export interface BackendResolver {
-  transportFor(apiService: CachedAPIService): Promise<BackendTransport>;
+/** One APIService as the registration handles it. */
+export interface AggregatedAPIService {
+  readonly name: string;
+  readonly group: string;
+  readonly version: string;
+  readonly groupPriorityMinimum: number;
+  readonly versionPriority: number;
+  /** No spec.service: served by this server's own chain. */
+  readonly local: boolean;
+  /** The Available condition is True. */
+  readonly available: boolean;
+  /** The service in front of the backend (port defaulted); absent for local ones. */
+  readonly service?: { readonly namespace: string; readonly name: string; readonly port: number };
 }
 
-/** The user the aggregator's own requests to backends are made as (kube's discovery and OpenAPI downloads). */
-export const AGGREGATOR_IDENTITY_HEADERS: Readonly<Record<string, string | string[]>> = {
-  'X-Remote-User': 'system:kube-aggregator',
-  'X-Remote-Group': ['system:masters', 'system:authenticated'],
-};
+export interface BackendGet {
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The whole exchange. */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
 
 export interface BackendResponse {
   readonly status: number;
@@ -36,43 +47,15 @@ export interface BackendResponse {
   readonly body: Buffer;
 }
 
-export interface BackendGetOptions {
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Abort the request (and reject) after this long. */
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
+/** GETs `path` (with these headers) from one backend; what the fetchers are written against. */
+export type BackendGetter = (path: string, headers: Readonly<Record<string, string>>) => Promise<BackendResponse>;
+
+/** A getter over the registration for APIService `name`, with a time limit per request. */
+export function backendGetter(apiServices: AggregatedAPIServices, name: string, o: { readonly timeoutMs: number; readonly signal?: AbortSignal }): BackendGetter {
+  return (path, headers) => apiServices.requestBackend(name, { path, headers, timeoutMs: o.timeoutMs, ...(o.signal !== undefined ? { signal: o.signal } : {}) });
 }
 
-/**
- * One GET to a backend as the aggregator, the whole body buffered. Resolves with any HTTP
- * answer; rejects on transport failures and timeouts, naming the URL.
- */
-export function backendGet(transport: BackendTransport, path: string, o: BackendGetOptions): Promise<BackendResponse> {
-  const url = new URL(path, transport.baseURL);
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(
-      url,
-      {
-        method: 'GET',
-        agent: transport.agent,
-        headers: { ...AGGREGATOR_IDENTITY_HEADERS, ...o.headers },
-        ...(transport.servername !== undefined ? { servername: transport.servername } : {}),
-        ...(o.signal !== undefined ? { signal: o.signal } : {}),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', (err) => reject(new Error(`GET ${url.href}: ${err.message}`, { cause: err })));
-      },
-    );
-    req.setTimeout(o.timeoutMs, () => req.destroy(new Error(`timed out after ${o.timeoutMs}ms`)));
-    req.on('error', (err) => reject(new Error(`GET ${url.href}: ${err.message}`, { cause: err })));
-    req.end();
-  });
-}
-
-/** The body as JSON, or a rejection naming what was fetched. */
+/** The body as JSON, or an Error naming what was fetched. */
 export function decodeJSON(res: BackendResponse, what: string): unknown {
   try {
     return JSON.parse(res.body.toString('utf8')) as unknown;

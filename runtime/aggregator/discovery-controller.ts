@@ -1,24 +1,14 @@
-import type { APIServiceInformer } from '../../generated/informers/apiregistration/v1/apiservice.js';
-import { isDeletedFinalStateUnknown, ListerNotFoundError, RateLimitingQueue, runController, type ReconcileResult } from '../client/index.js';
+import { RateLimitingQueue, runController, type ReconcileResult } from '../client/index.js';
 import type { DiscoveryRegistry, GroupVersionPriorities, ResourceDescription } from '../server/discovery/index.js';
-import {
-  apiServiceGroupVersion,
-  apiServicePriority,
-  availability,
-  isLocalAPIService,
-  priorityTable,
-  serviceKey,
-  type CachedAPIService,
-} from './discovery-apiservices.js';
-import type { BackendResolver } from './discovery-backend.js';
-import { fetchServiceDiscovery, type ServiceDiscovery } from './discovery-fetch.js';
+import { apiServicePriority, priorityTable, serviceKey } from './discovery-apiservices.js';
+import { backendGetter, type AggregatedAPIService, type AggregatedAPIServices } from './discovery-backend.js';
+import { DISCOVERY_TIMEOUT_MS, fetchServiceDiscovery, type ServiceDiscovery } from './discovery-fetch.js';
 
 /** kube-aggregator refreshes every backend's discovery once a minute. */
 export const DISCOVERY_RESYNC_PERIOD_MS = 60_000;
 
 export interface AggregatedDiscoveryControllerOptions {
-  readonly informer: APIServiceInformer;
-  readonly backends: BackendResolver;
+  readonly apiServices: AggregatedAPIServices;
   /** Where backends' group versions are published: the discovery manager's `aggregator` source. */
   readonly discovery: DiscoveryRegistry;
   /** Where the order of every APIService goes (DiscoveryManager.setPriorities). */
@@ -41,13 +31,13 @@ interface CachedService {
 
 /**
  * kube-aggregator's discovery manager: keeps the `aggregator` source of the discovery model in
- * line with APIServices. A service-backed APIService publishes the group version it names from
- * its backend's discovery (fetched once per Service port with ETags, legacy fallback, see
- * fetchServiceDiscovery) as Current; while the backend cannot be reached, or its APIService is
- * Available=False, the last resources stay, marked Stale (a backend never reached shows its
- * group version without resources). Local APIServices publish nothing here (their servers
- * describe themselves) but, like every APIService, give their group version its priority.
- * Fetches follow APIService changes and a periodic resync.
+ * line with the registered APIServices. An available service-backed APIService publishes the
+ * group version it names from its backend's discovery (fetched once per Service port with
+ * ETags, legacy fallback, see fetchServiceDiscovery) as Current; while the backend cannot be
+ * reached, or the APIService is not available, the last resources stay, marked Stale (a
+ * backend never reached shows its group version without resources). Local APIServices publish
+ * nothing here (their servers describe themselves) but, like every APIService, give their
+ * group version its priority. Fetches follow APIService changes and a periodic resync.
  */
 export class AggregatedDiscoveryController {
   private readonly queue = new RateLimitingQueue<string>();
@@ -65,60 +55,58 @@ export class AggregatedDiscoveryController {
   constructor(private readonly o: AggregatedDiscoveryControllerOptions) {
     this.resyncPeriodMs = o.resyncPeriodMs ?? DISCOVERY_RESYNC_PERIOD_MS;
     this.onError = o.onError ?? ((key, err) => process.stderr.write(`AggregatedDiscoveryController: ${key}: ${err instanceof Error ? err.message : String(err)}\n`));
-    o.informer.informer().addEventHandler({
-      onAdd: (s) => this.markDirty(s.metadata?.name),
-      onUpdate: (_old, s) => this.markDirty(s.metadata?.name),
-      onDelete: (s) => this.markDirty((isDeletedFinalStateUnknown(s) ? s.obj : s).metadata?.name),
-    });
   }
 
-  /** Publishes and refreshes until `signal` aborts; the APIService informer must be started by its owner. */
+  /** Publishes every registered APIService, then follows changes and refreshes until `signal` aborts. */
   run(signal: AbortSignal): Promise<void> {
-    this.o.priorities.setPriorities(priorityTable(this.o.informer.lister().list()));
+    const unsubscribe = this.o.apiServices.subscribe((event) => this.markDirty(event.apiService.name));
+    for (const s of this.o.apiServices.list()) this.markDirty(s.name);
     const timer = setInterval(() => this.resync(), this.resyncPeriodMs);
     timer.unref();
-    signal.addEventListener('abort', () => clearInterval(timer), { once: true });
-    return runController({
-      queue: this.queue,
-      signal,
-      workers: 2,
-      reconcile: (name, sig) => this.sync(name, sig),
-      onError: this.onError,
-    });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearInterval(timer);
+        unsubscribe();
+      },
+      { once: true },
+    );
+    return runController({ queue: this.queue, signal, workers: 2, reconcile: (name) => this.sync(name), onError: this.onError });
   }
 
   /** Marks every service-backed APIService for a new fetch (kube's one-minute poll). */
   resync(): void {
-    for (const s of this.o.informer.lister().list()) if (!isLocalAPIService(s)) this.markDirty(s.metadata?.name);
+    for (const s of this.o.apiServices.list()) if (!s.local) this.markDirty(s.name);
   }
 
-  private markDirty(name: string | undefined): void {
-    if (name === undefined) return;
+  private markDirty(name: string): void {
     this.dirtyAt.set(name, ++this.clock);
     this.queue.add(name);
   }
 
-  private async sync(name: string, signal: AbortSignal): Promise<ReconcileResult | void> {
-    this.o.priorities.setPriorities(priorityTable(this.o.informer.lister().list()));
-    const apiService = this.get(name);
-    const { group, version } = apiServiceGroupVersion(name);
-    if (apiService === undefined || isLocalAPIService(apiService)) {
-      this.o.discovery.removeGroupVersion(group, version);
+  private async sync(name: string): Promise<ReconcileResult | void> {
+    this.o.priorities.setPriorities(priorityTable(this.o.apiServices.list()));
+    const apiService = this.o.apiServices.get(name);
+    if (apiService === undefined || apiService.local) {
+      if (apiService === undefined) this.dirtyAt.delete(name);
       this.published.delete(name);
-      this.dirtyAt.delete(name);
       this.failing.delete(name);
+      // An APIService's name is `<version>.<group>` of its spec (validation holds it to that).
+      const dot = name.indexOf('.');
+      this.o.discovery.removeGroupVersion(name.slice(dot + 1), name.slice(0, dot));
       return;
     }
+    const { group, version } = apiService;
     const publish = (resources: readonly ResourceDescription[], freshness: 'Current' | 'Stale'): void => {
       this.o.discovery.setGroupVersion(group, version, resources, { ...apiServicePriority(apiService), freshness });
       this.published.set(name, resources);
     };
-    if (availability(apiService) === 'False') {
+    if (!apiService.available) {
       publish(this.published.get(name) ?? [], 'Stale');
       return;
     }
     try {
-      const discovery = await this.fresh(name, apiService, group, version, signal);
+      const discovery = await this.fresh(apiService);
       publish(discovery.groupVersions.get(`${group}/${version}`) ?? [], 'Current');
       this.failing.delete(name);
     } catch (err) {
@@ -134,7 +122,8 @@ export class AggregatedDiscoveryController {
    * The backend's discovery as of after the APIService's last change: the cached answer when it
    * was fetched later and did not fail, else a new fetch (one at a time per backend).
    */
-  private async fresh(name: string, apiService: CachedAPIService, group: string, version: string, signal: AbortSignal): Promise<ServiceDiscovery> {
+  private async fresh(apiService: AggregatedAPIService): Promise<ServiceDiscovery> {
+    const { name, group, version } = apiService;
     const key = serviceKey(apiService)!;
     for (let pending = this.inflight.get(key); pending !== undefined; pending = this.inflight.get(key)) await pending.catch(() => undefined);
     const cached = this.services.get(key);
@@ -145,14 +134,11 @@ export class AggregatedDiscoveryController {
     const previous = cached?.discovery;
     const attempt = (async () => {
       try {
-        const transport = await this.o.backends.transportFor(apiService);
         const discovery = await fetchServiceDiscovery({
-          transport,
+          get: backendGetter(this.o.apiServices, name, { timeoutMs: this.o.timeoutMs ?? DISCOVERY_TIMEOUT_MS }),
           group,
           version,
           ...(previous !== undefined ? { cached: previous } : {}),
-          ...(this.o.timeoutMs !== undefined ? { timeoutMs: this.o.timeoutMs } : {}),
-          signal,
         });
         this.services.set(key, { discovery, fetchedAt, stale: false });
         return discovery;
@@ -166,15 +152,6 @@ export class AggregatedDiscoveryController {
       return await attempt;
     } finally {
       this.inflight.delete(key);
-    }
-  }
-
-  private get(name: string): CachedAPIService | undefined {
-    try {
-      return this.o.informer.lister().get(name);
-    } catch (err) {
-      if (err instanceof ListerNotFoundError) return undefined;
-      throw err;
     }
   }
 }

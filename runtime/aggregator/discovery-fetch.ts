@@ -1,6 +1,6 @@
 import { parseMediaType } from '../apimachinery/serializer/mediatype.js';
 import type { ResourceDescription } from '../server/discovery/index.js';
-import { backendGet, decodeJSON, headerValue, unexpectedStatus, type BackendResponse, type BackendTransport } from './discovery-backend.js';
+import { decodeJSON, headerValue, unexpectedStatus, type BackendGetter } from './discovery-backend.js';
 import { fromAggregatedDiscovery, fromAPIResourceList } from './discovery-convert.js';
 
 /** client-go's Accept for discovery: aggregated v2, then v2beta1, then the legacy document. */
@@ -23,14 +23,13 @@ export interface ServiceDiscovery {
 }
 
 export interface FetchDiscoveryOptions {
-  readonly transport: BackendTransport;
+  /** Asks the backend (as the aggregator, with a time limit: kube's is DISCOVERY_TIMEOUT_MS). */
+  readonly get: BackendGetter;
   /** The group version the APIService names; what the legacy fallback asks for. */
   readonly group: string;
   readonly version: string;
   /** The last good answer of this backend, if any. */
   readonly cached?: ServiceDiscovery;
-  readonly timeoutMs?: number;
-  readonly signal?: AbortSignal;
 }
 
 /**
@@ -41,8 +40,7 @@ export interface FetchDiscoveryOptions {
  * version asked. Rejects when the backend cannot be reached or answers anything else.
  */
 export async function fetchServiceDiscovery(o: FetchDiscoveryOptions): Promise<ServiceDiscovery> {
-  const get = (path: string, headers: Record<string, string>): Promise<BackendResponse> =>
-    backendGet(o.transport, path, { headers, timeoutMs: o.timeoutMs ?? DISCOVERY_TIMEOUT_MS, ...(o.signal !== undefined ? { signal: o.signal } : {}) });
+  const get = o.get;
   const cached = o.cached;
   const root = o.group === '' ? '/api' : '/apis';
   const conditional: Record<string, string> = cached?.format === 'aggregated' && cached.etag !== undefined ? { 'If-None-Match': cached.etag } : {};
@@ -58,15 +56,15 @@ export async function fetchServiceDiscovery(o: FetchDiscoveryOptions): Promise<S
     };
   }
   if (res.status !== 200 && res.status !== 404 && res.status !== 406) throw unexpectedStatus(root, res);
-  return fetchLegacy(o, get);
+  return fetchLegacy(o);
 }
 
-async function fetchLegacy(o: FetchDiscoveryOptions, get: (path: string, headers: Record<string, string>) => Promise<BackendResponse>): Promise<ServiceDiscovery> {
+async function fetchLegacy(o: FetchDiscoveryOptions): Promise<ServiceDiscovery> {
   const key = `${o.group}/${o.version}`;
   const path = o.group === '' ? `/api/${o.version}` : `/apis/${o.group}/${o.version}`;
   const previous = o.cached?.format === 'legacy' ? o.cached : undefined;
   const etag = previous?.legacyETags.get(key);
-  const res = await get(path, { Accept: 'application/json', ...(etag !== undefined ? { 'If-None-Match': etag } : {}) });
+  const res = await o.get(path, { Accept: 'application/json', ...(etag !== undefined ? { 'If-None-Match': etag } : {}) });
   const groupVersions = new Map(previous?.groupVersions);
   const legacyETags = new Map(previous?.legacyETags);
   if (res.status === 304 && previous?.groupVersions.has(key) === true) return previous;

@@ -1,9 +1,8 @@
-import type { APIServiceInformer } from '../../generated/informers/apiregistration/v1/apiservice.js';
-import { isDeletedFinalStateUnknown, ListerNotFoundError, RateLimitingQueue, runController, type ReconcileResult } from '../client/index.js';
+import { RateLimitingQueue, runController, type ReconcileResult } from '../client/index.js';
 import type { SwaggerV2Document } from '../server/openapi/index.js';
-import { apiServiceGroupVersion, availability, compareForOpenAPIMerge, isLocalAPIService, type CachedAPIService } from './discovery-apiservices.js';
-import type { BackendResolver } from './discovery-backend.js';
-import { fetchRemoteOpenAPI, type RemoteOpenAPI } from './openapi-fetch.js';
+import { compareForOpenAPIMerge } from './discovery-apiservices.js';
+import { backendGetter, type AggregatedAPIServices } from './discovery-backend.js';
+import { fetchRemoteOpenAPI, OPENAPI_TIMEOUT_MS, type RemoteOpenAPI } from './openapi-fetch.js';
 
 /** kube-aggregator downloads every backend's OpenAPI again once a minute. */
 export const OPENAPI_RESYNC_PERIOD_MS = 60_000;
@@ -17,8 +16,7 @@ export interface AggregatedOpenAPIRegistry {
 }
 
 export interface AggregatedOpenAPIControllerOptions {
-  readonly informer: APIServiceInformer;
-  readonly backends: BackendResolver;
+  readonly apiServices: AggregatedAPIServices;
   readonly openapi: AggregatedOpenAPIRegistry;
   /** How often every service-backed APIService's OpenAPI is checked again; default one minute. */
   readonly resyncPeriodMs?: number;
@@ -41,56 +39,57 @@ export class AggregatedOpenAPIController {
   private readonly queue = new RateLimitingQueue<string>();
   private readonly resyncPeriodMs: number;
   private readonly onError: (key: string, err: unknown) => void;
-  private readonly specs = new Map<string, RemoteOpenAPI>();
+  /** What each APIService's backend last gave, under the group version it was published as. */
+  private readonly specs = new Map<string, RemoteOpenAPI & { readonly group: string; readonly version: string }>();
   private readonly failing = new Set<string>();
 
   constructor(private readonly o: AggregatedOpenAPIControllerOptions) {
     this.resyncPeriodMs = o.resyncPeriodMs ?? OPENAPI_RESYNC_PERIOD_MS;
     this.onError = o.onError ?? ((key, err) => process.stderr.write(`AggregatedOpenAPIController: ${key}: ${err instanceof Error ? err.message : String(err)}\n`));
-    const enqueue = (s: CachedAPIService): void => {
-      if (s.metadata?.name !== undefined) this.queue.add(s.metadata.name);
-    };
-    o.informer.informer().addEventHandler({
-      onAdd: enqueue,
-      onUpdate: (_old, s) => enqueue(s),
-      onDelete: (s) => enqueue(isDeletedFinalStateUnknown(s) ? s.obj : s),
-    });
   }
 
-  /** Downloads and merges until `signal` aborts; the APIService informer must be started by its owner. */
+  /** Downloads every registered APIService's documents, then follows changes and refreshes until `signal` aborts. */
   run(signal: AbortSignal): Promise<void> {
+    const unsubscribe = this.o.apiServices.subscribe((event) => this.queue.add(event.apiService.name));
+    for (const s of this.o.apiServices.list()) if (!s.local) this.queue.add(s.name);
     const timer = setInterval(() => this.resync(), this.resyncPeriodMs);
     timer.unref();
-    signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearInterval(timer);
+        unsubscribe();
+      },
+      { once: true },
+    );
     return runController({ queue: this.queue, signal, reconcile: (name, sig) => this.sync(name, sig), onError: this.onError });
   }
 
   /** Queues every service-backed APIService for a new check. */
   resync(): void {
-    for (const s of this.o.informer.lister().list()) if (!isLocalAPIService(s) && s.metadata?.name !== undefined) this.queue.add(s.metadata.name);
+    for (const s of this.o.apiServices.list()) if (!s.local) this.queue.add(s.name);
   }
 
   private async sync(name: string, signal: AbortSignal): Promise<ReconcileResult | void> {
-    const apiService = this.get(name);
-    const { group, version } = apiServiceGroupVersion(name);
-    if (apiService === undefined || isLocalAPIService(apiService) || availability(apiService) === 'False') {
+    const apiService = this.o.apiServices.get(name);
+    if (apiService === undefined || apiService.local || !apiService.available) {
       this.failing.delete(name);
-      if (!this.specs.delete(name)) return;
-      this.o.openapi.removeRemoteGroupVersion(group, version);
+      const held = this.specs.get(name);
+      if (held === undefined) return;
+      this.specs.delete(name);
+      this.o.openapi.removeRemoteGroupVersion(held.group, held.version);
       this.publishV2();
       return;
     }
+    const { group, version } = apiService;
     const cached = this.specs.get(name);
     let fetched: RemoteOpenAPI;
     try {
-      const transport = await this.o.backends.transportFor(apiService);
       fetched = await fetchRemoteOpenAPI({
-        transport,
+        get: backendGetter(this.o.apiServices, name, { timeoutMs: this.o.timeoutMs ?? OPENAPI_TIMEOUT_MS, signal }),
         group,
         version,
         ...(cached !== undefined ? { cached } : {}),
-        ...(this.o.timeoutMs !== undefined ? { timeoutMs: this.o.timeoutMs } : {}),
-        signal,
       });
     } catch (err) {
       if (!this.failing.has(name)) this.onError(name, err);
@@ -98,31 +97,20 @@ export class AggregatedOpenAPIController {
       return { requeue: true };
     }
     this.failing.delete(name);
-    this.specs.set(name, fetched);
+    this.specs.set(name, { ...fetched, group, version });
     this.o.openapi.setRemoteGroupVersion(group, version, fetched.v3?.body);
     this.publishV2();
   }
 
   /** Every held v2 document, in kube-aggregator's merge order of their APIServices. */
   private publishV2(): void {
-    const all = this.o.informer.lister().list();
-    const byName = new Map(all.map((s) => [s.metadata?.name ?? '', s]));
-    const held = [...this.specs.keys()].map((name) => byName.get(name)).filter((s): s is CachedAPIService => s !== undefined);
-    held.sort(compareForOpenAPIMerge(all.filter((s) => !isLocalAPIService(s))));
+    const all = this.o.apiServices.list();
+    const held = all.filter((s) => this.specs.has(s.name)).sort(compareForOpenAPIMerge(all.filter((s) => !s.local)));
     const documents: SwaggerV2Document[] = [];
     for (const s of held) {
-      const v2 = this.specs.get(s.metadata?.name ?? '')?.v2;
+      const v2 = this.specs.get(s.name)?.v2;
       if (v2 !== undefined) documents.push(v2);
     }
     this.o.openapi.setAggregatedSwaggerV2(documents);
-  }
-
-  private get(name: string): CachedAPIService | undefined {
-    try {
-      return this.o.informer.lister().get(name);
-    } catch (err) {
-      if (err instanceof ListerNotFoundError) return undefined;
-      throw err;
-    }
   }
 }

@@ -1,5 +1,5 @@
 import { filterSwaggerV2ByPathPrefix, groupVersionPath, openAPIGroupVersionKey, type SwaggerV2Document } from '../server/openapi/index.js';
-import { backendGet, decodeJSON, headerValue, unexpectedStatus, type BackendResponse, type BackendTransport } from './discovery-backend.js';
+import { decodeJSON, headerValue, unexpectedStatus, type BackendGetter } from './discovery-backend.js';
 
 /** kube-aggregator's limit on one OpenAPI download. */
 export const OPENAPI_TIMEOUT_MS = 60_000;
@@ -22,15 +22,12 @@ export interface RemoteOpenAPI {
 }
 
 export interface FetchOpenAPIOptions {
-  readonly transport: BackendTransport;
+  /** Asks the backend (as the aggregator, with a time limit: kube's is OPENAPI_TIMEOUT_MS). */
+  readonly get: BackendGetter;
   readonly group: string;
   readonly version: string;
   readonly cached?: RemoteOpenAPI;
-  readonly timeoutMs?: number;
-  readonly signal?: AbortSignal;
 }
-
-type Get = (path: string, headers: Record<string, string>) => Promise<BackendResponse>;
 
 /**
  * Downloads the OpenAPI a backend serves for one group version, fetching only what changed:
@@ -41,15 +38,14 @@ type Get = (path: string, headers: Record<string, string>) => Promise<BackendRes
  * keeps what it had (kube's last-success cache), so one failing half does not lose the other.
  */
 export async function fetchRemoteOpenAPI(o: FetchOpenAPIOptions): Promise<RemoteOpenAPI> {
-  const get: Get = (path, headers) =>
-    backendGet(o.transport, path, { headers: { Accept: 'application/json', ...headers }, timeoutMs: o.timeoutMs ?? OPENAPI_TIMEOUT_MS, ...(o.signal !== undefined ? { signal: o.signal } : {}) });
+  const get: BackendGetter = (path, headers) => o.get(path, { Accept: 'application/json', ...headers });
   const [v3, v2] = await Promise.allSettled([fetchV3(get, o), fetchV2(get, o)]);
   if (v3.status === 'rejected') throw v3.reason;
   if (v2.status === 'rejected') throw v2.reason;
   return { ...v3.value, ...v2.value };
 }
 
-async function fetchV3(get: Get, o: FetchOpenAPIOptions): Promise<Pick<RemoteOpenAPI, 'v3' | 'v3RootETag'>> {
+async function fetchV3(get: BackendGetter, o: FetchOpenAPIOptions): Promise<Pick<RemoteOpenAPI, 'v3' | 'v3RootETag'>> {
   const cached = o.cached;
   const rootETag = cached?.v3RootETag;
   const root = await get('/openapi/v3', rootETag !== undefined ? { 'If-None-Match': rootETag } : {});
@@ -72,7 +68,7 @@ async function fetchV3(get: Get, o: FetchOpenAPIOptions): Promise<Pick<RemoteOpe
   return pick({ body: res.body, hash, ...(etag !== undefined ? { etag } : {}) }, newRootETag);
 }
 
-async function fetchV2(get: Get, o: FetchOpenAPIOptions): Promise<Pick<RemoteOpenAPI, 'v2' | 'v2ETag'>> {
+async function fetchV2(get: BackendGetter, o: FetchOpenAPIOptions): Promise<Pick<RemoteOpenAPI, 'v2' | 'v2ETag'>> {
   const cached = o.cached;
   const res = await get('/openapi/v2', cached?.v2ETag !== undefined ? { 'If-None-Match': cached.v2ETag } : {});
   if (res.status === 304 && cached !== undefined) return { ...(cached.v2 !== undefined ? { v2: cached.v2 } : {}), ...(cached.v2ETag !== undefined ? { v2ETag: cached.v2ETag } : {}) };

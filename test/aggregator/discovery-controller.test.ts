@@ -1,113 +1,105 @@
-// The aggregator's discovery controller over the generated fake clientset (APIService objects
-// held as given, status included) and in-process HTTPS backends reached through a test
-// BackendResolver: discovery ordered by APIService priorities, backends' aggregated discovery
-// fetched once per backend and refreshed with ETags (304), the legacy fallback, Stale while a
-// backend is down or its APIService unavailable, and group versions gone with their APIService.
+// The aggregator's discovery controller over the APIService registration (its registration
+// controller and handler manager over the generated fake clientset, which holds APIService,
+// Service and Endpoints objects as given, status included) and in-process HTTPS backends behind
+// those Services: discovery ordered by APIService priorities, backends' aggregated discovery
+// fetched once per backend with the front-proxy certificate and the caBundle, refreshed with
+// ETags (304), the legacy fallback, Stale while a backend is down or its APIService
+// unavailable, and group versions gone with their APIService.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { APIService, APIServiceSpec } from '../../apis/apiregistration/v1/types.js';
-import { newSimpleClientset, type FakeClientset } from '../../generated/clientset/fake/index.js';
-import { SharedInformerFactory } from '../../generated/informers/factory.js';
+import type { APIService } from '../../apis/apiregistration/v1/types.js';
 import { apiGroups } from '../../generated/index.js';
 import { wardleGroup } from '../../generated/registry/wardle.js';
 import { AggregatedDiscoveryController } from '../../runtime/aggregator/discovery-controller.js';
 import { AGGREGATED_DISCOVERY_ACCEPT } from '../../runtime/aggregator/discovery-fetch.js';
-import { silentLogger } from '../../runtime/client/cache/index.js';
-import { newSharedInformerFactoryCore } from '../../runtime/client/index.js';
-import { ensurePKI, type PKI } from '../../runtime/controlplane/certs.js';
+import type { PKI } from '../../runtime/controlplane/certs.js';
 import { DiscoveryManager, discoveryFromGroupDefinition } from '../../runtime/server/discovery/index.js';
-import { renamedGroup, startBackend, testBackendResolver, until, type Backend } from './discovery-fixtures.js';
+import {
+  apiService,
+  renamedGroup,
+  serviceObjects,
+  startBackend,
+  startRegistration,
+  testPKI,
+  until,
+  type APIServiceOptions,
+  type Backend,
+  type Registration,
+} from './discovery-fixtures.js';
 
 const REMOTE = 'wardle.backend.io';
 const LEGACY = 'legacy.backend.io';
-
-function apiService(name: string, spec: Partial<APIServiceSpec> & Pick<APIServiceSpec, 'groupPriorityMinimum' | 'versionPriority'>, available?: 'True' | 'False'): APIService {
-  const dot = name.indexOf('.');
-  return {
-    apiVersion: 'apiregistration.k8s.io/v1',
-    kind: 'APIService',
-    metadata: { name },
-    spec: { group: name.slice(dot + 1), version: name.slice(0, dot), ...spec },
-    ...(available !== undefined ? { status: { conditions: [{ type: 'Available', status: available, reason: available === 'True' ? 'Passed' : 'FailedDiscoveryCheck' }] } } : {}),
-  };
-}
-
-const service = (name: string) => ({ service: { namespace: 'default', name, port: 443 } });
-
-/** kube-aggregator's APIServices for the groups served in process, with kube-like priorities. */
-const LOCAL_APISERVICES: APIService[] = [
-  apiService('v1.', { groupPriorityMinimum: 18000, versionPriority: 1 }),
-  apiService('v1.apiextensions.k8s.io', { groupPriorityMinimum: 16700, versionPriority: 15 }),
-  apiService('v1.apiregistration.k8s.io', { groupPriorityMinimum: 18000, versionPriority: 15 }),
-  // Equal version priorities: kube's version order decides (v1beta1 before v1alpha1).
-  apiService('v1alpha1.wardle.example.com', { groupPriorityMinimum: 100, versionPriority: 15 }),
-  apiService('v1beta1.wardle.example.com', { groupPriorityMinimum: 100, versionPriority: 15 }),
-];
 
 describe('aggregated discovery controller', () => {
   let dir: string;
   let pki: PKI;
   let remote: Backend;
   let legacy: Backend;
-  const ports = new Map<string, number>();
-  let resolver: ReturnType<typeof testBackendResolver>;
+  let wardle: Backend;
+  /** Service and Endpoints objects of every backend (`nowhere` has none). */
+  let services: object[];
+  const svc = (name: string, o: APIServiceOptions = {}): APIService => apiService(name, pki, { available: 'True', ...o });
+  /** kube-aggregator's APIServices for the groups served in process, with kube-like priorities. */
+  const locals = (): APIService[] => [
+    apiService('v1.', pki, { groupPriorityMinimum: 18000, versionPriority: 1 }),
+    apiService('v1.apiextensions.k8s.io', pki, { groupPriorityMinimum: 16700, versionPriority: 15 }),
+    apiService('v1.apiregistration.k8s.io', pki, { groupPriorityMinimum: 18000, versionPriority: 15 }),
+    // Equal version priorities: kube's version order decides (v1beta1 before v1alpha1).
+    apiService('v1alpha1.wardle.example.com', pki, { groupPriorityMinimum: 100, versionPriority: 15 }),
+    apiService('v1beta1.wardle.example.com', pki, { groupPriorityMinimum: 100, versionPriority: 15 }),
+  ];
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'aggregator-discovery-'));
-    pki = await ensurePKI(dir, { hosts: [] });
+    pki = await testPKI(dir);
     remote = await startBackend({ pki, group: renamedGroup(wardleGroup, REMOTE) });
     legacy = await startBackend({ pki, group: renamedGroup(wardleGroup, LEGACY), legacyOnly: true });
-    ports.set('default/remote', remote.port);
-    ports.set('default/legacy', legacy.port);
-    resolver = testBackendResolver(pki, ports);
+    wardle = await startBackend({ pki, group: wardleGroup });
+    services = [...serviceObjects('remote', remote.port), ...serviceObjects('legacy', legacy.port), ...serviceObjects('wardle', wardle.port)];
   });
   after(async () => {
-    resolver.close();
+    await wardle.stop();
     await remote.stop();
     await legacy.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
   interface Env {
-    readonly cs: FakeClientset;
+    readonly cs: Registration['cs'];
     readonly manager: DiscoveryManager;
     readonly controller: AggregatedDiscoveryController;
     readonly errors: string[];
     close(): Promise<void>;
   }
 
-  /** The local groups described as the control plane describes them, the controller running over `objects`. */
-  async function startEnv(objects: APIService[]): Promise<Env> {
-    const cs = newSimpleClientset(...objects);
-    const factory = new SharedInformerFactory(cs, newSharedInformerFactoryCore({ tuning: { logger: silentLogger } }));
+  /** The local groups described as the control plane describes them, the controller running over the registration of `apiServices`. */
+  async function startEnv(apiServices: APIService[]): Promise<Env> {
+    const registration = await startRegistration(pki, [...apiServices, ...services]);
     const manager = new DiscoveryManager();
     manager.setGroupVersions(apiGroups.flatMap((def) => discoveryFromGroupDefinition(def)));
     const errors: string[] = [];
     const controller = new AggregatedDiscoveryController({
-      informer: factory.apiregistration().v1().apiservices(),
-      backends: resolver,
+      apiServices: registration.registry,
       discovery: manager.forSource('aggregator'),
       priorities: manager,
       // Refreshes are triggered by the tests (resync()), never by the clock.
       resyncPeriodMs: 3_600_000,
       onError: (key, err) => errors.push(`${key}: ${err instanceof Error ? err.message : String(err)}`),
     });
-    factory.start();
-    await factory.waitForCacheSync();
     const stop = new AbortController();
     const running = controller.run(stop.signal);
     return {
-      cs,
+      cs: registration.cs,
       manager,
       controller,
       errors,
       async close() {
         stop.abort();
         await running;
-        await factory.base.shutdown();
+        await registration.close();
       },
     };
   }
@@ -119,11 +111,11 @@ describe('aggregated discovery controller', () => {
 
   it('orders /apis and aggregated discovery by APIService priorities: a groupPriorityMinimum of 20000 comes first after the aggregator\'s own group', async () => {
     const env = await startEnv([
-      ...LOCAL_APISERVICES,
+      ...locals(),
       // Against kube's version order: versionPriority decides first.
-      apiService(`v1alpha1.${REMOTE}`, { ...service('remote'), groupPriorityMinimum: 20000, versionPriority: 20 }),
-      apiService(`v1beta1.${REMOTE}`, { ...service('remote'), groupPriorityMinimum: 100, versionPriority: 10 }),
-      apiService(`v1beta1.${LEGACY}`, { ...service('legacy'), groupPriorityMinimum: 50, versionPriority: 1 }),
+      svc(`v1alpha1.${REMOTE}`, { service: 'remote', groupPriorityMinimum: 20000, versionPriority: 20 }),
+      svc(`v1beta1.${REMOTE}`, { service: 'remote', groupPriorityMinimum: 100, versionPriority: 10 }),
+      svc(`v1beta1.${LEGACY}`, { service: 'legacy', groupPriorityMinimum: 50, versionPriority: 1 }),
     ]);
     try {
       const published = (group: string, version: string): boolean => (resourcesOf(env.manager, group, version)?.length ?? 0) > 0;
@@ -140,9 +132,9 @@ describe('aggregated discovery controller', () => {
       assert.deepEqual(aggregated.items[1]!.versions.map((v) => v.version), ['v1alpha1', 'v1beta1']);
 
       // A priority changed on the APIService moves the group.
-      const svc = await env.cs.apiregistrationV1().apiservices().get(`v1beta1.${LEGACY}`);
-      svc.spec!.groupPriorityMinimum = 17000;
-      await env.cs.apiregistrationV1().apiservices().update(svc);
+      const moved = await env.cs.apiregistrationV1().apiservices().get(`v1beta1.${LEGACY}`);
+      moved.spec!.groupPriorityMinimum = 17000;
+      await env.cs.apiregistrationV1().apiservices().update(moved);
       await until('legacy group moved up', () => (groupNames(env.manager)[2] === LEGACY ? true : undefined));
       assert.deepEqual(groupNames(env.manager), ['apiregistration.k8s.io', REMOTE, LEGACY, 'apiextensions.k8s.io', 'wardle.example.com']);
     } finally {
@@ -152,7 +144,7 @@ describe('aggregated discovery controller', () => {
 
   it('fetches a backend\'s aggregated discovery as the aggregator (front-proxy certificate, X-Remote-User) and publishes only the group version each APIService names', async () => {
     const seen = remote.requests.length;
-    const env = await startEnv([apiService(`v1alpha1.${REMOTE}`, { ...service('remote'), groupPriorityMinimum: 1000, versionPriority: 15 })]);
+    const env = await startEnv([svc(`v1alpha1.${REMOTE}`, { service: 'remote' })]);
     try {
       await until('v1alpha1 published', () => resourcesOf(env.manager, REMOTE, 'v1alpha1'));
       assert.deepEqual(resourcesOf(env.manager, REMOTE, 'v1alpha1'), ['fischers', 'flunders']);
@@ -179,7 +171,7 @@ describe('aggregated discovery controller', () => {
   });
 
   it('refreshes with If-None-Match: the backend answers 304 and the documents and ETags stay', async () => {
-    const env = await startEnv([apiService(`v1alpha1.${REMOTE}`, { ...service('remote'), groupPriorityMinimum: 1000, versionPriority: 15 })]);
+    const env = await startEnv([svc(`v1alpha1.${REMOTE}`, { service: 'remote' })]);
     try {
       await until('v1alpha1 published', () => resourcesOf(env.manager, REMOTE, 'v1alpha1'));
       const before = env.manager.snapshot();
@@ -206,7 +198,7 @@ describe('aggregated discovery controller', () => {
 
   it('falls back to the legacy /apis/<group>/<version> document for a backend without aggregated discovery', async () => {
     const seen = legacy.requests.length;
-    const env = await startEnv([apiService(`v1beta1.${LEGACY}`, { ...service('legacy'), groupPriorityMinimum: 1000, versionPriority: 15 })]);
+    const env = await startEnv([svc(`v1beta1.${LEGACY}`, { service: 'legacy' })]);
     try {
       await until('v1beta1 published', () => resourcesOf(env.manager, LEGACY, 'v1beta1'));
       assert.deepEqual(resourcesOf(env.manager, LEGACY, 'v1beta1'), ['flunders']);
@@ -224,9 +216,10 @@ describe('aggregated discovery controller', () => {
 
   it('marks a dead backend\'s group versions Stale with their last resources, and Current again once it is back', async () => {
     const env = await startEnv([
-      apiService(`v1alpha1.${REMOTE}`, { ...service('remote'), groupPriorityMinimum: 1000, versionPriority: 15 }),
-      apiService(`v1beta1.${REMOTE}`, { ...service('remote'), groupPriorityMinimum: 1000, versionPriority: 10 }),
-      apiService('v1alpha1.nowhere.example.com', { ...service('nowhere'), groupPriorityMinimum: 1000, versionPriority: 15 }),
+      svc(`v1alpha1.${REMOTE}`, { service: 'remote' }),
+      svc(`v1beta1.${REMOTE}`, { service: 'remote', versionPriority: 10 }),
+      // No Service, no Endpoints: never reached.
+      svc('v1alpha1.nowhere.example.com', { service: 'nowhere' }),
     ]);
     try {
       await until('both published', () => (resourcesOf(env.manager, REMOTE, 'v1alpha1') && resourcesOf(env.manager, REMOTE, 'v1beta1') ? true : undefined));
@@ -242,7 +235,7 @@ describe('aggregated discovery controller', () => {
       const doc = JSON.parse(env.manager.snapshot().aggregated('apis', 'v2').body.toString()) as { items: { metadata: { name: string }; versions: { version: string; freshness: string; resources?: unknown[] }[] }[] };
       const group = doc.items.find((i) => i.metadata.name === REMOTE)!;
       assert.deepEqual(group.versions.map((v) => [v.version, v.freshness, v.resources?.length]), [['v1alpha1', 'Stale', 2], ['v1beta1', 'Stale', 1]]);
-      assert.ok(env.errors.some((e) => e.startsWith(`v1alpha1.${REMOTE}: GET https://127.0.0.1:${remote.port}/apis`)), env.errors.join('\n'));
+      assert.ok(env.errors.some((e) => e.startsWith(`v1alpha1.${REMOTE}: Get "https://127.0.0.1:${remote.port}/apis"`)), env.errors.join('\n'));
 
       await remote.start();
       env.controller.resync();
@@ -254,12 +247,11 @@ describe('aggregated discovery controller', () => {
 
   it('keeps an Available=False APIService Stale without asking its backend; a deleted one leaves discovery, and a local group version it hid shows again', async () => {
     const env = await startEnv([
-      ...LOCAL_APISERVICES.filter((s) => s.metadata!.name !== 'v1alpha1.wardle.example.com'),
+      ...locals().filter((s) => s.metadata!.name !== 'v1alpha1.wardle.example.com'),
       // A service-backed APIService takes over a group version also served in process.
-      apiService('v1alpha1.wardle.example.com', { ...service('remote-wardle'), groupPriorityMinimum: 100, versionPriority: 15 }, 'True'),
+      svc('v1alpha1.wardle.example.com', { service: 'wardle', groupPriorityMinimum: 100 }),
     ]);
-    const wardle = await startBackend({ pki, group: wardleGroup });
-    ports.set('default/remote-wardle', wardle.port);
+    const original = wardle.discovery.snapshot().version('wardle.example.com', 'v1alpha1')!.resources;
     try {
       env.controller.resync();
       await until('remote wardle published', () => (wardle.requestsFor('/apis').length > 0 && freshness(env.manager, 'wardle.example.com', 'v1alpha1') === 'Current' ? true : undefined));
@@ -269,8 +261,8 @@ describe('aggregated discovery controller', () => {
       await until('remote resources', () => (resourcesOf(env.manager, 'wardle.example.com', 'v1alpha1')?.[0] === 'remotes' ? true : undefined));
 
       const apis = env.cs.apiregistrationV1().apiservices();
-      const svc = await apis.get('v1alpha1.wardle.example.com');
-      await apis.updateStatus({ ...svc, status: { conditions: [{ type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck', message: 'down' }] } });
+      const current = await apis.get('v1alpha1.wardle.example.com');
+      await apis.updateStatus({ ...current, status: { conditions: [{ type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck', message: 'down' }] } });
       await until('Stale', () => (freshness(env.manager, 'wardle.example.com', 'v1alpha1') === 'Stale' ? true : undefined));
       const seen = wardle.requests.length;
       env.controller.resync();
@@ -284,8 +276,7 @@ describe('aggregated discovery controller', () => {
       await until('local description back', () => (resourcesOf(env.manager, 'wardle.example.com', 'v1alpha1')?.includes('flunders') ? true : undefined));
       assert.equal(freshness(env.manager, 'wardle.example.com', 'v1alpha1'), 'Current');
     } finally {
-      ports.delete('default/remote-wardle');
-      await wardle.stop();
+      wardle.discovery.setGroupVersion('wardle.example.com', 'v1alpha1', original, { groupPriorityMinimum: 1000, versionPriority: 15 });
       await env.close();
     }
   });

@@ -1,15 +1,24 @@
 // Aggregated API servers for the aggregator's discovery and OpenAPI tests: in-process HTTPS
 // servers that serve a group's discovery (aggregated, or legacy only) and OpenAPI v2/v3 with
 // the project's own handlers (so ETags and hashes are kube's), require the front-proxy client
-// certificate, record every request, and can be stopped and started again on the same port.
+// certificate, record every request, and can be stopped and started again on the same port;
+// and the APIService registration that reaches them through Service/Endpoints objects.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
-import { Agent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { PKI } from '../../runtime/controlplane/certs.js';
+import type { APIService } from '../../apis/apiregistration/v1/types.js';
+import { newSimpleClientset, type FakeClientset } from '../../generated/clientset/fake/index.js';
+import { SharedInformerFactory } from '../../generated/informers/factory.js';
+import { APIServiceRegistrationController } from '../../runtime/aggregator/controllers/registration.js';
+import { APIServiceHandlerManager, type APIServiceRegistry } from '../../runtime/aggregator/registry.js';
+import { EndpointsServiceResolver } from '../../runtime/aggregator/service-resolver.js';
+import { newPathNotFound } from '../../runtime/apimachinery/errors/index.js';
+import { silentLogger } from '../../runtime/client/cache/index.js';
+import { ListerNotFoundError, newSharedInformerFactoryCore } from '../../runtime/client/index.js';
+import { ensurePKI, type PKI } from '../../runtime/controlplane/certs.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';
-import type { BackendResolver, BackendTransport } from '../../runtime/aggregator/discovery-backend.js';
+import { PathRecorderMux } from '../../runtime/server/mux.js';
 import { DiscoveryManager, discoveryFromGroupDefinition, newDiscoveryHandler } from '../../runtime/server/discovery/index.js';
 import { adaptRequest, type Handler } from '../../runtime/server/http.js';
 import { newOpenAPIHandler, openAPIFromGroupDefinition, OpenAPIService } from '../../runtime/server/openapi/index.js';
@@ -112,22 +121,102 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   };
 }
 
-/**
- * Reaches backends by port, as the aggregator does: the front-proxy client certificate, the
- * backend's serving CA. `ports` maps `<namespace>/<name>` of an APIService's service to a port;
- * an unknown service is unreachable.
- */
-export function testBackendResolver(pki: PKI, ports: Map<string, number>): BackendResolver & { close(): void } {
-  const agent = new Agent({ keepAlive: true, ca: pki.caCertPEM, cert: pki.frontProxyClientCertPEM, key: pki.frontProxyClientKeyPEM });
+/** The services the tests' backends stand behind: their serving certificate names each. */
+export const SERVICE_NAMES: readonly string[] = ['remote', 'legacy', 'wardle', 'nowhere'];
+
+/** A test PKI whose serving certificate is valid for every test service (`<name>.default.svc`). */
+export function testPKI(dir: string): Promise<PKI> {
+  return ensurePKI(dir, { hosts: SERVICE_NAMES.map((n) => `${n}.default.svc`) });
+}
+
+export interface APIServiceOptions {
+  readonly groupPriorityMinimum?: number;
+  readonly versionPriority?: number;
+  /** The Service in `default` the APIService points at; none: a local APIService. */
+  readonly service?: string;
+  readonly available?: 'True' | 'False';
+}
+
+/** An APIService `<version>.<group>`; service-backed ones carry the test CA as caBundle. */
+export function apiService(name: string, pki: PKI, o: APIServiceOptions = {}): APIService {
+  const dot = name.indexOf('.');
   return {
-    async transportFor(apiService): Promise<BackendTransport> {
-      const svc = apiService.spec?.service;
-      const port = svc === undefined || svc === null ? undefined : ports.get(`${svc.namespace}/${svc.name}`);
-      if (port === undefined) throw new Error(`service "${svc?.name}" not found`);
-      return { baseURL: `https://127.0.0.1:${port}`, agent };
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: { name },
+    spec: {
+      group: name.slice(dot + 1),
+      version: name.slice(0, dot),
+      groupPriorityMinimum: o.groupPriorityMinimum ?? 1000,
+      versionPriority: o.versionPriority ?? 15,
+      ...(o.service !== undefined ? { service: { namespace: 'default', name: o.service, port: 443 }, caBundle: Buffer.from(pki.caCertPEM).toString('base64') } : {}),
     },
-    close: () => agent.destroy(),
+    ...(o.available !== undefined ? { status: { conditions: [{ type: 'Available', status: o.available, reason: o.available === 'True' ? 'Passed' : 'FailedDiscoveryCheck' }] } } : {}),
   };
+}
+
+/** The Service `default/<name>` (port 443) and its Endpoints: 127.0.0.1 at `port`. */
+export function serviceObjects(name: string, port: number): object[] {
+  return [
+    { apiVersion: 'v1', kind: 'Service', metadata: { namespace: 'default', name }, spec: { ports: [{ port: 443, targetPort: port }] } },
+    { apiVersion: 'v1', kind: 'Endpoints', metadata: { namespace: 'default', name }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port }] }] },
+  ];
+}
+
+/**
+ * The aggregator's APIService registration as the control plane runs it, over the generated fake
+ * clientset: the registration controller feeding the handler manager (the registry the merged
+ * discovery and OpenAPI read), services resolved through Service and Endpoints objects,
+ * backends reached with the front-proxy client certificate and each APIService's caBundle.
+ */
+export interface Registration {
+  readonly cs: FakeClientset;
+  readonly registry: APIServiceRegistry;
+  close(): Promise<void>;
+}
+
+export async function startRegistration(pki: PKI, objects: readonly object[]): Promise<Registration> {
+  const cs = newSimpleClientset(...objects);
+  const factory = new SharedInformerFactory(cs, newSharedInformerFactoryCore({ tuning: { logger: silentLogger } }));
+  const services = factory.core().v1().services();
+  const endpoints = factory.core().v1().endpoints();
+  // Asked for before start, so the factory starts them.
+  services.informer();
+  endpoints.informer();
+  const registry = new APIServiceHandlerManager({
+    mux: new PathRecorderMux('kube-aggregator'),
+    localDelegate: async (_req, res) => res.writeError(newPathNotFound()),
+    resolver: new EndpointsServiceResolver({
+      service: (ns, name) => cached(() => services.lister().namespace(ns).get(name)),
+      endpoints: (ns, name) => cached(() => endpoints.lister().namespace(ns).get(name)),
+    }),
+    proxyClientCertificate: { certPEM: pki.frontProxyClientCertPEM, keyPEM: pki.frontProxyClientKeyPEM },
+  });
+  const registration = new APIServiceRegistrationController({ informer: factory.apiregistration().v1().apiservices(), handling: registry });
+  factory.start();
+  await factory.waitForCacheSync();
+  const stop = new AbortController();
+  const running = registration.run(stop.signal);
+  await registration.initiated();
+  return {
+    cs,
+    registry,
+    async close() {
+      stop.abort();
+      await running;
+      await factory.base.shutdown();
+      registry.close();
+    },
+  };
+}
+
+function cached<T>(get: () => T): T | undefined {
+  try {
+    return get();
+  } catch (err) {
+    if (err instanceof ListerNotFoundError) return undefined;
+    throw err;
+  }
 }
 
 /** Polls `fn` until it returns a value (bounded and generous: only the outcome is asserted). */

@@ -1,5 +1,6 @@
-// The aggregator's OpenAPI controller over the generated fake clientset and in-process HTTPS
-// backends reached through a test BackendResolver: a backend's v3 document of the APIService's
+// The aggregator's OpenAPI controller over the APIService registration (registration
+// controller and handler manager over the generated fake clientset with APIService, Service and
+// Endpoints objects) and in-process HTTPS backends behind those Services: a backend's v3 document of the APIService's
 // group version served and listed as ours with the backend's hash, its /openapi/v2 merged into
 // ours (conflicting definitions renamed as kube-openapi does), nothing downloaded again while
 // hashes and ETags say nothing changed, and everything removed when the APIService is
@@ -11,30 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { APIService } from '../../apis/apiregistration/v1/types.js';
-import { newSimpleClientset, type FakeClientset } from '../../generated/clientset/fake/index.js';
-import { SharedInformerFactory } from '../../generated/informers/factory.js';
 import { apiGroups } from '../../generated/index.js';
 import { wardleGroup } from '../../generated/registry/wardle.js';
 import { AggregatedOpenAPIController } from '../../runtime/aggregator/openapi-controller.js';
-import { silentLogger } from '../../runtime/client/cache/index.js';
-import { newSharedInformerFactoryCore } from '../../runtime/client/index.js';
-import { ensurePKI, type PKI } from '../../runtime/controlplane/certs.js';
+import type { PKI } from '../../runtime/controlplane/certs.js';
 import { openAPIFromGroupDefinition, OpenAPIService, type OpenAPIV3Document } from '../../runtime/server/openapi/index.js';
-import { renamedGroup, startBackend, testBackendResolver, until, type Backend } from './discovery-fixtures.js';
+import { apiService, renamedGroup, serviceObjects, startBackend, startRegistration, testPKI, until, type Backend, type Registration } from './discovery-fixtures.js';
 
 const REMOTE = 'wardle.backend.io';
 const sha512 = (b: Buffer): string => createHash('sha512').update(b).digest('hex').toUpperCase();
-
-function apiService(name: string, serviceName: string, available: 'True' | 'False' = 'True'): APIService {
-  const dot = name.indexOf('.');
-  return {
-    apiVersion: 'apiregistration.k8s.io/v1',
-    kind: 'APIService',
-    metadata: { name },
-    spec: { group: name.slice(dot + 1), version: name.slice(0, dot), service: { namespace: 'default', name: serviceName, port: 443 }, groupPriorityMinimum: 1000, versionPriority: 15 },
-    status: { conditions: [{ type: 'Available', status: available, reason: available === 'True' ? 'Passed' : 'FailedDiscoveryCheck' }] },
-  };
-}
 
 interface SwaggerV2 {
   paths: Record<string, Record<string, unknown>>;
@@ -45,53 +31,50 @@ describe('aggregated OpenAPI controller', () => {
   let dir: string;
   let pki: PKI;
   let remote: Backend;
-  let resolver: ReturnType<typeof testBackendResolver>;
-  const ports = new Map<string, number>();
+  let wardle: Backend;
+  let services: object[];
+  const svc = (name: string, service: string): APIService => apiService(name, pki, { service, available: 'True' });
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'aggregator-openapi-'));
-    pki = await ensurePKI(dir, { hosts: [] });
+    pki = await testPKI(dir);
     remote = await startBackend({ pki, group: renamedGroup(wardleGroup, REMOTE) });
-    ports.set('default/remote', remote.port);
-    resolver = testBackendResolver(pki, ports);
+    wardle = await startBackend({ pki, group: wardleGroup });
+    services = [...serviceObjects('remote', remote.port), ...serviceObjects('wardle', wardle.port)];
   });
   after(async () => {
-    resolver.close();
+    await wardle.stop();
     await remote.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
   interface Env {
-    readonly cs: FakeClientset;
+    readonly cs: Registration['cs'];
     readonly openapi: OpenAPIService;
     readonly controller: AggregatedOpenAPIController;
     close(): Promise<void>;
   }
 
-  async function startEnv(objects: APIService[]): Promise<Env> {
-    const cs = newSimpleClientset(...objects);
-    const factory = new SharedInformerFactory(cs, newSharedInformerFactoryCore({ tuning: { logger: silentLogger } }));
+  async function startEnv(apiServices: APIService[]): Promise<Env> {
+    const registration = await startRegistration(pki, [...apiServices, ...services]);
     const openapi = new OpenAPIService();
     for (const def of apiGroups) for (const gv of openAPIFromGroupDefinition(def)) openapi.setGroupVersion(gv.group, gv.version, gv.document);
     const controller = new AggregatedOpenAPIController({
-      informer: factory.apiregistration().v1().apiservices(),
-      backends: resolver,
+      apiServices: registration.registry,
       openapi,
       resyncPeriodMs: 3_600_000,
       onError: () => {},
     });
-    factory.start();
-    await factory.waitForCacheSync();
     const stop = new AbortController();
     const running = controller.run(stop.signal);
     return {
-      cs,
+      cs: registration.cs,
       openapi,
       controller,
       async close() {
         stop.abort();
         await running;
-        await factory.base.shutdown();
+        await registration.close();
       },
     };
   }
@@ -101,7 +84,7 @@ describe('aggregated OpenAPI controller', () => {
   const backendRootURL = (key: string): string => rootPaths(remote.openapi)[key]!.serverRelativeURL;
 
   it('serves the backend\'s v3 document of the APIService\'s group version as ours, listed with the backend\'s hash', async () => {
-    const env = await startEnv([apiService(`v1alpha1.${REMOTE}`, 'remote')]);
+    const env = await startEnv([svc(`v1alpha1.${REMOTE}`, 'remote')]);
     try {
       const key = `apis/${REMOTE}/v1alpha1`;
       await until('listed', () => rootPaths(env.openapi)[key]);
@@ -123,7 +106,7 @@ describe('aggregated OpenAPI controller', () => {
   });
 
   it('merges the backend\'s /openapi/v2 paths of that group version into ours, renaming a conflicting definition and its references', async () => {
-    const env = await startEnv([apiService(`v1alpha1.${REMOTE}`, 'remote')]);
+    const env = await startEnv([svc(`v1alpha1.${REMOTE}`, 'remote')]);
     try {
       const collection = `/apis/${REMOTE}/v1alpha1/namespaces/{namespace}/flunders`;
       await until('v2 merged', () => v2(env.openapi).paths[collection]);
@@ -148,7 +131,7 @@ describe('aggregated OpenAPI controller', () => {
   });
 
   it('asks again with ETags and hashes: nothing is downloaded while the backend has not changed, one document when it has', async () => {
-    const env = await startEnv([apiService(`v1alpha1.${REMOTE}`, 'remote')]);
+    const env = await startEnv([svc(`v1alpha1.${REMOTE}`, 'remote')]);
     const key = `apis/${REMOTE}/v1alpha1`;
     const original = remote.openapi.groupVersion(key)!;
     try {
@@ -179,7 +162,7 @@ describe('aggregated OpenAPI controller', () => {
   });
 
   it('keeps the last documents while the backend is down, removes them once the APIService is Available=False or deleted', async () => {
-    const env = await startEnv([apiService(`v1alpha1.${REMOTE}`, 'remote')]);
+    const env = await startEnv([svc(`v1alpha1.${REMOTE}`, 'remote')]);
     const key = `apis/${REMOTE}/v1alpha1`;
     const path = `/apis/${REMOTE}/v1alpha1/namespaces/{namespace}/flunders`;
     try {
@@ -209,13 +192,12 @@ describe('aggregated OpenAPI controller', () => {
   });
 
   it('hides the document of a group version also served in process while an APIService points it at a backend', async () => {
-    const backend = await startBackend({ pki, group: wardleGroup });
-    ports.set('default/wardle', backend.port);
+    const backend = wardle;
     const key = 'apis/wardle.example.com/v1alpha1';
     const original = backend.openapi.groupVersion(key)!;
     const changed = JSON.parse(original.body.toString()) as OpenAPIV3Document & { info: { title: string; version: string } };
     backend.openapi.setGroupVersion('wardle.example.com', 'v1alpha1', { ...changed, info: { ...changed.info, title: 'Remote wardle' } });
-    const env = await startEnv([apiService('v1alpha1.wardle.example.com', 'wardle')]);
+    const env = await startEnv([svc('v1alpha1.wardle.example.com', 'wardle')]);
     const localHash = env.openapi.groupVersion(key)!.hash;
     try {
       await until('remote document', () => (env.openapi.groupVersion(key)!.hash !== localHash ? true : undefined));
@@ -229,8 +211,7 @@ describe('aggregated OpenAPI controller', () => {
       await until('local document back', () => (env.openapi.groupVersion(key)!.hash === localHash ? true : undefined));
       assert.ok(v2(env.openapi).paths['/apis/wardle.example.com/v1alpha1/namespaces/{namespace}/flunders'] !== undefined);
     } finally {
-      ports.delete('default/wardle');
-      await backend.stop();
+      backend.openapi.setGroupVersion('wardle.example.com', 'v1alpha1', JSON.parse(original.body.toString()) as OpenAPIV3Document);
       await env.close();
     }
   });
