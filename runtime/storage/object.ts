@@ -26,7 +26,7 @@ export interface Status {
   metadata: { continue?: string };
   status: 'Failure';
   message: string;
-  reason: string;
+  reason?: string;
   code: number;
   details?: {
     causes?: Array<{ reason?: string; message?: string; field?: string }>;

@@ -74,7 +74,7 @@ function unstructuredResponseError(r: ErrorResponse): StatusError {
   const message = isText ? r.body.subarray(0, MAX_UNSTRUCTURED_TEXT).toString('utf8').trim() : 'unknown';
   const generic = newGenericServerResponse(r.statusCode, message).status;
   // A conflict on create means the name is taken.
-  const reason: StatusReason = r.statusCode === 409 && r.method === 'POST' ? 'AlreadyExists' : generic.reason;
+  const reason: StatusReason = r.statusCode === 409 && r.method === 'POST' ? 'AlreadyExists' : (generic.reason ?? '');
   const causes: StatusCause[] = [{ reason: 'UnexpectedServerResponse', message }];
   const details: StatusDetails = { causes, ...(r.retryAfterSeconds !== undefined && r.retryAfterSeconds > 0 ? { retryAfterSeconds: r.retryAfterSeconds } : {}) };
   return new StatusError({ ...generic, reason, details });
