@@ -67,6 +67,7 @@ export class APIAggregator {
   private readonly handlers: APIServiceHandlerManager;
   private readonly stopping = new AbortController();
   private readonly runs: Promise<unknown>[] = [];
+  private readonly autoregistered: Promise<void>;
 
   constructor(private readonly o: APIAggregatorOptions) {
     // Every worker's request and wait listens on it: many listeners, no leak.
@@ -131,13 +132,24 @@ export class APIAggregator {
         await new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_POLL_MS));
       }
     });
-    server.addReadyzChecks(apiServicesAvailableCheck('autoregister-completion', o.builtinAPIServices.map((s) => s.metadata?.name ?? ''), apiServices));
+    const completion = apiServicesAvailableCheck('autoregister-completion', o.builtinAPIServices.map((s) => s.metadata?.name ?? ''), apiServices);
+    this.autoregistered = completion.passed;
+    server.addReadyzChecks(completion);
     server.addPreShutdownHook('stop-kube-aggregator-controllers', () => this.stop());
   }
 
   /** The APIServices the aggregator handles and how to reach their servers (merged discovery and OpenAPI read it). */
   get registry(): APIServiceRegistry {
     return this.handlers;
+  }
+
+  /**
+   * Resolves once every built-in APIService has been seen Available (the readyz check
+   * autoregister-completion passes), or `signal` aborts first (then false).
+   */
+  async autoregistrationComplete(signal?: AbortSignal): Promise<boolean> {
+    const stop = signal === undefined ? this.stopping.signal : AbortSignal.any([signal, this.stopping.signal]);
+    return (await untilAborted(this.autoregistered.then(() => true), stop)) ?? false;
   }
 
   /** Stops the controllers and informers and closes backend connections. Idempotent. */

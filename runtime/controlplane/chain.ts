@@ -98,6 +98,8 @@ export async function assembleChain(c: ChainOptions) {
     apiServices: apiAggregator.registry,
     listen: () => serving.listen({ host: o.bindAddress, port: o.securePort }),
     postStartHooksDone: () => serving.postStartHooksDone(),
+    /** Every built-in group version has its APIService, seen Available (readyz autoregister-completion). */
+    autoregistrationComplete: (signal?: AbortSignal) => apiAggregator.autoregistrationComplete(signal),
     shutdown: async () => {
       await serving.shutdown();
       await apiAggregator.stop();

@@ -88,6 +88,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
   const { port } = await chain.listen();
   await chain.postStartHooksDone();
+  // /readyz also waits for the built-in APIServices (autoregister-completion), which are written after the hooks.
+  await chain.autoregistrationComplete();
   const host = o.bindAddress.includes(':') ? `[${o.bindAddress}]` : o.bindAddress === '0.0.0.0' ? '127.0.0.1' : o.bindAddress;
   const url = `https://${host}:${port}`;
   const kubeconfigPath = join(o.dataDir, 'admin.kubeconfig');
