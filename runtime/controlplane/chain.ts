@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AdmissionChain } from '../admission/types.js';
+import { mergeAggregatedAPIs, type AggregationTimings } from '../aggregator/discovery-aggregation.js';
 import { APIAggregator, builtinAPIServices, type APIAggregatorOptions } from '../aggregator/index.js';
 import { APIExtensionsControllers, groupReservedNames, withCRDCleanupOnDelete } from '../apiextensions/controllers/index.js';
 import { endpointServiceResolver, newCRDHandler } from '../apiextensions/index.js';
@@ -30,8 +31,8 @@ export interface ChainOptions {
   readonly resources: ResourceRegistry;
   readonly admission: AdmissionChain;
   readonly groups: readonly APIGroupDefinition[];
-  /** The aggregator's timings (availability check period, connect timeout); kube's defaults otherwise. */
-  readonly aggregator?: Pick<APIAggregatorOptions, 'availabilityCheckPeriodMs' | 'discoveryCheckTimeoutMs' | 'connectTimeoutMs'>;
+  /** The aggregator's timings (availability check period, connect timeout, discovery and OpenAPI refresh); kube's defaults otherwise. */
+  readonly aggregator?: Pick<APIAggregatorOptions, 'availabilityCheckPeriodMs' | 'discoveryCheckTimeoutMs' | 'connectTimeoutMs'> & AggregationTimings;
 }
 
 /** Which server of the chain owns a group from apis/: kube-apiserver unless named here. */
@@ -83,6 +84,13 @@ export async function assembleChain(c: ChainOptions) {
   for (const r of discoveryRoutes(discovery, { notFound: aggregator.delegate })) mount(aggregator, r);
   for (const r of openAPIRoutes(openapi)) mount(aggregator, r);
   const apiAggregator = serveAPIServices(aggregator, c, { loopback, discovery });
+  const aggregatedAPIs = mergeAggregatedAPIs(aggregator, {
+    apiServices: apiAggregator.registry,
+    discovery,
+    openapi,
+    discoveryResyncPeriodMs: c.aggregator?.discoveryResyncPeriodMs,
+    openAPIResyncPeriodMs: c.aggregator?.openAPIResyncPeriodMs,
+  });
   // kube names its storage check `etcd`; on the embedded store that name would mislead.
   aggregator.addReadyzChecks({ name: o.storageBackend === 'etcd3' ? 'etcd' : 'storage', check: () => c.factory.readinessCheck() });
   config.metrics.registerStorageObjectCounts(() => c.resources.objectCounts());
@@ -102,6 +110,7 @@ export async function assembleChain(c: ChainOptions) {
     autoregistrationComplete: (signal?: AbortSignal) => apiAggregator.autoregistrationComplete(signal),
     shutdown: async () => {
       await serving.shutdown();
+      await aggregatedAPIs.stop();
       await apiAggregator.stop();
       await customResources.stop();
     },
@@ -169,8 +178,13 @@ function serveAPIServices(aggregator: GenericAPIServer, c: ChainOptions, o: { lo
     proxyClientCertificate: { certPEM: c.pki.frontProxyClientCertPEM, keyPEM: c.pki.frontProxyClientKeyPEM },
     builtinAPIServices: builtinAPIServices(delegated),
     isBuiltinGroupVersion: (group, version) => builtinGroupVersions.has(`${group}/${version}`),
-    ...c.aggregator,
+    ...aggregatorTimings(c.aggregator),
   });
+}
+
+function aggregatorTimings(t: ChainOptions['aggregator']): Pick<APIAggregatorOptions, 'availabilityCheckPeriodMs' | 'discoveryCheckTimeoutMs' | 'connectTimeoutMs'> {
+  const { discoveryResyncPeriodMs: _discovery, openAPIResyncPeriodMs: _openapi, ...rest } = t ?? {};
+  return rest;
 }
 
 /**
