@@ -90,14 +90,17 @@ function relayOnTheWire(req: APIRequest, res: APIResponse, answer: IncomingMessa
   // A watch must reach the client before its first event does.
   if (answer.headers['content-length'] === undefined) raw.flushHeaders();
   return new Promise((resolve) => {
+    const cancel = (): void => {
+      if (!answer.complete) answer.destroy();
+    };
+    req.signal.addEventListener('abort', cancel, { once: true });
     answer.pipe(raw);
     answer.once('close', () => {
+      req.signal.removeEventListener('abort', cancel);
       if (!answer.complete) raw.destroy();
       resolve();
     });
-    raw.once('close', () => {
-      if (!answer.complete) answer.destroy();
-    });
+    raw.once('close', cancel);
   });
 }
 
@@ -108,6 +111,11 @@ async function relayInProcess(req: APIRequest, res: APIResponse, answer: Incomin
     res.setHeader(name, value);
   }
   const stream = res.stream(answer.headers['content-type'] ?? 'application/octet-stream', answer.statusCode ?? 502);
+  // A quiet watch has no next chunk to notice the caller leaving by: end it when the caller goes.
+  const cancel = (): void => {
+    answer.destroy();
+  };
+  req.signal.addEventListener('abort', cancel, { once: true });
   try {
     for await (const chunk of answer) {
       if (stream.closed || req.signal.aborted) break;
@@ -116,6 +124,7 @@ async function relayInProcess(req: APIRequest, res: APIResponse, answer: Incomin
   } catch {
     // The backend went away mid-answer: the stream ends where it broke.
   } finally {
+    req.signal.removeEventListener('abort', cancel);
     answer.destroy();
     stream.end();
   }

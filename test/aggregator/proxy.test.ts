@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { readCredentials } from '../integration/harness.js';
 import { asStatus, HttpsClient } from '../integration/https.js';
 import { json, registration, TestBackend } from './proxy-backend.js';
-import { availability, startAggregatorEnv, TOKEN, type AggregatorEnv } from './proxy-env.js';
+import { availability, startAggregatorEnv, TOKEN, until, type AggregatorEnv } from './proxy-env.js';
 
 const GROUP = 'proxy.example.com';
 const SERVICE = { namespace: 'default', name: 'proxy-api' } as const;
@@ -29,21 +29,18 @@ interface Echo {
 describe('aggregator proxy', () => {
   let env: AggregatorEnv;
   let backend: TestBackend;
-  /** A pending watch response the test writes events to. */
-  let watchResponse: Promise<ServerResponse>;
+  /** Watch responses of the backend, in order of arrival; the tests write events to them. */
+  const watchResponses: ServerResponse[] = [];
+  const nextWatch = (n: number): Promise<ServerResponse> => until(`backend watch #${n}`, async () => watchResponses[n - 1]);
 
   before(async () => {
     env = await startAggregatorEnv();
     backend = await TestBackend.start({ group: GROUP, version: 'v1', service: SERVICE, dataDir: env.dataDir });
-    let handOver!: (res: ServerResponse) => void;
-    watchResponse = new Promise((resolve) => {
-      handOver = resolve;
-    });
     backend.routes.push((req: IncomingMessage, res: ServerResponse) => {
       if (req.url?.startsWith(`${THINGS}?watch=true`) === true) {
         res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
         res.flushHeaders();
-        handOver(res);
+        watchResponses.push(res);
         return true;
       }
       if (req.url === `${THINGS}/missing`) {
@@ -147,7 +144,7 @@ describe('aggregator proxy', () => {
     const watch = await env.admin.watch(`${THINGS}?watch=true`);
     assert.equal(watch.status, 200);
     assert.equal(watch.res.headers['content-type'], 'application/json');
-    const res = await watchResponse;
+    const res = await nextWatch(1);
     for (let i = 1; i <= 3; i++) {
       res.write(`${JSON.stringify({ type: 'ADDED', object: { kind: 'Thing', metadata: { name: `t${i}` } } })}\n`);
       const events = await watch.until((es) => es.length === i);
@@ -156,6 +153,23 @@ describe('aggregator proxy', () => {
     res.end();
     await watch.end();
     assert.equal(watch.events.length, 3);
+  });
+
+  test('a client leaving a quiet watch ends the backend\'s watch, over HTTPS and in process', async () => {
+    const closed = (res: ServerResponse): Promise<void> => new Promise((resolve) => (res.destroyed || res.writableEnded ? resolve() : res.once('close', () => resolve())));
+    const watch = await env.admin.watch(`${THINGS}?watch=true`);
+    const res = await nextWatch(2);
+    watch.close();
+    await closed(res);
+
+    const inProcess = await env.plane.loopback.watch<{ metadata: { name: string } }>({ path: THINGS, query: { watch: true } });
+    const res3 = await nextWatch(3);
+    res3.write(`${JSON.stringify({ type: 'ADDED', object: { kind: 'Thing', metadata: { name: 'quiet' } } })}\n`);
+    const first = await inProcess[Symbol.asyncIterator]().next();
+    assert.equal(first.done, false);
+    assert.equal((first.value as { object: { metadata: { name: string } } }).object.metadata.name, 'quiet');
+    inProcess.stop();
+    await closed(res3);
   });
 
   test('an upgrade request is switched and piped both ways, as the user', async () => {
