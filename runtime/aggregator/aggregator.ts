@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { APIService } from '../../apis/apiregistration/v1/types.js';
 import { Clientset } from '../../generated/clientset/index.js';
+import type { APIServiceInformer } from '../../generated/informers/apiregistration/v1/apiservice.js';
 import { SharedInformerFactory } from '../../generated/informers/factory.js';
 import { newSharedInformerFactoryCore, type ReflectorTuning, type RESTClient } from '../client/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
@@ -44,6 +45,16 @@ export interface APIAggregatorOptions {
   readonly tuning?: ReflectorTuning;
 }
 
+interface Controllers {
+  readonly apiServices: APIServiceInformer;
+  readonly handlers: APIServiceHandlerManager;
+  readonly registration: APIServiceRegistrationController;
+  readonly local: LocalAvailableController;
+  readonly remote: RemoteAvailableController;
+  readonly autoregister: AutoRegisterController;
+  readonly crdRegistration: CRDRegistrationController;
+}
+
 /** How often apiservice-wait-for-first-sync looks again (kube: 100 ms). */
 const FIRST_SYNC_POLL_MS = 100;
 
@@ -72,24 +83,31 @@ export class APIAggregator {
   constructor(private readonly o: APIAggregatorOptions) {
     // Every worker's request and wait listens on it: many listeners, no leak.
     setMaxListeners(0, this.stopping.signal);
-    const onError = o.onError;
     this.clientset = new Clientset(o.rest);
     this.informers = new SharedInformerFactory(this.clientset, newSharedInformerFactoryCore(o.tuning !== undefined ? { tuning: o.tuning } : {}));
+    const c = this.controllers();
+    this.handlers = c.handlers;
+    const completion = apiServicesAvailableCheck('autoregister-completion', o.builtinAPIServices.map((s) => s.metadata?.name ?? ''), c.apiServices);
+    this.autoregistered = completion.passed;
+    o.server.addReadyzChecks(completion);
+    this.installHooks(c);
+  }
+
+  /** The handling and every controller, over the factory's informers; nothing runs yet. */
+  private controllers(): Controllers {
+    const o = this.o;
     const apiServices = this.informers.apiregistration().v1().apiservices();
     const services = this.informers.core().v1().services();
     const endpoints = this.informers.core().v1().endpoints();
-    const crds = this.informers.apiextensions().v1().customresourcedefinitions();
     const client = this.clientset.apiregistrationV1().apiservices();
-    const errors = onError !== undefined ? { onError } : {};
-
+    const errors = o.onError !== undefined ? { onError: o.onError } : {};
+    const timeouts = o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {};
     const remote = new RemoteAvailableController({
-      apiServices, services, endpoints, client, proxyClientCertificate: o.proxyClientCertificate, ...errors,
+      apiServices, services, endpoints, client, proxyClientCertificate: o.proxyClientCertificate, ...errors, ...timeouts,
       ...(o.availabilityCheckPeriodMs !== undefined ? { checkPeriodMs: o.availabilityCheckPeriodMs } : {}),
       ...(o.discoveryCheckTimeoutMs !== undefined ? { checkTimeoutMs: o.discoveryCheckTimeoutMs } : {}),
-      ...(o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
     });
-    const local = new LocalAvailableController({ informer: apiServices, client, ...errors });
-    this.handlers = new APIServiceHandlerManager({
+    const handlers = new APIServiceHandlerManager({
       mux: o.server.mux,
       localDelegate: o.localDelegate ?? o.server.delegate,
       resolver: new EndpointsServiceResolver({
@@ -97,44 +115,51 @@ export class APIAggregator {
         endpoints: (ns, name) => getCached(endpoints.lister().namespace(ns), name),
       }),
       proxyClientCertificate: o.proxyClientCertificate,
-      ...(o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
+      ...timeouts,
       onUnreachable: (name) => remote.recheck(name),
     });
-    const registration = new APIServiceRegistrationController({ informer: apiServices, handling: this.handlers, ...errors });
     const autoregister = new AutoRegisterController({ informer: apiServices, client, ...errors });
     for (const svc of o.builtinAPIServices) autoregister.addAPIServiceToSync(svc);
-    const crdRegistration = new CRDRegistrationController({
-      informer: crds, registration: autoregister, ...errors,
-      ...(o.isBuiltinGroupVersion !== undefined ? { isBuiltinGroupVersion: o.isBuiltinGroupVersion } : {}),
-    });
+    return {
+      apiServices,
+      handlers,
+      remote,
+      autoregister,
+      local: new LocalAvailableController({ informer: apiServices, client, ...errors }),
+      registration: new APIServiceRegistrationController({ informer: apiServices, handling: handlers, ...errors }),
+      crdRegistration: new CRDRegistrationController({
+        informer: this.informers.apiextensions().v1().customresourcedefinitions(), registration: autoregister, ...errors,
+        ...(o.isBuiltinGroupVersion !== undefined ? { isBuiltinGroupVersion: o.isBuiltinGroupVersion } : {}),
+      }),
+    };
+  }
 
-    const server = o.server;
+  /** kube's post-start hooks of the aggregator and of kube-apiserver's autoregistration, and the pre-shutdown stop. */
+  private installHooks(c: Controllers): void {
+    const server = this.o.server;
     const signal = this.stopping.signal;
     server.addPostStartHook('start-kube-aggregator-informers', async () => this.informers.start());
     server.addPostStartHook('apiservice-registration-controller', async ({ signal: hookSignal }) => {
-      this.background(registration.run(signal));
-      await untilAborted(registration.initiated(), AbortSignal.any([signal, hookSignal]));
+      this.background(c.registration.run(signal));
+      await untilAborted(c.registration.initiated(), AbortSignal.any([signal, hookSignal]));
     });
     server.addPostStartHook('apiservice-status-available-controller', async () => {
-      this.background(local.run(signal), remote.run(signal));
+      this.background(c.local.run(signal), c.remote.run(signal));
     });
     server.addPostStartHook('kube-apiserver-autoregistration', async () => {
       this.background(
-        crdRegistration.run(signal),
+        c.crdRegistration.run(signal),
         // Only once the CRDs present at start are registered: autoregister would delete their APIServices otherwise.
-        untilAborted(crdRegistration.waitForInitialSync(), signal).then(() => (signal.aborted ? undefined : autoregister.run(signal))),
+        untilAborted(c.crdRegistration.waitForInitialSync(), signal).then(() => (signal.aborted ? undefined : c.autoregister.run(signal))),
       );
     });
     server.addPostStartHook('apiservice-wait-for-first-sync', async ({ signal: hookSignal }) => {
       const stop = AbortSignal.any([signal, hookSignal]);
-      await untilAborted(registration.initiated(), stop);
-      while (!stop.aborted && apiServices.lister().list().some((svc) => isAvailable(svc) && !this.handlers.has(svc.metadata?.name ?? ''))) {
+      await untilAborted(c.registration.initiated(), stop);
+      while (!stop.aborted && c.apiServices.lister().list().some((svc) => isAvailable(svc) && !c.handlers.has(svc.metadata?.name ?? ''))) {
         await new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_POLL_MS));
       }
     });
-    const completion = apiServicesAvailableCheck('autoregister-completion', o.builtinAPIServices.map((s) => s.metadata?.name ?? ''), apiServices);
-    this.autoregistered = completion.passed;
-    server.addReadyzChecks(completion);
     server.addPreShutdownHook('stop-kube-aggregator-controllers', () => this.stop());
   }
 
