@@ -6,11 +6,14 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import type { Condition } from '../../apis/meta/v1/types.js';
 import type { Flunder } from '../../apis/wardle/v1alpha1/types.js';
 import { Clientset } from '../../generated/clientset/index.js';
-import type { HTTPRESTClient } from '../../runtime/client/index.js';
+import { newSimpleClientset } from '../../generated/clientset/fake/index.js';
+import { SharedInformerFactory } from '../../generated/informers/factory.js';
+import { runFlunderController } from '../../hack/examples/flunder-controller/controller.js';
+import { newSharedInformerFactoryCore, type HTTPRESTClient } from '../../runtime/client/index.js';
 import { describeBackends, repoRoot } from '../integration/harness.js';
 import { adminClient, eventually } from './integration/informer-harness.js';
 
@@ -123,3 +126,31 @@ describeBackends('example flunder controller', (get) => {
     assert.equal(await c.stop(), 0, c.output);
   });
 }, { only: ['sqlite'] });
+
+// The same controller in-process over the generated fake clientset: how its own unit tests
+// would run, without a server.
+describe('example flunder controller on the fake clientset', () => {
+  test('writes conditions and follows a Fischer ban', { timeout: LONG }, async () => {
+    const cs = newSimpleClientset(flunder('x', { reference: 'y' }), flunder('y'));
+    const informers = new SharedInformerFactory(cs, newSharedInformerFactoryCore({}));
+    const stop = new AbortController();
+    const lines: string[] = [];
+    const done = runFlunderController({ clientset: cs, informers, log: (l) => lines.push(l), now: () => new Date('2026-01-02T03:04:05Z') }, stop.signal);
+    const conditionOf = async (name: string, type: string): Promise<Condition | undefined> =>
+      (await cs.wardleV1alpha1().flunders('default').get(name)).status?.conditions?.find((c) => c.type === type);
+    try {
+      await eventually(async () => (await conditionOf('x', 'ReferenceResolved'))?.reason === 'FlunderFound', LONG, () => lines.join('\n'));
+      assert.deepEqual(await conditionOf('x', 'Allowed'), {
+        type: 'Allowed', status: 'True', reason: 'NotDisallowed', message: 'no fischer disallows this flunder',
+        lastTransitionTime: '2026-01-02T03:04:05Z', observedGeneration: 1,
+      });
+      await cs.wardleV1alpha1().fischers().create({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: 'ban' }, disallowedFlunders: ['y'] });
+      await eventually(async () => (await conditionOf('y', 'Allowed'))?.reason === 'DisallowedByFischer', LONG, () => lines.join('\n'));
+      const statusWrites = cs.fake.actions().filter((a) => a.verb === 'update' && a.subresource === 'status');
+      assert.equal(statusWrites.length, 3, 'x and y once each, then y again: an unchanged status is not written');
+    } finally {
+      stop.abort();
+      await done;
+    }
+  });
+});

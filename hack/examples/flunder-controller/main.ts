@@ -9,7 +9,7 @@ import { SharedInformerFactory } from '../../../generated/informers/factory.js';
 import { newSharedInformerFactoryCore, restClientFromKubeconfig } from '../../../runtime/client/index.js';
 import { runFlunderController } from './controller.js';
 
-const USAGE = `Usage: flunder-controller [--kubeconfig FILE] [--context NAME] [--namespace NS] [--workers N] [--resync DURATION_MS]
+const USAGE = `Usage: flunder-controller [--kubeconfig FILE] [--context NAME] [--namespace NS] [--workers N] [--resync MS]
 
 Writes status.conditions (ReferenceResolved, Allowed) of every Flunder (wardle.example.com/v1alpha1).
   --kubeconfig FILE   Default: KUBECONFIG, else ~/.kube/config, else the in-cluster service account.
