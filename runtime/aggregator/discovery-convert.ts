@@ -28,15 +28,18 @@ export function fromAggregatedDiscovery(doc: unknown): Map<string, ResourceDescr
 }
 
 function fromVersionDiscovery(group: string, version: string, v: APIVersionDiscovery): ResourceDescription[] {
-  const resources = Array.isArray(v.resources) ? v.resources : [];
-  return resources.map((r) => fromResourceDiscovery(group, version, r));
+  const resources: unknown[] = Array.isArray(v.resources) ? v.resources : [];
+  return resources.map((r) => {
+    if (typeof r !== 'object' || r === null) throw new Error(`APIGroupDiscoveryList: ${group}/${version} has a resource that is not an object`);
+    return fromResourceDiscovery(group, version, r as APIResourceDiscovery);
+  });
 }
 
 function fromResourceDiscovery(group: string, version: string, r: APIResourceDiscovery): ResourceDescription {
   if (typeof r.resource !== 'string' || r.resource === '') throw new Error(`APIGroupDiscoveryList: ${group}/${version} has a resource without a name`);
   const subresources: SubresourceDescription[] = [];
   for (const s of Array.isArray(r.subresources) ? r.subresources : []) {
-    if (typeof s.subresource !== 'string' || s.subresource === '') continue;
+    if (typeof s !== 'object' || s === null || typeof s.subresource !== 'string' || s.subresource === '') continue;
     const responseKind = gvk(s.responseKind);
     subresources.push({ name: s.subresource, ...(responseKind !== undefined ? { responseKind } : {}), verbs: strings(s.verbs) });
   }
@@ -61,8 +64,8 @@ export function fromAPIResourceList(group: string, version: string, doc: unknown
   if (!Array.isArray(list)) throw new Error(`APIResourceList of ${group}/${version}: resources is not a list`);
   const parents = new Map<string, ResourceDescription & { subresources: SubresourceDescription[] }>();
   const children: APIResource[] = [];
-  for (const r of list as APIResource[]) {
-    if (typeof r?.name !== 'string' || r.name === '') throw new Error(`APIResourceList of ${group}/${version}: a resource has no name`);
+  for (const r of list as (APIResource | null)[]) {
+    if (typeof r !== 'object' || r === null || typeof r.name !== 'string' || r.name === '') throw new Error(`APIResourceList of ${group}/${version}: a resource has no name`);
     if (r.name.includes('/')) {
       children.push(r);
       continue;

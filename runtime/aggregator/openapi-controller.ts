@@ -62,7 +62,7 @@ export class AggregatedOpenAPIController {
       },
       { once: true },
     );
-    return runController({ queue: this.queue, signal, reconcile: (name, sig) => this.sync(name, sig), onError: this.onError });
+    return runController({ queue: this.queue, signal, workers: 2, reconcile: (name, sig) => this.sync(name, sig), onError: this.onError });
   }
 
   /** Queues every service-backed APIService for a new check. */
