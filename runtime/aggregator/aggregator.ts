@@ -70,7 +70,8 @@ const FIRST_SYNC_POLL_MS = 100;
  * handled), `apiservice-status-available-controller`, `kube-apiserver-autoregistration`,
  * `apiservice-wait-for-first-sync` (done once every available APIService has its handler);
  * /readyz adds `autoregister-completion` (every built-in APIService seen Available). The
- * controllers stop in the pre-shutdown hook `stop-kube-aggregator-controllers` (or stop()).
+ * controllers stop in the pre-shutdown hook `stop-kube-aggregator-controllers`; stop(), once
+ * serving has stopped, also closes the connections to backends.
  */
 export class APIAggregator {
   readonly clientset: Clientset;
@@ -160,7 +161,8 @@ export class APIAggregator {
         await new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_POLL_MS));
       }
     });
-    server.addPreShutdownHook('stop-kube-aggregator-controllers', () => this.stop());
+    // Requests still being drained keep their backend connections: those close in stop().
+    server.addPreShutdownHook('stop-kube-aggregator-controllers', () => this.stopControllers());
   }
 
   /** The APIServices the aggregator handles and how to reach their servers (merged discovery and OpenAPI read it). */
@@ -177,12 +179,16 @@ export class APIAggregator {
     return (await untilAborted(this.autoregistered.then(() => true), stop)) ?? false;
   }
 
-  /** Stops the controllers and informers and closes backend connections. Idempotent. */
+  /** Stops the controllers and informers, then closes every backend connection (call once serving has stopped). Idempotent. */
   async stop(): Promise<void> {
+    await this.stopControllers();
+    this.handlers.close();
+  }
+
+  private async stopControllers(): Promise<void> {
     this.stopping.abort();
     await Promise.all(this.runs);
     await this.informers.shutdown();
-    this.handlers.close();
   }
 
   private background(...runs: Promise<unknown>[]): void {

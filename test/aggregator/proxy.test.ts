@@ -31,6 +31,10 @@ describe('aggregator proxy', () => {
   let backend: TestBackend;
   /** Watch responses of the backend, in order of arrival; the tests write events to them. */
   const watchResponses: ServerResponse[] = [];
+  let slowArrived!: () => void;
+  const slow = new Promise<void>((resolve) => {
+    slowArrived = resolve;
+  });
   const nextWatch = (n: number): Promise<ServerResponse> => until(`backend watch #${n}`, async () => watchResponses[n - 1]);
 
   before(async () => {
@@ -41,6 +45,11 @@ describe('aggregator proxy', () => {
         res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
         res.flushHeaders();
         watchResponses.push(res);
+        return true;
+      }
+      if (req.url === `${THINGS}/slow`) {
+        slowArrived();
+        setTimeout(() => json(res, 200, { slow: true }), 300);
         return true;
       }
       if (req.url === `${THINGS}/missing`) {
@@ -221,5 +230,16 @@ describe('aggregator proxy', () => {
     assert.equal(e.url, `${THINGS}?limit=1`);
     const posted = await env.plane.loopback.request<Echo>({ method: 'POST', path: THINGS, body: { hello: 'world' } });
     assert.equal(posted.body, JSON.stringify({ hello: 'world' }));
+  });
+
+  // Last: it stops the control plane.
+  test('a proxied request in flight when shutdown begins completes', async () => {
+    const pending = env.admin.request({ path: `${THINGS}/slow` });
+    await slow;
+    const stopped = env.plane.stop();
+    const r = await pending;
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(JSON.parse(r.text), { slow: true });
+    await stopped;
   });
 });
