@@ -122,7 +122,7 @@ export class AggregatedServerProcess {
     return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as AuditEvent);
   }
 
-  /** The keys its own SQLite store holds now under `prefix` (read-only, beside the running server). */
+  /** The keys its own SQLite store holds under `prefix`; only once it has exited (a running server locks its file exclusively). */
   storedKeys(prefix: string): string[] {
     return sqliteKeys(join(this.dataDir, 'aggregated.db'), prefix);
   }
@@ -162,7 +162,7 @@ export class AggregatedServerProcess {
   }
 }
 
-/** The keys of a SQLite store (runtime/storage/sqlite) under `prefix`, read-only. */
+/** The keys of a SQLite store (runtime/storage/sqlite) under `prefix`, read-only; its server must have exited. */
 export function sqliteKeys(path: string, prefix: string): string[] {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
