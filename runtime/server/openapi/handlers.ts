@@ -17,10 +17,14 @@ export interface OpenAPIRoute {
 }
 
 const V3_PREFIX = '/openapi/v3/';
+/** The protobuf Swagger 2.0 media type kube-openapi answers with. */
+export const PROTOBUF_V2_CONTENT_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const PROTOBUF_V2_SUBTYPE = 'com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const PROTOBUF_V2_DEPRECATED_SUBTYPE = 'com.github.proto-openapi.spec.v2@v1.0+protobuf';
 const JSON_ONLY: readonly string[] = ['application/json'];
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
-/** `/openapi/v3`, `/openapi/v3/<key>`, `/openapi/v2` on one handler (JSON only; protobuf Accepts get 406). */
+/** `/openapi/v3`, `/openapi/v3/<key>` (JSON only) and `/openapi/v2` (JSON or protobuf) on one handler. */
 export function newOpenAPIHandler(service: OpenAPIService, options: OpenAPIHandlerOptions = {}): Handler {
   const notFound = options.notFound ?? writePathNotFound;
   return async (req, res) => {
@@ -64,15 +68,28 @@ function serveGroupVersion(req: APIRequest, res: APIResponse, key: string, doc: 
   serveContent(req, res, doc, etag);
 }
 
+/** The media types of /openapi/v2 in kube-openapi's order: the first one a clause covers is served. */
+const V2_FORMATS: ReadonlyArray<{ readonly subtype: string; readonly contentType: string; readonly protobuf: boolean }> = [
+  { subtype: 'json', contentType: 'application/json', protobuf: false },
+  // What kubectl and client-go send; answered with the current name.
+  { subtype: PROTOBUF_V2_DEPRECATED_SUBTYPE, contentType: PROTOBUF_V2_CONTENT_TYPE, protobuf: true },
+  { subtype: PROTOBUF_V2_SUBTYPE, contentType: PROTOBUF_V2_CONTENT_TYPE, protobuf: true },
+];
+
 /**
- * kubectl asks for the protobuf form (`application/com.github.proto-openapi.spec.v2@v1.0+protobuf`),
- * which is not served: it gets 406 and carries on with OpenAPI v3 (kubectl >= 1.29).
+ * Swagger 2.0 as JSON or as gnostic's protobuf Document, by Accept (clauses in preference
+ * order, `*` ranges taking the first format); both forms carry the JSON document's ETag.
+ * Nothing acceptable: 406.
  */
 function serveV2(req: APIRequest, res: APIResponse, service: OpenAPIService): void {
   res.setHeader('Vary', 'Accept');
-  if (!acceptsJSON(req)) return res.writeError(newNotAcceptable(JSON_ONLY));
-  const doc = service.swaggerV2();
-  serveContent(req, res, doc, `"${doc.hash}"`);
+  for (const clause of parseAccept(req.headers.accept)) {
+    const format = V2_FORMATS.find((f) => clauseMatches(clause, 'application', f.subtype));
+    if (format === undefined) continue;
+    const doc = format.protobuf ? service.swaggerV2Protobuf() : service.swaggerV2();
+    return serveContent(req, res, doc, `"${doc.hash}"`, format.contentType);
+  }
+  res.writeError(newNotAcceptable(V2_FORMATS.map((f) => `application/${f.subtype}`)));
 }
 
 function acceptsJSON(req: APIRequest): boolean {
@@ -80,12 +97,12 @@ function acceptsJSON(req: APIRequest): boolean {
 }
 
 /** http.ServeContent's conditional handling: If-None-Match first, else If-Modified-Since (second precision). */
-function serveContent(req: APIRequest, res: APIResponse, doc: ServedDocument, etag: string): void {
+function serveContent(req: APIRequest, res: APIResponse, doc: ServedDocument, etag: string, contentType = 'application/json'): void {
   res.setHeader('ETag', etag);
   res.setHeader('Last-Modified', doc.lastModified.toUTCString());
   if (ifNoneMatchHits(req.headers, etag)) return writeNotModified(res);
   if (req.headers['if-none-match'] === undefined && notModifiedSince(req, doc.lastModified)) return writeNotModified(res);
-  res.writeBytes(200, doc.body, 'application/json');
+  res.writeBytes(200, doc.body, contentType);
 }
 
 function notModifiedSince(req: APIRequest, lastModified: Date): boolean {

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { openAPIGroupVersionKey } from './naming.js';
 import { toSwaggerV2 } from './swagger-v2.js';
 import { mergeSwaggerV2, type SwaggerV2Document } from './swagger-v2-merge.js';
+import { encodeSwaggerV2Protobuf } from './swagger-v2-protobuf.js';
 import type { OpenAPIV3Document } from './types.js';
 
 /** A served document: its bytes, the upper-case hex SHA-512 of them, and when it last changed. */
@@ -39,7 +40,8 @@ export class OpenAPIService {
   private readonly now: () => Date;
   private lastModified: Date;
   private rootCache: ServedDocument | undefined;
-  private v2Cache: ServedDocument | undefined;
+  private v2Cache: { readonly served: ServedDocument; readonly document: SwaggerV2Document } | undefined;
+  private v2ProtobufCache: ServedDocument | undefined;
 
   constructor(options: OpenAPIServiceOptions = {}) {
     this.now = options.now ?? (() => new Date());
@@ -115,13 +117,32 @@ export class OpenAPIService {
 
   /** The Swagger 2.0 document merged from every local group version, then from the aggregated servers' documents. */
   swaggerV2(): ServedDocument {
-    return (this.v2Cache ??= this.serve(() => {
+    return this.swaggerV2Entry().served;
+  }
+
+  /**
+   * swaggerV2() as gnostic's `openapi.v2.Document` in protobuf, encoded once per JSON document.
+   * Its hash is the JSON document's, as kube-openapi's ETag for both forms is.
+   */
+  swaggerV2Protobuf(): ServedDocument {
+    const { served, document } = this.swaggerV2Entry();
+    const cached = this.v2ProtobufCache;
+    if (cached?.hash === served.hash && cached.lastModified === served.lastModified) return cached;
+    // Equal JSON (a change undone) keeps the encoded bytes; only Last-Modified moves.
+    const body = cached?.hash === served.hash ? cached.body : encodeSwaggerV2Protobuf(document);
+    return (this.v2ProtobufCache = { body, hash: served.hash, lastModified: served.lastModified });
+  }
+
+  private swaggerV2Entry(): { readonly served: ServedDocument; readonly document: SwaggerV2Document } {
+    if (this.v2Cache === undefined) {
       const local = [...this.entries.keys()]
         .filter((k) => !this.remote.has(k))
         .sort()
         .map((k) => this.entries.get(k)!.document);
-      return this.aggregatedV2.reduce(mergeSwaggerV2, toSwaggerV2(local));
-    }));
+      const document = this.aggregatedV2.reduce(mergeSwaggerV2, toSwaggerV2(local));
+      this.v2Cache = { served: this.serve(() => document), document };
+    }
+    return this.v2Cache;
   }
 
   private serve(build: () => unknown): ServedDocument {
