@@ -18,9 +18,9 @@ export function encodeSwaggerV2Protobuf(document: unknown): Buffer {
   return Buffer.from(type.encode(toGnosticDocument(document)).finish());
 }
 
-/** The message type `openapi.v2.Document` of GNOSTIC_OPENAPI_V2, built once. */
+/** The message type `openapi.v2.Document` of GNOSTIC_OPENAPI_V2, built once with every reference resolved. */
 export function gnosticDocumentType(): protobuf.Type {
-  return (documentType ??= protobuf.Root.fromJSON(GNOSTIC_OPENAPI_V2).lookupType('openapi.v2.Document'));
+  return (documentType ??= protobuf.Root.fromJSON(GNOSTIC_OPENAPI_V2).resolveAll().lookupType('openapi.v2.Document'));
 }
 
 let documentType: protobuf.Type | undefined;
