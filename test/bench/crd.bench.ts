@@ -7,7 +7,7 @@
 // - watch fan-out: 50 watchers on one namespace while 64 writers create objects there (events
 //   delivered per second over all watchers, from opening the watches to the last event
 //   received), then 50 new watchers from the resourceVersion before those writes, to which the
-//   watch cache replays the same events (no writes: the fan-out alone).
+//   watch cache replays the same events (no writes: the fan-out alone; 10 replays summed).
 // Each figure is measured twice per kind, the kinds taking turns first, and the mean kept.
 // Target: every custom-resource figure within 80% of the built-in one (a list at most 1.25×).
 // BENCH_QUICK=1 shrinks every size.
@@ -23,8 +23,8 @@ import { medianMs, pad, throughput, type Throughput } from '../storage/bench/sta
 
 const quick = process.env['BENCH_QUICK'] === '1';
 const sizes = quick
-  ? { creates: 1000, gets: 4000, list: 2000, listIterations: 5, watchers: 50, watchEvents: 200 }
-  : { creates: 5000, gets: 20_000, list: 10_000, listIterations: 10, watchers: 50, watchEvents: 1000 };
+  ? { creates: 1000, gets: 4000, list: 2000, listIterations: 5, watchers: 50, watchEvents: 200, replays: 3 }
+  : { creates: 5000, gets: 20_000, list: 10_000, listIterations: 10, watchers: 50, watchEvents: 1000, replays: 10 };
 const CONCURRENCY = 64;
 const TARGET = 0.8;
 
@@ -181,7 +181,10 @@ async function measure(cp: ControlPlane, load: LoadClient, kind: Kind, tag: stri
   const rv = await listRV(cp.credentials, kind.collection(ns('w')));
   const live = await fanOut(cp.credentials, kind.collection(ns('w')), rv, () => throughput(sizes.watchEvents, CONCURRENCY, (i) => post(ns('w'), pad(i))));
   // The same events again, to new watchers from the same resourceVersion: replayed from the watch cache, no writes.
-  const replay = await fanOut(cp.credentials, kind.collection(ns('w')), rv, async () => {});
+  // A replay lasts a fraction of a second: several, summed, keep one busy moment of the machine from deciding the figure.
+  let replayed = 0;
+  for (let i = 0; i < sizes.replays; i++) replayed += (await fanOut(cp.credentials, kind.collection(ns('w')), rv, async () => {})).seconds;
+  const replay = { eventsPerSecond: (sizes.replays * sizes.watchers * sizes.watchEvents) / replayed, seconds: replayed / sizes.replays };
   return { creates, gets, cpu: { create: createCpu, get: getCpu }, listMs, watch: live, replay };
 }
 
@@ -249,7 +252,7 @@ function report(builtin: Figures, custom: Figures): string[] {
     [`watch, ${sizes.watchers} watchers, live: events/s delivered`, f0(builtin.watch.eventsPerSecond), f0(custom.watch.eventsPerSecond), ...higher(custom.watch.eventsPerSecond, builtin.watch.eventsPerSecond)],
     [`  ${sizes.watchEvents} creates → last event, s`, f2(builtin.watch.seconds), f2(custom.watch.seconds), '', ''],
     [`watch, ${sizes.watchers} watchers, replay: events/s delivered`, f0(builtin.replay.eventsPerSecond), f0(custom.replay.eventsPerSecond), ...higher(custom.replay.eventsPerSecond, builtin.replay.eventsPerSecond)],
-    [`  open → last of ${sizes.watchEvents} events, s`, f2(builtin.replay.seconds), f2(custom.replay.seconds), '', ''],
+    [`  open → last of ${sizes.watchEvents} events, s (mean of ${sizes.replays})`, f2(builtin.replay.seconds), f2(custom.replay.seconds), '', ''],
   ];
   const head = ['figure', 'Flunder (built-in)', 'CronTab (CR)', 'CR / built-in', 'target'];
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
