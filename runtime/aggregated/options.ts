@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { boolFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from '../controlplane/flags.js';
 import { apiGroups } from '../../generated/index.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 
@@ -88,9 +88,7 @@ const CONTROL_PLANE_FRONT_PROXY_CA = '.kube-ts/pki/front-proxy-ca.crt';
 /** Groups the control plane itself owns: a standalone server cannot serve them on its own storage. */
 const CONTROL_PLANE_GROUPS: ReadonlySet<string> = new Set(['', 'apiextensions.k8s.io', 'apiregistration.k8s.io']);
 
-export class OptionsError extends Error {
-  override readonly name = 'OptionsError';
-}
+export { OptionsError };
 
 /** The groups of apis/ a standalone server may serve. */
 export function servableGroups(): readonly APIGroupDefinition[] {
@@ -195,84 +193,44 @@ Serves groups from apis/ as an aggregated API server behind the control plane's 
 
 /** Parses argv (kube's `--flag value` and `--flag=value` forms). Throws OptionsError with the usage on bad input. */
 export function parseAggregatedServerOptions(argv: readonly string[]): AggregatedServerOptions & { help: boolean } {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        groups: { type: 'string', multiple: true },
-        'secure-port': { type: 'string' },
-        'bind-address': { type: 'string' },
-        'data-dir': { type: 'string' },
-        'storage-backend': { type: 'string' },
-        'etcd-servers': { type: 'string' },
-        'etcd-prefix': { type: 'string' },
-        'watch-cache': { type: 'string' },
-        'request-timeout': { type: 'string' },
-        'tls-cert-file': { type: 'string' },
-        'tls-private-key-file': { type: 'string' },
-        'service-name': { type: 'string' },
-        'service-namespace': { type: 'string' },
-        'tls-san': { type: 'string', multiple: true },
-        'requestheader-client-ca-file': { type: 'string' },
-        'requestheader-allowed-names': { type: 'string', multiple: true },
-        'requestheader-username-headers': { type: 'string', multiple: true },
-        'requestheader-uid-headers': { type: 'string', multiple: true },
-        'requestheader-group-headers': { type: 'string', multiple: true },
-        'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
-        'client-ca-file': { type: 'string' },
-        'anonymous-auth': { type: 'string' },
-        kubeconfig: { type: 'string' },
-        'audit-log-path': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    throw new OptionsError(`${(err as Error).message}\n\n${USAGE}`);
-  }
-  const int = (flag: string, v: string | undefined): number | undefined => {
-    if (v === undefined) return undefined;
-    if (!/^\d+$/.test(v)) throw new OptionsError(`--${flag}: ${JSON.stringify(v)} is not a non-negative integer`);
-    return Number(v);
-  };
-  const bool = (flag: string, v: string | undefined): boolean | undefined => {
-    if (v === undefined) return undefined;
-    if (v !== 'true' && v !== 'false') throw new OptionsError(`--${flag} must be true or false`);
-    return v === 'true';
-  };
-  // String slices as pflag reads them: repeatable, each value comma-separated.
-  const list = (v: string[] | undefined): string[] | undefined => v?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
-  const backend = values['storage-backend'];
-  if (backend !== undefined && backend !== 'sqlite' && backend !== 'etcd3') throw new OptionsError(`--storage-backend: ${JSON.stringify(backend)} is not one of sqlite, etcd3`);
-  const given: AggregatedServerOptions = {
-    groups: list(values.groups),
-    securePort: int('secure-port', values['secure-port']),
+  const values = parseFlags(argv, {
+    ...SERVING_FLAGS,
+    ...REQUEST_HEADER_FLAGS,
+    groups: { type: 'string', multiple: true },
+    'tls-cert-file': { type: 'string' },
+    'tls-private-key-file': { type: 'string' },
+    'service-name': { type: 'string' },
+    'service-namespace': { type: 'string' },
+    'tls-san': { type: 'string', multiple: true },
+    'requestheader-uid-headers': { type: 'string', multiple: true },
+    kubeconfig: { type: 'string' },
+    'audit-log-path': { type: 'string' },
+  }, USAGE);
+  const opts = given<AggregatedServerOptions>({
+    groups: stringSliceFlag(values.groups),
+    securePort: intFlag('secure-port', values['secure-port']),
     bindAddress: values['bind-address'],
     dataDir: values['data-dir'],
-    storageBackend: backend,
-    etcdServers: list(values['etcd-servers'] === undefined ? undefined : [values['etcd-servers']]),
+    storageBackend: storageBackendFlag(values['storage-backend']),
+    etcdServers: stringSliceFlag(values['etcd-servers']),
     etcdPrefix: values['etcd-prefix'],
-    watchCache: bool('watch-cache', values['watch-cache']),
-    requestTimeoutSeconds: int('request-timeout', values['request-timeout']),
+    watchCache: boolFlag('watch-cache', values['watch-cache']),
+    requestTimeoutSeconds: intFlag('request-timeout', values['request-timeout']),
     tlsCertFile: values['tls-cert-file'],
     tlsPrivateKeyFile: values['tls-private-key-file'],
     serviceName: values['service-name'],
     serviceNamespace: values['service-namespace'],
-    tlsSANs: list(values['tls-san']),
+    tlsSANs: stringSliceFlag(values['tls-san']),
     requestheaderClientCAFile: values['requestheader-client-ca-file'],
-    requestheaderAllowedNames: list(values['requestheader-allowed-names']),
-    requestheaderUsernameHeaders: list(values['requestheader-username-headers']),
-    requestheaderUIDHeaders: list(values['requestheader-uid-headers']),
-    requestheaderGroupHeaders: list(values['requestheader-group-headers']),
-    requestheaderExtraHeadersPrefix: list(values['requestheader-extra-headers-prefix']),
+    requestheaderAllowedNames: stringSliceFlag(values['requestheader-allowed-names']),
+    requestheaderUsernameHeaders: stringSliceFlag(values['requestheader-username-headers']),
+    requestheaderUIDHeaders: stringSliceFlag(values['requestheader-uid-headers']),
+    requestheaderGroupHeaders: stringSliceFlag(values['requestheader-group-headers']),
+    requestheaderExtraHeadersPrefix: stringSliceFlag(values['requestheader-extra-headers-prefix']),
     clientCAFile: values['client-ca-file'],
-    anonymousAuth: bool('anonymous-auth', values['anonymous-auth']),
+    anonymousAuth: boolFlag('anonymous-auth', values['anonymous-auth']),
     kubeconfig: values.kubeconfig,
     auditLogPath: values['audit-log-path'],
-  };
-  // Absent flags stay absent, so completeAggregatedOptions' defaults apply.
-  const opts = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as AggregatedServerOptions;
+  });
   return { ...opts, help: values.help ?? false };
 }

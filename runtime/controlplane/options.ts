@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { parseGoDuration } from '../endpoints/filters/goduration.js';
+import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from './flags.js';
 
 /** The flags of the control plane command, with kube-apiserver's names where they exist. */
 export interface ServerRunOptions {
@@ -66,9 +65,7 @@ export interface CompletedServerRunOptions {
 /** The CN of the front-proxy client certificate the control plane makes (certs.ts). */
 export const FRONT_PROXY_CLIENT_NAME = 'front-proxy-client';
 
-export class OptionsError extends Error {
-  override readonly name = 'OptionsError';
-}
+export { OptionsError };
 
 export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions {
   const storageBackend = o.storageBackend ?? 'sqlite';
@@ -134,90 +131,36 @@ const USAGE = `Usage: npm start -- [flags]
 
 /** Parses argv (kube's `--flag value` and `--flag=value` forms). Throws OptionsError with the usage on bad input. */
 export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions & { help: boolean } {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'secure-port': { type: 'string' },
-        'bind-address': { type: 'string' },
-        'data-dir': { type: 'string' },
-        'storage-backend': { type: 'string' },
-        'etcd-servers': { type: 'string' },
-        'etcd-prefix': { type: 'string' },
-        'etcd-compaction-interval': { type: 'string' },
-        'watch-cache': { type: 'string' },
-        'max-requests-inflight': { type: 'string' },
-        'max-mutating-requests-inflight': { type: 'string' },
-        'request-timeout': { type: 'string' },
-        'anonymous-auth': { type: 'string' },
-        'client-ca-file': { type: 'string' },
-        'token-auth-file': { type: 'string' },
-        'requestheader-client-ca-file': { type: 'string' },
-        'requestheader-allowed-names': { type: 'string', multiple: true },
-        'requestheader-username-headers': { type: 'string', multiple: true },
-        'requestheader-group-headers': { type: 'string', multiple: true },
-        'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    throw new OptionsError(`${(err as Error).message}\n\n${USAGE}`);
-  }
-  const int = (flag: string, v: string | undefined): number | undefined => {
-    if (v === undefined) return undefined;
-    if (!/^\d+$/.test(v)) throw new OptionsError(`--${flag}: ${JSON.stringify(v)} is not a non-negative integer`);
-    return Number(v);
-  };
-  const backend = values['storage-backend'];
-  if (backend !== undefined && backend !== 'sqlite' && backend !== 'etcd3') throw new OptionsError(`--storage-backend: ${JSON.stringify(backend)} is not one of sqlite, etcd3`);
-  const watchCache = values['watch-cache'];
-  if (watchCache !== undefined && watchCache !== 'true' && watchCache !== 'false') throw new OptionsError('--watch-cache must be true or false');
-  const anonymousAuth = values['anonymous-auth'];
-  if (anonymousAuth !== undefined && anonymousAuth !== 'true' && anonymousAuth !== 'false') throw new OptionsError('--anonymous-auth must be true or false');
-  const opts: ServerRunOptions & { help: boolean } = { help: values.help ?? false };
-  const securePort = int('secure-port', values['secure-port']);
-  if (securePort !== undefined) opts.securePort = securePort;
-  if (values['bind-address'] !== undefined) opts.bindAddress = values['bind-address'];
-  if (values['data-dir'] !== undefined) opts.dataDir = values['data-dir'];
-  if (backend !== undefined) opts.storageBackend = backend;
-  if (values['etcd-servers'] !== undefined) opts.etcdServers = values['etcd-servers'].split(',').filter((s) => s !== '');
-  if (values['etcd-prefix'] !== undefined) opts.etcdPrefix = values['etcd-prefix'];
-  const compaction = values['etcd-compaction-interval'];
-  if (compaction !== undefined) {
-    let ms: number;
-    try {
-      ms = parseGoDuration(compaction);
-    } catch (err) {
-      throw new OptionsError(`--etcd-compaction-interval: ${(err as Error).message}`);
-    }
-    if (ms < 0) throw new OptionsError(`--etcd-compaction-interval: ${JSON.stringify(compaction)} must not be negative`);
-    opts.etcdCompactionIntervalMs = ms;
-  }
-  if (watchCache !== undefined) opts.watchCache = watchCache === 'true';
-  const inflight = int('max-requests-inflight', values['max-requests-inflight']);
-  if (inflight !== undefined) opts.maxRequestsInflight = inflight;
-  const mutating = int('max-mutating-requests-inflight', values['max-mutating-requests-inflight']);
-  if (mutating !== undefined) opts.maxMutatingRequestsInflight = mutating;
-  const timeout = int('request-timeout', values['request-timeout']);
-  if (timeout !== undefined) opts.requestTimeoutSeconds = timeout;
-  if (anonymousAuth !== undefined) opts.anonymousAuth = anonymousAuth === 'true';
-  if (values['client-ca-file'] !== undefined) opts.clientCAFile = values['client-ca-file'];
-  if (values['token-auth-file'] !== undefined) opts.tokenAuthFile = values['token-auth-file'];
-  if (values['requestheader-client-ca-file'] !== undefined) opts.requestheaderClientCAFile = values['requestheader-client-ca-file'];
-  // String slices as pflag reads them: repeatable, each value comma-separated.
-  const list = (v: string[] | undefined): string[] | undefined => v?.flatMap((s) => s.split(',')).filter((s) => s !== '');
-  const allowed = list(values['requestheader-allowed-names']);
-  if (allowed !== undefined) opts.requestheaderAllowedNames = allowed;
-  const usernames = list(values['requestheader-username-headers']);
-  if (usernames !== undefined) opts.requestheaderUsernameHeaders = usernames;
-  const groups = list(values['requestheader-group-headers']);
-  if (groups !== undefined) opts.requestheaderGroupHeaders = groups;
-  const extras = list(values['requestheader-extra-headers-prefix']);
-  if (extras !== undefined) opts.requestheaderExtraHeadersPrefix = extras;
-  return opts;
+  const values = parseFlags(argv, {
+    ...SERVING_FLAGS,
+    ...REQUEST_HEADER_FLAGS,
+    'etcd-compaction-interval': { type: 'string' },
+    'max-requests-inflight': { type: 'string' },
+    'max-mutating-requests-inflight': { type: 'string' },
+    'token-auth-file': { type: 'string' },
+  }, USAGE);
+  const opts = given<ServerRunOptions>({
+    securePort: intFlag('secure-port', values['secure-port']),
+    bindAddress: values['bind-address'],
+    dataDir: values['data-dir'],
+    storageBackend: storageBackendFlag(values['storage-backend']),
+    etcdServers: values['etcd-servers']?.split(',').filter((s) => s !== ''),
+    etcdPrefix: values['etcd-prefix'],
+    etcdCompactionIntervalMs: durationFlag('etcd-compaction-interval', values['etcd-compaction-interval']),
+    watchCache: boolFlag('watch-cache', values['watch-cache']),
+    maxRequestsInflight: intFlag('max-requests-inflight', values['max-requests-inflight']),
+    maxMutatingRequestsInflight: intFlag('max-mutating-requests-inflight', values['max-mutating-requests-inflight']),
+    requestTimeoutSeconds: intFlag('request-timeout', values['request-timeout']),
+    anonymousAuth: boolFlag('anonymous-auth', values['anonymous-auth']),
+    clientCAFile: values['client-ca-file'],
+    tokenAuthFile: values['token-auth-file'],
+    requestheaderClientCAFile: values['requestheader-client-ca-file'],
+    requestheaderAllowedNames: stringSliceFlag(values['requestheader-allowed-names']),
+    requestheaderUsernameHeaders: stringSliceFlag(values['requestheader-username-headers']),
+    requestheaderGroupHeaders: stringSliceFlag(values['requestheader-group-headers']),
+    requestheaderExtraHeadersPrefix: stringSliceFlag(values['requestheader-extra-headers-prefix']),
+  });
+  return { ...opts, help: values.help ?? false };
 }
 
 export { USAGE };
