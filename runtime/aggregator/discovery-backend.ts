@@ -75,3 +75,27 @@ export function unexpectedStatus(path: string, res: BackendResponse): Error {
   const text = res.body.toString('utf8').slice(0, 512).trim();
   return new Error(`GET ${path}: unexpected status ${res.status}${text !== '' ? `: ${text}` : ''}`);
 }
+
+/**
+ * What the aggregator's discovery and OpenAPI controllers both do before their work loop:
+ * queue the APIServices there are, every one that changes, and (kube polls backends) all of
+ * them again every `resyncPeriodMs`, until `signal` aborts.
+ */
+export function followAPIServices(
+  signal: AbortSignal,
+  apiServices: AggregatedAPIServices,
+  o: { readonly enqueue: (name: string) => void; readonly initially: (s: AggregatedAPIService) => boolean; readonly resync: () => void; readonly resyncPeriodMs: number },
+): void {
+  const unsubscribe = apiServices.subscribe((event) => o.enqueue(event.apiService.name));
+  for (const s of apiServices.list()) if (o.initially(s)) o.enqueue(s.name);
+  const timer = setInterval(o.resync, o.resyncPeriodMs);
+  timer.unref();
+  signal.addEventListener(
+    'abort',
+    () => {
+      clearInterval(timer);
+      unsubscribe();
+    },
+    { once: true },
+  );
+}

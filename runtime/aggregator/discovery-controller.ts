@@ -1,7 +1,7 @@
 import { RateLimitingQueue, runController, type ReconcileResult } from '../client/index.js';
 import type { DiscoveryRegistry, GroupVersionPriorities, ResourceDescription } from '../server/discovery/index.js';
 import { apiServicePriority, priorityTable, serviceKey } from './discovery-apiservices.js';
-import { backendGetter, type AggregatedAPIService, type AggregatedAPIServices } from './discovery-backend.js';
+import { backendGetter, followAPIServices, type AggregatedAPIService, type AggregatedAPIServices } from './discovery-backend.js';
 import { DISCOVERY_TIMEOUT_MS, fetchServiceDiscovery, type ServiceDiscovery } from './discovery-fetch.js';
 
 /** kube-aggregator refreshes every backend's discovery once a minute. */
@@ -59,18 +59,12 @@ export class AggregatedDiscoveryController {
 
   /** Publishes every registered APIService, then follows changes and refreshes until `signal` aborts. */
   run(signal: AbortSignal): Promise<void> {
-    const unsubscribe = this.o.apiServices.subscribe((event) => this.markDirty(event.apiService.name));
-    for (const s of this.o.apiServices.list()) this.markDirty(s.name);
-    const timer = setInterval(() => this.resync(), this.resyncPeriodMs);
-    timer.unref();
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearInterval(timer);
-        unsubscribe();
-      },
-      { once: true },
-    );
+    followAPIServices(signal, this.o.apiServices, {
+      enqueue: (name) => this.markDirty(name),
+      initially: () => true,
+      resync: () => this.resync(),
+      resyncPeriodMs: this.resyncPeriodMs,
+    });
     return runController({ queue: this.queue, signal, workers: 2, reconcile: (name) => this.sync(name), onError: this.onError });
   }
 

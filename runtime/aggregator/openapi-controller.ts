@@ -1,7 +1,7 @@
 import { RateLimitingQueue, runController, type ReconcileResult } from '../client/index.js';
 import type { SwaggerV2Document } from '../server/openapi/index.js';
 import { compareForOpenAPIMerge } from './discovery-apiservices.js';
-import { backendGetter, type AggregatedAPIServices } from './discovery-backend.js';
+import { backendGetter, followAPIServices, type AggregatedAPIServices } from './discovery-backend.js';
 import { fetchRemoteOpenAPI, OPENAPI_TIMEOUT_MS, type RemoteOpenAPI } from './openapi-fetch.js';
 
 /** kube-aggregator downloads every backend's OpenAPI again once a minute. */
@@ -50,18 +50,12 @@ export class AggregatedOpenAPIController {
 
   /** Downloads every registered APIService's documents, then follows changes and refreshes until `signal` aborts. */
   run(signal: AbortSignal): Promise<void> {
-    const unsubscribe = this.o.apiServices.subscribe((event) => this.queue.add(event.apiService.name));
-    for (const s of this.o.apiServices.list()) if (!s.local) this.queue.add(s.name);
-    const timer = setInterval(() => this.resync(), this.resyncPeriodMs);
-    timer.unref();
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearInterval(timer);
-        unsubscribe();
-      },
-      { once: true },
-    );
+    followAPIServices(signal, this.o.apiServices, {
+      enqueue: (name) => this.queue.add(name),
+      initially: (s) => !s.local,
+      resync: () => this.resync(),
+      resyncPeriodMs: this.resyncPeriodMs,
+    });
     return runController({ queue: this.queue, signal, workers: 2, reconcile: (name, sig) => this.sync(name, sig), onError: this.onError });
   }
 
