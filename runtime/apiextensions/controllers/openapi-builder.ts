@@ -1,7 +1,7 @@
 import type { CustomResourceDefinition, JSONSchemaProps } from '../../../apis/apiextensions/v1/types.js';
 import { coreGroup } from '../../../generated/registry/core.js';
 import type { ResourceDefinition } from '../../registry/types.js';
-import { buildGroupVersionOpenAPI, CUSTOM_RESOURCE_PATCH_TYPES, type OpenAPIResource, type OpenAPIV3Document } from '../../server/openapi/index.js';
+import { buildGroupVersionOpenAPI, CUSTOM_RESOURCE_PATCH_TYPES, openAPIResource, type OpenAPIResource, type OpenAPIV3Document } from '../../server/openapi/index.js';
 import { crdGroupDefinition } from '../definition.js';
 import { isConditionTrue, NON_STRUCTURAL_SCHEMA } from './conditions.js';
 
@@ -42,15 +42,7 @@ export function crdGroupVersionOpenAPI(group: string, version: string, crds: rea
     const r = servedResource(crd, version);
     if (r === undefined || crd.spec.group !== group) continue;
     schemas[r.openapiDefinition] = isConditionTrue(crd, NON_STRUCTURAL_SCHEMA) ? { type: 'object' } : kindSchema(r.schema);
-    resources.push({
-      name: r.plural,
-      kind: r.kind,
-      listKind: r.listKind,
-      namespaced: r.namespaced,
-      verbs: r.verbs,
-      definition: r.openapiDefinition,
-      subresources: { status: r.subresources.status, scale: r.subresources.scale !== undefined },
-    });
+    resources.push(openAPIResource(r));
   }
   if (resources.length === 0) return undefined;
   return buildGroupVersionOpenAPI({ group, version, resources, schemas, patchTypes: CUSTOM_RESOURCE_PATCH_TYPES, referenceSchemas: META_REFERENCE });

@@ -1,4 +1,4 @@
-import type { APIGroupDefinition } from '../../registry/types.js';
+import type { APIGroupDefinition, ResourceDefinition } from '../../registry/types.js';
 import { metaSchemas, scaleSchemas, schemaRef } from './meta-schemas.js';
 import { resourcePaths } from './operations.js';
 import { BUILTIN_PATCH_TYPES, type GroupVersionOpenAPIInput, type OpenAPIResource, type OpenAPIV3Document, type PatchType, type PathItem } from './types.js';
@@ -54,17 +54,7 @@ export function openAPIFromGroupDefinition(def: APIGroupDefinition, options: Gro
       schemas: v.openapi.components.schemas,
       patchTypes: options.patchTypes ?? BUILTIN_PATCH_TYPES,
       ...(options.referenceSchemas ? { referenceSchemas: options.referenceSchemas } : {}),
-      resources: v.resources.map(
-        (r): OpenAPIResource => ({
-          name: r.plural,
-          kind: r.kind,
-          listKind: r.listKind,
-          namespaced: r.namespaced,
-          verbs: r.verbs,
-          definition: r.openapiDefinition,
-          subresources: { status: r.subresources.status, scale: r.subresources.scale !== undefined },
-        }),
-      ),
+      resources: v.resources.map(openAPIResource),
     }),
   }));
 }
@@ -130,4 +120,17 @@ function sortKeys<T>(record: Record<string, T>): Record<string, T> {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** What the OpenAPI builder needs of a served resource's definition. */
+export function openAPIResource(r: ResourceDefinition): OpenAPIResource {
+  return {
+    name: r.plural,
+    kind: r.kind,
+    listKind: r.listKind,
+    namespaced: r.namespaced,
+    verbs: r.verbs,
+    definition: r.openapiDefinition,
+    subresources: { status: r.subresources.status, scale: r.subresources.scale !== undefined },
+  };
 }

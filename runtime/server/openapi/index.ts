@@ -2,6 +2,7 @@
 export {
   buildGroupVersionOpenAPI,
   openAPIFromGroupDefinition,
+  openAPIResource,
   OPENAPI_INFO,
   type GroupVersionOpenAPI,
   type GroupDefinitionOpenAPIOptions,
