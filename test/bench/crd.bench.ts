@@ -18,7 +18,8 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { parse } from 'yaml';
 import { ControlPlane, repoRoot, type Credentials } from '../integration/harness.js';
-import { LoadClient } from './http/load.js';
+import { LoadClient } from './lib/load.js';
+import { runBench, withCpu } from './lib/process.js';
 import { medianMs, pad, throughput, type Throughput } from '../storage/bench/stats.js';
 
 const quick = process.env['BENCH_QUICK'] === '1';
@@ -67,21 +68,6 @@ interface Figures {
   replay: { eventsPerSecond: number; seconds: number };
 }
 
-/** CPU time (user+system) of a process in ms, from /proc (Linux); NaN elsewhere. */
-function processCpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-async function serverCpu<T>(pid: number, ops: number, fn: () => Promise<T>): Promise<[T, number]> {
-  const s0 = processCpuMs(pid);
-  const out = await fn();
-  return [out, (processCpuMs(pid) - s0) / ops];
-}
 
 /**
  * Watchers that count events without decoding them (newline-framed JSON): the bench process
@@ -172,8 +158,8 @@ async function measure(cp: ControlPlane, load: LoadClient, kind: Kind, tag: stri
   for (const what of ['c', 'l', 'w']) await postNamespace(load, ns(what));
   const post = (where: string, name: string): Promise<void> => load.expect(201, 'POST', kind.collection(where), JSON.stringify(kind.manifest(name, where)));
 
-  const [creates, createCpu] = await serverCpu(cp.pid, sizes.creates, () => throughput(sizes.creates, CONCURRENCY, (i) => post(ns('c'), pad(i))));
-  const [gets, getCpu] = await serverCpu(cp.pid, sizes.gets, () => throughput(sizes.gets, CONCURRENCY, (i) => load.expect(200, 'GET', `${kind.collection(ns('c'))}/${pad(i % sizes.creates)}`)));
+  const [creates, { server: createCpu }] = await withCpu(cp.pid, sizes.creates, () => throughput(sizes.creates, CONCURRENCY, (i) => post(ns('c'), pad(i))));
+  const [gets, { server: getCpu }] = await withCpu(cp.pid, sizes.gets, () => throughput(sizes.gets, CONCURRENCY, (i) => load.expect(200, 'GET', `${kind.collection(ns('c'))}/${pad(i % sizes.creates)}`)));
 
   await throughput(sizes.list, CONCURRENCY, (i) => post(ns('l'), pad(i)));
   const listMs = await medianMs(sizes.listIterations, () => load.expect(200, 'GET', kind.collection(ns('l'))));
@@ -290,10 +276,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -3,11 +3,11 @@
 // storage layer (runtime/storage, watch cache in front, as the server uses it) measured in the
 // same run with the same objects and sizes. Targets: HTTP creates ≥ 50% of the storage
 // layer's rate; HTTP gets ≥ 5,000/s on SQLite. Beside them, the HTTPS ceiling of the machine: a
-// process answering a fixed Flunder over the same TLS, driven by the same client (http/ceiling.ts).
+// process answering a fixed Flunder over the same TLS, driven by the same client (lib/ceiling.ts).
 // BENCH_QUICK=1 shrinks every size.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,8 @@ import type { StoredObject } from '../../runtime/storage/object.js';
 import { ControlPlane, type Backend } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
 import { flunderV1beta1 } from '../integration/objects.js';
-import { LoadClient } from './http/load.js';
+import { LoadClient } from './lib/load.js';
+import { runBench, withCpu } from './lib/process.js';
 import { medianMs, pad, percentile, throughput, type Throughput } from '../storage/bench/stats.js';
 import { startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
 
@@ -48,25 +49,6 @@ function stored(name: string, ns: string): StoredObject {
 function latencies(sent: Map<string, number>, names: string[], arrivals: Map<string, number>): { p50: number; p99: number } {
   const lat = names.map((n) => (arrivals.get(n) ?? NaN) - (sent.get(n) ?? NaN)).filter(Number.isFinite).sort((a, b) => a - b);
   return { p50: percentile(lat, 50), p99: percentile(lat, 99) };
-}
-
-/** CPU time (user+system) of a process in ms, from /proc (Linux); NaN elsewhere. */
-function processCpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-/** Runs fn and returns its result with the CPU ms per op of the server and of this process. */
-async function withCpu<T>(pid: number, ops: number, fn: () => Promise<T>): Promise<[T, { server: number; client: number }]> {
-  const s0 = processCpuMs(pid);
-  const c0 = process.cpuUsage();
-  const out = await fn();
-  const c = process.cpuUsage(c0);
-  return [out, { server: (processCpuMs(pid) - s0) / ops, client: (c.user + c.system) / 1000 / ops }];
 }
 
 async function storageFigures(f: StorageFactory): Promise<Figures> {
@@ -119,9 +101,9 @@ async function createsAndGets(load: LoadClient, pid: number): Promise<Pick<Figur
   return { creates, gets, cpu: { create, get } };
 }
 
-/** The same creates and gets against http/ceiling.ts, serving with the control plane's certificates. */
+/** The same creates and gets against lib/ceiling.ts, serving with the control plane's certificates. */
 async function ceilingFigures(cp: ControlPlane): Promise<Awaited<ReturnType<typeof createsAndGets>>> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./http/ceiling.ts', import.meta.url)), join(cp.dataDir, 'pki')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./lib/ceiling.ts', import.meta.url)), join(cp.dataDir, 'pki')], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const [line] = (await once(proc.stdout, 'data')) as [Buffer];
     const { port } = JSON.parse(line.toString()) as { port: number };
@@ -206,7 +188,7 @@ function report(backend: Backend, readyMs: number, http: Figures, store: Figures
 function ceilingReport(ceiling: Awaited<ReturnType<typeof ceilingFigures>>, sqlite: Figures): string[] {
   const pct = (a: number, b: number): string => `${((a / b) * 100).toFixed(0)}%`;
   return [
-    '## HTTPS ceiling: a process answering a fixed Flunder over the same TLS, same client (http/ceiling.ts)',
+    '## HTTPS ceiling: a process answering a fixed Flunder over the same TLS, same client (lib/ceiling.ts)',
     `creates/s ${f0(ceiling.creates.perSecond)} (API server on SQLite: ${pct(sqlite.creates.perSecond, ceiling.creates.perSecond)}), `
       + `gets/s ${f0(ceiling.gets.perSecond)} (API server on SQLite: ${pct(sqlite.gets.perSecond, ceiling.gets.perSecond)})`,
     `CPU ms per request, server / client: create ${f2(ceiling.cpu.create.server)} / ${f2(ceiling.cpu.create.client)}, get ${f2(ceiling.cpu.get.server)} / ${f2(ceiling.cpu.get.client)}`,
@@ -253,10 +235,4 @@ async function main(): Promise<void> {
   console.log(out.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -14,14 +14,15 @@
 // BENCH_QUICK=1 shrinks every size.
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
 import { Clientset } from '../../generated/clientset/index.js';
 import { SharedInformerFactory } from '../../generated/informers/factory.js';
 import { loadClientConfig, newSharedInformerFactoryCore, restClientForConfig, type HTTPRESTClient } from '../../runtime/client/index.js';
-import { ControlPlane, type Backend, type Credentials } from '../integration/harness.js';
+import { ControlPlane, type Backend } from '../integration/harness.js';
 import { flunderV1alpha1 } from '../integration/objects.js';
 import { pad, throughput } from '../storage/bench/stats.js';
 import { TcpProxy } from '../client/integration/tcp-proxy.js';
+import { LoadClient } from './lib/load.js';
+import { runBench } from './lib/process.js';
 
 const quick = process.env['BENCH_QUICK'] === '1';
 const sizes = quick ? { objects: 2000, syncRuns: 3, writes: 4000, burst: 1000 } : { objects: 10_000, syncRuns: 5, writes: 20_000, burst: 5000 };
@@ -29,29 +30,6 @@ const CONCURRENCY = 64;
 const SYNC_TARGET_MS = 2000;
 const coll = (ns: string): string => `/apis/wardle.example.com/v1alpha1/namespaces/${ns}/flunders`;
 
-/** Writes through undici (a fraction of node:https's CPU), so the informer's process is not busy being a writer. */
-class Writer {
-  private readonly pool: Pool;
-  constructor(creds: Credentials) {
-    this.pool = new Pool(creds.server, {
-      connections: CONCURRENCY, pipelining: 1,
-      connect: { ca: creds.caPEM, ...(creds.certPEM && creds.keyPEM ? { cert: creds.certPEM, key: creds.keyPEM } : {}) },
-    });
-  }
-
-  async send(want: number, method: 'POST' | 'PATCH', path: string, body: unknown, contentType = 'application/json'): Promise<void> {
-    const r = await this.pool.request({ method, path, headers: { accept: 'application/json', 'content-type': contentType }, body: JSON.stringify(body) });
-    if (r.statusCode === want) {
-      await r.body.dump();
-      return;
-    }
-    throw new Error(`${method} ${path}: HTTP ${r.statusCode} (want ${want}): ${(await r.body.text()).slice(0, 300)}`);
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
-  }
-}
 
 /** A client of the admin kubeconfig, optionally through another address (a proxy). */
 function informerClient(cp: ControlPlane, host?: string): HTTPRESTClient {
@@ -101,7 +79,7 @@ interface Steady {
   lagMs: number;
 }
 
-async function steadyState(cp: ControlPlane, writer: Writer): Promise<Steady> {
+async function steadyState(cp: ControlPlane, writer: LoadClient): Promise<Steady> {
   const rest = informerClient(cp);
   const factory = new SharedInformerFactory(new Clientset(rest), newSharedInformerFactoryCore({ namespace: 'steady' }));
   try {
@@ -120,8 +98,8 @@ async function steadyState(cp: ControlPlane, writer: Writer): Promise<Steady> {
     await factory.waitForCacheSync();
     const half = n / 2;
     const t0 = performance.now();
-    await throughput(half, CONCURRENCY, (i) => writer.send(201, 'POST', coll('steady'), flunderV1alpha1.manifest(pad(i), 'steady')));
-    await throughput(half, CONCURRENCY, (i) => writer.send(200, 'PATCH', `${coll('steady')}/${pad(i)}`, { spec: { reference: `changed-${i}` } }, 'application/merge-patch+json'));
+    await throughput(half, CONCURRENCY, (i) => writer.expect(201, 'POST', coll('steady'), flunderV1alpha1.manifest(pad(i), 'steady')));
+    await throughput(half, CONCURRENCY, (i) => writer.expect(200, 'PATCH', `${coll('steady')}/${pad(i)}`, { spec: { reference: `changed-${i}` } }, 'application/merge-patch+json'));
     const written = performance.now();
     await done;
     return { writes: n, writesPerSecond: n / ((written - t0) / 1000), eventsPerSecond: n / ((last - t0) / 1000), lagMs: last - written };
@@ -132,7 +110,7 @@ async function steadyState(cp: ControlPlane, writer: Writer): Promise<Steady> {
 }
 
 /** Events replayed to an informer that was cut off while `sizes.burst` creates happened; events/s from its first to its last event. */
-async function catchUp(cp: ControlPlane, writer: Writer): Promise<number> {
+async function catchUp(cp: ControlPlane, writer: LoadClient): Promise<number> {
   const proxy = await TcpProxy.start(cp.port);
   const rest = informerClient(cp, proxy.url);
   const factory = new SharedInformerFactory(new Clientset(rest), newSharedInformerFactoryCore({ namespace: 'burst' }));
@@ -153,7 +131,7 @@ async function catchUp(cp: ControlPlane, writer: Writer): Promise<number> {
     factory.start();
     await factory.waitForCacheSync();
     await proxy.pause();
-    await throughput(sizes.burst, CONCURRENCY, (i) => writer.send(201, 'POST', coll('burst'), flunderV1alpha1.manifest(pad(i), 'burst')));
+    await throughput(sizes.burst, CONCURRENCY, (i) => writer.expect(201, 'POST', coll('burst'), flunderV1alpha1.manifest(pad(i), 'burst')));
     await proxy.resume();
     await done;
     return (sizes.burst - 1) / ((last - first) / 1000);
@@ -172,10 +150,10 @@ const f0 = (n: number): string => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
 
 async function bench(backend: Backend): Promise<string[]> {
   const cp = await ControlPlane.start({ backend });
-  const writer = new Writer(cp.credentials);
+  const writer = new LoadClient(cp.credentials, CONCURRENCY);
   try {
-    for (const ns of ['sync', 'steady', 'burst']) await writer.send(201, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-    const fill = await throughput(sizes.objects, CONCURRENCY, (i) => writer.send(201, 'POST', coll('sync'), flunderV1alpha1.manifest(pad(i), 'sync')));
+    for (const ns of ['sync', 'steady', 'burst']) await writer.expect(201, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    const fill = await throughput(sizes.objects, CONCURRENCY, (i) => writer.expect(201, 'POST', coll('sync'), flunderV1alpha1.manifest(pad(i), 'sync')));
     const runs: SyncRun[] = [];
     for (let r = 0; r < sizes.syncRuns; r++) runs.push(await syncRun(cp));
     const steady = await steadyState(cp, writer);
@@ -211,10 +189,4 @@ async function main(): Promise<void> {
   console.log(out.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { ControlPlane } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
+import { runBench } from './lib/process.js';
 
 const count = process.env['BENCH_QUICK'] === '1' ? 3 : 10;
 
@@ -85,10 +86,4 @@ async function main(): Promise<void> {
   console.log(row('CRD deleted → APIService v1.<group> gone', figures.apiServiceGone));
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runBench } from './lib/process.js';
 
 const runs = process.env['BENCH_QUICK'] === '1' ? 3 : 7;
 const start = fileURLToPath(new URL('../../hack/start.mjs', import.meta.url));
@@ -56,10 +57,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -10,6 +10,7 @@ import { layerFigures, type LayerFigures } from '../storage/bench/layer.js';
 import { rawEtcd, rawSqlite, type RawFigures, type Sizes } from '../storage/bench/raw.js';
 import { startEtcd } from '../storage/etcdServer.js';
 import { EtcdKV } from '../../runtime/storage/etcd3/kv.js';
+import { runBench } from './lib/process.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const sizes: Sizes = quick
@@ -84,10 +85,4 @@ async function main(): Promise<void> {
   console.log(out.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

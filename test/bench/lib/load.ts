@@ -1,4 +1,4 @@
-// The bench's load client: undici's Pool over keep-alive HTTPS with the admin client
+// The benches' load client: undici's Pool over keep-alive HTTPS with the admin client
 // certificate, one request in flight per connection. Its CPU per request is a fraction of
 // node:https's, so on a 2-core machine the server, not the client, sets the pace.
 import { Pool } from 'undici';
@@ -15,13 +15,16 @@ export class LoadClient {
     });
   }
 
-  /** Sends one request and fails unless the answer has status `want`; the body is read and dropped. */
-  async expect(want: number, method: 'GET' | 'POST', path: string, body?: string): Promise<void> {
+  /**
+   * Sends one request and fails unless the answer has status `want`; the body is read and
+   * dropped. A body that is not a string is sent as JSON (`contentType`, JSON by default).
+   */
+  async expect(want: number, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, contentType = 'application/json'): Promise<void> {
     const r = await this.pool.request({
       method,
       path,
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body }),
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': contentType },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     if (r.statusCode === want) {
       await r.body.dump();
