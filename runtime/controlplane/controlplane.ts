@@ -8,6 +8,7 @@ import type { LoopbackRESTClient } from '../client/loopback/index.js';
 import { newStorageFactory, type StorageConfig } from '../storage/index.js';
 import { assembleChain, type ChainOptions } from './chain.js';
 import { ensurePKI } from './certs.js';
+import { GarbageCollector } from './garbagecollector/index.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { systemContext } from './loopback.js';
 import { NamespaceController } from './namespace/controller.js';
@@ -85,6 +86,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     systemNamespacesTimer.unref();
   });
   chain.servers.core.addPostStartHook('start-namespace-controller', async () => namespaceController.start());
+  // kube-controller-manager's garbage collector, over the REST storages of every served
+  // resource (CRDs' as they come and go): propagationPolicy deletes finish here.
+  const garbageCollector = new GarbageCollector({ resources, context: systemContext });
+  chain.servers.core.addPostStartHook('start-garbage-collector', async () => garbageCollector.start());
+  chain.servers.core.addPreShutdownHook('stop-garbage-collector', () => garbageCollector.stop());
 
   const { port } = await chain.listen();
   await chain.postStartHooksDone();
@@ -108,6 +114,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
         clearInterval(systemNamespacesTimer);
         await chain.shutdown();
         await namespaceController.stop();
+        await garbageCollector.stop();
         await factory.close();
       })()),
   };
