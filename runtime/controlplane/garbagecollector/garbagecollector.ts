@@ -165,7 +165,7 @@ export class GarbageCollector {
       await this.operations.removeFinalizer(node.identity, finalizerDeleteDependents);
       return;
     }
-    for (const dep of blocking) if (!dep.beingDeleted || dep.deletingDependents) this.attemptToDeleteQueue.add(dep);
+    for (const dep of blocking) if (!dep.deletingDependents) this.attemptToDeleteQueue.add(dep);
   }
 
   /** attemptToOrphanWorker: drop the owner's references from its dependents, then its `orphan` finalizer. */
