@@ -76,12 +76,15 @@ describe('garbage collector graph builder', () => {
     assert.deepEqual(builder.graph.get('o')?.blockingDependents(), []);
   });
 
-  test('a resource that stops being served turns what it saw virtual, to be verified', () => {
+  test('a resource that stops being served: owners turn virtual, to be verified; the rest leaves the graph', () => {
     const { builder, deletes, drain } = setup();
     builder.observe(FISCHER, fischer('o'));
+    builder.observe(FISCHER, fischer('lonely'));
+    builder.observe(FLUNDER, flunder('d', ['o']));
     drain();
-    builder.unobserve(['o']);
+    builder.unobserve(['o', 'lonely']);
     assert.equal(builder.graph.get('o')?.virtual, true);
+    assert.equal(builder.graph.get('lonely'), undefined);
     assert.deepEqual(deletes, ['o']);
   });
 });

@@ -120,6 +120,12 @@ describe('garbage collector (in-process control plane, SQLite)', () => {
     await gone(`${NAMESPACES}/gc-owned`);
   });
 
+  test('an owner of a kind not served yet is resolved once its CRD is: absent there, the dependent goes', async () => {
+    await flunder('late-dep', [{ apiVersion: 'late.example.com/v1', kind: 'Gadget', name: 'g', uid: randomUUID() }]);
+    await createEstablishedCRD(env.client, cronTabCRD({ group: 'late.example.com', plural: 'gadgets', kind: 'Gadget' }), '/apis/late.example.com/v1/namespaces/default/gadgets');
+    await gone(`${FLUNDERS}/late-dep`);
+  });
+
   test('custom resources: owners and dependents of a CRD kind, background and foreground', async () => {
     await createEstablishedCRD(env.client, cronTabCRD(), CRONTABS);
     const tab = await create(CRONTABS, cronTab('owner-tab'));

@@ -8,7 +8,7 @@ import type { GraphNode } from './graph.js';
 import { GraphBuilder } from './graph-builder.js';
 import { metadataOf } from './metadata.js';
 import { Monitors } from './monitors.js';
-import { Operations, type ContextFunc, type ServedResources } from './operations.js';
+import { Operations, UnresolvableKindError, type ContextFunc, type ServedResources } from './operations.js';
 
 export interface GarbageCollectorOptions {
   /** The served resources, CRDs' included, as they come and go (the ResourceRegistry). */
@@ -99,7 +99,14 @@ export class GarbageCollector {
   /** Runs `fn` once every monitor has synced: acting on a partial graph could orphan too few or delete too much. */
   private async whenSynced(fn: () => Promise<ReconcileResult | void>): Promise<ReconcileResult | void> {
     if (!(await this.monitors.synced(this.stopController.signal))) return undefined;
-    return fn();
+    try {
+      return await fn();
+    } catch (err) {
+      // A kind not served (yet: its CRD may come) is retried with backoff but not reported,
+      // as kube keeps REST-mapping failures out of its error log.
+      if (err instanceof UnresolvableKindError) return { requeue: true };
+      throw err;
+    }
   }
 
   /**

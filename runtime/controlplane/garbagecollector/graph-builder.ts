@@ -68,13 +68,18 @@ export class GraphBuilder {
   }
 
   /**
-   * A monitor stopped (its resource is no longer served): what it saw turns virtual, to be
-   * verified with live reads until another monitor observes it again.
+   * A monitor stopped (its resource is no longer served, or served by new storage): what it
+   * saw and others depend on turns virtual, to be verified with live reads until a monitor
+   * observes it again; the rest leaves the graph (a new monitor's list brings it back).
    */
   unobserve(uids: Iterable<string>): void {
     for (const uid of uids) {
       const node = this.graph.get(uid);
       if (node === undefined || node.virtual) continue;
+      if (node.dependents.size === 0) {
+        this.removeNode(node);
+        continue;
+      }
       node.virtual = true;
       this.work.attemptToDelete(node);
     }
