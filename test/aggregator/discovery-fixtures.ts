@@ -3,7 +3,6 @@
 // the project's own handlers (so ETags and hashes are kube's), require the front-proxy client
 // certificate, record every request, and can be stopped and started again on the same port;
 // and the APIService registration that reaches them through Service/Endpoints objects.
-import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -22,6 +21,7 @@ import { PathRecorderMux } from '../../runtime/server/mux.js';
 import { DiscoveryManager, discoveryFromGroupDefinition, newDiscoveryHandler } from '../../runtime/server/discovery/index.js';
 import { adaptRequest, type Handler } from '../../runtime/server/http.js';
 import { newOpenAPIHandler, openAPIFromGroupDefinition, OpenAPIService } from '../../runtime/server/openapi/index.js';
+import { until } from '../integration/assertions.js';
 
 export interface RecordedRequest {
   readonly path: string;
@@ -219,18 +219,4 @@ function cached<T>(get: () => T): T | undefined {
   }
 }
 
-/** Polls `fn` until it returns a value (bounded and generous: only the outcome is asserted). */
-export async function until<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}${last !== undefined ? ` (last error: ${String(last)})` : ''}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { until };

@@ -1,6 +1,5 @@
 // The control plane in this process for the aggregator tests, with an admin HTTPS client, the
 // typed clientset over its loopback client, and bounded polling.
-import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { isNotFound } from '../../runtime/apimachinery/errors/index.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../../runtime/controlplane/controlplane.js';
 import { readCredentials } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
+import { until } from '../integration/assertions.js';
 
 export interface AggregatorEnv {
   readonly dataDir: string;
@@ -47,21 +47,6 @@ export async function startAggregatorEnv(o: Partial<ControlPlaneOptions> = {}): 
   };
 }
 
-/** Polls `fn` until it returns a value (bounded, generous: no timing is asserted, only the outcome). */
-export async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}${last !== undefined ? ` (last error: ${String(last)})` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The APIService named `name`, or undefined when there is none. */
 export async function getAPIService(cs: Clientset, name: string): Promise<APIService | undefined> {
@@ -84,3 +69,5 @@ export function availability(cs: Clientset, name: string, status: 'True' | 'Fals
     return c?.status === status && (reason === undefined || c.reason === reason) ? c : undefined;
   });
 }
+
+export { until };

@@ -1,6 +1,6 @@
 // Shared pieces of the apiextensions controller tests: CRD builders and a bounded wait.
-import assert from 'node:assert/strict';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionNames, CustomResourceDefinitionVersion } from '../../apis/apiextensions/v1/types.js';
+import { until } from '../integration/assertions.js';
 
 export interface CRDSpecOptions {
   readonly names?: Partial<CustomResourceDefinitionNames>;
@@ -48,21 +48,6 @@ export function condition(crd: CustomResourceDefinition, type: string): CustomRe
   return crd.status?.conditions?.find((c) => c.type === type);
 }
 
-/** Polls `fn` until it returns a value (bounded, generous: no timing is asserted, only the outcome). */
-export async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}${last !== undefined ? ` (last error: ${String(last)})` : ''}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** The value at `path` inside parsed JSON (undefined when any step is missing). */
 export function dig(value: unknown, ...path: string[]): unknown {
@@ -70,3 +55,5 @@ export function dig(value: unknown, ...path: string[]): unknown {
   for (const k of path) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined;
   return v;
 }
+
+export { until };

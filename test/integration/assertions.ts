@@ -26,3 +26,22 @@ export async function eventually(what: string, fn: () => Promise<boolean>, timeo
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * Polls `fn` until it returns a value (bounded and generous: only the outcome is asserted, never
+ * how long it took); errors thrown meanwhile count as "not yet" and the last one is reported.
+ */
+export async function until<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}${last !== undefined ? ` (last error: ${String(last)})` : ''}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
