@@ -59,6 +59,16 @@ export class EtcdMember {
     return this.proc?.pid;
   }
 
+  /** True once the process this member started has exited (not merely stopped by SIGSTOP). */
+  exited(): boolean {
+    const p = this.proc;
+    return p !== undefined && (p.exitCode !== null || p.signalCode !== null);
+  }
+
+  lastStderr(): string {
+    return (this.proc as (ChildProcess & { lastStderr?: () => string }) | undefined)?.lastStderr?.() ?? '';
+  }
+
   start(state: 'new' | 'existing' = 'new'): void {
     const { name, clientPort, peerPort, dataDir } = this.spec;
     const args = [
@@ -135,45 +145,58 @@ export class EtcdCluster {
     rmSync(this.baseDir, { recursive: true, force: true });
   }
 
-  /** Waits until a quorum read succeeds through every given endpoint (default all). */
+  /**
+   * Waits until a quorum read succeeds through every given endpoint (default all). Each attempt
+   * uses a client of its own, so a circuit breaker opened by early refusals (etcd not listening
+   * yet) never outlives the attempt; a waited-for member that exited fails at once, with its
+   * stderr.
+   */
   async waitHealthy(endpoints = this.endpoints, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (const ep of endpoints) {
-      const c = new Etcd3({ hosts: ep });
-      try {
-        for (;;) {
-          try {
-            await c.get('health').options({ deadline: Date.now() + 1000 }).exec();
-            break;
-          } catch (e) {
-            if (Date.now() > deadline) throw new Error(`etcd at ${ep} not healthy: ${(e as Error).message}`);
-            await new Promise((r) => setTimeout(r, 100));
-          }
+      for (;;) {
+        const dead = this.members.find((m) => m.endpoint === ep && m.exited());
+        if (dead !== undefined) throw new MemberExitedError(`etcd member ${dead.spec.name} exited: ${dead.lastStderr().slice(-1000)}`);
+        const c = new Etcd3({ hosts: ep });
+        try {
+          await c.get('health').options({ deadline: Date.now() + 1000 }).exec();
+          break;
+        } catch (e) {
+          if (Date.now() > deadline) throw new Error(`etcd at ${ep} not healthy: ${(e as Error).message}`);
+        } finally {
+          c.close();
         }
-      } finally {
-        c.close();
+        await new Promise((r) => setTimeout(r, 100));
       }
     }
   }
 }
 
-/** Starts an etcd cluster of `size` members on loopback with free ports and a temp data dir. */
+class MemberExitedError extends Error {}
+
+/**
+ * Starts an etcd cluster of `size` members on loopback with free ports and a temp data dir. A
+ * port found free can be taken by another test process before etcd binds it: a member that
+ * exits while starting makes a new attempt on new ports (three at most).
+ */
 export async function startEtcd(size = 1): Promise<EtcdCluster> {
   ensureEtcdInstalled();
-  const baseDir = mkdtempSync(join(tmpdir(), 'storage-etcd-'));
-  const specs: EtcdMemberSpec[] = [];
-  for (let i = 0; i < size; i++) {
-    specs.push({ name: `m${i}`, clientPort: await freePort(), peerPort: await freePort(), dataDir: join(baseDir, `m${i}`) });
+  for (let attempt = 1; ; attempt++) {
+    const baseDir = mkdtempSync(join(tmpdir(), 'storage-etcd-'));
+    const specs: EtcdMemberSpec[] = [];
+    for (let i = 0; i < size; i++) {
+      specs.push({ name: `m${i}`, clientPort: await freePort(), peerPort: await freePort(), dataDir: join(baseDir, `m${i}`) });
+    }
+    const initialCluster = specs.map((s) => `${s.name}=http://127.0.0.1:${s.peerPort}`).join(',');
+    const members = specs.map((s) => new EtcdMember(s, initialCluster));
+    for (const m of members) m.start();
+    const cluster = new EtcdCluster(members, baseDir);
+    try {
+      await cluster.waitHealthy();
+      return cluster;
+    } catch (e) {
+      await cluster.close();
+      if (!(e instanceof MemberExitedError) || attempt >= 3) throw e;
+    }
   }
-  const initialCluster = specs.map((s) => `${s.name}=http://127.0.0.1:${s.peerPort}`).join(',');
-  const members = specs.map((s) => new EtcdMember(s, initialCluster));
-  for (const m of members) m.start();
-  const cluster = new EtcdCluster(members, baseDir);
-  try {
-    await cluster.waitHealthy();
-  } catch (e) {
-    await cluster.close();
-    throw e;
-  }
-  return cluster;
 }
