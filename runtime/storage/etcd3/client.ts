@@ -1,4 +1,13 @@
-import { Etcd3, type IOptions } from 'etcd3';
+import { createRequire } from 'node:module';
+import type { Etcd3, IOptions } from 'etcd3';
+
+/**
+ * The etcd3 package, loaded on first use: it brings gRPC and parses its .proto files (about
+ * 100 ms), which a server on the embedded SQLite store never needs.
+ */
+function etcd3(): typeof import('etcd3') {
+  return createRequire(import.meta.url)('etcd3') as typeof import('etcd3');
+}
 
 type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
 
@@ -26,7 +35,8 @@ export interface EtcdClientConfig {
 /** Builds an etcd3 client wired for storage: no blind retries, per-call deadlines, fast reconnects. */
 export function newEtcdClient(config: EtcdClientConfig): Etcd3 {
   const timeout = config.requestTimeoutMs ?? 10_000;
-  return new Etcd3({
+  const { Etcd3: Client } = etcd3();
+  return new Client({
     hosts: [...config.endpoints],
     dialTimeout: Math.min(timeout, 5000),
     faultHandling: { global: once, host: () => once },
