@@ -121,12 +121,8 @@ const xml = object(() => ({
 
 const schema: Converter = object(() => SCHEMA);
 
-const SCHEMA: Table = {
-  $ref: ['ref', string],
-  format: ['format', string],
-  title: ['title', string],
-  description: ['description', string],
-  default: ['default', any],
+/** The validation keywords schemas and primitive values share (their proto fields have the same names). */
+const VALUE_LIMITS: Table = {
   multipleOf: ['multipleOf', double],
   maximum: ['maximum', double],
   exclusiveMaximum: ['exclusiveMaximum', bool],
@@ -138,10 +134,19 @@ const SCHEMA: Table = {
   maxItems: ['maxItems', int64],
   minItems: ['minItems', int64],
   uniqueItems: ['uniqueItems', bool],
+  enum: ['enum', anys],
+};
+
+const SCHEMA: Table = {
+  ...VALUE_LIMITS,
+  $ref: ['ref', string],
+  format: ['format', string],
+  title: ['title', string],
+  description: ['description', string],
+  default: ['default', any],
   maxProperties: ['maxProperties', int64],
   minProperties: ['minProperties', int64],
   required: ['required', strings],
-  enum: ['enum', anys],
   additionalProperties: ['additionalProperties', (v) => (typeof v === 'boolean' ? { boolean: v } : oneOf('schema', schema)(v))],
   type: ['type', (v) => (typeof v === 'string' ? { value: [v] } : Array.isArray(v) ? { value: strings(v) } : undefined)],
   items: ['items', (v) => (Array.isArray(v) ? { schema: list(schema)(v) } : isObject(v) ? { schema: [schema(v)] } : undefined)],
@@ -168,23 +173,12 @@ const fileSchema = object(() => ({
 
 /** The keywords of a primitive (non-body) value: parameters, headers, and their items. */
 const PRIMITIVE: Table = {
+  ...VALUE_LIMITS,
   type: ['type', string],
   format: ['format', string],
   items: ['items', (v) => primitivesItems(v)],
   collectionFormat: ['collectionFormat', string],
   default: ['default', any],
-  maximum: ['maximum', double],
-  exclusiveMaximum: ['exclusiveMaximum', bool],
-  minimum: ['minimum', double],
-  exclusiveMinimum: ['exclusiveMinimum', bool],
-  maxLength: ['maxLength', int64],
-  minLength: ['minLength', int64],
-  pattern: ['pattern', string],
-  maxItems: ['maxItems', int64],
-  minItems: ['minItems', int64],
-  uniqueItems: ['uniqueItems', bool],
-  enum: ['enum', anys],
-  multipleOf: ['multipleOf', double],
 };
 
 const primitivesItems: Converter = object(() => PRIMITIVE);
