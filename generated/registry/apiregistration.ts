@@ -30,14 +30,14 @@ export const apiregistrationGroup = {
           plural: "apiservices",
           printerColumns: [
             {
-              description: "The Service that hosts this API; empty when the API is served locally.",
+              description: "The Service (namespace/name) that hosts this API, or Local when this server serves it.",
               jsonPath: ".spec.service.name",
               name: "Service",
               priority: 0,
               type: "string",
             },
             {
-              description: "Whether this API is available.",
+              description: "Whether this API is available, with the reason when it is not.",
               jsonPath: ".status.conditions[?(@.type==\"Available\")].status",
               name: "Available",
               priority: 0,

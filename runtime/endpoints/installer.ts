@@ -102,7 +102,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       validator,
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
     };
-    const tableConvertor = newTableConvertor(definition.printerColumns, opts.now);
+    const tableConvertor = newTableConvertor(definition.printerColumns, opts.now, definition.strategy?.printerCells);
     const kindScope: RequestScope = {
       ...base,
       subresource: '',

@@ -31,6 +31,11 @@ export interface RESTStrategy<T> {
    * rather than in `validate`, so a bad name is reported once.
    */
   validateName?(name: string): readonly string[];
+  /**
+   * Cells computed by code rather than by the printer column's JSONPath, by column name: what
+   * kube's hand-written table printers show that no JSONPath can (APIService's `Local`).
+   */
+  readonly printerCells?: Readonly<Record<string, (obj: T) => unknown>>;
   /** What deleting without an explicit propagation policy does (kube's DefaultGarbageCollectionPolicy). Default: no finalizer. */
   readonly defaultGarbageCollectionPolicy?: 'OrphanDependents' | 'DeleteDependents' | 'Unsupported';
   /**

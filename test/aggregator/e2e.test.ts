@@ -135,7 +135,7 @@ function declareE2E(backend: Backend): void {
       assert.equal(c?.reason, 'Passed', `${version}: ${JSON.stringify(c)}`);
     }
     const row = squashLines(await must(['get', 'apiservice', `v1alpha1.${GROUP}`]));
-    assert.match(row[1] ?? '', new RegExp(`^v1alpha1\\.wardle\\.example\\.com (${SERVICE.namespace}/)?${SERVICE.name} True `), row.join('\n'));
+    assert.match(row[1] ?? '', new RegExp(`^v1alpha1\\.wardle\\.example\\.com ${SERVICE.namespace}/${SERVICE.name} True `), row.join('\n'));
     await must(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }));
   });
 

@@ -107,8 +107,8 @@ export interface APIServiceStatus {
  * @nonNamespaced
  * @resource path=apiservices singular=apiservice categories=api-extensions
  * @subresource status
- * @printcolumn name=Service type=string jsonPath=.spec.service.name description="The Service that hosts this API; empty when the API is served locally."
- * @printcolumn name=Available type=string jsonPath=.status.conditions[?(@.type=="Available")].status description="Whether this API is available."
+ * @printcolumn name=Service type=string jsonPath=.spec.service.name description="The Service (namespace/name) that hosts this API, or Local when this server serves it."
+ * @printcolumn name=Available type=string jsonPath=.status.conditions[?(@.type=="Available")].status description="Whether this API is available, with the reason when it is not."
  * @printcolumn name=Age type=date jsonPath=.metadata.creationTimestamp
  * @validation rule="!has(self.spec) || self.metadata.name == (has(self.spec.version) ? self.spec.version : '') + '.' + (has(self.spec.group) ? self.spec.group : '')" message="metadata.name must be spec.version + \".\" + spec.group" fieldPath=".metadata.name"
  */

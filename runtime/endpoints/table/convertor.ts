@@ -35,10 +35,16 @@ export interface TableConvertor {
 interface Column {
   readonly definition: TableColumnDefinition;
   readonly path: JSONPath | undefined;
+  /** Computes the cell instead of the path (a strategy's printerCells). */
+  readonly cell: ((item: never) => unknown) | undefined;
 }
 
 /** Builds the convertor once per resource version; `now` is injectable for tests. */
-export function newTableConvertor(printerColumns: readonly PrinterColumnDefinition[], now: () => number = Date.now): TableConvertor {
+export function newTableConvertor(
+  printerColumns: readonly PrinterColumnDefinition[],
+  now: () => number = Date.now,
+  printerCells: Readonly<Record<string, (obj: never) => unknown>> = {},
+): TableConvertor {
   const columns: Column[] = (printerColumns.length === 0 ? [DEFAULT_AGE_COLUMN] : printerColumns).map((c) => ({
     definition: {
       name: c.name,
@@ -48,6 +54,7 @@ export function newTableConvertor(printerColumns: readonly PrinterColumnDefiniti
       priority: c.priority,
     },
     path: tryParse(c.jsonPath),
+    cell: printerCells[c.name],
   }));
   const headers: TableColumnDefinition[] = [
     { name: 'Name', type: 'string', format: 'name', description: NAME_COLUMN_DESCRIPTION, priority: 0 },
@@ -82,6 +89,10 @@ function rowCells(columns: readonly Column[], item: unknown, now: number): unkno
   const meta = (item as TableSource | null)?.metadata;
   const cells: unknown[] = [typeof meta?.name === 'string' ? meta.name : ''];
   for (const c of columns) {
+    if (c.cell !== undefined) {
+      cells.push(c.cell(item as never) ?? null);
+      continue;
+    }
     const found = c.path?.find(item) ?? [];
     cells.push(found.length === 0 ? null : cellFor(c.definition.type, found[0], now));
   }

@@ -1,3 +1,4 @@
+import { APIServiceStrategy } from '../../../apis/apiregistration/v1/strategy.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { StatusError } from '../../apimachinery/errors/index.js';
@@ -155,5 +156,23 @@ describe('Table convertor', () => {
     assert.throws(() => transformObject(obj, false, poml, undefined, undefined), (e: unknown) => e instanceof StatusError && e.code === 406);
     const status = { kind: 'Status', apiVersion: 'v1', status: 'Success' };
     assert.equal(transformObject(status, false, pom, undefined, undefined), status);
+  });
+});
+
+describe('printer cells of a strategy (APIService)', () => {
+  const columns = [
+    { name: 'Service', type: 'string', jsonPath: '.spec.service.name', priority: 0 },
+    { name: 'Available', type: 'string', jsonPath: '.status.conditions[?(@.type=="Available")].status', priority: 0 },
+  ] as const;
+  const convertor = newTableConvertor(columns, Date.now, APIServiceStrategy.printerCells as never);
+  const row = (o: Record<string, unknown>): unknown[] | undefined => convertor.convertToTable({ metadata: { name: 'v1.x' }, ...o }, { noHeaders: true, isList: false }).rows[0]?.cells;
+
+  test('Local for a local APIService, namespace/name for a service-backed one', () => {
+    assert.deepEqual(row({ spec: {}, status: { conditions: [{ type: 'Available', status: 'True', reason: 'Local' }] } }), ['v1.x', 'Local', 'True']);
+    assert.deepEqual(row({ spec: { service: { namespace: 'wardle', name: 'api' } } }), ['v1.x', 'wardle/api', 'Unknown']);
+  });
+
+  test('Available carries the reason when it is not True, as kube-aggregator prints it', () => {
+    assert.deepEqual(row({ spec: {}, status: { conditions: [{ type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck' }] } })?.[2], 'False (FailedDiscoveryCheck)');
   });
 });
