@@ -3,6 +3,7 @@ import { groupVersionAccessor, upperFirst } from '../model/names.js';
 import type { ApiModel, GroupModel, KindModel, VersionModel } from '../model/types.js';
 import { exportConst, RawCode } from '../print/typescript.js';
 import { names, servedGroups, servedVersions } from './clientset.js';
+import { registryConstName } from './registry.js';
 import type { OutputFile } from './output.js';
 import { GENERATED, paths } from './paths.js';
 import { Imports } from './ts.js';
@@ -29,7 +30,7 @@ function fakeClientset(model: ApiModel): SourceFileStructure {
   imports.add(RUNTIME_FAKE, 'ObjectTracker');
   imports.add(RUNTIME_FAKE, 'FakeClientsetOptions', { typeOnly: true });
   imports.add(RUNTIME_FAKE, 'FakeResource', { typeOnly: true });
-  const resources: Record<string, unknown>[] = [];
+  const resources: unknown[] = [];
   for (const g of servedGroups(model)) {
     for (const v of servedVersions(g)) {
       for (const k of v.kinds) resources.push(fakeResource(g, v, k, imports));
@@ -83,16 +84,21 @@ function fakeClientset(model: ApiModel): SourceFileStructure {
   };
 }
 
-function fakeResource(g: GroupModel, v: VersionModel, k: KindModel, imports: Imports): Record<string, unknown> {
+function fakeResource(g: GroupModel, v: VersionModel, k: KindModel, imports: Imports): unknown {
   const local = `${groupVersionAccessor(g.clientName, v.name)}${upperFirst(k.kind)}`;
   const descriptor = imports.add(paths.client(g, v, k), names.resourceConst(k), { as: `${local}Resource` });
-  const fromSource = g.origin === 'source';
+  if (g.origin === 'source') {
+    // What the server registers for it, read from the generated registry rather than repeated here.
+    const registered = imports.add(RUNTIME_FAKE, 'registeredFakeResource');
+    return new RawCode(`${registered}(${descriptor}, ${imports.add(paths.registry(g), registryConstName(g))})`);
+  }
+  // Imported CRDs are served by the apiextensions server at run time: no schema here, and no
+  // strategic merge patch, as the server answers custom resources.
   return {
     descriptor: new RawCode(descriptor),
     verbs: k.verbs,
     subresources: { status: k.subresources.status, scale: k.subresources.scale },
     selectableFields: k.selectableFields,
-    schema: fromSource ? new RawCode(imports.addJSON(paths.schema(g, v, k), `${local}Schema`)) : undefined,
-    strategicMergePatch: fromSource ? undefined : false,
+    strategicMergePatch: false,
   };
 }

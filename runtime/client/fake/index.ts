@@ -11,7 +11,7 @@ export type {
   WatchReaction,
   WatchReactionFunc,
 } from './actions.js';
-export type { FakeResource, FakeVerb, GroupVersionResource } from './resources.js';
+export { registeredFakeResource, type FakeResource, type FakeVerb, type GroupVersionResource } from './resources.js';
 export type { ListedObjects, TrackerListOptions } from './list.js';
 export { WatchChannel } from './watch.js';
 export { INITIAL_EVENTS_END_ANNOTATION } from './watchers.js';

@@ -1,5 +1,6 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { newPathNotFound } from '../../apimachinery/errors/index.js';
+import type { APIGroupDefinition } from '../../registry/types.js';
 import type { ResourceDescriptor } from '../types.js';
 
 /** The verbs a resource serves, as discovery lists them. */
@@ -31,6 +32,23 @@ export interface FakeResource {
   readonly schema?: JSONSchemaProps;
   /** False for custom resources (CRDs): the server answers 415 to strategic merge patches. Default true. */
   readonly strategicMergePatch?: boolean;
+}
+
+/**
+ * The FakeResource of a kind the server itself registers: its verbs, subresources, selectable
+ * fields and schema read from the same generated definition the server installs, so the fake
+ * cannot drift from the server.
+ */
+export function registeredFakeResource(descriptor: ResourceDescriptor, group: APIGroupDefinition): FakeResource {
+  const def = group.versions.find((v) => v.name === descriptor.version)?.resources.find((r) => r.plural === descriptor.resource);
+  if (def === undefined) throw new Error(`${group.name}/${descriptor.version} registers no resource ${descriptor.resource}`);
+  return {
+    descriptor,
+    verbs: def.verbs,
+    subresources: { status: def.subresources.status, ...(def.subresources.scale !== undefined ? { scale: def.subresources.scale } : {}) },
+    selectableFields: def.selectableFields,
+    schema: def.schema,
+  };
 }
 
 export const ALL_VERBS: readonly FakeVerb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
