@@ -99,5 +99,5 @@ export const SCALE_CODEC: ObjectCodec = {
   toHub: (obj) => obj,
   fromHub: (obj) => ({ ...obj, apiVersion: 'autoscaling/v1', kind: 'Scale' }),
   fromHubShared: (obj) => SCALE_CODEC.fromHub(obj),
-  fromHubSharedList: (objs) => objs.map((o) => ({ ...o, apiVersion: 'autoscaling/v1', kind: 'Scale' })),
+  fromHubSharedList: (objs) => objs.map((o) => SCALE_CODEC.fromHub(o) as KubeObject),
 };
