@@ -1,6 +1,6 @@
 import { newBadRequest, newInvalid, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
-import { validateCELRules } from '../../apimachinery/cel/index.js';
+import { celValidator, validateCELRules } from '../../apimachinery/cel/index.js';
 import { applyDefaults, objectMetaSchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
 import { bodyMediaTypes, decodeTypedBody } from '../../apimachinery/serializer/body.js';
 import { isJSONObject } from '../../apimachinery/serializer/jsonvalue.js';
@@ -103,6 +103,14 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: K
   ];
   errs.push(...validateCELRules(schema, obj, old, errs));
   if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
+}
+
+/**
+ * Whether defaultAndValidate reads the stored object (the schema has CEL rules, which may be
+ * transition rules): only then must an update convert it to the request version.
+ */
+export function validationReadsOld(scope: RequestScope): boolean {
+  return scope.codec.scheme !== undefined && celValidator.hasRules(scope.definition.schema, true);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { KubeObject, Updater, UpdatedObjectInfo } from '../../registry/rest
 import type { APIRequest, APIResponse } from '../../server/http.js';
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
 import { ensureObjectNamespace } from './create.js';
-import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure } from './pipeline.js';
+import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure, validationReadsOld } from './pipeline.js';
 import { headerValue, negotiateResponse, writeObject } from './response.js';
 import type { RequestScope } from './scope.js';
 import { parseUpdateOptions } from './writeoptions.js';
@@ -34,7 +34,7 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
     updatedObject: async (c, old) => {
       // Validated here, where the current object is known: transition rules compare with it.
       const next = structuredClone(obj);
-      defaultAndValidate(scope, next, old === undefined ? undefined : await scope.codec.fromHub(old));
+      defaultAndValidate(scope, next, old !== undefined && validationReadsOld(scope) ? await scope.codec.fromHub(old) : undefined);
       const hub = await scope.codec.toHub(next);
       await admit(scope, c, old === undefined ? create : update, hub, old);
       return hub;
