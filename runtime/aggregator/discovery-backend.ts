@@ -1,4 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { BackendRequest, BackendResponse } from './backend-client.js';
+import type { RegisteredAPIService } from './registry.js';
 
 /**
  * What the merged discovery and OpenAPI need from the APIService registration, in the shape
@@ -18,34 +19,13 @@ export interface AggregatedAPIServices {
   requestBackend(name: string, r: BackendGet): Promise<BackendResponse>;
 }
 
-/** One APIService as the registration handles it. */
-export interface AggregatedAPIService {
-  readonly name: string;
-  readonly group: string;
-  readonly version: string;
-  readonly groupPriorityMinimum: number;
-  readonly versionPriority: number;
-  /** No spec.service: served by this server's own chain. */
-  readonly local: boolean;
-  /** The Available condition is True. */
-  readonly available: boolean;
-  /** The service in front of the backend (port defaulted); absent for local ones. */
-  readonly service?: { readonly namespace: string; readonly name: string; readonly port: number };
-}
+/** One APIService as the registration handles it (the fields of RegisteredAPIService the controllers read). */
+export type AggregatedAPIService = Pick<RegisteredAPIService, 'name' | 'group' | 'version' | 'groupPriorityMinimum' | 'versionPriority' | 'local' | 'available' | 'service'>;
 
-export interface BackendGet {
-  readonly path: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** The whole exchange. */
-  readonly timeoutMs?: number;
-  readonly signal?: AbortSignal;
-}
+/** The GET the discovery and OpenAPI fetchers send (the user is the aggregator's). */
+export type BackendGet = Pick<BackendRequest, 'path' | 'headers' | 'timeoutMs' | 'signal'>;
 
-export interface BackendResponse {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: Buffer;
-}
+export type { BackendResponse };
 
 /** GETs `path` (with these headers) from one backend; what the fetchers are written against. */
 export type BackendGetter = (path: string, headers: Readonly<Record<string, string>>) => Promise<BackendResponse>;
