@@ -2,12 +2,13 @@ import { newInvalid, newNotFound, newUnsupportedMediaType, type StatusError } fr
 import { mediaTypeEssence, parseMediaType } from '../../apimachinery/serializer/mediatype.js';
 import type { KubeObject, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
 import type { APIRequest, APIResponse } from '../../server/http.js';
-import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
+import { admit, requestContext, type AdmissionRequest } from './context.js';
 import { applyPatchDocument, patchGoString, type PatchType } from './patchers.js';
 import { applyFieldValidation, defaultAndCheckTypeMeta, defaultAndValidate, pruneUnknownFields } from './pipeline.js';
-import { headerValue, negotiateResponse, writeObject } from './response.js';
+import { headerValue, negotiateResponse } from './response.js';
 import type { RequestScope } from './scope.js';
 import { checkName } from '../../registry/generic/update.js';
+import { storeUpdateAndAnswer } from './update.js';
 import { parsePatchOptions } from './writeoptions.js';
 
 /**
@@ -43,14 +44,7 @@ export async function patchResource(req: APIRequest, res: APIResponse, scope: Re
       return hub;
     },
   };
-  const { object, created } = await storage.update(
-    ctx,
-    name,
-    objInfo,
-    { create: validatingAdmission(scope, ctx, create), update: validatingAdmission(scope, ctx, update) },
-    { dryRun: opts.dryRun, fieldManager: opts.fieldManager, forceAllowCreate: false },
-  );
-  writeObject(req, res, scope, target, created ? 201 : 200, await scope.codec.fromHub(object));
+  await storeUpdateAndAnswer({ req, res, scope, storage, target, ctx, name, objInfo, update, create, opts });
 }
 
 /** The patch applied to the current object in the request version; its type meta must stay the URL's. */

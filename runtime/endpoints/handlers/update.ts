@@ -1,10 +1,10 @@
 import { checkName } from '../../registry/generic/update.js';
-import type { KubeObject, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
+import type { KubeObject, RequestContext, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
 import type { APIRequest, APIResponse } from '../../server/http.js';
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
 import { ensureObjectNamespace } from './create.js';
 import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure, validationReadsOld } from './pipeline.js';
-import { headerValue, negotiateResponse, writeObject } from './response.js';
+import { headerValue, negotiateResponse, writeObject, type ResponseTarget } from './response.js';
 import type { RequestScope } from './scope.js';
 import { parseUpdateOptions } from './writeoptions.js';
 
@@ -40,14 +40,34 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
       return hub;
     },
   };
-  const { object, created } = await storage.update(
-    ctx,
-    name,
-    objInfo,
-    { create: validatingAdmission(scope, ctx, create), update: validatingAdmission(scope, ctx, update) },
-    { dryRun: opts.dryRun, fieldManager: opts.fieldManager, forceAllowCreate: false },
+  await storeUpdateAndAnswer({ req, res, scope, storage, target, ctx, name, objInfo, update, create, opts });
+}
+
+/**
+ * The end PUT and PATCH share: the store's update with validating admission for the update
+ * (and for a create, when the store may create), then 200, or 201 when the object was created.
+ */
+export async function storeUpdateAndAnswer(u: {
+  readonly req: APIRequest;
+  readonly res: APIResponse;
+  readonly scope: RequestScope;
+  readonly storage: Updater;
+  readonly target: ResponseTarget;
+  readonly ctx: RequestContext;
+  readonly name: string;
+  readonly objInfo: UpdatedObjectInfo;
+  readonly update: AdmissionRequest;
+  readonly create: AdmissionRequest;
+  readonly opts: { readonly dryRun: boolean; readonly fieldManager: string };
+}): Promise<void> {
+  const { object, created } = await u.storage.update(
+    u.ctx,
+    u.name,
+    u.objInfo,
+    { create: validatingAdmission(u.scope, u.ctx, u.create), update: validatingAdmission(u.scope, u.ctx, u.update) },
+    { dryRun: u.opts.dryRun, fieldManager: u.opts.fieldManager, forceAllowCreate: false },
   );
-  writeObject(req, res, scope, target, created ? 201 : 200, await scope.codec.fromHub(object));
+  writeObject(u.req, u.res, u.scope, u.target, created ? 201 : 200, await u.scope.codec.fromHub(object));
 }
 
 /**
