@@ -215,7 +215,10 @@ export function fromStorageError(err: StorageError, gr: GroupResource, name: str
       return failure(500, '', err.message);
     default: {
       const s = err.toStatus();
-      return failure(s.code, s.reason as StatusReason, s.message, s.details);
+      const e = failure(s.code, s.reason as StatusReason, s.message, s.details);
+      // An expired continue token's 410 carries the token of an inconsistent continuation (kube's ListMeta.Continue).
+      if (s.metadata.continue) e.status.metadata.continue = s.metadata.continue;
+      return e;
     }
   }
 }
