@@ -64,19 +64,46 @@ const V3_ONLY = new Set(['nullable', 'anyOf', 'oneOf', 'not']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties']);
 const SCHEMA_VALUES = new Set(['items', 'additionalProperties']);
 
-/** A schema in Swagger 2.0 form; only schema positions are rewritten (property names are left alone). */
+/**
+ * A schema in Swagger 2.0 form; only schema positions are rewritten (property names are left alone).
+ *
+ * OpenAPI 3 wraps a reference in `allOf: [{$ref}]` to carry a description beside it; Swagger 2.0
+ * readers (kubectl 1.27/1.28's, kube-openapi's proto.Models) follow only a schema's own `$ref` and
+ * treat an `allOf` one as a field of unknown type, which turns three-way apply into a plain merge
+ * that never deletes. So the reference moves up beside the description, as kube-openapi writes
+ * built-in kinds in v2, and any other `allOf` (value validations of a CRD schema) is dropped, as
+ * kube's CRD v2 builder does: v2 keeps structure, not junctors.
+ */
 function convertSchema(schema: unknown): unknown {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
   const out: Record<string, unknown> = {};
+  const lifted = schemaRefOf(schema as Record<string, unknown>);
+  if (lifted !== undefined) out['$ref'] = toDefinitionsRef(lifted);
   for (const [k, v] of Object.entries(schema)) {
-    if (V3_ONLY.has(k)) continue;
-    if (k === '$ref' && typeof v === 'string') out[k] = v.replace('#/components/schemas/', '#/definitions/');
-    else if (SCHEMA_MAPS.has(k) && typeof v === 'object' && v !== null) out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, convertSchema(s)]));
+    if (V3_ONLY.has(k) || k === 'allOf' || k === '$ref') continue;
+    if (SCHEMA_MAPS.has(k) && typeof v === 'object' && v !== null) out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, convertSchema(s)]));
     else if (SCHEMA_VALUES.has(k)) out[k] = convertSchema(v);
-    else if (k === 'allOf' && Array.isArray(v)) out[k] = v.map(convertSchema);
     else out[k] = v;
   }
   return out;
+}
+
+/** The schema's own `$ref`, else the `$ref` of an `allOf` member that is nothing but a reference. */
+function schemaRefOf(schema: Readonly<Record<string, unknown>>): string | undefined {
+  if (typeof schema['$ref'] === 'string') return schema['$ref'];
+  const allOf = schema['allOf'];
+  if (!Array.isArray(allOf)) return undefined;
+  for (const member of allOf) {
+    if (typeof member !== 'object' || member === null) continue;
+    const keys = Object.keys(member);
+    const ref = (member as Record<string, unknown>)['$ref'];
+    if (keys.length === 1 && typeof ref === 'string') return ref;
+  }
+  return undefined;
+}
+
+function toDefinitionsRef(ref: string): string {
+  return ref.replace('#/components/schemas/', '#/definitions/');
 }
 
 function sorted(record: Record<string, unknown>): Record<string, unknown> {
