@@ -1,3 +1,4 @@
+import { formatTime } from '../../../runtime/registry/generic/context.js';
 import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
 import {
   validateCustomResourceDefinition,
@@ -12,6 +13,12 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
   if (storage === undefined) return;
   const stored = crd.status?.storedVersions ?? [];
   if (!stored.includes(storage)) crd.status = { ...crd.status, storedVersions: [...stored, storage] };
+}
+
+/** metav1.Time's RFC 3339 form of a stored timestamp; Go's zero time for none (or one that does not parse). */
+function createdAt(ts: string | null | undefined): string {
+  const d = typeof ts === 'string' ? new Date(ts) : undefined;
+  return d === undefined || Number.isNaN(d.getTime()) ? '0001-01-01T00:00:00Z' : formatTime(d);
 }
 
 /**
@@ -32,6 +39,11 @@ export const CustomResourceDefinitionStrategy = {
     recordStorageVersion(obj);
   },
   validate: validateCustomResourceDefinition,
+  // kube serves CRDs with the default table convertor: the creation time as an RFC 3339 UTC
+  // string (Go's zero time when absent), which kubectl prints as is, not as an age.
+  printerCells: {
+    'Created At': (crd: CustomResourceDefinition) => createdAt(crd.metadata?.creationTimestamp),
+  },
   validateUpdate: validateCustomResourceDefinitionUpdate,
   status: {
     validateUpdate: validateCustomResourceDefinitionStatus,

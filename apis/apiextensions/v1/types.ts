@@ -11,7 +11,7 @@ export type { JSONSchemaProps, ValidationRule } from './schema.js';
  * @nonNamespaced
  * @resource path=customresourcedefinitions singular=customresourcedefinition shortName=crd;crds categories=api-extensions
  * @subresource status
- * @printcolumn name="Created At" type=date jsonPath=.metadata.creationTimestamp
+ * @printcolumn name="Created At" type=date jsonPath=.metadata.creationTimestamp description="CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
  */
 export interface CustomResourceDefinition extends TypeMeta {
   metadata?: ObjectMeta;
