@@ -25,9 +25,26 @@ export function crdGroupDefinition(crd: CustomResourceDefinition): APIGroupDefin
   const versions = [...crd.spec.versions].sort((a, b) => compareVersionsForDiscovery(a.name, b.name));
   return {
     name: crd.spec.group,
-    versions: versions.map((v) => versionDefinition(crd, v, v.name === storageVersion)),
+    versions: versions.map((v) => versionDefinition(crd, v)),
     hubVersion: storageVersion,
     storageVersion,
+  };
+}
+
+/**
+ * `group` as the store of requests through `version` sees it. kube builds one REST storage per
+ * served version over the CRD's one storage (getOrCreateServingInfo), each with that version's
+ * strategy, status and scale: here the store speaks the hub (storage) version, so its hub
+ * resource takes `version`'s subresources and strategy. The hub version's is `group` itself.
+ */
+export function storeGroupFor(group: APIGroupDefinition, version: string): APIGroupDefinition {
+  const served = group.versions.find((v) => v.name === version)?.resources[0];
+  if (version === group.hubVersion || served === undefined) return group;
+  return {
+    ...group,
+    versions: group.versions.map((v) => (v.name !== group.hubVersion
+      ? v
+      : { ...v, resources: v.resources.map((r) => ({ ...r, subresources: served.subresources, ...(served.strategy !== undefined ? { strategy: served.strategy } : {}) })) })),
   };
 }
 
@@ -36,17 +53,17 @@ export function servedVersionNames(crd: CustomResourceDefinition): string[] {
   return crd.spec.versions.filter((v) => v.served).map((v) => v.name).sort(compareVersionsForDiscovery);
 }
 
-function versionDefinition(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion, isStorage: boolean): APIVersionDefinition {
+function versionDefinition(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): APIVersionDefinition {
   const warning = deprecationWarningOf(crd, v);
   return {
     name: v.name,
     ...(warning !== undefined ? { deprecation: { warning } } : {}),
     openapi: { components: { schemas: {} } },
-    resources: [resourceDefinition(crd, v, isStorage)],
+    resources: [resourceDefinition(crd, v)],
   };
 }
 
-function resourceDefinition(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion, isStorage: boolean): ResourceDefinition {
+function resourceDefinition(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): ResourceDefinition {
   const names = servedNames(crd);
   const schema = structuredClone(v.schema?.openAPIV3Schema ?? OPEN_SCHEMA);
   const scale = v.subresources?.scale;
@@ -71,7 +88,7 @@ function resourceDefinition(crd: CustomResourceDefinition, v: CustomResourceDefi
     selectableFields: (v.selectableFields ?? []).map((f) => f.jsonPath),
     schema,
     openapiDefinition: openAPIDefinitionName(crd.spec.group, v.name, names.kind),
-    ...(isStorage ? { strategy: customResourceStrategy(scalePaths, schema) as ResourceDefinition['strategy'] } : {}),
+    strategy: customResourceStrategy(scalePaths, schema) as ResourceDefinition['strategy'],
   };
 }
 

@@ -14,7 +14,7 @@ import { customResourceCodec } from './codec.js';
 import { noneConverter, type CRConverter } from './conversion/converter.js';
 import type { ServiceResolver } from './conversion/service-resolver.js';
 import { webhookConverter } from './conversion/webhook.js';
-import { crdGroupDefinition, servedVersionNames } from './definition.js';
+import { crdGroupDefinition, servedVersionNames, storeGroupFor } from './definition.js';
 
 /** What building the serving state of a CRD needs besides the CRD and its storage. */
 export interface ServingDeps {
@@ -57,15 +57,19 @@ export class CRDServingInfo {
     if (storageResource === undefined) throw new Error(`no storage version in ${crd.metadata?.name ?? ''}`);
     const kind = storageResource.kind;
     const readDefaults = schemaHasDefaults(storageResource.schema) ? (hub: KubeObject) => applyDefaults(hub, storageResource.schema) : undefined;
-    const storages = createResourceStorage({ group, kind, storage, ...(readDefaults !== undefined ? { readDefaults } : {}) });
+    const storagesOf = (version: string): ResourceStorage =>
+      createResourceStorage({ group: storeGroupFor(group, version), kind, storage, ...(readDefaults !== undefined ? { readDefaults } : {}) });
+    // The storage version's storages are the CRD's (what the finalizer and the garbage collector use).
+    const storages = storagesOf(group.storageVersion);
     const converter = converterFor(crd, deps);
     const handlers = new Map<string, Handler>();
     try {
       for (const version of servedVersionNames(crd)) {
+        // Each version its own stores: its status and scale subresources, its strategy.
         const installed = installAPIGroupVersion({
           group,
           version,
-          storages: new Map([[kind, storages]]),
+          storages: new Map([[kind, version === group.storageVersion ? storages : storagesOf(version)]]),
           admission: deps.admission,
           strategicMergePatch: false,
           scaleTableFromResource: true,

@@ -1,5 +1,6 @@
 import type { JSONSchemaProps } from '../../apis/apiextensions/v1/types.js';
 import type { FieldError } from '../apimachinery/validation/field.js';
+import { deepEqualJSON } from '../apimachinery/serializer/jsonvalue.js';
 import { isQualifiedName } from '../apimachinery/validation/names.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { KubeObject } from '../registry/rest.js';
@@ -19,19 +20,23 @@ const validator = new SchemaValidator();
  * generic store and the request pipeline already do (status reset, generation, schema, CEL):
  * the replica counts the scale subresource reads must be non-negative int32s, and what the
  * scale subresource writes (spec replicas, past the request pipeline) must satisfy the
- * schema; finalizer names that are not domain-qualified draw warnings. Runs on objects of the
- * storage version, whose schema is `schema`.
+ * schema; finalizer names that are not domain-qualified draw warnings. Each served version has
+ * its own (`scale` and `schema` are that version's), run by the store of requests through that
+ * version on objects of the storage version: the same fields as long as conversion moves none.
  */
 export function customResourceStrategy(scale: ScalePaths | undefined, schema: JSONSchemaProps): RESTStrategy<KubeObject> {
   const replicasSchema = scale === undefined ? undefined : schemaAt(schema, scale.specReplicasPath);
-  const validateReplicasSchema = (obj: KubeObject): FieldError[] => {
+  // Ratcheted as kube ratchets it: a replica count the update did not change is not checked again.
+  const validateReplicasSchema = (obj: KubeObject, old: KubeObject): FieldError[] => {
     if (scale === undefined || replicasSchema === undefined) return [];
     const { value, found } = nested(obj, scale.specReplicasPath);
-    return found ? validator.validate(replicasSchema, value).map((e) => at(e, scale.specReplicasPath.replace(/^\./, ''))) : [];
+    const before = nested(old, scale.specReplicasPath);
+    if (!found || (before.found && deepEqualJSON(value, before.value))) return [];
+    return validator.validate(replicasSchema, value).map((e) => at(e, scale.specReplicasPath.replace(/^\./, '')));
   };
   return {
     validate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
-    validateUpdate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale), ...validateReplicasSchema(obj)],
+    validateUpdate: (obj, old) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale), ...validateReplicasSchema(obj, old)],
     warningsOnCreate: (obj) => finalizerWarnings(obj, undefined),
     warningsOnUpdate: (obj, old) => finalizerWarnings(obj, old),
     status: {
