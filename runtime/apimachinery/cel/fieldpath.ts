@@ -1,4 +1,5 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import { propertySchema } from '../schema/property.js';
 
 /**
  * Field paths as kube's field.Path prints them: properties joined with `.`, list indexes and
@@ -25,7 +26,7 @@ export function normalizeFieldPath(jsonPath: string, schema: JSONSchemaProps): s
   const step = (name: string): boolean => {
     if (node === undefined) return false;
     if (node.properties !== undefined) {
-      node = node.properties[name];
+      node = propertySchema(node, name);
       if (node === undefined) return false;
       path = child(path, name);
       return true;

@@ -1,5 +1,6 @@
 import { NOT_HANDLED, type OperatorOverride } from './engine.js';
 import { CelObject } from './model.js';
+import { ownField } from '../serializer/jsonvalue.js';
 
 /**
  * The list types' own semantics (unstructuredMapList, unstructuredSetList): items of a
@@ -22,7 +23,7 @@ export function isMapList(v: unknown): v is readonly unknown[] {
 
 function keyOf(item: unknown, keys: readonly string[]): string {
   const raw = item instanceof CelObject ? item.raw : item;
-  return typeof raw === 'object' && raw !== null ? JSON.stringify(keys.map((k) => (raw as Record<string, unknown>)[k] ?? null)) : JSON.stringify(raw);
+  return typeof raw === 'object' && raw !== null ? JSON.stringify(keys.map((k) => ownField(raw, k) ?? null)) : JSON.stringify(raw);
 }
 
 /** Equality of a map list with another list; `equals` compares two items. */

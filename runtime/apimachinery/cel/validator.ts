@@ -1,5 +1,7 @@
 import { EvaluationError, Optional } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import { propertySchema } from '../schema/property.js';
+import { ownField } from '../serializer/jsonvalue.js';
 import { formatFieldError, type FieldError } from '../validation/field.js';
 import { compileRules, type Activation, type CompiledRule, type Program } from './compile.js';
 import { PER_CALL_LIMIT, RUNTIME_COST_BUDGET } from './cost.js';
@@ -111,7 +113,7 @@ function buildValidator(validationSchema: JSONSchemaProps, nodeSchema: JSONSchem
 
   const properties = new Map<string, NodeValidator>();
   for (const [name, vProp] of Object.entries(validationSchema.properties ?? {})) {
-    const nProp = nodeSchema.properties?.[name];
+    const nProp = propertySchema(nodeSchema, name);
     if (nProp === undefined) continue;
     const fieldType = decl?.kind === 'object' ? decl.properties.get(name) : undefined;
     if (fieldType === undefined) continue;
@@ -182,7 +184,7 @@ function validateNode(node: NodeValidator, path: FieldPath, obj: unknown, old: u
     const oldMap = isPlainObject(old) && mapIsCorrelatable(node.schema) ? old : undefined;
     if (node.additionalProperties !== undefined) {
       for (const [k, v] of Object.entries(obj)) {
-        validateNode(node.additionalProperties, key(path, k), v, oldMap?.[k] ?? undefined, below, run);
+        validateNode(node.additionalProperties, key(path, k), v, oldMap === undefined ? undefined : (ownField(oldMap, k) ?? undefined), below, run);
         if (run.remaining < 0) return;
       }
     }
@@ -190,7 +192,7 @@ function validateNode(node: NodeValidator, path: FieldPath, obj: unknown, old: u
       for (const [k, v] of Object.entries(obj)) {
         const sub = node.properties.get(k);
         if (sub === undefined) continue;
-        validateNode(sub, child(path, k), v, oldMap?.[k] ?? undefined, below, run);
+        validateNode(sub, child(path, k), v, oldMap === undefined ? undefined : (ownField(oldMap, k) ?? undefined), below, run);
         if (run.remaining < 0) return;
       }
     }
@@ -207,7 +209,7 @@ function mapIsCorrelatable(schema: JSONSchemaProps): boolean {
 function correlatedItems(schema: JSONSchemaProps, old: readonly unknown[] | undefined): (item: unknown) => unknown {
   const keys = schema['x-kubernetes-list-map-keys'];
   if (old === undefined || schema['x-kubernetes-list-type'] !== 'map' || keys === undefined || keys.length === 0) return () => undefined;
-  const keyOf = (item: unknown): string | undefined => (isPlainObject(item) ? JSON.stringify(keys.map((k) => item[k] ?? null)) : undefined);
+  const keyOf = (item: unknown): string | undefined => (isPlainObject(item) ? JSON.stringify(keys.map((k) => ownField(item, k) ?? null)) : undefined);
   const byKey = new Map<string, unknown>();
   for (const item of old) {
     const k = keyOf(item);

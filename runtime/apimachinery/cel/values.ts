@@ -1,4 +1,5 @@
 import { Duration } from '@marcbachmann/cel-js/evaluator';
+import { ownField } from '../serializer/jsonvalue.js';
 import { markMapList } from './listtypes.js';
 import type { DeclType, ObjectDecl } from './model.js';
 
@@ -57,7 +58,7 @@ export class ValueConverter {
   private convertObject(value: Record<string, unknown>, decl: ObjectDecl): unknown {
     const out = new decl.ctor(value);
     for (const [escaped, field] of decl.fields) {
-      const v = value[field.property];
+      const v = ownField(value, field.property);
       if (v !== null && v !== undefined) out.set(escaped, this.convert(v, field.type));
     }
     return out;

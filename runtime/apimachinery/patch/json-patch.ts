@@ -1,11 +1,18 @@
-import fastJSONPatch, { type Operation } from 'fast-json-patch';
 import { newBadRequest, newGenericServerResponse, newRequestEntityTooLarge } from '../errors/index.js';
 import { duplicateFieldErrors, unknownFieldErrors } from '../serializer/strict.js';
-import { deepCopyJSON, isJSONObject, jsonTypeName, type JSONObject } from '../serializer/jsonvalue.js';
+import { isJSONObject, jsonTypeName } from '../serializer/jsonvalue.js';
 import { cannotUnmarshal, decodePatchBytes, withStackGuard } from './decode.js';
+import { applyOperations, JSONPatchError, type JSONPatchOperation } from './json-patch-ops.js';
 
 /** kube's cap on operations in one JSON patch (maxJSONPatchOperations). */
 export const MAX_JSON_PATCH_OPERATIONS = 10000;
+
+/**
+ * Bytes all `copy` operations of one JSON patch may add together: kube-apiserver's
+ * JSONPatchMaxCopyBytes, its request body limit (3 MiB), so a small patch cannot
+ * double a document over and over.
+ */
+export const JSON_PATCH_MAX_COPY_BYTES = 3 * 1024 * 1024;
 
 const OP_FIELDS: ReadonlySet<string> = new Set(['op', 'path', 'from', 'value']);
 
@@ -18,9 +25,9 @@ const OP_FIELDS: ReadonlySet<string> = new Set(['op', 'path', 'from', 'value']);
  * decoding patch: …` when the body is not a list of operations, 413 past
  * 10000 operations, and 422 with kube's generic message (`the server rejected
  * our request due to an error in our request`) when an operation fails,
- * including a failed `test`.
+ * including a failed `test` and copies adding more than `maxCopyBytes`.
  */
-export function applyJSONPatch(original: unknown, patchBytes: Uint8Array): { value: unknown; strictErrors: string[] } {
+export function applyJSONPatch(original: unknown, patchBytes: Uint8Array, maxCopyBytes = JSON_PATCH_MAX_COPY_BYTES): { value: unknown; strictErrors: string[] } {
   const { value: ops, duplicateFields } = decodePatchBytes(patchBytes, 'error decoding patch: ');
   const decoded = decodeOperations(ops);
   if (decoded.ops.length > MAX_JSON_PATCH_OPERATIONS) {
@@ -29,17 +36,17 @@ export function applyJSONPatch(original: unknown, patchBytes: Uint8Array): { val
   const strictErrors = [...unknownFieldErrors(decoded.unknown), ...duplicateFieldErrors(duplicateFields)].map((e) => `json patch ${e}`);
   const value = withStackGuard(() => {
     try {
-      return fastJSONPatch.applyPatch(deepCopyJSON(original), decoded.ops, true, true).newDocument;
+      return applyOperations(original, decoded.ops, { accumulatedCopySizeLimit: maxCopyBytes });
     } catch (err) {
-      if (err instanceof RangeError) throw err;
-      throw newGenericServerResponse(422);
+      if (err instanceof JSONPatchError) throw newGenericServerResponse(422);
+      throw err;
     }
   });
   return { value, strictErrors };
 }
 
 /** The strict decode into []jsonPatchOp: type errors are 400s, unknown fields are reported. */
-function decodeOperations(ops: unknown): { ops: Operation[]; unknown: string[] } {
+function decodeOperations(ops: unknown): { ops: JSONPatchOperation[]; unknown: string[] } {
   if (ops === null) return { ops: [], unknown: [] };
   if (!Array.isArray(ops)) throw newBadRequest(`error decoding patch: ${cannotUnmarshal(ops, '[]handlers.jsonPatchOp')}`);
   const unknown: string[] = [];
@@ -53,5 +60,5 @@ function decodeOperations(ops: unknown): { ops: Operation[]; unknown: string[] }
       }
     }
   });
-  return { ops: ops.map((op) => (op === null ? {} : op) as unknown as Operation), unknown };
+  return { ops: ops.map((op: JSONPatchOperation | null) => op ?? {}), unknown };
 }

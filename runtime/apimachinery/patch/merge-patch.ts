@@ -1,6 +1,6 @@
 import { newBadRequest } from '../errors/index.js';
 import { duplicateFieldErrors } from '../serializer/strict.js';
-import { deepCopyJSON, isJSONObject, setField, type JSONObject } from '../serializer/jsonvalue.js';
+import { deepCopyJSON, isJSONObject, ownField, setField, type JSONObject } from '../serializer/jsonvalue.js';
 import { cannotUnmarshal, decodePatchBytes, withStackGuard } from './decode.js';
 import type { PatchResult } from './strategic.js';
 
@@ -31,7 +31,7 @@ function mergeDocs(doc: JSONObject, patch: JSONObject): void {
       delete doc[k];
       continue;
     }
-    const cur = doc[k];
+    const cur = ownField(doc, k);
     if (cur === undefined || cur === null) {
       pruneNulls(v);
       setField(doc, k, v);

@@ -1,5 +1,6 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
-import { deepCopyJSON, isJSONObject, setField } from '../serializer/jsonvalue.js';
+import { deepCopyJSON, hasField, isJSONObject, setField } from '../serializer/jsonvalue.js';
+import { fieldSchema, propertySchema } from './property.js';
 
 /**
  * Structural defaulting (structuraldefaulting.Default), in place: a property
@@ -23,11 +24,11 @@ export function applyDefaults(obj: unknown, schema: JSONSchemaProps | undefined)
   if (!isJSONObject(obj)) return;
   for (const [k, prop] of Object.entries(schema.properties ?? {})) {
     if (!hasDefault(prop)) continue;
-    if (!Object.prototype.hasOwnProperty.call(obj, k) || isNonNullableNull(obj[k], prop)) setField(obj, k, deepCopyJSON(prop.default));
+    if (!hasField(obj, k) || isNonNullableNull(obj[k], prop)) setField(obj, k, deepCopyJSON(prop.default));
   }
   const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
   for (const k of Object.keys(obj)) {
-    const prop = schema.properties?.[k];
+    const prop = propertySchema(schema, k);
     if (prop !== undefined) {
       applyDefaults(obj[k], prop);
     } else if (additional !== undefined) {
@@ -51,9 +52,8 @@ export function pruneNonNullableNullsWithoutDefaults(obj: unknown, schema: JSONS
     return;
   }
   if (!isJSONObject(obj)) return;
-  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
   for (const k of Object.keys(obj)) {
-    const sub = schema.properties?.[k] ?? additional;
+    const sub = fieldSchema(schema, k);
     if (sub === undefined) continue;
     if (obj[k] === null && sub.nullable !== true && !hasDefault(sub)) {
       delete obj[k];

@@ -2,6 +2,7 @@ import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import type { ObjectMeta } from '../../../apis/meta/v1/types.js';
 import { isJSONObject } from '../serializer/jsonvalue.js';
 import type { FieldError } from '../validation/field.js';
+import { propertySchema } from './property.js';
 import { isDNS1035Label, validatePathSegmentName } from '../validation/names.js';
 import { validateObjectMeta } from '../validation/objectmeta.js';
 
@@ -22,7 +23,7 @@ export function validateEmbeddedResources(obj: unknown, schema: JSONSchemaProps 
   const errs: FieldError[] = path !== '' && schema['x-kubernetes-embedded-resource'] === true ? validateEmbedded(obj, path) : [];
   const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
   for (const [k, v] of Object.entries(obj)) {
-    const prop = schema.properties?.[k];
+    const prop = propertySchema(schema, k);
     if (prop !== undefined) errs.push(...validateEmbeddedResources(v, prop, path === '' ? k : `${path}.${k}`));
     else if (additional !== undefined) errs.push(...validateEmbeddedResources(v, additional, `${path}[${k}]`));
   }

@@ -1,6 +1,7 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
-import { canonicalJSON, isJSONObject } from '../serializer/jsonvalue.js';
+import { canonicalJSON, hasField, isJSONObject, setField } from '../serializer/jsonvalue.js';
 import type { FieldError } from '../validation/field.js';
+import { propertySchema } from './property.js';
 
 /**
  * Uniqueness of `x-kubernetes-list-type: set` and `map` lists
@@ -19,7 +20,7 @@ export function validateListSetsAndMaps(obj: unknown, schema: JSONSchemaProps | 
   const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
   if (additional !== undefined) for (const [k, v] of Object.entries(obj)) errs.push(...validateListSetsAndMaps(v, additional, `${path}[${k}]`));
   for (const [k, v] of Object.entries(obj)) {
-    const prop = schema.properties?.[k];
+    const prop = propertySchema(schema, k);
     if (prop !== undefined) errs.push(...validateListSetsAndMaps(v, prop, path === '' ? k : `${path}.${k}`));
   }
   return errs;
@@ -42,7 +43,7 @@ function validateListMap(list: unknown[], keyFields: readonly string[], path: st
   if (notObject !== -1) return [{ type: 'FieldValueInvalid', field: `${path}[${notObject}]`, badValue: list[notObject], detail: 'must be an object for an array of list-type map' }];
   const keys = list.map((x) => {
     const key: Record<string, unknown> = {};
-    if (isJSONObject(x)) for (const f of keyFields) if (f in x) key[f] = x[f];
+    if (isJSONObject(x)) for (const f of keyFields) if (hasField(x, f)) setField(key, f, x[f]);
     return key;
   });
   return nonUniqueIndices(keys).map((i) => ({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, badValue: keys[i], detail: '' }));

@@ -1,6 +1,7 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { isJSONObject } from '../serializer/jsonvalue.js';
 import { objectMetaSchema } from './objectmeta.js';
+import { propertySchema } from './property.js';
 
 export interface PruneOptions {
   /**
@@ -56,7 +57,7 @@ export function prune(obj: unknown, schema: JSONSchemaProps | undefined, opts: P
         if (k === 'metadata' && isJSONObject(v)) work.push({ value: v, schema: objectMetaSchema, path: child, preserving: false });
         continue;
       }
-      const prop = s?.properties?.[k];
+      const prop = propertySchema(s, k);
       if (prop !== undefined) work.push({ value: v, schema: prop, path: child, preserving: false });
       else if (additional !== undefined) work.push({ value: v, schema: additional, path: child, preserving: false });
       else if (!preserving) {

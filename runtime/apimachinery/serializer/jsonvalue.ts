@@ -12,6 +12,16 @@ export function isJSONObject(v: unknown): v is JSONObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/*
+ * Keys of decoded values are client data. `__proto__`, `constructor` and
+ * `prototype` are ordinary field names there (JSON.parse and the YAML decoder
+ * make them own properties), so every read or write of a field named by the
+ * client goes through ownField / hasField / setField: a plain `obj[k]` reads
+ * Object.prototype or Object itself for an absent `__proto__` or
+ * `constructor`, and writing into what it returns pollutes every object of
+ * the process.
+ */
+
 /**
  * Sets `obj[key] = value` as an own data property, also for `__proto__`
  * (plain assignment would change the prototype instead of adding a field).
@@ -19,6 +29,16 @@ export function isJSONObject(v: unknown): v is JSONObject {
 export function setField(obj: JSONObject, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
+}
+
+/** Whether `key` is a field of `obj` (an own property; never one inherited from Object.prototype). */
+export function hasField(obj: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/** The field `key` of `obj`, or undefined when it has none (never Object.prototype or one of its members). */
+export function ownField(obj: object, key: string): unknown {
+  return hasField(obj, key) ? (obj as JSONObject)[key] : undefined;
 }
 
 /** A deep copy of a JSON value (runtime.DeepCopyJSONValue); the input is not modified. */
@@ -104,4 +124,39 @@ export function canonicalJSON(value: unknown): string {
     }
   }
   return out.join('');
+}
+
+/**
+ * The length in bytes of a value's compact JSON as Go's encoder writes it
+ * (`<`, `>`, `&`, U+2028 and U+2029 escaped as `\uXXXX`), without building
+ * the text. Iterative.
+ */
+export function byteLengthJSON(value: unknown): number {
+  let n = 0;
+  const work: unknown[] = [value];
+  for (let len = work.length; len > 0; len = work.length) {
+    const v = work.pop();
+    if (typeof v === 'string') n += stringLengthJSON(v);
+    else if (Array.isArray(v)) {
+      n += 2 + Math.max(0, v.length - 1);
+      for (const x of v) work.push(x);
+    } else if (isJSONObject(v)) {
+      const keys = Object.keys(v);
+      n += 2 + Math.max(0, keys.length - 1);
+      for (const k of keys) {
+        n += stringLengthJSON(k) + 1;
+        work.push(v[k]);
+      }
+    } else n += (JSON.stringify(v ?? null) ?? 'null').length;
+  }
+  return n;
+}
+
+const HTML_ESCAPED = /[<>&\u2028\u2029]/g;
+
+function stringLengthJSON(s: string): number {
+  const quoted = JSON.stringify(s);
+  let n = Buffer.byteLength(quoted);
+  for (const m of s.matchAll(HTML_ESCAPED)) n += m[0] === '\u2028' || m[0] === '\u2029' ? 3 : 5;
+  return n;
 }

@@ -1,5 +1,6 @@
 import type { JSONSchemaProps } from '../../../../apis/apiextensions/v1/schema.js';
 import { objectMetaSchema } from '../../schema/objectmeta.js';
+import { fieldSchema } from '../../schema/property.js';
 
 /** The patch strategy of one field (strategicpatch.PatchMeta). */
 export interface PatchMeta {
@@ -38,9 +39,7 @@ export class SchemaPatchMeta {
 
   private field(key: string): Markers | undefined {
     if (key === 'metadata' && (this.isResource || this.schema?.['x-kubernetes-embedded-resource'] === true)) return objectMetaSchema;
-    const s = this.schema;
-    if (s === undefined) return undefined;
-    return s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    return fieldSchema(this.schema, key);
   }
 }
 
