@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { boolFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from '../controlplane/flags.js';
+import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from '../controlplane/flags.js';
 import { apiGroups } from '../../generated/index.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 
@@ -18,6 +18,10 @@ export interface AggregatedServerOptions {
   etcdServers?: readonly string[];
   /** Default `/registry/<groups>` (sample-apiserver: /registry/wardle.example.com). */
   etcdPrefix?: string;
+  /** kube's --etcd-healthcheck-timeout in ms (the `etcd` check of /livez and /readyz); 0 or absent: 2 s. */
+  etcdHealthcheckTimeoutMs?: number;
+  /** kube's --etcd-readycheck-timeout in ms (the `etcd-readiness` check of /readyz); 0 or absent: 2 s. */
+  etcdReadycheckTimeoutMs?: number;
   watchCache?: boolean;
   requestTimeoutSeconds?: number;
   /** Serving certificate and key files; both or neither. Neither: a CA and a certificate made in <data-dir>/pki. */
@@ -58,6 +62,9 @@ export interface CompletedAggregatedOptions {
   readonly storageBackend: 'sqlite' | 'etcd3';
   readonly etcdServers: readonly string[];
   readonly etcdPrefix: string;
+  /** undefined or 0: the storage's default, kube's 2 s. */
+  readonly etcdHealthcheckTimeoutMs: number | undefined;
+  readonly etcdReadycheckTimeoutMs: number | undefined;
   readonly watchCache: boolean;
   readonly requestTimeoutSeconds: number;
   /** Absolute paths, or undefined to generate. */
@@ -126,6 +133,8 @@ export function completeAggregatedOptions(o: AggregatedServerOptions): Completed
     storageBackend,
     etcdServers,
     etcdPrefix: o.etcdPrefix ?? `/registry/${[...groupNames].sort().join('+')}`,
+    etcdHealthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs,
+    etcdReadycheckTimeoutMs: o.etcdReadycheckTimeoutMs,
     watchCache: o.watchCache ?? true,
     requestTimeoutSeconds: o.requestTimeoutSeconds ?? 60,
     tlsCertFile: o.tlsCertFile === undefined ? undefined : resolve(o.tlsCertFile),
@@ -169,6 +178,8 @@ Serves groups from apis/ as an aggregated API server behind the control plane's 
   --storage-backend sqlite|etcd3  Default sqlite (<data-dir>/aggregated.db).
   --etcd-servers URL[,URL…]       etcd endpoints for --storage-backend etcd3.
   --etcd-prefix PREFIX            Key prefix in etcd. Default /registry/<groups>.
+  --etcd-healthcheck-timeout D    Timeout of the etcd check of /livez and /readyz (Go duration). Default 2s.
+  --etcd-readycheck-timeout D     Timeout of the etcd-readiness check of /readyz (Go duration). Default 2s.
   --watch-cache=false             Serve reads from storage instead of the watch cache.
   --request-timeout SECONDS       Default request timeout. Default 60.
   --tls-cert-file FILE            Serving certificate (PEM). Default: made in <data-dir>/pki by
@@ -214,6 +225,8 @@ export function parseAggregatedServerOptions(argv: readonly string[]): Aggregate
     storageBackend: storageBackendFlag(values['storage-backend']),
     etcdServers: stringSliceFlag(values['etcd-servers']),
     etcdPrefix: values['etcd-prefix'],
+    etcdHealthcheckTimeoutMs: durationFlag('etcd-healthcheck-timeout', values['etcd-healthcheck-timeout']),
+    etcdReadycheckTimeoutMs: durationFlag('etcd-readycheck-timeout', values['etcd-readycheck-timeout']),
     watchCache: boolFlag('watch-cache', values['watch-cache']),
     requestTimeoutSeconds: intFlag('request-timeout', values['request-timeout']),
     tlsCertFile: values['tls-cert-file'],

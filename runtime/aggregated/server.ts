@@ -6,6 +6,7 @@ import { newAdmissionChain, type AdmissionPlugin, type ObjectLookup } from '../a
 import { installAPIGroup } from '../controlplane/install.js';
 import { systemContext } from '../controlplane/loopback.js';
 import { ResourceRegistry } from '../controlplane/resources.js';
+import { addStorageHealthChecks } from '../controlplane/storagehealth.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 import { Config } from '../server/config.js';
 import { DiscoveryManager, discoveryRoutes } from '../server/discovery/index.js';
@@ -71,7 +72,7 @@ export async function startAggregatedServer(options: AggregatedServerOptions): P
   // No core group here: /api is not served (404), as in a generic apiserver without legacy APIs.
   for (const r of discoveryRoutes(discovery, { notFound: server.delegate })) if (r.path.startsWith('/apis')) mount(server, r);
   for (const r of openAPIRoutes(openapi)) mount(server, r);
-  server.addReadyzChecks({ name: o.storageBackend === 'etcd3' ? 'etcd' : 'storage', check: () => factory.readinessCheck() });
+  addStorageHealthChecks(server, o.storageBackend, factory);
   config.metrics.registerStorageObjectCounts(() => resources.objectCounts());
 
   const serving = new Serving(server, { tls: { cert: certificate.certPEM, key: certificate.keyPEM, clientCA: authentication.clientCAPEM } });
@@ -119,7 +120,16 @@ function storageFor(o: CompletedAggregatedOptions): { storageConfig: StorageConf
     return { storageConfig: { backend: { backend: 'sqlite', path }, watchCache: o.watchCache }, storageDescription: `sqlite ${path}` };
   }
   return {
-    storageConfig: { backend: { backend: 'etcd3', endpoints: o.etcdServers, prefix: o.etcdPrefix }, watchCache: o.watchCache },
+    storageConfig: {
+      backend: {
+        backend: 'etcd3',
+        endpoints: o.etcdServers,
+        prefix: o.etcdPrefix,
+        healthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs ?? 0,
+        readycheckTimeoutMs: o.etcdReadycheckTimeoutMs ?? 0,
+      },
+      watchCache: o.watchCache,
+    },
     storageDescription: `etcd3 ${o.etcdServers.join(',')} prefix ${o.etcdPrefix}`,
   };
 }

@@ -21,6 +21,7 @@ import type { PKI } from './certs.js';
 import { installAPIGroup } from './install.js';
 import { APISERVER_USER } from './loopback.js';
 import { NamespaceStorage } from './namespace/rest.js';
+import { addStorageHealthChecks } from './storagehealth.js';
 import type { CompletedServerRunOptions } from './options.js';
 import type { ResourceRegistry } from './resources.js';
 
@@ -91,8 +92,7 @@ export async function assembleChain(c: ChainOptions) {
     discoveryResyncPeriodMs: c.aggregator?.discoveryResyncPeriodMs,
     openAPIResyncPeriodMs: c.aggregator?.openAPIResyncPeriodMs,
   });
-  // kube names its storage check `etcd`; on the embedded store that name would mislead.
-  aggregator.addReadyzChecks({ name: o.storageBackend === 'etcd3' ? 'etcd' : 'storage', check: () => c.factory.readinessCheck() });
+  addStorageHealthChecks(aggregator, o.storageBackend, c.factory);
   config.metrics.registerStorageObjectCounts(() => c.resources.objectCounts());
 
   const serving = new Serving(aggregator, { tls: { cert: c.pki.servingCertPEM, key: c.pki.servingKeyPEM, clientCA: authentication.clientCAPEM } });

@@ -59,7 +59,14 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
           watchCache: o.watchCache,
         }
       : {
-          backend: { backend: 'etcd3', endpoints: o.etcdServers, prefix: o.etcdPrefix, ...(interval === undefined ? {} : { compactionIntervalMs: interval }) },
+          backend: {
+            backend: 'etcd3',
+            endpoints: o.etcdServers,
+            prefix: o.etcdPrefix,
+            ...(interval === undefined ? {} : { compactionIntervalMs: interval }),
+            healthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs ?? 0,
+            readycheckTimeoutMs: o.etcdReadycheckTimeoutMs ?? 0,
+          },
           watchCache: o.watchCache,
         };
   const storageDescription = o.storageBackend === 'sqlite' ? `sqlite ${join(o.dataDir, 'kube.db')}` : `etcd3 ${o.etcdServers.join(',')} prefix ${o.etcdPrefix}`;

@@ -21,6 +21,8 @@ export const SERVING_FLAGS = {
   'storage-backend': { type: 'string' },
   'etcd-servers': { type: 'string' },
   'etcd-prefix': { type: 'string' },
+  'etcd-healthcheck-timeout': { type: 'string' },
+  'etcd-readycheck-timeout': { type: 'string' },
   'watch-cache': { type: 'string' },
   'request-timeout': { type: 'string' },
   'anonymous-auth': { type: 'string' },

@@ -14,6 +14,10 @@ export interface ServerRunOptions {
    * default (etcd: 5 min; SQLite: history beyond the newest 100,000 revisions, every 5 min).
    */
   etcdCompactionIntervalMs?: number;
+  /** kube's --etcd-healthcheck-timeout in ms (the `etcd` check of /livez and /readyz); 0 or absent: 2 s. */
+  etcdHealthcheckTimeoutMs?: number;
+  /** kube's --etcd-readycheck-timeout in ms (the `etcd-readiness` check of /readyz); 0 or absent: 2 s. */
+  etcdReadycheckTimeoutMs?: number;
   /** Watch caches in front of every resource (kube's --watch-cache). */
   watchCache?: boolean;
   maxRequestsInflight?: number;
@@ -44,6 +48,9 @@ export interface CompletedServerRunOptions {
   readonly etcdPrefix: string;
   /** undefined: the backend's default. */
   readonly etcdCompactionIntervalMs: number | undefined;
+  /** undefined or 0: the storage's default, kube's 2 s. */
+  readonly etcdHealthcheckTimeoutMs: number | undefined;
+  readonly etcdReadycheckTimeoutMs: number | undefined;
   readonly watchCache: boolean;
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
@@ -86,6 +93,8 @@ export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions 
     etcdServers,
     etcdPrefix: o.etcdPrefix ?? '/registry',
     etcdCompactionIntervalMs: o.etcdCompactionIntervalMs,
+    etcdHealthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs,
+    etcdReadycheckTimeoutMs: o.etcdReadycheckTimeoutMs,
     watchCache: o.watchCache ?? true,
     maxRequestsInflight: o.maxRequestsInflight ?? 400,
     maxMutatingRequestsInflight: o.maxMutatingRequestsInflight ?? 200,
@@ -115,6 +124,8 @@ const USAGE = `Usage: npm start -- [flags]
                                   etcd: each round compacts to the revision of the round before (kube's).
                                   SQLite: each round drops the history before the current revision.
                                   Default: etcd 5m; SQLite keeps the newest 100,000 revisions (checked every 5m).
+  --etcd-healthcheck-timeout D    Timeout of the etcd check of /livez and /readyz (Go duration). Default 2s.
+  --etcd-readycheck-timeout D     Timeout of the etcd-readiness check of /readyz (Go duration). Default 2s.
   --watch-cache=false             Serve reads from storage instead of the watch cache.
   --max-requests-inflight N       Read-only requests in flight before 429. Default 400.
   --max-mutating-requests-inflight N  Mutating requests in flight before 429. Default 200.
@@ -147,6 +158,8 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     etcdServers: values['etcd-servers']?.split(',').filter((s) => s !== ''),
     etcdPrefix: values['etcd-prefix'],
     etcdCompactionIntervalMs: durationFlag('etcd-compaction-interval', values['etcd-compaction-interval']),
+    etcdHealthcheckTimeoutMs: durationFlag('etcd-healthcheck-timeout', values['etcd-healthcheck-timeout']),
+    etcdReadycheckTimeoutMs: durationFlag('etcd-readycheck-timeout', values['etcd-readycheck-timeout']),
     watchCache: boolFlag('watch-cache', values['watch-cache']),
     maxRequestsInflight: intFlag('max-requests-inflight', values['max-requests-inflight']),
     maxMutatingRequestsInflight: intFlag('max-mutating-requests-inflight', values['max-mutating-requests-inflight']),

@@ -1,6 +1,7 @@
 import { Cacher } from './cacher/cacher.js';
 import { newEtcdClient } from './etcd3/client.js';
 import { Compactor } from './etcd3/compactor.js';
+import { DEFAULT_HEALTHCHECK_TIMEOUT_MS, EtcdCheck } from './etcd3/healthcheck.js';
 import { EtcdKV } from './etcd3/kv.js';
 import type { Interface } from './interfaces.js';
 import type { KV } from './kv.js';
@@ -29,6 +30,10 @@ export type BackendConfig =
       requestTimeoutMs?: number;
       /** kube's --etcd-compaction-interval (default 5 min; 0 disables). */
       compactionIntervalMs?: number;
+      /** kube's --etcd-healthcheck-timeout (default 2 s): bounds the `etcd` check of /livez and /readyz. */
+      healthcheckTimeoutMs?: number;
+      /** kube's --etcd-readycheck-timeout (default 2 s): bounds the `etcd-readiness` check of /readyz. */
+      readycheckTimeoutMs?: number;
     };
 
 export interface StorageConfig {
@@ -59,6 +64,8 @@ export function complete(config: StorageConfig): CompletedStorageConfig {
           prefix: b.prefix ?? '/registry',
           requestTimeoutMs: b.requestTimeoutMs ?? 10_000,
           compactionIntervalMs: b.compactionIntervalMs ?? 5 * 60_000,
+          healthcheckTimeoutMs: b.healthcheckTimeoutMs || DEFAULT_HEALTHCHECK_TIMEOUT_MS,
+          readycheckTimeoutMs: b.readycheckTimeoutMs || DEFAULT_HEALTHCHECK_TIMEOUT_MS,
         };
   return { backend, watchCache: config.watchCache ?? true, transformer: config.transformer ?? identityTransformer, completed: true };
 }
@@ -81,13 +88,17 @@ export interface ResourceStorageOptions<T extends StoredObject> {
 export class StorageFactory {
   private readonly cachers: Cacher<StoredObject>[] = [];
   private readonly compactor: Compactor | undefined;
+  /** etcd only: kube's two checks, each with its own client and timeout. */
+  private readonly checks: { health: EtcdCheck; readiness: EtcdCheck } | undefined;
 
   private constructor(
     private readonly config: CompletedStorageConfig,
     readonly kv: KV,
     compactor: Compactor | undefined,
+    checks?: { health: EtcdCheck; readiness: EtcdCheck },
   ) {
     this.compactor = compactor;
+    this.checks = checks;
     compactor?.start();
   }
 
@@ -99,9 +110,13 @@ export class StorageFactory {
       return new StorageFactory(config, kv, undefined);
     }
     const client = newEtcdClient({ endpoints: b.endpoints, requestTimeoutMs: b.requestTimeoutMs });
-    const kv = new EtcdKV(client, { healthKey: `${b.prefix.replace(/\/$/, '')}/health` });
+    const kv = new EtcdKV(client, { healthKey: `${b.prefix.replace(/\/$/, '')}/health`, requestTimeoutMs: b.requestTimeoutMs });
     const compactor = b.compactionIntervalMs > 0 ? new Compactor(client, kv, b.compactionIntervalMs) : undefined;
-    return new StorageFactory(config, kv, compactor);
+    const checks = {
+      health: new EtcdCheck({ endpoints: b.endpoints, prefix: b.prefix, timeoutMs: b.healthcheckTimeoutMs }),
+      readiness: new EtcdCheck({ endpoints: b.endpoints, prefix: b.prefix, timeoutMs: b.readycheckTimeoutMs }),
+    };
+    return new StorageFactory(config, kv, compactor, checks);
   }
 
   /** The storage for one resource. Reads through a watch cache are served once it has synced. */
@@ -125,12 +140,22 @@ export class StorageFactory {
     return cacher;
   }
 
-  /** For /readyz: rejects while the backend is unreachable. */
+  /**
+   * kube's `etcd` check (/healthz, /livez, /readyz): rejects while the backend does not answer
+   * a read within --etcd-healthcheck-timeout.
+   */
+  healthCheck(): Promise<void> {
+    return this.checks ? this.checks.health.check() : this.kv.healthCheck();
+  }
+
+  /** kube's `etcd-readiness` check (/readyz): the same read within --etcd-readycheck-timeout. */
   readinessCheck(): Promise<void> {
-    return this.kv.healthCheck();
+    return this.checks ? this.checks.readiness.check() : this.kv.healthCheck();
   }
 
   async close(): Promise<void> {
+    this.checks?.health.close();
+    this.checks?.readiness.close();
     this.compactor?.stop();
     for (const c of this.cachers) c.stop();
     await this.kv.close();

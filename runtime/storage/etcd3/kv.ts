@@ -20,9 +20,15 @@ export interface EtcdKVOptions {
   listPageSize?: number;
   /** Key read by healthCheck (kube reads `<prefix>/health`). */
   healthKey?: string;
+  /**
+   * The most one read may take, retries included (default 10 s, the client's per-call deadline):
+   * a retry never restarts the clock, so a hung etcd fails a read once, not once per attempt.
+   */
+  requestTimeoutMs?: number;
 }
 
 const defaultPageSize = 500;
+const defaultRequestTimeoutMs = 10_000;
 /** Tries of a write that failed before reaching etcd (connection refused): never a write that may have committed. */
 const unsentRetries = 3;
 
@@ -122,7 +128,7 @@ export class EtcdKV implements KV {
 
   async compact(revision: number): Promise<void> {
     try {
-      await this.call(() => this.client.kv.compact({ revision, physical: true }));
+      await this.call((options) => this.client.kv.compact({ revision, physical: true }, options));
     } catch (e) {
       // Compacting at or below the current compaction is a no-op for us.
       if (!/has been compacted/.test((e as Error).message)) throw e;
@@ -144,14 +150,17 @@ export class EtcdKV implements KV {
   }
 
   private async range(req: Parameters<Etcd3['kv']['range']>[0], revision: number): Promise<IRangeResponse> {
+    const deadline = Date.now() + (this.opts.requestTimeoutMs ?? defaultRequestTimeoutMs);
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.client.kv.range(req);
+        return await this.client.kv.range(req, { deadline });
       } catch (e) {
         const mapped = mapEtcdError(e, revision);
-        // Reads are idempotent: retry transport failures a few times (another member may answer).
-        if (mapped instanceof BackendUnavailableError && attempt < unsentRetries) {
-          await sleep(100 * (attempt + 1));
+        // Reads are idempotent: retry transport failures a few times (another member may answer),
+        // within the one deadline.
+        const pause = 100 * (attempt + 1);
+        if (mapped instanceof BackendUnavailableError && attempt < unsentRetries && Date.now() + pause < deadline) {
+          await sleep(pause);
           continue;
         }
         throw mapped;
@@ -160,26 +169,34 @@ export class EtcdKV implements KV {
   }
 
   private async txn(key: Buffer, expectedRevision: number, op: NonNullable<Parameters<Etcd3['kv']['txn']>[0]['success']>[number]): Promise<TxnResponse> {
-    const resp = await this.call(() =>
-      this.client.kv.txn({
-        compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: expectedRevision }],
-        success: [op],
-        failure: [{ request_range: { key } }],
-      }),
+    const resp = await this.call((options) =>
+      this.client.kv.txn(
+        {
+          compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: expectedRevision }],
+          success: [op],
+          failure: [{ request_range: { key } }],
+        },
+        options,
+      ),
     );
     if (resp.succeeded) return { succeeded: true, revision: Number(resp.header.revision) };
     const kv = resp.responses[0]?.response_range?.kvs[0];
     return { succeeded: false, revision: Number(resp.header.revision), kv: kv ? toKeyValue(kv) : undefined };
   }
 
-  /** Runs a call, retrying only failures that prove the request never left this process. */
-  private async call<R>(fn: () => Promise<R>): Promise<R> {
+  /**
+   * Runs a call, retrying only failures that prove the request never left this process, all
+   * within one deadline (as range does).
+   */
+  private async call<R>(fn: (options: { deadline: number }) => Promise<R>): Promise<R> {
+    const deadline = Date.now() + (this.opts.requestTimeoutMs ?? defaultRequestTimeoutMs);
     for (let attempt = 0; ; attempt++) {
       try {
-        return await fn();
+        return await fn({ deadline });
       } catch (e) {
-        if (neverSent(e) && attempt < unsentRetries) {
-          await sleep(100 * (attempt + 1));
+        const pause = 100 * (attempt + 1);
+        if (neverSent(e) && attempt < unsentRetries && Date.now() + pause < deadline) {
+          await sleep(pause);
           continue;
         }
         throw mapEtcdError(e);
