@@ -101,6 +101,14 @@ describe('request timeout', () => {
     assert.deepEqual(aborted, ['/apis/g/v1/things']);
   });
 
+  it('a write times out as kube\'s finisher answers it (504, requested timeout - context deadline exceeded)', async () => {
+    const r = await fetch(`${t.url}/apis/g/v1/things`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+    assert.equal(r.status, 504);
+    const body = await json(r);
+    assert.equal(body.reason, 'Timeout');
+    assert.equal(body.message, 'Timeout: request did not complete within requested timeout - context deadline exceeded');
+  });
+
   it('requests that finish in time are untouched', async () => {
     const r = await fetch(`${t.url}/apis/g/v1/things?sleepMs=10`);
     assert.equal(r.status, 200);

@@ -8,6 +8,14 @@ import type { LongRunningRequestCheck } from './longrunning.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
+/**
+ * kube's requestTimeoutUpperBound: the create, update, patch and delete handlers run their
+ * storage work under a deadline of at most 34 s (the request's own when shorter).
+ */
+export const WRITE_TIMEOUT_UPPER_BOUND_MS = 34_000;
+
+const WRITE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
 export interface RequestTimeoutOptions {
   /** The server's maximum (kube's --request-timeout); the `timeout` query can only shorten it. */
   requestTimeoutMs: number;
@@ -22,6 +30,12 @@ export interface RequestTimeoutOptions {
  * positive; a malformed one is 400 BadRequest. At the deadline the handler's signal aborts and
  * the client gets 504 Timeout if nothing was written yet, or a cut connection if a response was
  * under way; whatever the handler writes afterwards is dropped.
+ *
+ * Writes to resources are also bounded by kube's 34 s write deadline and answered as kube's
+ * finisher (rest.FinishRequest) answers them: `request did not complete within requested
+ * timeout - context deadline exceeded` (kube's filter and finisher wake on the same deadline;
+ * for a write the finisher's answer is the one clients see, always so beyond 34 s). A write
+ * whose storage hangs (a stopped etcd) thus ends with kube's 504 at this deadline.
  */
 export function withRequestTimeout(opts: RequestTimeoutOptions): Filter {
   return async (req, res, next) => {
@@ -39,10 +53,13 @@ export function withRequestTimeout(opts: RequestTimeoutOptions): Filter {
       if (requested > 0 && requested < timeoutMs) timeoutMs = requested;
     }
 
+    const write = req.info.isResourceRequest && WRITE_VERBS.has(req.info.verb);
+    if (write) timeoutMs = Math.min(timeoutMs, WRITE_TIMEOUT_UPPER_BOUND_MS);
+
     const deadline = new Cancellation([req.cancellation]);
     const guarded = new TimeoutGuardedResponse(res);
     const timer = setTimeout(() => {
-      const timeout = newTimeoutError('request did not complete within the allotted timeout');
+      const timeout = newTimeoutError(write ? 'request did not complete within requested timeout - context deadline exceeded' : 'request did not complete within the allotted timeout');
       guarded.expire();
       deadline.abort(timeout);
       work.catch((err: unknown) => opts.logger.error('post-timeout activity', { method: req.method, URI: req.raw.url, err }));
