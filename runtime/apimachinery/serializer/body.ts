@@ -1,5 +1,5 @@
 import { decodableMediaTypes, decodeBody, type DecodedBody, type DecodeOptions, PROTOBUF_MEDIA_TYPE } from './decode.js';
-import { mediaTypeEssence, parseMediaType } from './mediatype.js';
+import { mediaTypeEssence, parseContentType } from './mediatype.js';
 import { builtinProtobufScheme } from './protobuf/builtin.js';
 import { decodeProtobufObject } from './protobuf/decode.js';
 import type { ProtobufScheme, TypeMetaRef } from './protobuf/scheme.js';
@@ -25,7 +25,7 @@ export function bodyMediaTypes(into: TypeMetaRef, scheme: ProtobufScheme = built
 export function decodeTypedBody(bytes: Uint8Array, contentType: string, opts: TypedBodyOptions): DecodedBody {
   const scheme = opts.scheme ?? builtinProtobufScheme();
   const accepted = bodyMediaTypes(opts.into, scheme);
-  const mt = parseMediaType(contentType === '' ? 'application/json' : contentType);
+  const mt = parseContentType(contentType === '' ? 'application/json' : contentType);
   if (mt !== undefined && mediaTypeEssence(mt) === PROTOBUF_MEDIA_TYPE && accepted.includes(PROTOBUF_MEDIA_TYPE)) {
     const decodeOpts = { into: opts.into, scheme, ...(opts.kind === undefined ? {} : { kind: opts.kind }) };
     return { value: decodeProtobufObject(bytes, decodeOpts), duplicateFields: [] };

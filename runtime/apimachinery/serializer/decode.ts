@@ -1,7 +1,7 @@
 import { newBadRequest, newUnsupportedMediaType, type StatusError } from '../errors/index.js';
 import { JSONSyntaxError, MAX_NESTING_DEPTH, scanJSON } from './json-scan.js';
 import { isJSONObject, jsonTypeName } from './jsonvalue.js';
-import { parseMediaType } from './mediatype.js';
+import { parseContentType } from './mediatype.js';
 import { decodeYAML, MAX_ALIAS_COUNT, YAMLConversionError } from './yaml.js';
 
 /** The body media types decodeBody accepts, as listed in its 415. */
@@ -43,11 +43,12 @@ export interface DecodedBody {
 /**
  * Decodes a request body by its Content-Type: `application/json` (and any
  * `+json` suffix) or `application/yaml` (and `+yaml`; one document). Never
- * mutates `bytes`. Throws a StatusError: 415 for other media types, 400
+ * mutates `bytes`. Throws a StatusError: 415 for other or malformed media
+ * types (mime.ParseMediaType's errors: `application/json;;;`), 400
  * BadRequest for malformed input, nesting past `maxDepth` or YAML alias bombs.
  */
 export function decodeBody(bytes: Uint8Array, contentType: string, opts: DecodeOptions = {}): DecodedBody {
-  const mt = parseMediaType(contentType === '' ? 'application/json' : contentType);
+  const mt = parseContentType(contentType === '' ? 'application/json' : contentType);
   const subtype = mt?.subtype ?? '';
   if (mt?.type === 'application' && (subtype === 'json' || subtype.endsWith('+json'))) return decodeJSONBody(bytes, opts);
   if (mt?.type === 'application' && (subtype === 'yaml' || subtype.endsWith('+yaml'))) return decodeYAMLBody(bytes, opts);

@@ -31,6 +31,78 @@ export function parseMediaType(header: string): MediaType | undefined {
   return { type: full.slice(0, slash).trim(), subtype: full.slice(slash + 1).trim(), params };
 }
 
+/**
+ * Parses a request's Content-Type as Go's mime.ParseMediaType does before
+ * kube-apiserver picks a decoder (NegotiateInputSerializer): undefined, for a
+ * 415, when the type is not `token/token` or a parameter is malformed
+ * (`application/json;;;`, `application/json;charset`, an unterminated quote,
+ * a repeated name). One trailing `;` is allowed.
+ */
+export function parseContentType(header: string): MediaType | undefined {
+  const semi = header.indexOf(';');
+  const full = (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
+  const [type, afterType] = consumeToken(full);
+  if (type === '' || !afterType.startsWith('/')) return undefined;
+  const [subtype, afterSubtype] = consumeToken(afterType.slice(1));
+  if (subtype === '' || afterSubtype !== '') return undefined;
+  const params: Record<string, string> = {};
+  let rest = semi === -1 ? '' : header.slice(semi);
+  for (rest = rest.trimStart(); rest !== ''; rest = rest.trimStart()) {
+    const param = consumeMediaParam(rest);
+    if (param === undefined) {
+      if (rest.trim() === ';') break;
+      return undefined;
+    }
+    if (Object.prototype.hasOwnProperty.call(params, param.name)) return undefined;
+    params[param.name] = param.value;
+    rest = param.rest;
+  }
+  return { type, subtype, params };
+}
+
+const TSPECIALS = ' ()<>@,;:\\"/[]?=';
+
+function isTokenChar(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return code > 0x20 && code < 0x80 && !TSPECIALS.includes(c);
+}
+
+function consumeToken(v: string): [token: string, rest: string] {
+  let i = 0;
+  while (i < v.length && isTokenChar(v[i]!)) i++;
+  return [v.slice(0, i), v.slice(i)];
+}
+
+/** `; name=value` (value a token or a quoted string), or undefined when malformed. */
+function consumeMediaParam(v: string): { name: string; value: string; rest: string } | undefined {
+  let rest = v.trimStart();
+  if (!rest.startsWith(';')) return undefined;
+  const [rawName, afterName] = consumeToken(rest.slice(1).trimStart());
+  if (rawName === '') return undefined;
+  rest = afterName.trimStart();
+  if (!rest.startsWith('=')) return undefined;
+  rest = rest.slice(1).trimStart();
+  const [value, afterValue] = rest.startsWith('"') ? consumeQuoted(rest) : consumeToken(rest);
+  if (value === '' && afterValue === rest) return undefined;
+  return { name: rawName.toLowerCase(), value, rest: afterValue };
+}
+
+/** A quoted-string with backslash escapes; `['', v]` when unterminated. */
+function consumeQuoted(v: string): [value: string, rest: string] {
+  let out = '';
+  for (let i = 1; i < v.length; i++) {
+    const c = v[i]!;
+    if (c === '"') return [out, v.slice(i + 1)];
+    if (c === '\\' && i + 1 < v.length) {
+      out += v[++i];
+      continue;
+    }
+    if (c === '\r' || c === '\n') return ['', v];
+    out += c;
+  }
+  return ['', v];
+}
+
 /** `type/subtype` without parameters. */
 export function mediaTypeEssence(mt: MediaType): string {
   return `${mt.type}/${mt.subtype}`;

@@ -1,5 +1,6 @@
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, type Node, type ScalarTag } from 'yaml';
 import { MAX_NESTING_DEPTH } from './json-scan.js';
+import { isJSONObject, setField } from './jsonvalue.js';
 
 /** YAML documents may expand at most this many aliases: a "billion laughs" body fails fast. */
 export const MAX_ALIAS_COUNT = 100;
@@ -19,20 +20,26 @@ export interface YAMLDecoded {
  * Decodes a single YAML document into JSON values (yaml.YAMLToJSON): YAML 1.2
  * core schema, merge keys (`<<`) honoured, unknown tags read as their plain
  * value, at most `maxAliasCount` alias expansions, nesting bounded like JSON.
+ * Tags whose values are not JSON end as go-yaml v2 and encoding/json leave
+ * them: `!!binary` is the decoded bytes as a string, `!!timestamp` an RFC 3339
+ * string, `!!set` a map of nulls, `!!omap` a list of one-key maps.
  * Throws YAMLConversionError for syntax errors, several documents, non-scalar
- * keys, non-finite numbers and excessive aliasing or depth.
+ * keys, invalid `!!binary` data, non-finite numbers and excessive aliasing or depth.
  */
 export function decodeYAML(text: string, opts: { maxAliasCount?: number; maxDepth?: number } = {}): YAMLDecoded {
   let doc;
   try {
-    doc = parseDocument(text, { uniqueKeys: false, merge: true, schema: 'core' });
+    doc = parseDocument(text, { uniqueKeys: false, merge: true, schema: 'core', customTags: [goBinary] });
   } catch (err) {
     throw new YAMLConversionError(err instanceof RangeError ? 'yaml: exceeded max depth' : `yaml: ${messageOf(err)}`);
   }
   const first = doc.errors[0];
   if (first !== undefined) {
     const line = first.linePos?.[0].line;
-    throw new YAMLConversionError(`yaml: ${line !== undefined ? `line ${line}: ` : ''}${firstSentence(first.message)}`);
+    const message = firstSentence(first.message);
+    // go-yaml fails a bad !!binary without a position.
+    if (message === INVALID_BINARY) throw new YAMLConversionError(`yaml: ${message}`);
+    throw new YAMLConversionError(`yaml: ${line !== undefined ? `line ${line}: ` : ''}${message}`);
   }
   const duplicateFields = duplicateKeys(doc.contents, opts.maxDepth ?? MAX_NESTING_DEPTH);
   let value: unknown;
@@ -41,9 +48,24 @@ export function decodeYAML(text: string, opts: { maxAliasCount?: number; maxDept
   } catch (err) {
     throw new YAMLConversionError(err instanceof RangeError ? 'yaml: exceeded max depth' : `yaml: ${messageOf(err)}`);
   }
-  checkJSONCompatible(value, opts.maxDepth ?? MAX_NESTING_DEPTH);
+  value = toJSONCompatible(value, opts.maxDepth ?? MAX_NESTING_DEPTH);
   return { value: value === undefined ? null : value, duplicateFields };
 }
+
+/** go-yaml's error for a `!!binary` value that is not standard padded base64 (line breaks aside). */
+const INVALID_BINARY = '!!binary value contains invalid base64 data';
+
+/** go-yaml's `!!binary`: strict standard base64 (line breaks ignored), read as a Go string of the bytes. */
+const goBinary: ScalarTag = {
+  tag: 'tag:yaml.org,2002:binary',
+  default: false,
+  identify: () => false,
+  resolve(src: string): string {
+    const b64 = src.replace(/[\r\n]/g, '');
+    if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) throw new Error(INVALID_BINARY);
+    return Buffer.from(b64, 'base64').toString('utf8');
+  },
+};
 
 /** Walks the document without recursion: duplicate keys by path, non-scalar keys rejected. */
 function duplicateKeys(root: unknown, maxDepth: number): string[] {
@@ -75,15 +97,36 @@ function duplicateKeys(root: unknown, maxDepth: number): string[] {
   return dups;
 }
 
-function checkJSONCompatible(value: unknown, maxDepth: number): void {
-  const work: Array<[unknown, number]> = [[value, 0]];
+/**
+ * The decoded value with every non-JSON value replaced by what encoding/json
+ * makes of go-yaml's (a Date, a Set of `!!set`, a Map of `!!omap`); rejects
+ * non-finite numbers and nesting past `maxDepth`. Iterative.
+ */
+function toJSONCompatible(value: unknown, maxDepth: number): unknown {
+  const root = { v: value };
+  const work: Array<[holder: Record<string, unknown> | unknown[], key: string | number, depth: number]> = [[root, 'v', 0]];
   for (let item = work.pop(); item !== undefined; item = work.pop()) {
-    const [v, depth] = item;
+    const [holder, key, depth] = item;
+    let v = (holder as Record<string | number, unknown>)[key];
     if (typeof v === 'number' && !Number.isFinite(v)) throw new YAMLConversionError(`json: unsupported value: ${v > 0 ? '+Inf' : v < 0 ? '-Inf' : 'NaN'}`);
     if (typeof v !== 'object' || v === null) continue;
+    if (v instanceof Date) v = goTimeJSON(v);
+    else if (v instanceof Set) v = Object.fromEntries([...v].map((k) => [String(k), null]));
+    else if (v instanceof Map) v = [...v].map(([k, x]) => Object.fromEntries([[String(k), x]]));
+    else if (!Array.isArray(v) && !isJSONObject(v)) v = String(v);
+    if (Array.isArray(holder)) holder[key as number] = v;
+    else setField(holder, key as string, v);
+    if (typeof v !== 'object' || v === null) continue;
     if (depth >= maxDepth) throw new YAMLConversionError('yaml: exceeded max depth');
-    for (const child of Object.values(v)) work.push([child, depth + 1]);
+    if (Array.isArray(v)) v.forEach((_, i) => work.push([v as unknown[], i, depth + 1]));
+    else for (const k of Object.keys(v)) work.push([v as Record<string, unknown>, k, depth + 1]);
   }
+  return root.v;
+}
+
+/** time.Time's JSON: RFC 3339 with the fraction's trailing zeros dropped (RFC3339Nano), in UTC. */
+function goTimeJSON(d: Date): string {
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace(/\.?0+Z$/, 'Z');
 }
 
 function firstSentence(message: string): string {

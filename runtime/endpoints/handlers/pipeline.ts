@@ -4,7 +4,7 @@ import { celValidator, validateCELRules } from '../../apimachinery/cel/index.js'
 import { applyDefaults, objectMetaSchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
 import { bodyMediaTypes, decodeTypedBody } from '../../apimachinery/serializer/body.js';
 import { isJSONObject } from '../../apimachinery/serializer/jsonvalue.js';
-import { mediaTypeEssence, parseMediaType } from '../../apimachinery/serializer/mediatype.js';
+import { mediaTypeEssence, parseContentType } from '../../apimachinery/serializer/mediatype.js';
 import type { KubeObject, RequestContext } from '../../registry/rest.js';
 import type { FieldValidationDirective } from './writeoptions.js';
 import type { RequestScope } from './scope.js';
@@ -27,7 +27,7 @@ export interface DecodedObject {
  * (gvkWithDefaults) and otherwise must match it (400).
  */
 export function decodeObjectBody(scope: RequestScope, body: Buffer, contentType: string): DecodedObject {
-  const mt = parseMediaType(contentType === '' ? 'application/json' : contentType);
+  const mt = parseContentType(contentType === '' ? 'application/json' : contentType);
   const essence = mt === undefined ? '' : mediaTypeEssence(mt);
   const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
   const accepted = bodyMediaTypes(into);

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, test } from 'node:test';
+import { StatusError } from '../errors/index.js';
+import { decodeBody } from './decode.js';
+import { byteLengthJSON, deepCopyJSON, deepEqualJSON, hasField, ownField, setField } from './jsonvalue.js';
+import { parseContentType } from './mediatype.js';
+
+const b = (s: string): Buffer => Buffer.from(s);
+
+function statusOf(fn: () => unknown): StatusError {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof StatusError, String(err));
+    return err;
+  }
+  assert.fail('expected an error');
+}
+
+describe('decoded values keep __proto__ and constructor as own fields', () => {
+  afterEach(() => assert.deepEqual(Object.keys(Object.prototype), []));
+  const body = '{"metadata":{"name":"a","__proto__":{"isAdmin":true},"labels":{"constructor":"c"}},"__proto__":{"isAdmin":true}}';
+
+  for (const contentType of ['application/json', 'application/yaml']) {
+    test(`${contentType}: own properties, plain prototypes`, () => {
+      const v = decodeBody(b(body), contentType).value as Record<string, Record<string, unknown>>;
+      assert.equal(Object.getPrototypeOf(v), Object.prototype);
+      assert.deepEqual(ownField(v, '__proto__'), { isAdmin: true });
+      assert.deepEqual(ownField(v['metadata'], '__proto__'), { isAdmin: true });
+      assert.equal(ownField(v['metadata']?.['labels'] as object, 'constructor'), 'c');
+      assert.equal(JSON.stringify(v), body);
+    });
+  }
+
+  test('deepCopyJSON, deepEqualJSON and byteLengthJSON see __proto__ as a field', () => {
+    const v = JSON.parse(body) as Record<string, unknown>;
+    const c = deepCopyJSON(v);
+    assert.equal(JSON.stringify(c), body);
+    assert.ok(deepEqualJSON(v, c));
+    assert.ok(!deepEqualJSON(v, JSON.parse('{"metadata":{"name":"a","labels":{"constructor":"c"}}}')));
+    assert.equal(byteLengthJSON(v), Buffer.byteLength(body));
+    assert.equal(byteLengthJSON({ s: '<a&b>\u2028é', n: [1, 2.5, null, true] }), Buffer.byteLength('{"s":"\\u003ca\\u0026b\\u003e\\u2028é","n":[1,2.5,null,true]}'));
+  });
+
+  test('ownField/hasField/setField never reach Object', () => {
+    const o: Record<string, unknown> = {};
+    for (const k of ['__proto__', 'constructor', 'prototype', 'toString']) {
+      assert.equal(hasField(o, k), false);
+      assert.equal(ownField(o, k), undefined);
+      setField(o, k, { isAdmin: true });
+      assert.deepEqual(ownField(o, k), { isAdmin: true });
+    }
+    assert.equal(Object.getPrototypeOf(o), Object.prototype);
+    assert.deepEqual(Object.keys(o), ['__proto__', 'constructor', 'prototype', 'toString']);
+  });
+});
+
+describe('YAML tags end as go-yaml v2 and encoding/json leave them (sigs.k8s.io/yaml.YAMLToJSON)', () => {
+  const decode = (s: string): unknown => decodeBody(b(s), 'application/yaml').value;
+  test('!!binary, !!timestamp, !!set, !!omap, !!pairs and custom tags are JSON values', () => {
+    assert.deepEqual(decode('a: !!binary aGVsbG8='), { a: 'hello' });
+    assert.deepEqual(decode('a: !!binary |\n  aGVs\n  bG8=\n'), { a: 'hello' });
+    assert.deepEqual(decode('a: !!timestamp 2001-12-14'), { a: '2001-12-14T00:00:00Z' });
+    assert.deepEqual(decode('a: !!timestamp 2001-12-14T21:59:43.10Z'), { a: '2001-12-14T21:59:43.1Z' });
+    assert.deepEqual(decode('a: !!set {x, y}'), { a: { x: null, y: null } });
+    assert.deepEqual(decode('a: !!omap [x: 1, y: 2]'), { a: [{ x: 1 }, { y: 2 }] });
+    assert.deepEqual(decode('a: !!pairs [x: 1]'), { a: [{ x: 1 }] });
+    assert.deepEqual(decode('a: !foo bar\nb: !foo {c: 1}'), { a: 'bar', b: { c: 1 } });
+  });
+  test('bad base64 in !!binary is 400 with go-yaml\'s message', () => {
+    for (const v of ['"!!!"', 'aGVsbG8', 'a b']) {
+      const s = statusOf(() => decodeBody(b(`a: !!binary ${v}`), 'application/yaml', { kind: 'ConfigMap' }));
+      assert.equal(s.code, 400);
+      assert.equal(s.reason, 'BadRequest');
+      assert.match(s.message, /^the object provided is unrecognized \(must be of type ConfigMap\): error converting YAML to JSON: yaml: !!binary value contains invalid base64 data \(/);
+    }
+  });
+});
+
+describe('Content-Type is parsed as Go\'s mime.ParseMediaType', () => {
+  test('well-formed types and parameters', () => {
+    assert.deepEqual(parseContentType('application/json'), { type: 'application', subtype: 'json', params: {} });
+    assert.deepEqual(parseContentType('Application/JSON ; charset="utf-8";'), { type: 'application', subtype: 'json', params: { charset: 'utf-8' } });
+    assert.deepEqual(parseContentType('application/yaml;a=b; c = "d;e"'), { type: 'application', subtype: 'yaml', params: { a: 'b', c: 'd;e' } });
+  });
+  test('malformed values are undefined (a 415)', () => {
+    for (const v of ['', 'json', '/json', 'application/', 'application/json/x', 'application/json;;;', 'application/json;charset', 'application/json;charset=', 'application/json;a="b', 'application/json;a=1;a=2', 'application json', ';;;']) {
+      assert.equal(parseContentType(v), undefined, v);
+    }
+  });
+  test('decodeBody answers 415 listing the accepted types', () => {
+    for (const ct of ['application/json;;;', 'foo', 'application/json;charset']) {
+      const s = statusOf(() => decodeBody(b('{}'), ct));
+      assert.equal(s.code, 415, ct);
+      assert.equal(s.reason, 'UnsupportedMediaType');
+      assert.equal(s.message, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+    }
+    assert.deepEqual(decodeBody(b('{}'), 'application/json; charset=utf-8;').value, {});
+  });
+});
