@@ -70,6 +70,7 @@ export class CRDServingInfo {
           group,
           version,
           storages: new Map([[kind, version === group.storageVersion ? storages : storagesOf(version)]]),
+          validationRatcheting: true,
           admission: deps.admission,
           strategicMergePatch: false,
           scaleTableFromResource: true,

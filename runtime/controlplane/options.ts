@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import type { CIDR } from '../registry/allocator/cidr.js';
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRange } from './service/ranges.js';
 import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from './flags.js';
 
 /** The flags of the control plane command, with kube-apiserver's names where they exist. */
@@ -36,6 +38,8 @@ export interface ServerRunOptions {
   requestheaderExtraHeadersPrefix?: readonly string[];
   /** CSV of static bearer tokens: token,user,uid,"group1,group2". */
   tokenAuthFile?: string;
+  /** kube's --service-cluster-ip-range: the CIDR (or an IPv4 and an IPv6 one) Service cluster IPs come from. Default 10.0.0.0/24. */
+  serviceClusterIPRange?: string;
 }
 
 /** Options with every default resolved; only completeOptions makes one. */
@@ -66,6 +70,8 @@ export interface CompletedServerRunOptions {
   readonly requestheaderExtraHeadersPrefix: readonly string[];
   /** Absolute; undefined: no token authentication. */
   readonly tokenAuthFile: string | undefined;
+  /** The primary range first; its first IP is the `kubernetes` Service's. */
+  readonly serviceClusterIPRanges: readonly CIDR[];
   readonly completed: true;
 }
 
@@ -108,8 +114,15 @@ export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions 
     requestheaderGroupHeaders: headers('requestheader-group-headers', o.requestheaderGroupHeaders, ['X-Remote-Group']),
     requestheaderExtraHeadersPrefix: headers('requestheader-extra-headers-prefix', o.requestheaderExtraHeadersPrefix, ['X-Remote-Extra-']),
     tokenAuthFile: o.tokenAuthFile === undefined ? undefined : resolve(o.tokenAuthFile),
+    serviceClusterIPRanges: serviceClusterIPRanges(o.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE),
     completed: true,
   };
+}
+
+function serviceClusterIPRanges(value: string): readonly CIDR[] {
+  const parsed = parseServiceClusterIPRange(value);
+  if (typeof parsed === 'string') throw new OptionsError(parsed);
+  return parsed;
 }
 
 const USAGE = `Usage: npm start -- [flags]
@@ -133,6 +146,7 @@ const USAGE = `Usage: npm start -- [flags]
   --anonymous-auth=false          Refuse requests without credentials (401) instead of serving them as system:anonymous.
   --client-ca-file FILE           CA bundle for client certificates (user = CN, groups = O). Default the cluster CA.
   --token-auth-file FILE          Static bearer tokens, CSV: token,user,uid,"group1,group2".
+  --service-cluster-ip-range CIDR[,CIDR]  Where Service cluster IPs come from (one per IP family). Default 10.0.0.0/24.
   --requestheader-client-ca-file FILE        CA bundle for front proxies. Default the front-proxy CA.
   --requestheader-allowed-names CN[,CN…]     CNs a front proxy may have; empty for any. Default front-proxy-client.
   --requestheader-username-headers H[,H…]    Default X-Remote-User.
@@ -149,6 +163,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     'max-requests-inflight': { type: 'string' },
     'max-mutating-requests-inflight': { type: 'string' },
     'token-auth-file': { type: 'string' },
+    'service-cluster-ip-range': { type: 'string' },
   }, USAGE);
   const opts = given<ServerRunOptions>({
     securePort: intFlag('secure-port', values['secure-port']),
@@ -167,6 +182,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     anonymousAuth: boolFlag('anonymous-auth', values['anonymous-auth']),
     clientCAFile: values['client-ca-file'],
     tokenAuthFile: values['token-auth-file'],
+    serviceClusterIPRange: values['service-cluster-ip-range'],
     requestheaderClientCAFile: values['requestheader-client-ca-file'],
     requestheaderAllowedNames: stringSliceFlag(values['requestheader-allowed-names']),
     requestheaderUsernameHeaders: stringSliceFlag(values['requestheader-username-headers']),

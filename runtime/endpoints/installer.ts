@@ -55,6 +55,8 @@ export interface InstallAPIGroupVersionOptions {
    * false: no Table for the Scale of a generated kind (kube prints those with printers of their own).
    */
   readonly scaleTableFromResource?: boolean;
+  /** Whether updates ratchet schema and CEL validation (CRDs' CRDValidationRatcheting). Default false. */
+  readonly validationRatcheting?: boolean;
 }
 
 export interface InstalledAPIGroupVersion {
@@ -101,6 +103,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       patchTypes: opts.strategicMergePatch === false ? PATCH_TYPES_WITHOUT_STRATEGIC : PATCH_TYPES,
       validator,
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
+      ...(opts.validationRatcheting === true ? { validationRatcheting: true } : {}),
     };
     const tableConvertor = newTableConvertor(definition.printerColumns, opts.now, definition.strategy?.printerCells);
     const kindScope: RequestScope = {

@@ -79,6 +79,12 @@ export interface KVWatchHandler {
 
 export interface KVWatch {
   cancel(): void;
+  /**
+   * Backpressure: stop delivering events until resume(); the backend keeps them (they are
+   * delivered later, in order, or the watch fails with CompactedError if they were compacted).
+   */
+  pause(): void;
+  resume(): void;
 }
 
 /** The requested revision has been compacted away (maps to 410). */

@@ -6,6 +6,7 @@ import { formatFieldError, type FieldError } from '../validation/field.js';
 import { compileRules, type Activation, type CompiledRule, type Program } from './compile.js';
 import { PER_CALL_LIMIT, RUNTIME_COST_BUDGET } from './cost.js';
 import { COST_LIMIT_EXCEEDED_MESSAGE, CostLimitExceededError, CostMeter, metered } from './engine.js';
+import { correlatedItems, mapIsCorrelatable } from '../schema/correlation.js';
 import { jsonEquals } from './equality.js';
 import { child, fieldString, index, key, type FieldPath } from './fieldpath.js';
 import { declTypeOf, withTypeAndObjectMeta, type DeclType } from './model.js';
@@ -197,28 +198,6 @@ function validateNode(node: NodeValidator, path: FieldPath, obj: unknown, old: u
       }
     }
   }
-}
-
-/** Granular and atomic maps (and unmarked ones) correlate their values by key. */
-function mapIsCorrelatable(schema: JSONSchemaProps): boolean {
-  const t = schema['x-kubernetes-map-type'];
-  return t === undefined || t === 'granular' || t === 'atomic';
-}
-
-/** Only items of list-type=map lists correlate, by their key fields; other lists never do. */
-function correlatedItems(schema: JSONSchemaProps, old: readonly unknown[] | undefined): (item: unknown) => unknown {
-  const keys = schema['x-kubernetes-list-map-keys'];
-  if (old === undefined || schema['x-kubernetes-list-type'] !== 'map' || keys === undefined || keys.length === 0) return () => undefined;
-  const keyOf = (item: unknown): string | undefined => (isPlainObject(item) ? JSON.stringify(keys.map((k) => ownField(item, k) ?? null)) : undefined);
-  const byKey = new Map<string, unknown>();
-  for (const item of old) {
-    const k = keyOf(item);
-    if (k !== undefined && !byKey.has(k)) byKey.set(k, item);
-  }
-  return (item) => {
-    const k = keyOf(item);
-    return k === undefined ? undefined : byKey.get(k);
-  };
 }
 
 const BUDGET_EXHAUSTED = 'validation failed due to running out of cost budget, no further validation rules will be run';

@@ -41,7 +41,11 @@ export class SchemaValidator {
     }
   }
 
-  validate(schema: JSONSchemaProps, value: unknown): FieldError[] {
+  /**
+   * The field errors of `value`; those raised at a path `ratcheted` accepts (JSON-pointer
+   * segments of the value the failing keyword checked) are dropped: validation ratcheting.
+   */
+  validate(schema: JSONSchemaProps, value: unknown, ratcheted?: (segments: readonly string[]) => boolean): FieldError[] {
     let fn = this.cache.get(schema);
     if (fn === undefined) {
       const { $comment: _comment, ...body } = schema as JSONSchemaProps & { $comment?: string };
@@ -49,7 +53,8 @@ export class SchemaValidator {
       this.cache.set(schema, fn);
     }
     if (fn(value)) return [];
-    return (fn.errors ?? []).map(toFieldError).filter((e): e is FieldError => e !== undefined);
+    const raised = ratcheted === undefined ? (fn.errors ?? []) : (fn.errors ?? []).filter((e) => !ratcheted(pointerSegments(e.instancePath)));
+    return raised.map(toFieldError).filter((e): e is FieldError => e !== undefined);
   }
 }
 
@@ -60,9 +65,14 @@ function re2Engine(pattern: string, flags = ''): { test(s: string): boolean; toS
   return { test: (s: string) => re.matcher(s).find(), toString: () => `/${pattern}/${flags}` };
 }
 
+/** `/spec/ports/0/port` → [spec, ports, 0, port]. */
+function pointerSegments(pointer: string): string[] {
+  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
 /** `/spec/ports/0/port` → `spec.ports[0].port`. */
 function fieldPath(pointer: string): string {
-  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return pointerSegments(pointer)
     .reduce<string>((path, seg) => childPath(path, /^\d+$/.test(seg) ? Number(seg) : seg), '');
 }
 

@@ -38,7 +38,7 @@ export async function patchResource(req: APIRequest, res: APIResponse, scope: Re
       const unknown = pruneUnknownFields(scope, patched);
       applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, patched, message));
       checkName(patched, name, c.namespace);
-      defaultAndValidate(scope, patched, current);
+      defaultAndValidate(scope, patched, current, c.warn);
       const hub = await scope.codec.toHub(patched);
       await admit(scope, c, update, hub, old);
       return hub;

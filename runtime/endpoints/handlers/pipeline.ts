@@ -2,6 +2,7 @@ import { newBadRequest, newInvalid, newUnsupportedMediaType, type StatusError } 
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { celValidator, validateCELRules } from '../../apimachinery/cel/index.js';
 import { applyDefaults, objectMetaSchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
+import { ratchetedAt } from '../../apimachinery/schema/correlation.js';
 import { bodyMediaTypes, decodeTypedBody } from '../../apimachinery/serializer/body.js';
 import { isJSONObject } from '../../apimachinery/serializer/jsonvalue.js';
 import { mediaTypeEssence, parseContentType } from '../../apimachinery/serializer/mediatype.js';
@@ -86,31 +87,35 @@ export function pruneUnknownFields(scope: RequestScope, obj: KubeObject): string
 /**
  * Schema defaults, then the version's hand-written defaulter, then schema validation and the
  * schema's CEL rules (422 on the Kind with every cause). `old` is the current object in the
- * request version on update (transition rules need it), undefined on create. Mutates obj.
+ * request version on update (transition rules and ratcheting need it), undefined on create.
+ * With the scope's validationRatcheting, what an update left unchanged is not failed: schema
+ * errors are dropped, CEL errors of rules that do not read oldSelf become warnings (`warn`).
+ * Mutates obj.
  */
-export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: KubeObject): void {
+export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: KubeObject, warn?: (message: string) => void): void {
   const scheme = scope.codec.scheme;
   if (scheme === undefined) return;
   const schema = scope.definition.schema;
   applyDefaults(obj, schema);
   pruneNonNullableNullsWithoutDefaults(obj, schema);
   scheme.defaultInPlace(obj, scope.version);
+  const ratcheting = old !== undefined && scope.validationRatcheting === true;
   const errs = [
-    ...scope.validator.validate(schema, obj),
+    ...scope.validator.validate(schema, obj, ratcheting ? ratchetedAt(schema, obj, old) : undefined),
     ...scope.validator.validate(OBJECT_WITH_META, obj),
     ...validateEmbeddedResources(obj, schema),
     ...validateListSetsAndMaps(obj, schema),
   ];
-  errs.push(...validateCELRules(schema, obj, old, errs));
+  errs.push(...validateCELRules(schema, obj, old, errs, ratcheting ? { ratcheting, ...(warn !== undefined ? { warn } : {}) } : undefined));
   if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
 }
 
 /**
- * Whether defaultAndValidate reads the stored object (the schema has CEL rules, which may be
- * transition rules): only then must an update convert it to the request version.
+ * Whether defaultAndValidate reads the stored object (validation ratchets, or the schema has CEL
+ * rules, which may be transition rules): only then must an update convert it to the request version.
  */
 export function validationReadsOld(scope: RequestScope): boolean {
-  return scope.codec.scheme !== undefined && celValidator.hasRules(scope.definition.schema, true);
+  return scope.codec.scheme !== undefined && (scope.validationRatcheting === true || celValidator.hasRules(scope.definition.schema, true));
 }
 
 /**

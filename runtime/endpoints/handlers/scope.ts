@@ -40,6 +40,11 @@ export interface RequestScope {
   readonly minRequestTimeoutSeconds: number;
   /** How objects of this endpoint move between the request version and the hub. */
   readonly codec: ObjectCodec;
+  /**
+   * CRDValidationRatcheting: updates are not failed for invalid values they leave unchanged
+   * (custom resources, as apiextensions validates them); unset for the kinds of apis/.
+   */
+  readonly validationRatcheting?: boolean;
 }
 
 /** A value, or its promise where producing it waits for I/O (a conversion webhook). */

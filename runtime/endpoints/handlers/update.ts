@@ -34,7 +34,7 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
     updatedObject: async (c, old) => {
       // Validated here, where the current object is known: transition rules compare with it.
       const next = structuredClone(obj);
-      defaultAndValidate(scope, next, old !== undefined && validationReadsOld(scope) ? await scope.codec.fromHub(old) : undefined);
+      defaultAndValidate(scope, next, old !== undefined && validationReadsOld(scope) ? await scope.codec.fromHub(old) : undefined, c.warn);
       const hub = await scope.codec.toHub(next);
       await admit(scope, c, old === undefined ? create : update, hub, old);
       return hub;

@@ -46,9 +46,17 @@ export class CacheWatcher<T extends StoredObject> {
     if (out) this.queue.push(out);
   }
 
-  /** Sends the current state as ADDED events (initial events of RV=0 or watch-list). */
-  sendInitial(objs: Iterable<T>): void {
-    for (const obj of objs) if (this.matches(obj)) this.queue.push({ type: 'ADDED', object: obj });
+  /**
+   * Sends the current state as ADDED events (initial events of RV=0 or watch-list), all of them:
+   * they are filtered and handed over as the client reads (kube's cacheInterval), never counted
+   * against the capacity that ends a watcher too slow for live events. `snapshot` must not change.
+   */
+  sendInitial(snapshot: readonly T[]): void {
+    this.queue.sendInitial(this.initialEvents(snapshot));
+  }
+
+  private *initialEvents(snapshot: readonly T[]): Generator<WatchEvent<T>, void> {
+    for (const obj of snapshot) if (this.matches(obj)) yield { type: 'ADDED', object: obj };
   }
 
   bookmark(rv: number, initialEventsEnd = false): void {

@@ -1,7 +1,9 @@
 import type { Etcd3, IWatchResponse, IKeyValue } from 'etcd3';
 import { CompactedError, type KVEvent, type KVWatch, type KVWatchHandler, type KVWatchRequest, type KeyValue } from '../kv.js';
 
-type WatchStream = Awaited<ReturnType<Etcd3['watchClient']['watch']>>;
+// The etcd3 package types the stream by its messages only; at run time it is grpc-js's
+// ClientDuplexStream, a Node stream, whose pause() stops reading and so applies HTTP/2 flow control.
+type WatchStream = Awaited<ReturnType<Etcd3['watchClient']['watch']>> & Pick<NodeJS.ReadableStream, 'pause' | 'resume'>;
 
 /** Backoff between reconnect attempts after the stream breaks (etcd down, leader lost…). */
 const minBackoffMs = 100;
@@ -22,7 +24,8 @@ export function toKeyValue(kv: IKeyValue): KeyValue {
  * EtcdWatch is one watch on its own gRPC stream. It always asks for previous values, resumes
  * from the revision after the last one it delivered when the stream breaks (so no event is
  * lost or repeated), turns a compacted start into CompactedError (the etcd3 client's own
- * watcher drops compact_revision), and supports progress requests.
+ * watcher drops compact_revision), and supports progress requests. Pausing stops reading the
+ * stream, so gRPC flow control holds etcd back (the backpressure of kube's etcd3 watcher).
  */
 export class EtcdWatch implements KVWatch {
   private stream: WatchStream | undefined;
@@ -32,6 +35,7 @@ export class EtcdWatch implements KVWatch {
   private lastHeard = Date.now();
   private readonly liveness: NodeJS.Timeout;
   private pendingEvents: KVEvent[] = [];
+  private paused = false;
 
   constructor(
     private readonly client: Etcd3,
@@ -53,6 +57,20 @@ export class EtcdWatch implements KVWatch {
     this.onClose(this);
   }
 
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    this.stream?.pause();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    // A paused stream is silent by choice: liveness counts from now.
+    this.lastHeard = Date.now();
+    this.stream?.resume();
+  }
+
   requestProgress(): void {
     try {
       this.stream?.write({ progress_request: {} });
@@ -65,7 +83,7 @@ export class EtcdWatch implements KVWatch {
     if (this.cancelled) return;
     let stream: WatchStream;
     try {
-      stream = await this.client.watchClient.watch();
+      stream = (await this.client.watchClient.watch()) as WatchStream;
     } catch {
       this.scheduleReconnect();
       return;
@@ -88,6 +106,7 @@ export class EtcdWatch implements KVWatch {
     stream.on('data', (res) => {
       if (this.stream === stream) this.onResponse(res);
     });
+    if (this.paused) stream.pause();
     stream.on('error', fail);
     stream.on('end', fail);
     stream.write({
@@ -133,7 +152,7 @@ export class EtcdWatch implements KVWatch {
   }
 
   private checkLiveness(): void {
-    if (this.cancelled || !this.stream) return;
+    if (this.cancelled || !this.stream || this.paused) return;
     const silent = Date.now() - this.lastHeard;
     if (silent > livenessMs * 2) {
       this.closeStream();

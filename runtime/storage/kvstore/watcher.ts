@@ -1,4 +1,5 @@
 import { ExpiredError, expiredMessages, statusForError, TooLargeResourceVersionError } from '../errors.js';
+import { maxLimit } from './list.js';
 import { initialEventsAnnotationKey, type WatchEvent, type WatchOptions, type Watcher } from '../interfaces.js';
 import { prefixRangeEnd } from '../keys.js';
 import { CompactedError, type KVEvent, type KVWatch, type KeyValue } from '../kv.js';
@@ -7,11 +8,18 @@ import { everything, predicateEmpty, predicateMatches, type SelectionPredicate }
 import { WatchQueue } from '../watchQueue.js';
 import { isCorrupt, type Store } from './store.js';
 
+/** Events buffered for a client before its backend watch is paused (kube's etcd3 watcher: incoming + outgoing buffers). */
+const watchBufferSize = 1000;
+
 /**
  * Watch as kube's etcd3 watcher: optionally list the current state as ADDED events (RV 0/unset,
  * or sendInitialEvents), then follow the backend's event stream from the next revision,
  * turning PUT/DELETE into ADDED/MODIFIED/DELETED as seen through the predicate (an update that
- * stops matching is a DELETED, one that starts matching an ADDED).
+ * stops matching is a DELETED, one that starts matching an ADDED). The initial state is read in
+ * pages and decoded as the client reads it; the backend watch starts once it has all been read
+ * (kube's sync, then watch). A client slower than its events pauses the backend stream, which
+ * keeps them (etcd's history, SQLite's log) until it catches up: memory stays bounded and
+ * nothing is dropped; if they are compacted away meanwhile the watch ends with 410.
  */
 export async function watch<T extends StoredObject>(s: Store<T>, key: string, opts: WatchOptions): Promise<Watcher<T>> {
   const recursive = opts.recursive ?? false;
@@ -28,6 +36,8 @@ export async function watch<T extends StoredObject>(s: Store<T>, key: string, op
   let timer: NodeJS.Timeout | undefined;
   const onAbort = (): void => queue.stop();
   const queue = new WatchQueue<T>({
+    capacity: watchBufferSize,
+    flowControl: { pause: () => kvWatch?.pause(), resume: () => kvWatch?.resume() },
     onClose: () => {
       kvWatch?.cancel();
       if (timer) clearTimeout(timer);
@@ -42,16 +52,10 @@ export async function watch<T extends StoredObject>(s: Store<T>, key: string, op
   if (opts.timeoutMs !== undefined) timer = setTimeout(() => queue.end(), opts.timeoutMs);
 
   const wc = new WatchChan(s, pred, queue);
-  void (async () => {
-    if (initialRev > 0 && forceInitialEvents) {
-      const current = await s.getCurrentResourceVersion();
-      if (initialRev > current) throw new TooLargeResourceVersionError(initialRev, current, 1);
-    }
-    if (forceInitialEvents) initialRev = await wc.sync(pk, recursive);
-    if (initialEventsEndBookmark) queue.push(wc.bookmark(initialRev, true));
+  const startWatching = (fromRev: number): void => {
     if (queue.stopped) return;
     kvWatch = s.kv.watch(
-      { key: pk, rangeEnd: recursive ? prefixRangeEnd(pk) : undefined, startRevision: initialRev + 1, progressNotify: opts.progressNotify ?? false },
+      { key: pk, rangeEnd: recursive ? prefixRangeEnd(pk) : undefined, startRevision: fromRev + 1, progressNotify: opts.progressNotify ?? false },
       {
         onEvents: (events) => {
           for (const e of events) if (!wc.process(e)) return;
@@ -63,7 +67,23 @@ export async function watch<T extends StoredObject>(s: Store<T>, key: string, op
       },
     );
     if (queue.stopped) kvWatch.cancel();
-  })().catch((err: unknown) => wc.fail(err));
+  };
+  if (!forceInitialEvents) {
+    startWatching(initialRev);
+    return queue;
+  }
+  queue.sendInitial(
+    (async function* initialEvents(): AsyncGenerator<WatchEvent<T>, void> {
+      if (initialRev > 0) {
+        const current = await s.getCurrentResourceVersion();
+        if (initialRev > current) throw new TooLargeResourceVersionError(initialRev, current, 1);
+      }
+      const synced = { revision: 0 };
+      yield* wc.sync(pk, recursive, synced);
+      if (initialEventsEndBookmark) yield wc.bookmark(synced.revision, true);
+      startWatching(synced.revision);
+    })(),
+  );
   return queue;
 }
 
@@ -78,19 +98,42 @@ class WatchChan<T extends StoredObject> {
     this.acceptAll = predicateEmpty(pred as SelectionPredicate<never>);
   }
 
-  /** Sends the current state as ADDED events; returns the revision it was read at. */
-  async sync(pk: string, recursive: boolean): Promise<number> {
-    const resp = recursive
-      ? await this.s.call(pk, () => this.s.kv.list({ key: pk, rangeEnd: prefixRangeEnd(pk) }))
-      : await this.s.call(pk, async () => {
-          const r = await this.s.kv.get(pk);
-          return { kvs: r.kv ? [r.kv] : [], revision: r.revision };
-        });
-    for (const kv of resp.kvs) {
-      const obj = this.decode(kv, kv.modRevision);
-      if (this.filter(obj)) this.queue.push({ type: 'ADDED', object: obj });
+  /**
+   * The current state as ADDED events, read in pages of maxLimit at the revision of the first
+   * (kube's watchChan.sync) and decoded one at a time as they are taken; `synced.revision` is
+   * that revision once the generator has finished.
+   */
+  async *sync(pk: string, recursive: boolean, synced: { revision: number }): AsyncGenerator<WatchEvent<T>, void> {
+    if (!recursive) {
+      const r = await this.s.call(pk, () => this.s.kv.get(pk));
+      synced.revision = r.revision;
+      if (r.kv) yield* this.added([r.kv]);
+      return;
     }
-    return resp.revision;
+    const rangeEnd = prefixRangeEnd(pk);
+    let from = pk;
+    let revision = 0;
+    for (;;) {
+      const start = from;
+      const atRev = revision;
+      const page = await this.s.call(pk, () => this.s.kv.list({ key: start, rangeEnd, limit: maxLimit, ...(atRev > 0 ? { revision: atRev } : {}) }));
+      if (revision === 0) revision = page.revision;
+      synced.revision = revision;
+      const last = page.kvs[page.kvs.length - 1];
+      yield* this.added(page.kvs);
+      if (!last || page.count <= page.kvs.length) return;
+      from = `${last.key}\0`;
+    }
+  }
+
+  private *added(kvs: KeyValue[]): Generator<WatchEvent<T>, void> {
+    for (let i = 0; i < kvs.length; i++) {
+      const kv = kvs[i] as KeyValue;
+      // Free each value once decoded: long lists take a while to drain.
+      kvs[i] = undefined as unknown as KeyValue;
+      const obj = this.decode(kv, kv.modRevision);
+      if (this.filter(obj)) yield { type: 'ADDED', object: obj };
+    }
   }
 
   bookmark(revision: number, initialEventsEnd: boolean): WatchEvent<T> {

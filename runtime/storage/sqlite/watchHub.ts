@@ -13,6 +13,10 @@ interface Subscriber {
   delivered: number;
   /** While replaying from the log, live events wait here. */
   pending: KVEvent[] | undefined;
+  /** The consumer asked for a pause: events stay in the log until it resumes. */
+  paused: boolean;
+  /** Identifies the current replay, so a replay scheduled before a pause never runs twice. */
+  replayGen: number;
   cancelled: boolean;
 }
 
@@ -20,7 +24,9 @@ interface Subscriber {
  * WatchHub publishes committed events to in-process watchers straight from the commit path: no
  * polling. A watcher that starts in the past first replays the log (paged), while events that
  * commit meanwhile are buffered and then delivered without gaps or duplicates. This works
- * because this process is the only writer and reads/commits run on one thread.
+ * because this process is the only writer and reads/commits run on one thread. A paused
+ * watcher (backpressure) gets nothing until it resumes, then replays the log from where it was:
+ * the log is its buffer, so a slow consumer costs no memory here.
  */
 export class WatchHub {
   private readonly subs = new Set<Subscriber>();
@@ -49,26 +55,48 @@ export class WatchHub {
       progressNotify: req.progressNotify ?? false,
       delivered: req.startRevision - 1,
       pending: [],
+      paused: false,
+      replayGen: 0,
       cancelled: false,
     };
-    const cancel = (): void => {
-      sub.cancelled = true;
-      this.subs.delete(sub);
+    const w: KVWatch = {
+      cancel: () => {
+        sub.cancelled = true;
+        this.subs.delete(sub);
+      },
+      pause: () => this.pause(sub),
+      resume: () => this.resume(sub),
     };
     if (req.startRevision < this.state.compactRevision()) {
       setImmediate(() => {
         if (!sub.cancelled) handler.onError(new CompactedError(req.startRevision, this.state.compactRevision()));
       });
-      return { cancel };
+      return w;
     }
     this.subs.add(sub);
-    setImmediate(() => this.replay(sub));
-    return { cancel };
+    setImmediate(() => this.replay(sub, sub.replayGen));
+    return w;
+  }
+
+  private pause(sub: Subscriber): void {
+    if (sub.cancelled || sub.paused) return;
+    sub.paused = true;
+    // Live events buffered for a replay in progress are in the log: the next replay reads them.
+    sub.pending = undefined;
+  }
+
+  private resume(sub: Subscriber): void {
+    if (sub.cancelled || !sub.paused) return;
+    sub.paused = false;
+    sub.pending = [];
+    const gen = ++sub.replayGen;
+    setImmediate(() => this.replay(sub, gen));
   }
 
   /** Called after every commit with the batch's events in revision order. */
   publish(events: readonly KVEvent[], revision: number): void {
     for (const sub of this.subs) {
+      if (sub.paused) continue;
       if (sub.pending) {
         sub.pending.push(...events);
         continue;
@@ -81,7 +109,7 @@ export class WatchHub {
   notifyProgress(onlyProgressNotify = false): void {
     const rev = this.state.revision();
     for (const sub of this.subs) {
-      if (sub.pending || (onlyProgressNotify && !sub.progressNotify)) continue;
+      if (sub.pending || sub.paused || (onlyProgressNotify && !sub.progressNotify)) continue;
       sub.delivered = Math.max(sub.delivered, rev);
       sub.handler.onProgress?.(rev);
     }
@@ -105,8 +133,8 @@ export class WatchHub {
     if (mine.length > 0) sub.handler.onEvents(mine, revision);
   }
 
-  private replay(sub: Subscriber): void {
-    if (sub.cancelled) return;
+  private replay(sub: Subscriber, gen: number): void {
+    if (sub.cancelled || sub.paused || gen !== sub.replayGen) return;
     if (sub.delivered < this.state.compactRevision() - 1) {
       this.subs.delete(sub);
       sub.handler.onError(new CompactedError(sub.delivered + 1, this.state.compactRevision()));
@@ -126,7 +154,7 @@ export class WatchHub {
       // More history to read: deliver this page and continue on a later turn.
       sub.handler.onEvents(events, last.rev);
       sub.delivered = last.rev;
-      setImmediate(() => this.replay(sub));
+      setImmediate(() => this.replay(sub, gen));
       return;
     }
     // Caught up (synchronously with the commit path): switch to live delivery.
@@ -135,7 +163,7 @@ export class WatchHub {
     const upTo = this.state.revision();
     if (events.length > 0) sub.handler.onEvents(events, upTo);
     sub.delivered = Math.max(sub.delivered, upTo);
-    if (!sub.cancelled && pending.length > 0) this.deliver(sub, pending, upTo);
+    if (!sub.cancelled && !sub.paused && pending.length > 0) this.deliver(sub, pending, upTo);
   }
 }
 
