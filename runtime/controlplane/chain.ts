@@ -21,6 +21,8 @@ import type { PKI } from './certs.js';
 import { installAPIGroup } from './install.js';
 import { APISERVER_USER } from './loopback.js';
 import { NamespaceStorage } from './namespace/rest.js';
+import { newServiceIPRanges } from './service/ranges.js';
+import { ServiceStorage } from './service/rest.js';
 import { addStorageHealthChecks } from './storagehealth.js';
 import type { CompletedServerRunOptions } from './options.js';
 import type { ResourceRegistry } from './resources.js';
@@ -63,6 +65,8 @@ export async function assembleChain(c: ChainOptions) {
   const discovery = new DiscoveryManager();
   const openapi = new OpenAPIService();
   let namespaces: NamespaceStorage | undefined;
+  let services: ServiceStorage | undefined;
+  const serviceIPRanges = await newServiceIPRanges(c.factory, o.serviceClusterIPRanges);
   const servers: Record<'aggregator' | 'apiextensions' | 'core', GenericAPIServer> = { aggregator, apiextensions, core: kubeAPIServer };
   for (const group of c.groups) {
     await installAPIGroup(servers[OWNER[group.name] ?? 'core'], group, {
@@ -71,6 +75,10 @@ export async function assembleChain(c: ChainOptions) {
       openapi,
       decorate: (g, kind, storages, storage) => {
         if (g === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition') return withCRDCleanupOnDelete(storages, storage);
+        if (g === '' && kind === 'Service') {
+          services = new ServiceStorage(storages, serviceIPRanges);
+          return services.storages;
+        }
         if (g !== '' || kind !== 'Namespace') return storages;
         namespaces = new NamespaceStorage(storages, storage);
         return namespaces.storages;
@@ -78,6 +86,7 @@ export async function assembleChain(c: ChainOptions) {
     });
   }
   if (namespaces === undefined) throw new Error('the core group must define Namespace');
+  if (services === undefined) throw new Error('the core group must define Service');
   // The control plane's own client: requests go into the head's handler, behind the filters.
   const loopback = new LoopbackRESTClient({ handler: aggregator.handler, user: APISERVER_USER, userAgent: 'kube-apiserver/loopback' });
   const customResources = serveCustomResources(apiextensions, c, { loopback, discovery, openapi, requestTimeoutSeconds: o.requestTimeoutSeconds });
@@ -98,6 +107,8 @@ export async function assembleChain(c: ChainOptions) {
   const serving = new Serving(aggregator, { tls: { cert: c.pki.servingCertPEM, key: c.pki.servingKeyPEM, clientCA: authentication.clientCAPEM } });
   return {
     namespaces,
+    services,
+    serviceIPRanges,
     discovery,
     openapi,
     servers,

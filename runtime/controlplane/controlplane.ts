@@ -14,6 +14,8 @@ import { systemContext } from './loopback.js';
 import { NamespaceController } from './namespace/controller.js';
 import { ensureSystemNamespaces } from './namespace/system.js';
 import { completeOptions, type ServerRunOptions } from './options.js';
+import { defaultAdvertiseAddress, KubernetesServiceController } from './service/kubernetes.js';
+import { ServiceIPRepair } from './service/repair.js';
 import { ResourceRegistry } from './resources.js';
 
 export interface ControlPlane {
@@ -99,7 +101,29 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   chain.servers.core.addPostStartHook('start-garbage-collector', async () => garbageCollector.start());
   chain.servers.core.addPreShutdownHook('stop-garbage-collector', () => garbageCollector.stop());
 
+  // Cluster IPs: the ranges are repaired from the stored Services before the `kubernetes`
+  // Service (first IP of the primary range, port 443 to the secure port) is created and kept.
+  const serviceIPRepair = new ServiceIPRepair({ services: chain.services, ranges: chain.serviceIPRanges, context: systemContext });
+  chain.servers.core.addPostStartHook('start-service-ip-repair-controllers', async () => serviceIPRepair.start());
+  chain.servers.core.addPreShutdownHook('stop-service-ip-repair-controllers', async () => serviceIPRepair.stop());
+  let kubernetesService: KubernetesServiceController | undefined;
+  let bound: (port: number) => void = () => {};
+  const boundPort = new Promise<number>((resolve) => (bound = resolve));
+  chain.servers.core.addPostStartHook('start-kubernetes-service-controller', async ({ signal }) => {
+    await ensureSystemNamespaces(namespaces.storages.main, systemContext('', { signal }));
+    kubernetesService = new KubernetesServiceController({
+      rest: chain.loopback,
+      endpoints: resources.all().some((r) => r.group === '' && r.resource === 'endpoints'),
+      serviceIP: chain.serviceIPRanges.byFamily.get(chain.serviceIPRanges.primary)?.ipAt(0) ?? '',
+      publicIP: defaultAdvertiseAddress(o.bindAddress),
+      securePort: await boundPort,
+    });
+    await kubernetesService.start();
+  });
+  chain.servers.core.addPreShutdownHook('stop-kubernetes-service-controller', async () => kubernetesService?.stop());
+
   const { port } = await chain.listen();
+  bound(port);
   await chain.postStartHooksDone();
   // /readyz also waits for the built-in APIServices (autoregister-completion), which are written after the hooks.
   await chain.autoregistrationComplete();
@@ -119,6 +143,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     stop: () =>
       (stopped ??= (async () => {
         clearInterval(systemNamespacesTimer);
+        kubernetesService?.stop();
+        serviceIPRepair.stop();
         await chain.shutdown();
         await namespaceController.stop();
         await garbageCollector.stop();

@@ -25,20 +25,18 @@ export type LoadBalancerIPMode = 'VIP' | 'Proxy';
 /** One port a Service exposes. */
 export interface ServicePort {
   /**
-   * The port's name, a DNS label unique within the Service; required when the Service has more than one port. Matches EndpointPort.name.
+   * The port's name, a DNS label unique within the Service; required when the Service has more than one port. Matches EndpointPort.name. Checked by the strategy, with kube's words.
    *
-   * @maxLength 63
-   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
    * @protobuf 1
    */
   name?: string;
   /**
-   * The IP protocol of the port.
+   * The IP protocol of the port: TCP, UDP or SCTP (checked by the strategy, which reports an unsupported value with kube's words).
    *
    * @default "TCP"
    * @protobuf 2
    */
-  protocol?: Protocol;
+  protocol?: string;
   /**
    * A hint of the application protocol: an IANA service name, a `kubernetes.io/` name (h2c, ws, wss) or an implementation-defined prefixed name.
    *
@@ -48,17 +46,14 @@ export interface ServicePort {
    */
   appProtocol?: string;
   /**
-   * The port the Service exposes.
+   * The port the Service exposes, 1-65535 (checked by the strategy, with kube's words).
    *
-   * @minimum 1
-   * @maximum 65535
    * @protobuf 3
    */
   port: int32;
   /**
-   * The port number (1-65535) or named container port (an IANA service name) on the selected pods; defaults to port.
+   * The port number (1-65535) or named container port (an IANA service name) on the selected pods; defaults to port. Checked by the strategy.
    *
-   * @validation rule="type(self) == int ? (self >= 1 && self <= 65535) : (self.matches('^[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$') && self.matches('[a-z]') && !self.contains('--'))" message="must be a port number between 1 and 65535 or an IANA service name (at most 15 lowercase letters, digits and '-', with at least one letter)"
    * @protobuf 4
    */
   targetPort?: IntOrString;
@@ -102,10 +97,7 @@ export interface SessionAffinityConfig {
  * @validation rule="!has(self.type) || self.type != 'ExternalName' || !has(self.clusterIPs) || size(self.clusterIPs) == 0" message="may not be set for ExternalName services" fieldPath=".clusterIPs" reason=FieldValueForbidden
  * @validation rule="!has(self.type) || self.type != 'ExternalName' || !has(self.ipFamilies) || size(self.ipFamilies) == 0" message="may not be set for ExternalName services" fieldPath=".ipFamilies" reason=FieldValueForbidden
  * @validation rule="!has(self.type) || self.type != 'ExternalName' || !has(self.ipFamilyPolicy)" message="may not be set for ExternalName services" fieldPath=".ipFamilyPolicy" reason=FieldValueForbidden
- * @validation rule="(has(self.type) && self.type == 'ExternalName') || (has(self.clusterIP) && self.clusterIP == 'None') || (has(self.clusterIPs) && size(self.clusterIPs) == 1 && self.clusterIPs[0] == 'None') || (has(self.ports) && size(self.ports) > 0)" message="ports are required unless the service is headless or of type ExternalName" fieldPath=".ports" reason=FieldValueRequired
  * @validation rule="!has(self.type) || (self.type != 'NodePort' && self.type != 'LoadBalancer') || !has(self.clusterIP) || self.clusterIP != 'None'" message="may not be set to 'None' for NodePort and LoadBalancer services" fieldPath=".clusterIP"
- * @validation rule="(has(self.type) && self.type != 'ClusterIP') || !has(self.ports) || self.ports.all(p, !has(p.nodePort) || p.nodePort == 0)" message="nodePort may not be used when type is ClusterIP" fieldPath=".ports" reason=FieldValueForbidden
- * @validation rule="!has(self.ports) || size(self.ports) < 2 || self.ports.all(p, has(p.name) && size(p.name) > 0)" message="every port needs a name when there is more than one" fieldPath=".ports" reason=FieldValueRequired
  * @validation rule="(has(self.type) && self.type == 'LoadBalancer') || !has(self.loadBalancerSourceRanges) || size(self.loadBalancerSourceRanges) == 0" message="may only be used when type is LoadBalancer" fieldPath=".loadBalancerSourceRanges" reason=FieldValueForbidden
  * @validation rule="(has(self.type) && self.type == 'LoadBalancer') || !has(self.allocateLoadBalancerNodePorts)" message="may only be used when type is LoadBalancer" fieldPath=".allocateLoadBalancerNodePorts" reason=FieldValueForbidden
  * @validation rule="(has(self.type) && self.type == 'LoadBalancer') || !has(self.loadBalancerClass)" message="may only be used when type is LoadBalancer" fieldPath=".loadBalancerClass" reason=FieldValueForbidden
@@ -114,11 +106,8 @@ export interface SessionAffinityConfig {
  */
 export interface ServiceSpec {
   /**
-   * The ports the Service exposes, keyed by port and protocol.
+   * The ports the Service exposes, unique by port and protocol (checked by the strategy, which reports a duplicate with kube's words).
    *
-   * @listType map
-   * @listMapKey port
-   * @listMapKey protocol
    * @patchStrategy merge
    * @patchMergeKey port
    * @protobuf 1
@@ -217,7 +206,6 @@ export interface ServiceSpec {
    *
    * @listType atomic
    * @maxItems 2
-   * @validation rule="size(self) < 2 || self[0] != self[1]" message="may not contain the same IP family twice" reason=FieldValueDuplicate
    * @protobuf 19
    */
   ipFamilies?: IPFamily[];
@@ -359,7 +347,6 @@ export interface ServiceStatus {
  * @printcolumn name=Selector type=string jsonPath=.spec.selector description="The labels of the pods the service routes traffic to." priority=1
  * @selectableField jsonPath=.spec.clusterIP
  * @selectableField jsonPath=.spec.type
- * @validation rule="!has(self.metadata.name) || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))" message="a service name must be an RFC 1035 label: at most 63 characters of a-z, 0-9 and '-', starting with a letter and ending with a letter or digit" fieldPath=".metadata.name"
  */
 export interface Service extends TypeMeta {
   /** @protobuf 1 */

@@ -25,3 +25,5 @@ export const NamespaceStrategy = {
     else obj.status = structuredClone(old.status);
   },
 } satisfies RESTStrategy<Namespace>;
+
+export { ServiceStrategy } from './service-strategy.js';

@@ -1,0 +1,41 @@
+import type { IPRanges } from '../../registry/allocator/types.js';
+import { parseCIDR, type CIDR, type IPFamily } from '../../registry/allocator/cidr.js';
+import { IPRangeAllocator } from '../../registry/allocator/range.js';
+import type { StorageFactory } from '../../storage/index.js';
+
+/** kube-apiserver's default --service-cluster-ip-range. */
+export const DEFAULT_SERVICE_CLUSTER_IP_RANGE = '10.0.0.0/24';
+
+/** Where each family's allocation bitmap is kept (kube's /ranges/serviceips and /ranges/secondaryserviceips). */
+const KEYS = ['/ranges/serviceips', '/ranges/secondaryserviceips'] as const;
+
+/**
+ * Parses --service-cluster-ip-range: one CIDR, or two of different families (dual-stack), each
+ * with at most 2^20 addresses (kube's limit, so the bitmap stays small). Returns the problem
+ * as kube words it, or the CIDRs.
+ */
+export function parseServiceClusterIPRange(value: string): CIDR[] | string {
+  const parts = value.split(',').map((s) => s.trim());
+  if (parts.length > 2) return '--service-cluster-ip-range must not contain more than two entries';
+  const cidrs: CIDR[] = [];
+  for (const part of parts) {
+    const cidr = parseCIDR(part);
+    if (cidr === undefined) return `--service-cluster-ip-range: invalid CIDR address: ${part}`;
+    if (cidr.bits - cidr.prefixLength > 20) {
+      return `specified --service-cluster-ip-range is too large; for ${cidr.bits}-bit addresses, the mask must be >= ${cidr.bits - 20}`;
+    }
+    cidrs.push(cidr);
+  }
+  if (cidrs.length === 2 && cidrs[0]?.family === cidrs[1]?.family) {
+    return '--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family';
+  }
+  return cidrs;
+}
+
+/** The allocators of the cluster's service ranges, over storage without a watch cache (each allocation reads the latest bitmap). */
+export async function newServiceIPRanges(factory: StorageFactory, cidrs: readonly CIDR[]): Promise<IPRanges> {
+  const storage = await factory.forResource({ resourcePrefix: '/ranges/', watchCache: false });
+  const byFamily = new Map<IPFamily, IPRangeAllocator>();
+  cidrs.forEach((cidr, i) => byFamily.set(cidr.family, new IPRangeAllocator({ cidr, storage, key: KEYS[i] as string })));
+  return { primary: (cidrs[0] as CIDR).family, byFamily };
+}
