@@ -1,5 +1,6 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
-import { deepEqualJSON, isJSONObject } from '../serializer/jsonvalue.js';
+import { deepEqualJSON, hasField, isJSONObject, ownField } from '../serializer/jsonvalue.js';
+import { fieldSchema, propertySchema } from './property.js';
 
 /**
  * Correlation of an updated object with the stored one, as CRDValidationRatcheting correlates
@@ -22,7 +23,7 @@ export function mapIsCorrelatable(schema: JSONSchemaProps | undefined): boolean 
 export function correlatedItems(schema: JSONSchemaProps | undefined, old: readonly unknown[] | undefined): (item: unknown) => unknown {
   const keys = schema?.['x-kubernetes-list-map-keys'];
   if (old === undefined || schema?.['x-kubernetes-list-type'] !== 'map' || keys === undefined || keys.length === 0) return () => undefined;
-  const keyOf = (item: unknown): string | undefined => (isJSONObject(item) ? JSON.stringify(keys.map((k) => field(item, k) ?? null)) : undefined);
+  const keyOf = (item: unknown): string | undefined => (isJSONObject(item) ? JSON.stringify(keys.map((k) => ownField(item, k) ?? null)) : undefined);
   const byKey = new Map<string, unknown>();
   for (const item of old) {
     const k = keyOf(item);
@@ -64,7 +65,7 @@ export function ratchetedAt(schema: JSONSchemaProps, obj: unknown, old: unknown)
       const next = childOf(s, value, oldValue, seg, correlate);
       if (next === undefined) return false;
       ({ schema: s, value, old: oldValue } = next);
-      prefix += `/${seg}`;
+      prefix += `/${seg.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     }
   };
 }
@@ -85,14 +86,8 @@ function childOf(
     const items = schema?.items;
     return oldItem === undefined ? undefined : { schema: Array.isArray(items) ? undefined : items, value: item, old: oldItem };
   }
-  if (!isJSONObject(value) || !isJSONObject(old) || !Object.hasOwn(value, seg) || !Object.hasOwn(old, seg)) return undefined;
-  const property = schema?.properties !== undefined && Object.hasOwn(schema.properties, seg) ? schema.properties[seg] : undefined;
-  const additional = typeof schema?.additionalProperties === 'object' && mapIsCorrelatable(schema) ? schema.additionalProperties : undefined;
-  const childSchema = property ?? additional;
-  return childSchema === undefined ? undefined : { schema: childSchema, value: value[seg], old: old[seg] };
-}
-
-/** A field of a decoded object, never one inherited from Object.prototype (keys are client data). */
-function field(obj: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+  if (!isJSONObject(value) || !isJSONObject(old) || !hasField(value, seg) || !hasField(old, seg)) return undefined;
+  // A declared property, or a map value (when the map correlates its values).
+  const childSchema = propertySchema(schema, seg) ?? (mapIsCorrelatable(schema) ? fieldSchema(schema, seg) : undefined);
+  return childSchema === undefined ? undefined : { schema: childSchema, value: ownField(value, seg), old: ownField(old, seg) };
 }
