@@ -156,14 +156,13 @@ export function withCancellation(req: APIRequest, cancellation: Cancellation): A
 
 /**
  * APIResponse.writeError for every implementation: any error as its Status, with Retry-After
- * where the Status asks for one (429, 503, 504).
+ * wherever the Status asks for one, whatever its code (kube's ErrorNegotiated: a 500
+ * ServerTimeout from unreachable storage carries `Retry-After: 2`).
  */
 export function writeErrorStatus(res: Pick<APIResponse, 'setHeader' | 'writeJSON'>, err: unknown): void {
   const status = toStatusError(err).status;
-  if (status.code === 429 || status.code === 503 || status.code === 504) {
-    const retry = status.details?.retryAfterSeconds;
-    if (retry !== undefined && retry > 0) res.setHeader('Retry-After', String(retry));
-  }
+  const retry = status.details?.retryAfterSeconds;
+  if (retry !== undefined && retry > 0) res.setHeader('Retry-After', String(retry));
   res.writeJSON(status.code, status);
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { newConflict } from '../../runtime/apimachinery/errors/index.js';
+import { newConflict, newServerTimeout } from '../../runtime/apimachinery/errors/index.js';
 import type { AuditEvent, AuditSink } from '../../runtime/endpoints/filters/audit.js';
 import { fixedUserAuthenticator, unionAuthenticator, type Authenticator } from '../../runtime/endpoints/filters/authenticator.js';
 import { alwaysDenyAuthorizer, type Attributes, type Authorizer } from '../../runtime/endpoints/filters/authorizer.js';
@@ -20,6 +20,9 @@ describe('panic recovery', () => {
         s.mux.handle('/reject', () => Promise.reject(new TypeError('bad')));
         s.mux.handle('/status', async () => {
           throw newConflict({ group: 'wardle.example.com', resource: 'flunders' }, 'x', 'stale');
+        });
+        s.mux.handle('/servertimeout', async () => {
+          throw newServerTimeout({ group: '', resource: 'configmaps' }, 'create', 2);
         });
         s.mux.handle('/ok', async (_req, res) => res.writeJSON(200, { ok: true }));
         s.mux.handle('/half', async (_req, res) => {
@@ -50,6 +53,15 @@ describe('panic recovery', () => {
     const r = await fetch(`${t.url}/status`);
     assert.equal(r.status, 409);
     assert.equal((await json(r)).reason, 'Conflict');
+  });
+
+  it('sets Retry-After wherever the Status asks for one, a 500 ServerTimeout included (kube\'s ErrorNegotiated)', async () => {
+    const r = await fetch(`${t.url}/servertimeout`);
+    assert.equal(r.status, 500);
+    assert.equal(r.headers.get('retry-after'), '2');
+    const body = await json(r);
+    assert.equal(body.reason, 'ServerTimeout');
+    assert.equal(body.message, 'The create operation against configmaps could not be completed at this time, please try again.');
   });
 
   it('cuts the connection when the failure comes after the headers', async () => {
