@@ -57,6 +57,9 @@ export async function assembleChain(c: ChainOptions) {
     requestTimeoutMs: o.requestTimeoutSeconds * 1000,
     maxRequestsInFlight: o.maxRequestsInflight,
     maxMutatingRequestsInFlight: o.maxMutatingRequestsInflight,
+    shutdownDelayDurationMs: o.shutdownDelayDurationMs,
+    shutdownSendRetryAfter: o.shutdownSendRetryAfter,
+    shutdownWatchTerminationGracePeriodMs: o.shutdownWatchTerminationGracePeriodMs,
   }).complete();
   const apiextensions = config.new({ name: 'apiextensions-apiserver', delegate: notFoundHandler() });
   const kubeAPIServer = config.new({ name: 'kube-apiserver', delegate: apiextensions });

@@ -19,8 +19,9 @@ export interface ServerCommand<O> {
 /**
  * Runs a server command as kube's commands behave: bad flags print the error and exit 2,
  * `--help` prints the usage, the ready lines are printed once serving (the last one with the time
- * since the process started), and SIGTERM or SIGINT drain in-flight requests before exit 0 (1
- * if the shutdown fails).
+ * since the process started), and SIGTERM or SIGINT shut the server down gracefully (see
+ * Serving.shutdown: every request it has read is answered, watches end cleanly) before exit 0
+ * (1 if the shutdown fails). A second signal exits 1 at once, as kube's signal handler does.
  */
 export function runServerCommand<O>(cmd: ServerCommand<O>): void {
   main(cmd).then(
@@ -52,7 +53,7 @@ async function main<O>(cmd: ServerCommand<O>): Promise<number> {
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: string): void => {
-      if (stopping) return;
+      if (stopping) process.exit(1);
       stopping = true;
       console.log(`${cmd.name}: ${signal} received, draining in-flight requests`);
       server.stop().then(
@@ -63,7 +64,7 @@ async function main<O>(cmd: ServerCommand<O>): Promise<number> {
         },
       );
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
   });
 }

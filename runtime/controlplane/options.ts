@@ -25,6 +25,12 @@ export interface ServerRunOptions {
   maxRequestsInflight?: number;
   maxMutatingRequestsInflight?: number;
   requestTimeoutSeconds?: number;
+  /** kube's --shutdown-delay-duration in ms: requests are still served this long after SIGTERM while /readyz fails. */
+  shutdownDelayDurationMs?: number;
+  /** kube's --shutdown-send-retry-after: during shutdown, new requests get 429 + Retry-After until the drain is over. */
+  shutdownSendRetryAfter?: boolean;
+  /** kube's --shutdown-watch-termination-grace-period in ms: how long shutdown waits for ended watches. */
+  shutdownWatchTerminationGracePeriodMs?: number;
   /** Requests without credentials are system:anonymous (kube's --anonymous-auth); false: 401. */
   anonymousAuth?: boolean;
   /** PEM bundle that signs client certificates; default the control plane's own CA. */
@@ -59,6 +65,9 @@ export interface CompletedServerRunOptions {
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
   readonly requestTimeoutSeconds: number;
+  readonly shutdownDelayDurationMs: number;
+  readonly shutdownSendRetryAfter: boolean;
+  readonly shutdownWatchTerminationGracePeriodMs: number;
   readonly anonymousAuth: boolean;
   /** Absolute; undefined: the control plane's own CA. */
   readonly clientCAFile: string | undefined;
@@ -105,6 +114,9 @@ export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions 
     maxRequestsInflight: o.maxRequestsInflight ?? 400,
     maxMutatingRequestsInflight: o.maxMutatingRequestsInflight ?? 200,
     requestTimeoutSeconds: o.requestTimeoutSeconds ?? 60,
+    shutdownDelayDurationMs: o.shutdownDelayDurationMs ?? 0,
+    shutdownSendRetryAfter: o.shutdownSendRetryAfter ?? false,
+    shutdownWatchTerminationGracePeriodMs: o.shutdownWatchTerminationGracePeriodMs ?? 0,
     anonymousAuth: o.anonymousAuth ?? true,
     clientCAFile: o.clientCAFile === undefined ? undefined : resolve(o.clientCAFile),
     requestheaderClientCAFile: o.requestheaderClientCAFile === undefined ? undefined : resolve(o.requestheaderClientCAFile),
@@ -143,6 +155,10 @@ const USAGE = `Usage: npm start -- [flags]
   --max-requests-inflight N       Read-only requests in flight before 429. Default 400.
   --max-mutating-requests-inflight N  Mutating requests in flight before 429. Default 200.
   --request-timeout SECONDS       Default request timeout. Default 60.
+  --shutdown-delay-duration D     After SIGTERM, keep serving this long while /readyz fails (Go duration). Default 0s.
+  --shutdown-send-retry-after     During shutdown, answer new requests 429 + Retry-After + Connection: close until the
+                                  requests in flight are answered, instead of closing the listener at once.
+  --shutdown-watch-termination-grace-period D  How long shutdown waits for the watches it ends (Go duration). Default 0s.
   --anonymous-auth=false          Refuse requests without credentials (401) instead of serving them as system:anonymous.
   --client-ca-file FILE           CA bundle for client certificates (user = CN, groups = O). Default the cluster CA.
   --token-auth-file FILE          Static bearer tokens, CSV: token,user,uid,"group1,group2".
@@ -163,6 +179,9 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     'max-requests-inflight': { type: 'string' },
     'max-mutating-requests-inflight': { type: 'string' },
     'token-auth-file': { type: 'string' },
+    'shutdown-delay-duration': { type: 'string' },
+    'shutdown-send-retry-after': { type: 'string' },
+    'shutdown-watch-termination-grace-period': { type: 'string' },
     'service-cluster-ip-range': { type: 'string' },
   }, USAGE);
   const opts = given<ServerRunOptions>({
@@ -179,6 +198,9 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     maxRequestsInflight: intFlag('max-requests-inflight', values['max-requests-inflight']),
     maxMutatingRequestsInflight: intFlag('max-mutating-requests-inflight', values['max-mutating-requests-inflight']),
     requestTimeoutSeconds: intFlag('request-timeout', values['request-timeout']),
+    shutdownDelayDurationMs: durationFlag('shutdown-delay-duration', values['shutdown-delay-duration']),
+    shutdownSendRetryAfter: boolFlag('shutdown-send-retry-after', values['shutdown-send-retry-after']),
+    shutdownWatchTerminationGracePeriodMs: durationFlag('shutdown-watch-termination-grace-period', values['shutdown-watch-termination-grace-period']),
     anonymousAuth: boolFlag('anonymous-auth', values['anonymous-auth']),
     clientCAFile: values['client-ca-file'],
     tokenAuthFile: values['token-auth-file'],

@@ -4,13 +4,14 @@ import { alwaysAllowAuthorizer, type Authorizer } from '../endpoints/filters/aut
 import type { AuditSink } from '../endpoints/filters/audit.js';
 import { consoleLogger, type Logger } from '../endpoints/filters/log.js';
 import { defaultLongRunningRequestCheck, type LongRunningRequestCheck } from '../endpoints/filters/longrunning.js';
-import { DEFAULT_MAX_MUTATING_REQUESTS_IN_FLIGHT, DEFAULT_MAX_REQUESTS_IN_FLIGHT } from '../endpoints/filters/maxinflight.js';
+import { DEFAULT_MAX_MUTATING_REQUESTS_IN_FLIGHT, DEFAULT_MAX_REQUESTS_IN_FLIGHT, RequestsInFlight } from '../endpoints/filters/maxinflight.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../endpoints/filters/timeout.js';
 import { RequestWaitGroup } from '../endpoints/filters/waitgroup.js';
 import { emptyDelegate, handlerDelegate, type DelegationTarget } from './delegation.js';
 import { GenericAPIServer } from './genericapiserver.js';
 import { buildHandlerChain } from './handler-chain.js';
 import type { Handler } from './http.js';
+import { LifecycleSignals } from './lifecycle.js';
 import { APIServerMetrics } from './metrics.js';
 import { defaultVersionInfo, type VersionInfo } from './version.js';
 
@@ -41,6 +42,25 @@ export interface ConfigOptions {
   logger?: Logger;
   /** Wraps the server's handler in the filter chain; default buildHandlerChain (kube's BuildHandlerChainFunc). */
   buildHandlerChain?: (handler: Handler, config: CompletedConfig) => Handler;
+  /**
+   * --shutdown-delay-duration (ms): after shutdown begins, how long requests are still accepted
+   * while /readyz fails, so load balancers stop sending traffic first. Default 0.
+   */
+  shutdownDelayDurationMs?: number;
+  /**
+   * --shutdown-send-retry-after: once the delay is over, keep listening until the requests in
+   * flight are drained and answer new ones 429 with Retry-After (and Connection: close), instead
+   * of closing the listener at once. Default false.
+   */
+  shutdownSendRetryAfter?: boolean;
+  /**
+   * --shutdown-watch-termination-grace-period (ms): how long shutdown waits for the watches it
+   * ends to finish their streams. Default 0: they are ended and given only the closing grace of
+   * the connections (a chunk terminator takes no longer).
+   */
+  shutdownWatchTerminationGracePeriodMs?: number;
+  /** How long shutdown waits for non-long-running requests (kube's ShutdownTimeout); default the request timeout. */
+  shutdownTimeoutMs?: number;
 }
 
 /** The configuration of a generic API server before defaults are applied. */
@@ -50,6 +70,7 @@ export class Config {
   /** Resolves every default; the only way to a CompletedConfig. */
   complete(): CompletedConfig {
     const o = this.options;
+    const metrics = o.metrics ?? new APIServerMetrics({ logger: o.logger ?? consoleLogger });
     return new CompletedConfig(COMPLETE, {
       authenticator: o.authenticator ?? anonymousAuthenticator(),
       authorizer: o.authorizer ?? alwaysAllowAuthorizer,
@@ -58,11 +79,17 @@ export class Config {
       maxRequestsInFlight: o.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT,
       maxMutatingRequestsInFlight: o.maxMutatingRequestsInFlight ?? DEFAULT_MAX_MUTATING_REQUESTS_IN_FLIGHT,
       longRunning: o.longRunning ?? defaultLongRunningRequestCheck,
-      metrics: o.metrics ?? new APIServerMetrics({ logger: o.logger ?? consoleLogger }),
+      metrics,
       version: { ...defaultVersionInfo(), ...o.version },
       logger: o.logger ?? consoleLogger,
       buildHandlerChain: o.buildHandlerChain ?? buildHandlerChain,
       nonLongRunningRequestWaitGroup: new RequestWaitGroup(),
+      requestsInFlight: new RequestsInFlight(metrics),
+      shutdownDelayDurationMs: o.shutdownDelayDurationMs ?? 0,
+      shutdownSendRetryAfter: o.shutdownSendRetryAfter ?? false,
+      shutdownWatchTerminationGracePeriodMs: o.shutdownWatchTerminationGracePeriodMs ?? 0,
+      shutdownTimeoutMs: o.shutdownTimeoutMs ?? o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      lifecycleSignals: new LifecycleSignals(),
     });
   }
 }
@@ -83,6 +110,14 @@ export interface CompletedFields {
   readonly buildHandlerChain: (handler: Handler, config: CompletedConfig) => Handler;
   /** The in-flight requests of the chain built from this config; graceful shutdown waits on it. */
   readonly nonLongRunningRequestWaitGroup: RequestWaitGroup;
+  /** The requests the server holds, counted from their parsing on (the max-in-flight filter's count). */
+  readonly requestsInFlight: RequestsInFlight;
+  readonly shutdownDelayDurationMs: number;
+  readonly shutdownSendRetryAfter: boolean;
+  readonly shutdownWatchTerminationGracePeriodMs: number;
+  readonly shutdownTimeoutMs: number;
+  /** The shutdown events of the chain built from this config: Serving signals them, filters read them. */
+  readonly lifecycleSignals: LifecycleSignals;
 }
 
 export interface NewServerOptions {
@@ -106,6 +141,12 @@ export class CompletedConfig implements CompletedFields {
   readonly logger!: Logger;
   readonly buildHandlerChain!: (handler: Handler, config: CompletedConfig) => Handler;
   readonly nonLongRunningRequestWaitGroup!: RequestWaitGroup;
+  readonly requestsInFlight!: RequestsInFlight;
+  readonly shutdownDelayDurationMs!: number;
+  readonly shutdownSendRetryAfter!: boolean;
+  readonly shutdownWatchTerminationGracePeriodMs!: number;
+  readonly shutdownTimeoutMs!: number;
+  readonly lifecycleSignals!: LifecycleSignals;
 
   /** @internal use Config.complete(). */
   constructor(token: typeof COMPLETE, fields: CompletedFields) {

@@ -6,6 +6,7 @@ import { withMaxInFlightLimit } from '../endpoints/filters/maxinflight.js';
 import { withRequestMetrics } from '../endpoints/filters/metrics.js';
 import { withPanicRecovery } from '../endpoints/filters/panic-recovery.js';
 import { withRequestInfo } from '../endpoints/filters/requestinfo.js';
+import { withRetryAfter } from '../endpoints/filters/retryafter.js';
 import { withRequestTimeout } from '../endpoints/filters/timeout.js';
 import { withWaitGroup } from '../endpoints/filters/waitgroup.js';
 import type { CompletedConfig } from './config.js';
@@ -21,12 +22,14 @@ import { withFilters, type Filter, type Handler } from './http.js';
  * 3. request info
  * 4. request metrics (kube records these in each route; here once for every answer)
  * 5. cache control
- * 6. wait group: in-flight tracking for graceful shutdown; 503 once draining
- * 7. request deadline and timeout: 504, `timeout` query; long-running exempt
- * 8. authentication: 401 (audited when a sink is set)
- * 9. audit
- * 10. max in flight: 429 + Retry-After
- * 11. authorization: 403
+ * 6. retry-after (with --shutdown-send-retry-after): 429 to new requests once shutdown stops
+ *    accepting them
+ * 7. wait group: in-flight tracking for graceful shutdown; 503 once draining
+ * 8. request deadline and timeout: 504, `timeout` query; long-running exempt
+ * 9. authentication: 401 (audited when a sink is set)
+ * 10. audit
+ * 11. max in flight: 429 + Retry-After (counted from the moment node parsed the request)
+ * 12. authorization: 403
  * (kube's impersonation, CORS, HSTS, APF and the warning recorder have no counterpart here;
  * warnings are APIResponse.addWarning.)
  */
@@ -39,6 +42,7 @@ export function buildHandlerChain(handler: Handler, config: CompletedConfig): Ha
     withRequestInfo(),
     withRequestMetrics(config.metrics),
     withCacheControl(),
+    ...(config.shutdownSendRetryAfter ? [withRetryAfter(config.lifecycleSignals.notAcceptingNewRequest)] : []),
     withWaitGroup(config.nonLongRunningRequestWaitGroup, longRunning),
     withRequestTimeout({ requestTimeoutMs: config.requestTimeoutMs, longRunning, logger }),
     withAuthentication({ authenticator: config.authenticator, logger, failed: failedAuthentication }),
@@ -47,7 +51,7 @@ export function buildHandlerChain(handler: Handler, config: CompletedConfig): Ha
       maxRequestsInFlight: config.maxRequestsInFlight,
       maxMutatingRequestsInFlight: config.maxMutatingRequestsInFlight,
       longRunning,
-      recorder: config.metrics,
+      requestsInFlight: config.requestsInFlight,
     }),
     withAuthorization(config.authorizer, logger),
   ];

@@ -1,7 +1,7 @@
-import { ServerResponse, type IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer as createHTTPServer, ServerResponse, type IncomingMessage, type Server as HTTPServer } from 'node:http';
+import { createServer as createHTTPSServer } from 'node:https';
+import { Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { newBadRequest, newInternalError } from '../apimachinery/errors/index.js';
 import { Cancellation } from './cancellation.js';
 import type { GenericAPIServer } from './genericapiserver.js';
@@ -37,55 +37,53 @@ export interface ServingAddress {
 }
 
 export interface ShutdownOptions {
-  /** How long in-flight non-long-running requests may take to finish; default 60 s. */
+  /**
+   * How long in-flight non-long-running requests may take to finish; default the config's
+   * shutdownTimeoutMs (the request timeout, as kube's ShutdownTimeout).
+   */
   drainTimeoutMs?: number;
 }
 
-const ALL_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'] as const;
+/**
+ * How long connections get to close by themselves once every request is answered (a response
+ * being flushed, a chunk terminator, a client reading slowly) before they are destroyed; kube
+ * gives net/http's Shutdown 2 s once drained.
+ */
+const CONNECTION_CLOSE_GRACE_MS = 2_000;
 
 /**
- * Serves the head of a delegation chain on one fastify instance (kube's SecureServingInfo.Serve
- * + preparedGenericAPIServer.Run). Fastify only carries bytes: it routes nothing, parses no
- * body (handlers call req.readBody() or stream req.raw) and never writes a response of its own;
- * every request, including malformed URLs, goes through adaptRequest and the head's filter chain.
+ * Serves the head of a delegation chain (kube's SecureServingInfo.Serve +
+ * preparedGenericAPIServer.Run) on node's own HTTP server: no framework routes anything or
+ * parses a body (handlers call req.readBody() or stream req.raw) or writes a response of its
+ * own; every request, malformed URLs included, goes through adaptRequest and the head's filter
+ * chain. Serving owns the connections, which graceful shutdown needs: it knows which carry a
+ * request and closes only the idle ones.
  */
 export class Serving {
-  readonly fastify: FastifyInstance;
-  /** Aborted last in shutdown: every request still running sees its signal abort. */
-  /** Requests being served, aborted together when the drain period is over. */
-  private readonly live = new Set<Cancellation>();
+  readonly httpServer: HTTPServer;
+  /** Requests being served and their responses: aborted together when the drain period is over. */
+  private readonly live = new Map<Cancellation, ServerResponse>();
+  /** Open connections and the number of requests each is serving (0: idle between requests). */
+  private readonly connections = new Map<Socket, number>();
   private stopped: Error | undefined;
   private readonly maxRequestBodyBytes: number;
-  private draining = false;
+  private readonly tls: boolean;
+  /** Set once new connections are refused and idle ones closed: answers carry `Connection: close`. */
+  private closing = false;
   private shutdownPromise: Promise<void> | undefined;
   private hooks: Promise<void> | undefined;
 
   constructor(readonly server: GenericAPIServer, opts: ServingOptions = {}) {
     this.maxRequestBodyBytes = opts.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
     const tls = opts.tls;
-    this.fastify = Fastify({
-      logger: false,
-      return503OnClosing: false,
-      routerOptions: { maxParamLength: 1 << 16 },
-      ...(tls
-        ? { https: { cert: tls.cert, key: tls.key, ...(tls.clientCA !== undefined ? { ca: tls.clientCA, requestCert: true, rejectUnauthorized: false } : {}) } }
-        : {}),
-      frameworkErrors: (_err: Error, request: FastifyRequest, reply: FastifyReply) => this.hijack(request, reply),
-      clientErrorHandler: (err: Error & { code?: string }, socket: Socket) => respondToClientError(err, socket),
-    }) as unknown as FastifyInstance;
-    this.fastify.removeAllContentTypeParsers();
-    // Leaves the body stream unread for the handler.
-    this.fastify.addContentTypeParser('*', (_req: FastifyRequest, _payload: IncomingMessage, done: (err: Error | null, body?: unknown) => void) => done(null));
-    this.fastify.route({ method: [...ALL_METHODS], url: '*', handler: (request, reply) => this.hijack(request, reply) });
-    this.fastify.setNotFoundHandler((request, reply) => this.hijack(request, reply));
-    this.fastify.server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => this.dispatchUpgrade(raw, socket, head));
-    this.fastify.setErrorHandler((err, request, reply) => {
-      server.config.logger.error('fastify error outside the handler chain', { method: request.method, URI: request.url, err });
-      if (!reply.raw.headersSent) {
-        reply.hijack();
-        writeStatusDirect(reply.raw, newInternalError(err));
-      }
-    });
+    this.tls = tls !== undefined;
+    const onRequest = (raw: IncomingMessage, response: ServerResponse): void => this.dispatch(raw, response);
+    this.httpServer = tls
+      ? createHTTPSServer({ cert: tls.cert, key: tls.key, ...(tls.clientCA !== undefined ? { ca: tls.clientCA, requestCert: true, rejectUnauthorized: false } : {}) }, onRequest)
+      : createHTTPServer(onRequest);
+    this.httpServer.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => this.track(socket));
+    this.httpServer.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => this.dispatchUpgrade(raw, socket, head));
+    this.httpServer.on('clientError', (err: Error & { code?: string }, socket: Duplex) => respondToClientError(err, socket));
   }
 
   /**
@@ -93,11 +91,17 @@ export class Serving {
    * postStartHooksDone). Resolves with the bound address once connections are accepted.
    */
   async listen(opts: ListenOptions): Promise<ServingAddress> {
-    await this.fastify.listen({ host: opts.host, port: opts.port });
-    const addr = this.fastify.server.address();
+    await new Promise<void>((resolve, reject) => {
+      this.httpServer.once('error', reject);
+      this.httpServer.listen({ host: opts.host, port: opts.port }, () => {
+        this.httpServer.off('error', reject);
+        resolve();
+      });
+    });
+    const addr = this.httpServer.address();
     if (addr === null || typeof addr === 'string') throw new Error(`unexpected listen address ${String(addr)}`);
     const host = addr.address;
-    const scheme = this.fastify.initialConfig.https ? 'https' : 'http';
+    const scheme = this.tls ? 'https' : 'http';
     this.hooks = this.server.runPostStartHooks();
     this.hooks.catch(() => undefined);
     return { host, port: addr.port, url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${addr.port}` };
@@ -109,41 +113,116 @@ export class Serving {
   }
 
   /**
-   * Graceful shutdown, in kube's order: readyz starts failing and pre-shutdown hooks run while
-   * requests are still served; then no new connections or non-long-running requests are
-   * accepted (503 `apiserver is shutting down`, Retry-After 1, on kept-alive connections);
-   * long-running requests (watches) are ended through their signal; in-flight requests get up
-   * to `drainTimeoutMs` to finish; whatever still runs then sees its signal abort and its
-   * connection closed. Idempotent: later calls return the first one's promise.
+   * Graceful shutdown, in kube's order (RunWithContext), each step signalled on the config's
+   * lifecycleSignals:
+   * 1. /readyz fails; pre-shutdown hooks run and --shutdown-delay-duration passes while requests
+   *    are still served.
+   * 2. No new request is accepted: new non-long-running requests get 503 `apiserver is shutting
+   *    down` (or, with --shutdown-send-retry-after, 429 + Retry-After + Connection: close, and the
+   *    listener stays open until the drain is over); without it the listener closes now and idle
+   *    kept-alive connections are closed. Every answer from now on carries `Connection: close`.
+   * 3. Watches and other long-running requests are ended through their signal (a watch ends its
+   *    chunked stream cleanly); every request in flight is answered, for up to `drainTimeoutMs`.
+   * 4. The listener closes; connections close once their last answer is written (2 s of grace);
+   *    whatever still runs then sees its signal abort and its connection destroyed.
+   * Every request the server has read is answered unless the drain timeout passes first.
+   * Idempotent: later calls return the first one's promise.
    */
   shutdown(opts: ShutdownOptions = {}): Promise<void> {
-    this.shutdownPromise ??= this.runShutdown(opts.drainTimeoutMs ?? 60_000);
+    this.shutdownPromise ??= this.runShutdown(opts.drainTimeoutMs ?? this.server.config.shutdownTimeoutMs);
     return this.shutdownPromise;
   }
 
   private async runShutdown(drainTimeoutMs: number): Promise<void> {
     const server = this.server;
-    const waitGroup = server.config.nonLongRunningRequestWaitGroup;
+    const config = server.config;
+    const signals = config.lifecycleSignals;
+    const waitGroup = config.nonLongRunningRequestWaitGroup;
     server.initiateShutdown();
-    await server.runPreShutdownHooks();
-    this.draining = true;
+    signals.shutdownInitiated.signal();
+    await Promise.all([
+      sleep(config.shutdownDelayDurationMs).then(() => signals.afterShutdownDelayDuration.signal()),
+      server.runPreShutdownHooks().then(() => signals.preShutdownHooksStopped.signal()),
+    ]);
+
+    signals.notAcceptingNewRequest.signal();
     waitGroup.close();
-    const closed = this.fastify.close();
+    if (!config.shutdownSendRetryAfter) this.stopListening();
     waitGroup.terminateLongRunning();
-    const drained = await waitGroup.wait(drainTimeoutMs);
-    if (!drained) server.config.logger.info('shutdown: in-flight requests did not finish in time', { server: server.name, inFlight: waitGroup.inFlight });
+    const [drained, watchesEnded] = await Promise.all([
+      waitGroup.wait(drainTimeoutMs),
+      waitGroup.waitLongRunning(Math.max(config.shutdownWatchTerminationGracePeriodMs, CONNECTION_CLOSE_GRACE_MS)),
+    ]);
+    if (!drained) config.logger.info('shutdown: in-flight requests did not finish in time', { server: server.name, inFlight: waitGroup.inFlight });
+    if (!watchesEnded) config.logger.info('shutdown: long-running requests did not end in time', { server: server.name, longRunning: waitGroup.longRunningCount });
+    signals.inFlightRequestsDrained.signal();
+
+    this.stopListening();
+    const closed = await this.connectionsClosed(CONNECTION_CLOSE_GRACE_MS);
     this.stopped = new Error('apiserver is shutting down');
-    for (const c of this.live) c.abort(this.stopped);
-    this.live.clear();
-    // Let aborted handlers write their last bytes before the sockets go.
-    await new Promise((resolve) => setImmediate(resolve));
-    this.fastify.server.closeAllConnections();
-    await closed;
+    if (!closed) {
+      for (const c of this.live.keys()) c.abort(this.stopped);
+      this.live.clear();
+      // Let aborted handlers write their last bytes before the sockets go.
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const socket of this.connections.keys()) socket.destroy();
+    }
+    await new Promise<void>((resolve) => closeListener(this.httpServer, () => resolve()));
+    signals.httpServerStoppedListening.signal();
   }
 
-  private hijack(request: FastifyRequest, reply: FastifyReply): void {
-    reply.hijack();
-    this.dispatch(request.raw, reply.raw);
+  /**
+   * Refuses new connections and closes the idle ones (kube: net/http's Server.Shutdown, which
+   * also disables keep-alive). A connection serving a request stays open until its answer is
+   * written, which carries `Connection: close`. Idle connections are destroyed, not ended: bytes
+   * a client sends on them from now on are never read, so a request the server has not read
+   * fails at the client (a reset) and is known not to have been served.
+   */
+  private stopListening(): void {
+    if (this.closing) return;
+    this.closing = true;
+    closeListener(this.httpServer);
+    for (const [socket, active] of this.connections) if (active === 0) socket.destroy();
+    for (const response of this.live.values()) if (!response.headersSent) response.shouldKeepAlive = false;
+  }
+
+  /** Resolves true once every connection has closed, false when `timeoutMs` passes first. */
+  private connectionsClosed(timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    return new Promise((resolve) => {
+      const poll = (): void => {
+        for (const [socket, active] of this.connections) if (active === 0) socket.destroy();
+        if (this.connections.size === 0) resolve(true);
+        else if (performance.now() >= deadline) resolve(false);
+        else setTimeout(poll, 10);
+      };
+      poll();
+    });
+  }
+
+  private track(socket: Socket): void {
+    if (this.closing) {
+      socket.destroy();
+      return;
+    }
+    this.connections.set(socket, 0);
+    socket.once('close', () => this.connections.delete(socket));
+  }
+
+  /** Counts a request on its connection until its response closes; idle connections may be closed by shutdown. */
+  private countOnConnection(raw: IncomingMessage, response: ServerResponse): void {
+    const socket = raw.socket;
+    const active = this.connections.get(socket);
+    if (active === undefined) return;
+    this.connections.set(socket, active + 1);
+    response.once('close', () => {
+      const n = this.connections.get(socket);
+      if (n === undefined) return;
+      this.connections.set(socket, n - 1);
+      // A request answered during shutdown leaves its connection idle: close it now rather than
+      // wait for the next poll, before the client can send another request on it.
+      if (n === 1 && this.closing && !socket.destroyed) socket.destroySoon();
+    });
   }
 
   /**
@@ -156,6 +235,9 @@ export class Serving {
    */
   private dispatchUpgrade(raw: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => undefined);
+    // No longer an HTTP connection: shutdown ends it through the request's signal (it is
+    // long-running), never as an idle keep-alive connection.
+    this.connections.delete(socket as Socket);
     if (head.length > 0) socket.unshift(head);
     const response = new ServerResponse(raw);
     response.assignSocket(socket as Socket);
@@ -169,11 +251,14 @@ export class Serving {
     // become an unhandled 'error' event that takes the process down.
     raw.on('error', () => undefined);
     response.on('error', (err) => this.server.config.logger.error('response error', { URI: raw.url, err }));
-    if (this.draining) response.setHeader('Connection', 'close');
+    this.countOnConnection(raw, response);
+    // In flight from now, before any filter runs: see RequestsInFlight.
+    this.server.config.requestsInFlight.arrive(raw, response);
+    if (this.closing) response.shouldKeepAlive = false;
     const cancellation = new Cancellation();
     if (this.stopped !== undefined) cancellation.abort(this.stopped);
     else {
-      this.live.add(cancellation);
+      this.live.set(cancellation, response);
       response.once('close', () => this.live.delete(cancellation));
     }
     const { req, res } = adaptRequest(raw, response, { maxRequestBodyBytes: this.maxRequestBodyBytes, cancellation });
@@ -186,6 +271,24 @@ export class Serving {
   }
 }
 
+/**
+ * Stops accepting connections, leaving every open one alone. Not node's http Server.close():
+ * that also destroys the connections node deems idle, which include a kept-alive connection
+ * whose previous answer is written while its next request is read and being served (its parser
+ * is idle) — the answer to that request would be lost with the connection.
+ */
+function closeListener(server: NetServer, done?: () => void): void {
+  if (!server.listening) {
+    done?.();
+    return;
+  }
+  NetServer.prototype.close.call(server, () => done?.());
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 function writeStatusDirect(response: ServerResponse, err: ReturnType<typeof newInternalError>): void {
   const body = JSON.stringify(err.status);
   response.writeHead(err.status.code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
@@ -193,7 +296,7 @@ function writeStatusDirect(response: ServerResponse, err: ReturnType<typeof newI
 }
 
 /** Malformed HTTP (node's parser rejected it): a 400 Status and a closed connection, never fastify's body. */
-function respondToClientError(err: Error & { code?: string }, socket: Socket): void {
+function respondToClientError(err: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable || err.code === 'ECONNRESET') {
     socket.destroy();
     return;

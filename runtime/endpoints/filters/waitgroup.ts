@@ -2,6 +2,7 @@ import { newServiceUnavailable } from '../../apimachinery/errors/index.js';
 import { Cancellation } from '../../server/cancellation.js';
 import { withCancellation, type Filter } from '../../server/http.js';
 import type { LongRunningRequestCheck } from './longrunning.js';
+import { isRequestExemptFromRetryAfter } from './retryafter.js';
 
 /**
  * The requests a server is serving, for graceful shutdown (kube's SafeWaitGroup behind
@@ -15,15 +16,18 @@ export class RequestWaitGroup {
   private terminated: unknown;
   private idle: Array<() => void> = [];
   private readonly longRunning = new Set<Cancellation>();
+  /** Long-running requests not yet finished, terminated or not (their streams may still be ending). */
+  private longRunningActive = 0;
+  private longRunningIdle: Array<() => void> = [];
 
   /** Non-long-running requests being served. */
   get inFlight(): number {
     return this.count;
   }
 
-  /** Long-running requests being served. */
+  /** Long-running requests being served (terminated ones included until their handler returns). */
   get longRunningCount(): number {
-    return this.longRunning.size;
+    return this.longRunningActive;
   }
 
   /** Counts a request in; false once close() was called (the request must be refused). */
@@ -45,18 +49,12 @@ export class RequestWaitGroup {
 
   /** Resolves true once no counted request remains, false when `timeoutMs` passes first. */
   wait(timeoutMs: number): Promise<boolean> {
-    if (this.count === 0) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.idle = this.idle.filter((f) => f !== onIdle);
-        resolve(false);
-      }, timeoutMs);
-      const onIdle = (): void => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      this.idle.push(onIdle);
-    });
+    return waitIdle(() => this.count === 0, this.idle, timeoutMs);
+  }
+
+  /** Resolves true once every long-running request has returned, false when `timeoutMs` passes first. */
+  waitLongRunning(timeoutMs: number): Promise<boolean> {
+    return waitIdle(() => this.longRunningActive === 0, this.longRunningIdle, timeoutMs);
   }
 
   /**
@@ -67,7 +65,17 @@ export class RequestWaitGroup {
     const cancellation = new Cancellation([parent]);
     if (this.terminated !== undefined) cancellation.abort(this.terminated);
     else this.longRunning.add(cancellation);
-    return { cancellation, release: () => this.longRunning.delete(cancellation) };
+    this.longRunningActive++;
+    let released = false;
+    return {
+      cancellation,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.longRunning.delete(cancellation);
+        if (--this.longRunningActive === 0) for (const resolve of this.longRunningIdle.splice(0)) resolve();
+      },
+    };
   }
 
   /** Ends every long-running request now and any that starts later (their handlers see the signal abort). */
@@ -78,11 +86,28 @@ export class RequestWaitGroup {
   }
 }
 
+function waitIdle(isIdle: () => boolean, waiters: Array<() => void>, timeoutMs: number): Promise<boolean> {
+  if (isIdle()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      const i = waiters.indexOf(onIdle);
+      if (i >= 0) waiters.splice(i, 1);
+      resolve(false);
+    }, timeoutMs);
+    const onIdle = (): void => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    waiters.push(onIdle);
+  });
+}
+
 /**
  * WithWaitGroup: counts non-long-running requests into the group and, once it is closed for
  * shutdown, answers new ones 503 ServiceUnavailable `apiserver is shutting down` with
- * `Retry-After: 1` (another server of the cluster will answer the retry). Long-running requests
- * get a signal that shutdown aborts.
+ * `Retry-After: 1` (another server of the cluster will answer the retry), except the requests
+ * the retry-after filter exempts too (probes, metrics, the loopback client), served uncounted.
+ * Long-running requests get a signal that shutdown aborts.
  */
 export function withWaitGroup(group: RequestWaitGroup, longRunning: LongRunningRequestCheck): Filter {
   return async (req, res, next) => {
@@ -96,6 +121,7 @@ export function withWaitGroup(group: RequestWaitGroup, longRunning: LongRunningR
       return;
     }
     if (!group.add()) {
+      if (isRequestExemptFromRetryAfter(req)) return next(req, res);
       res.setHeader('Retry-After', '1');
       res.writeError(newServiceUnavailable('apiserver is shutting down'));
       return;
