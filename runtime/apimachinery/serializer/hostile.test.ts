@@ -26,7 +26,7 @@ describe('decoded values keep __proto__ and constructor as own fields', () => {
       const v = decodeBody(b(body), contentType).value as Record<string, Record<string, unknown>>;
       assert.equal(Object.getPrototypeOf(v), Object.prototype);
       assert.deepEqual(ownField(v, '__proto__'), { isAdmin: true });
-      assert.deepEqual(ownField(v['metadata'], '__proto__'), { isAdmin: true });
+      assert.deepEqual(ownField(v['metadata'] ?? {}, '__proto__'), { isAdmin: true });
       assert.equal(ownField(v['metadata']?.['labels'] as object, 'constructor'), 'c');
       assert.equal(JSON.stringify(v), body);
     });

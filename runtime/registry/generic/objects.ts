@@ -1,4 +1,5 @@
 /** JSON value helpers of the store: order-insensitive equality and key-order alignment. */
+import { hasField, setField } from '../../apimachinery/serializer/jsonvalue.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -15,7 +16,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (isPlainObject(a) && isPlainObject(b)) {
     const ka = Object.keys(a).filter((k) => a[k] !== undefined);
     const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => jsonEqual(a[k], b[k]));
+    return ka.length === kb.length && ka.every((k) => hasField(b, k) && jsonEqual(a[k], b[k]));
   }
   return false;
 }
@@ -34,14 +35,15 @@ export function alignKeyOrder<T>(value: T, reference: unknown): T {
   if (!isPlainObject(value)) return value;
   const ref = isPlainObject(reference) ? reference : {};
   const out: JSONObject = {};
-  for (const k of Object.keys(ref)) if (k in value) out[k] = alignKeyOrder(value[k], ref[k]);
-  for (const k of Object.keys(value)) if (!(k in out)) out[k] = alignKeyOrder(value[k], undefined);
+  // Own-property checks and setField: a field named `__proto__` or `constructor` is data.
+  for (const k of Object.keys(ref)) if (hasField(value, k)) setField(out, k, alignKeyOrder(value[k], ref[k]));
+  for (const k of Object.keys(value)) if (!hasField(out, k)) setField(out, k, alignKeyOrder(value[k], undefined));
   return out as T;
 }
 
 /** A copy of obj without `metadata` (and without `status` when `withoutStatus`), for generation checks. */
 export function nonMetadata(obj: JSONObject, withoutStatus: boolean): JSONObject {
   const out: JSONObject = {};
-  for (const [k, v] of Object.entries(obj)) if (k !== 'metadata' && !(withoutStatus && k === 'status')) out[k] = v;
+  for (const [k, v] of Object.entries(obj)) if (k !== 'metadata' && !(withoutStatus && k === 'status')) setField(out, k, v);
   return out;
 }

@@ -1,4 +1,5 @@
 import { newBadRequest, newInvalid } from '../../apimachinery/errors/index.js';
+import { setField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { KubeObject, RequestContext } from '../rest.js';
 import type { ResourceInfo } from './context.js';
 import { metaOf, validateObjectMetaUpdate } from './objectMeta.js';
@@ -62,7 +63,8 @@ function prepareStatusUpdate(obj: KubeObject, old: KubeObject): void {
   const hasStatus = 'status' in obj;
   const managedFields = obj.metadata?.managedFields;
   for (const k of Object.keys(obj)) delete obj[k];
-  Object.assign(obj, structuredClone(old));
+  // setField: Object.assign would turn a stored `__proto__` field into obj's prototype.
+  for (const [k, v] of Object.entries(structuredClone(old))) setField(obj, k, v);
   if (managedFields === undefined) delete metaOf(obj).managedFields;
   else metaOf(obj).managedFields = managedFields;
   if (hasStatus) obj.status = status;
