@@ -1,7 +1,9 @@
 import type { Namespace } from '../../../apis/core/v1/types.js';
 import { isNotFound } from '../../apimachinery/errors/index.js';
+import { formatTime } from '../../registry/generic/index.js';
 import type { RequestContext, StandardStorage } from '../../registry/rest.js';
 import { LIST_EVERYTHING } from '../resources.js';
+import { deletionConditions, mergeConditions, type DeletionOutcome } from './conditions.js';
 import type { NamespaceStorage } from './rest.js';
 
 /** A namespaced resource whose content the controller removes from terminating namespaces. */
@@ -15,6 +17,13 @@ export interface NamespaceControllerOptions {
   readonly namespaces: NamespaceStorage;
   /** The namespaced resources installed right now (CRDs come and go). */
   readonly resources: () => readonly NamespacedResource[];
+  /**
+   * Group versions whose resources cannot be discovered right now (an unavailable aggregated
+   * API), as `<group>/<version>: <why>`: their content cannot be deleted, so the namespace waits.
+   */
+  readonly discoveryFailures?: () => readonly string[];
+  /** Clock of the conditions' lastTransitionTime. */
+  readonly now?: () => Date;
   /** A context for the controller's own calls, in `namespace`. */
   readonly context: (namespace: string, parent: { readonly signal: AbortSignal }) => RequestContext;
   readonly maxBackoffMs?: number;
@@ -24,7 +33,9 @@ export interface NamespaceControllerOptions {
  * The namespace controller (pkg/controller/namespace): for every namespace with a
  * deletionTimestamp it deletes the content of every namespaced resource, waits until nothing is
  * left (objects with finalizers take their time), then drops the `kubernetes` finalizer and
- * deletes the namespace. Failures are retried with capped exponential backoff.
+ * deletes the namespace. Each pass writes kube's deletion conditions to the namespace's status
+ * (what could not be discovered or deleted, what is left, which finalizers hold it). Failures
+ * and remaining content are retried with capped exponential backoff.
  */
 export class NamespaceController {
   private readonly stopController = new AbortController();
@@ -80,8 +91,9 @@ export class NamespaceController {
   private async sync(name: string): Promise<void> {
     const signal = this.stopController.signal;
     try {
-      const done = await this.removeContent(name, signal);
-      if (!done) throw new Error('content remains');
+      const outcome = await this.removeContent(name, signal);
+      await this.writeConditions(name, outcome);
+      if (outcome.discoveryFailures.length > 0 || outcome.contentErrors.length > 0 || outcome.remaining.size > 0) throw new Error('content remains');
       await this.opts.namespaces.removeKubernetesFinalizer(name);
       const ctx = this.opts.context('', { signal });
       await this.opts.namespaces.delete(ctx, name, async () => {}, { dryRun: false, gracePeriodSeconds: undefined, preconditions: undefined, propagationPolicy: undefined, orphanDependents: undefined });
@@ -97,16 +109,41 @@ export class NamespaceController {
     }
   }
 
-  /** Deletes everything in the namespace; true when nothing is left. */
-  private async removeContent(namespace: string, signal: AbortSignal): Promise<boolean> {
-    let empty = true;
+  /**
+   * Deletes everything in the namespace (deleteAllContent): every resource is tried even when
+   * another fails; what is left is counted by resource and by finalizer.
+   */
+  private async removeContent(namespace: string, signal: AbortSignal): Promise<DeletionOutcome> {
+    const contentErrors: string[] = [];
+    const remaining = new Map<string, number>();
+    const finalizers = new Map<string, number>();
     for (const r of this.opts.resources()) {
       const ctx = this.opts.context(namespace, { signal });
       const deleteOpts = { dryRun: false, gracePeriodSeconds: undefined, preconditions: undefined, propagationPolicy: 'Background' as const, orphanDependents: undefined };
-      await r.storage.deleteCollection(ctx, async () => {}, deleteOpts, LIST_EVERYTHING);
-      const left = await r.storage.list(ctx, LIST_EVERYTHING);
-      if (left.items.length > 0) empty = false;
+      try {
+        await r.storage.deleteCollection(ctx, async () => {}, deleteOpts, LIST_EVERYTHING);
+        const left = await r.storage.list(ctx, LIST_EVERYTHING);
+        if (left.items.length === 0) continue;
+        remaining.set(`${r.resource}.${r.group}`, left.items.length);
+        for (const item of left.items) {
+          const held = item.metadata?.finalizers;
+          for (const f of Array.isArray(held) ? (held as unknown[]) : []) finalizers.set(String(f), (finalizers.get(String(f)) ?? 0) + 1);
+        }
+      } catch (err) {
+        if (signal.aborted) throw err;
+        contentErrors.push(err instanceof Error ? err.message : String(err));
+      }
     }
-    return empty;
+    return { discoveryFailures: this.opts.discoveryFailures?.() ?? [], contentErrors, remaining, finalizers };
+  }
+
+  /** Updates the namespace's deletion conditions when they changed (kube always computes them, writes only changes). */
+  private async writeConditions(name: string, outcome: DeletionOutcome): Promise<void> {
+    const next = deletionConditions(outcome);
+    const now = formatTime((this.opts.now ?? (() => new Date()))());
+    await this.opts.namespaces.setDeletionConditions(name, (ns) => {
+      const conditions = mergeConditions(ns.status?.conditions ?? [], next, now);
+      return conditions === undefined ? undefined : { ...ns.status, conditions };
+    });
   }
 }

@@ -55,6 +55,17 @@ export class NamespaceStorage {
     return this.update(name, (ns) => ({ ...ns, spec: { ...ns.spec, finalizers: (ns.spec?.finalizers ?? []).filter((f) => f !== FINALIZER_KUBERNETES) } }));
   }
 
+  /**
+   * Writes the deletion conditions the controller computed (kube's UpdateStatus after
+   * deleteAllContent); no write when they are already as computed. Returns the namespace.
+   */
+  setDeletionConditions(name: string, merge: (current: Namespace) => Namespace['status'] | undefined): Promise<Namespace> {
+    return this.update(name, (ns) => {
+      const status = merge(ns);
+      return status === undefined ? ns : { ...ns, status };
+    });
+  }
+
   private markTerminating(ns: Namespace): Namespace {
     const timestamp = formatTime(this.now());
     return {
