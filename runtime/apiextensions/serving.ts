@@ -3,6 +3,7 @@ import type { CustomResourceDefinition, JSONSchemaProps } from '../../apis/apiex
 import type { AdmissionChain } from '../admission/types.js';
 import { applyDefaults } from '../apimachinery/schema/index.js';
 import type { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
+import { KindScheme } from '../apimachinery/scheme/scheme.js';
 import { installAPIGroupVersion } from '../endpoints/installer.js';
 import { createResourceStorage } from '../registry/generic/index.js';
 import type { KubeObject, ResourceStorage } from '../registry/rest.js';
@@ -57,15 +58,26 @@ export class CRDServingInfo {
     if (storageResource === undefined) throw new Error(`no storage version in ${crd.metadata?.name ?? ''}`);
     const kind = storageResource.kind;
     const readDefaults = schemaHasDefaults(storageResource.schema) ? (hub: KubeObject) => applyDefaults(hub, storageResource.schema) : undefined;
-    const storagesOf = (version: string): ResourceStorage =>
-      createResourceStorage({ group: storeGroupFor(group, version), kind, storage, ...(readDefaults !== undefined ? { readDefaults } : {}) });
+    const converter = converterFor(crd, deps);
+    const scheme = new KindScheme(group, kind);
+    const codecs = new Map(servedVersionNames(crd).map((v) => [v, customResourceCodec(scheme, v, converter)] as const));
+    // Each version its own stores (its status and scale subresources, its strategy); its /scale
+    // reads the replicas of objects converted to it.
+    const storagesOf = (version: string): ResourceStorage => {
+      const scaleView = codecs.get(version);
+      return createResourceStorage({
+        group: storeGroupFor(group, version),
+        kind,
+        storage,
+        ...(readDefaults !== undefined ? { readDefaults } : {}),
+        ...(scaleView !== undefined ? { scaleView } : {}),
+      });
+    };
     // The storage version's storages are the CRD's (what the finalizer and the garbage collector use).
     const storages = storagesOf(group.storageVersion);
-    const converter = converterFor(crd, deps);
     const handlers = new Map<string, Handler>();
     try {
       for (const version of servedVersionNames(crd)) {
-        // Each version its own stores: its status and scale subresources, its strategy.
         const installed = installAPIGroupVersion({
           group,
           version,
@@ -76,7 +88,7 @@ export class CRDServingInfo {
           scaleTableFromResource: true,
           minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds,
           validator: deps.validator,
-          codec: (scheme, v) => customResourceCodec(scheme, v, converter),
+          codec: (_scheme, v) => codecs.get(v) ?? customResourceCodec(scheme, v, converter),
         });
         handlers.set(version, installed.handler);
       }

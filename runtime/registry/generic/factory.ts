@@ -3,7 +3,7 @@ import type { Interface } from '../../storage/index.js';
 import type { KubeObject, ResourceStorage } from '../rest.js';
 import type { APIGroupDefinition } from '../types.js';
 import type { RandomIntFunc } from './names.js';
-import { ScaleStore } from './scale.js';
+import { ScaleStore, type ScaleObjectView } from './scale.js';
 import { Store } from './store.js';
 
 export interface ResourceStorageOptions {
@@ -17,6 +17,8 @@ export interface ResourceStorageOptions {
   readonly random?: RandomIntFunc;
   /** Completes every object read from storage, in the hub version (custom resources: schema defaults). */
   readonly readDefaults?: (hub: KubeObject) => void;
+  /** The version the /scale store reads replicas in (default: the hub's objects and paths). */
+  readonly scaleView?: ScaleObjectView;
   /** Unused: admission comes in per call as the validate callbacks. */
   readonly admission?: unknown;
 }
@@ -39,6 +41,6 @@ export function createResourceStorage(opts: ResourceStorageOptions): ResourceSto
   return {
     main,
     ...(subresources.status ? { status: new Store({ ...common, target: 'status' }) } : {}),
-    ...(subresources.scale ? { scale: new ScaleStore(main, subresources.scale) } : {}),
+    ...(subresources.scale ? { scale: new ScaleStore(main, subresources.scale, opts.scaleView) } : {}),
   };
 }

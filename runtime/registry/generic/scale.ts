@@ -77,18 +77,33 @@ export function validateScale(scale: Scale): FieldError[] {
 }
 
 /**
+ * The version whose replica paths a scale endpoint reads, reached from the store's hub objects
+ * (a custom resource version: kube's ScaleREST reads the object in its own version). Conversions
+ * never mutate their input; a webhook's answer is a promise.
+ */
+export interface ScaleObjectView {
+  fromHub(obj: KubeObject): KubeObject | Promise<KubeObject>;
+  toHub(obj: KubeObject): KubeObject | Promise<KubeObject>;
+}
+
+/** The paths are the hub version's. */
+const HUB_VIEW: ScaleObjectView = { fromHub: (obj) => obj, toHub: (obj) => obj };
+
+/**
  * The /scale subresource (apiextensions' ScaleREST): reads and writes autoscaling/v1 Scale
- * objects over the main store. Updates write spec replicas into the object through the main
- * update path, with the Scale's resourceVersion as precondition; admission sees Scales.
+ * objects over the main store, at the replica paths of the version `view` reaches. Updates
+ * write spec replicas into the object through the main update path, with the Scale's
+ * resourceVersion as precondition; admission sees Scales.
  */
 export class ScaleStore implements Getter, Updater {
   constructor(
     private readonly store: Store,
     private readonly paths: ScalePaths,
+    private readonly view: ScaleObjectView = HUB_VIEW,
   ) {}
 
   async get(ctx: RequestContext, name: string, opts: { resourceVersion: string }): Promise<KubeObject> {
-    const obj = await this.store.get(ctx, name, opts);
+    const obj = await this.view.fromHub(await this.store.get(ctx, name, opts));
     const { scale, found } = scaleFromObject(obj, this.paths);
     if (!found) throw newInternalError(new Error(`the spec replicas field ${JSON.stringify(this.paths.specReplicasPath)} does not exist`));
     return scale as KubeObject;
@@ -101,13 +116,13 @@ export class ScaleStore implements Getter, Updater {
     validate: { create: ValidateObjectFunc; update: ValidateObjectFunc },
     opts: WriteOptions & { forceAllowCreate: boolean },
   ): Promise<{ object: KubeObject; created: boolean }> {
-    const paths = this.paths;
+    const { paths, view } = this;
     const gr = this.store.groupResource;
     const wrapped: UpdatedObjectInfo = {
       preconditions: () => objInfo.preconditions(),
       async updatedObject(c, old) {
         if (old === undefined) throw newNotFound(gr, name);
-        const obj = structuredClone(old);
+        const obj = structuredClone(await view.fromHub(old));
         const { scale: oldScale, found } = scaleFromObject(obj, paths);
         if (!found && oldScale.spec) oldScale.spec.replicas = invalidSpecReplicas;
         const scale = (await objInfo.updatedObject(c, oldScale as KubeObject)) as Scale;
@@ -120,12 +135,12 @@ export class ScaleStore implements Getter, Updater {
         setNested(obj, paths.specReplicasPath, replicas);
         const rv = scale.metadata?.resourceVersion;
         if (typeof rv === 'string' && rv !== '') obj.metadata = { ...obj.metadata, resourceVersion: rv };
-        return obj;
+        return view.toHub(obj);
       },
     };
-    const asScale = (f: ValidateObjectFunc): ValidateObjectFunc => async (obj, old) =>
-      f(scaleFromObject(obj, paths).scale as KubeObject, old === undefined ? undefined : (scaleFromObject(old, paths).scale as KubeObject));
+    const scaleOf = async (hub: KubeObject): Promise<KubeObject> => scaleFromObject(await view.fromHub(hub), paths).scale as KubeObject;
+    const asScale = (f: ValidateObjectFunc): ValidateObjectFunc => async (obj, old) => f(await scaleOf(obj), old === undefined ? undefined : await scaleOf(old));
     const r = await this.store.update(ctx, name, wrapped, { create: asScale(validate.create), update: asScale(validate.update) }, { ...opts, forceAllowCreate: false });
-    return { object: scaleFromObject(r.object, paths).scale as KubeObject, created: false };
+    return { object: await scaleOf(r.object), created: false };
   }
 }
