@@ -1,7 +1,7 @@
-import { parse as parseYAML } from 'yaml';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { newBadRequest, newUnprocessableEntity, newUnsupportedMediaType, StatusError } from '../../apimachinery/errors/index.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch } from '../../apimachinery/patch/index.js';
+import { decodeYAML, YAMLConversionError } from '../../apimachinery/serializer/yaml.js';
 import type { KubeObject } from '../../registry/rest.js';
 import type { PatchType } from '../types.js';
 
@@ -49,13 +49,14 @@ export function applyPatch(schema: JSONSchemaProps | undefined, current: KubeObj
   }
 }
 
-/** The configuration of an apply (YAML or JSON) as an object. */
+/** The configuration of an apply (YAML or JSON) as an object, decoded as the server decodes bodies. */
 export function applyConfiguration(patch: Uint8Array): KubeObject {
   let value: unknown;
   try {
-    value = parseYAML(new TextDecoder().decode(patch));
+    value = decodeYAML(new TextDecoder().decode(patch)).value;
   } catch (err) {
-    throw newBadRequest(`error decoding YAML: ${err instanceof Error ? err.message : String(err)}`);
+    if (!(err instanceof YAMLConversionError)) throw err;
+    throw newBadRequest(`error decoding YAML: ${err.message}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw newBadRequest('error decoding YAML: the configuration is not an object');
   return value as KubeObject;
