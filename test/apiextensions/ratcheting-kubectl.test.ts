@@ -39,6 +39,7 @@ function gadgetCRD(strict: boolean): string {
                   other: { type: 'string' },
                   labels: { type: 'object', additionalProperties: s({ type: 'string' }, { maxLength: 3 }) },
                   aliases: { type: 'array', items: s({ type: 'string' }, { maxLength: 3 }) },
+                  tags: s({ type: 'array', items: { type: 'string' } }, { 'x-kubernetes-list-type': 'set' }),
                   ports: {
                     type: 'array',
                     'x-kubernetes-list-type': 'map',
@@ -63,7 +64,7 @@ const gadget = (name: string, spec: Record<string, unknown>): string => JSON.str
 const RULES_NOT_CHECKED = '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 const LIMITS_RULE = 'spec.limits: Invalid value: "object": failed rule: self.count < 3';
 
-const INVALID_SPEC = { name: 'much-too-long', other: 'a', labels: { keep: 'toolong', edit: 'x' }, aliases: ['toolong'], ports: [{ name: 'http', port: 8080 }], limits: { count: 5 } };
+const INVALID_SPEC = { name: 'much-too-long', other: 'a', labels: { keep: 'toolong', edit: 'x' }, aliases: ['toolong'], tags: ['a', 'a'], ports: [{ name: 'http', port: 8080 }], limits: { count: 5 } };
 
 describe('validation ratcheting, through kubectl', { skip: kubectlUnavailable() ?? false }, () => {
   describeBackends('ratcheting CRD', (cp) => {
@@ -86,6 +87,7 @@ describe('validation ratcheting, through kubectl', { skip: kubectlUnavailable() 
       await until('gadgets served', async () => ((await https.request({ path: `/apis/${GROUP}/v1/namespaces/default/gadgets` })).status === 200 ? true : undefined));
       ok(await kc.run(['create', '-f', '-'], { stdin: gadget('g1', INVALID_SPEC) }), cp());
       ok(await kc.run(['create', '-f', '-'], { stdin: gadget('g2', { epoch: 1 }) }), cp());
+      ok(await kc.run(['create', '-f', '-'], { stdin: gadget('g4', { tags: ['a'] }) }), cp());
       // The schema gets stricter: g1 and g2 are now invalid as they are.
       ok(await kc.run(['apply', '-f', '-'], { stdin: gadgetCRD(true) }), cp());
       await until('the stricter schema served', async () => {
@@ -137,6 +139,11 @@ describe('validation ratcheting, through kubectl', { skip: kubectlUnavailable() 
       invalid(await patch('g1', { spec: { aliases: ['toolong', 'ok'] } }), { causes: ['spec.aliases[0]: Too long: may not be more than 3 bytes', RULES_NOT_CHECKED] });
     });
 
+    it('list-type=set duplicates count only when the stored object had none', async () => {
+      ok(await patch('g1', { spec: { tags: ['a', 'a', 'b', 'b'] } }), cp());
+      invalid(await kc.run(['patch', RESOURCE, 'g4', '--type=merge', '-p', JSON.stringify({ spec: { tags: ['b', 'b'] } })]), { name: 'g4', causes: ['spec.tags[1]: Duplicate value: "b"'] });
+    });
+
     it('a CEL rule on a changed value fails', async () => {
       invalid(await patch('g1', { spec: { limits: { count: 6 } } }), { causes: [LIMITS_RULE] });
     });
@@ -149,7 +156,13 @@ describe('validation ratcheting, through kubectl', { skip: kubectlUnavailable() 
     it('what was stored is what the accepted updates made', async () => {
       const got = JSON.parse(ok(await kc.run(['get', RESOURCE, 'g1', '-o', 'json']), cp())) as { metadata: { labels: Record<string, string> }; spec: Record<string, unknown> };
       assert.deepEqual(got.metadata.labels, { tier: 'gold' });
-      assert.deepEqual(got.spec, { ...INVALID_SPEC, other: 'b', labels: { keep: 'toolong', edit: 'y' }, ports: [{ name: 'https', port: 44 }, { name: 'http', port: 8080 }] });
+      assert.deepEqual(got.spec, {
+        ...INVALID_SPEC,
+        other: 'b',
+        labels: { keep: 'toolong', edit: 'y' },
+        tags: ['a', 'a', 'b', 'b'],
+        ports: [{ name: 'https', port: 44 }, { name: 'http', port: 8080 }],
+      });
     });
   });
 });

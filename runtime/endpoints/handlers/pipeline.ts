@@ -89,8 +89,8 @@ export function pruneUnknownFields(scope: RequestScope, obj: KubeObject): string
  * schema's CEL rules (422 on the Kind with every cause). `old` is the current object in the
  * request version on update (transition rules and ratcheting need it), undefined on create.
  * With the scope's validationRatcheting, what an update left unchanged is not failed: schema
- * errors are dropped, CEL errors of rules that do not read oldSelf become warnings (`warn`).
- * Mutates obj.
+ * errors are dropped, CEL errors of rules that do not read oldSelf become warnings (`warn`), and
+ * list-type set/map duplicates count only when the stored object had none. Mutates obj.
  */
 export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: KubeObject, warn?: (message: string) => void): void {
   const scheme = scope.codec.scheme;
@@ -104,7 +104,9 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: K
     ...scope.validator.validate(schema, obj, ratcheting ? ratchetedAt(schema, obj, old) : undefined),
     ...scope.validator.validate(OBJECT_WITH_META, obj),
     ...validateEmbeddedResources(obj, schema),
-    ...validateListSetsAndMaps(obj, schema),
+    // Ratcheted as a whole, as kube's customResourceStrategy does: duplicates an update brings are
+    // reported only when the stored object had none.
+    ...(ratcheting && validateListSetsAndMaps(old, schema).length > 0 ? [] : validateListSetsAndMaps(obj, schema)),
   ];
   errs.push(...validateCELRules(schema, obj, old, errs, ratcheting ? { ratcheting, ...(warn !== undefined ? { warn } : {}) } : undefined));
   if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
