@@ -34,8 +34,8 @@ export function crdGroupDefinition(crd: CustomResourceDefinition): APIGroupDefin
 /**
  * `group` as the store of requests through `version` sees it. kube builds one REST storage per
  * served version over the CRD's one storage (getOrCreateServingInfo), each with that version's
- * strategy, status and scale: here the store speaks the hub (storage) version, so its hub
- * resource takes `version`'s subresources and strategy. The hub version's is `group` itself.
+ * strategy, status, scale and selectable fields: here the store speaks the hub (storage)
+ * version, so its hub resource takes those of `version`. The hub version's is `group` itself.
  */
 export function storeGroupFor(group: APIGroupDefinition, version: string): APIGroupDefinition {
   const served = group.versions.find((v) => v.name === version)?.resources[0];
@@ -44,7 +44,7 @@ export function storeGroupFor(group: APIGroupDefinition, version: string): APIGr
     ...group,
     versions: group.versions.map((v) => (v.name !== group.hubVersion
       ? v
-      : { ...v, resources: v.resources.map((r) => ({ ...r, subresources: served.subresources, ...(served.strategy !== undefined ? { strategy: served.strategy } : {}) })) })),
+      : { ...v, resources: v.resources.map((r) => ({ ...r, subresources: served.subresources, selectableFields: served.selectableFields, ...(served.strategy !== undefined ? { strategy: served.strategy } : {}) })) })),
   };
 }
 

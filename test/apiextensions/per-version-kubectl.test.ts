@@ -1,6 +1,6 @@
 // A multi-version CRD served per version as kube serves it (getOrCreateServingInfo builds one
-// storage per version): subresources, schema (validation, defaulting, pruning), printer
-// columns and discovery of the version the request names. Through the real kubectl and HTTP,
+// storage per version): subresources, schema (validation, defaulting), printer columns,
+// selectable fields and discovery of the version the request names. Through the real kubectl and HTTP,
 // against the control plane command on SQLite and etcd. Also `kubectl get crd`: kube's
 // default table, CREATED AT as an RFC 3339 time.
 import assert from 'node:assert/strict';
@@ -53,6 +53,7 @@ const WIDGET_CRD = {
           },
         },
         additionalPrinterColumns: [{ name: 'Color', type: 'string', jsonPath: '.spec.color' }],
+        selectableFields: [{ jsonPath: '.spec.color' }],
       },
     ],
   },
@@ -138,6 +139,13 @@ describe('a CRD served per version, through kubectl', { skip: kubectlUnavailable
       assert.deepEqual(v1, ['NAME REPLICAS', 'w1 3']);
       const v2 = squashLines(ok(await kc.run(['get', `widgets.v2.${GROUP}`, 'w2']), cp()));
       assert.deepEqual(v2, ['NAME COLOR', 'w2 red']);
+    });
+
+    it('field selectors use the selectable fields of the request version', async () => {
+      assert.equal(ok(await kc.run(['get', `widgets.v2.${GROUP}`, '--field-selector', 'spec.color=red', '-o', 'name']), cp()), `widget.${GROUP}/w2`);
+      const v1 = await kc.run(['get', `widgets.v1.${GROUP}`, '--field-selector', 'spec.color=red', '-o', 'name']);
+      assert.equal(v1.code, 1);
+      assert.match(v1.stderr, /field label not supported: spec\.color/);
     });
 
     it('aggregated discovery lists the subresources of each version', async () => {
