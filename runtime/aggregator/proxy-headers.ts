@@ -32,7 +32,9 @@ export function backendRequestHeaders(r: ForwardedRequest, user: UserInfo): Outg
   const named = connectionTokens(r.headers['connection']);
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(r.headers)) {
-    if (value === undefined) continue;
+    // HTTP/2 pseudo-headers (:method, :path, :authority, :scheme) describe the client's
+    // request line; the backend request has its own.
+    if (value === undefined || name.startsWith(':')) continue;
     const lower = name.toLowerCase();
     const keepForUpgrade = r.upgrade && (lower === 'connection' || lower === 'upgrade');
     if (!keepForUpgrade && (HOP_BY_HOP.has(lower) || named.has(lower))) continue;

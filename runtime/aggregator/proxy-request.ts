@@ -70,6 +70,8 @@ export async function proxyRequest(req: APIRequest, res: APIResponse, t: ProxyTa
 }
 
 function hasBody(req: APIRequest): boolean {
+  // HTTP/2 frames a body without either header; a request without one ends with its headers.
+  if (req.raw.httpVersionMajor === 2) return (req.raw as { stream?: { endAfterHeaders?: boolean } }).stream?.endAfterHeaders !== true;
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
@@ -86,7 +88,10 @@ function relayOnTheWire(req: APIRequest, res: APIResponse, answer: IncomingMessa
     answer.destroy();
     return Promise.resolve();
   }
-  raw.writeHead(answer.statusCode ?? 502, answer.statusMessage, backendResponseHeaders(answer.rawHeaders));
+  const headers = backendResponseHeaders(answer.rawHeaders);
+  // HTTP/2 has no reason phrase.
+  if (req.raw.httpVersionMajor === 2) raw.writeHead(answer.statusCode ?? 502, headers);
+  else raw.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
   // A watch must reach the client before its first event does.
   if (answer.headers['content-length'] === undefined) raw.flushHeaders();
   return new Promise((resolve) => {

@@ -240,7 +240,10 @@ class NodeResponse implements APIResponse {
   stream(contentType: string, code = 200): ResponseStream {
     const raw = this.raw;
     this.flushWarnings();
-    raw.writeHead(code, { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    // No Content-Length: HTTP/1.1 frames the body in chunks and ends it with the terminating
+    // chunk, HTTP/2 in DATA frames ending with END_STREAM (where a Transfer-Encoding header is
+    // forbidden, RFC 9113 §8.2.2).
+    raw.writeHead(code, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
     raw.flushHeaders();
     let ended = false;
     return {

@@ -1,6 +1,7 @@
 import { createServer as createHTTPServer, ServerResponse, type IncomingMessage, type Server as HTTPServer } from 'node:http';
-import { createServer as createHTTPSServer } from 'node:https';
+import { createSecureServer, type Http2Session } from 'node:http2';
 import { Server as NetServer, type Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { newBadRequest, newInternalError } from '../apimachinery/errors/index.js';
 import { Cancellation } from './cancellation.js';
@@ -60,11 +61,14 @@ const CONNECTION_CLOSE_GRACE_MS = 2_000;
  * request and closes only the idle ones.
  */
 export class Serving {
+  /** node's http server, or for TLS its HTTP/2 secure server with HTTP/1.1 fallback (same API for HTTP/1.1). */
   readonly httpServer: HTTPServer;
   /** Requests being served and their responses: aborted together when the drain period is over. */
   private readonly live = new Map<Cancellation, ServerResponse>();
-  /** Open connections and the number of requests each is serving (0: idle between requests). */
+  /** Open HTTP/1.1 connections and the number of requests each is serving (0: idle between requests). */
   private readonly connections = new Map<Socket, number>();
+  /** Open HTTP/2 connections: shutdown sends each a GOAWAY, and they close once their streams end. */
+  private readonly sessions = new Set<Http2Session>();
   private stopped: Error | undefined;
   private readonly maxRequestBodyBytes: number;
   private readonly tls: boolean;
@@ -78,10 +82,18 @@ export class Serving {
     const tls = opts.tls;
     this.tls = tls !== undefined;
     const onRequest = (raw: IncomingMessage, response: ServerResponse): void => this.dispatch(raw, response);
+    // kube-apiserver offers h2 and http/1.1 by ALPN: client-go and kubectl then multiplex every
+    // request and watch on one connection. node hands HTTP/2 streams over as compatibility
+    // request/response objects with the same surface as HTTP/1.1's (see http.ts for the few
+    // differences), and HTTP/1.1 connections to its ordinary HTTP/1.1 server code.
     this.httpServer = tls
-      ? createHTTPSServer({ cert: tls.cert, key: tls.key, ...(tls.clientCA !== undefined ? { ca: tls.clientCA, requestCert: true, rejectUnauthorized: false } : {}) }, onRequest)
+      ? (createSecureServer(
+          { allowHTTP1: true, cert: tls.cert, key: tls.key, ...(tls.clientCA !== undefined ? { ca: tls.clientCA, requestCert: true, rejectUnauthorized: false } : {}) },
+          onRequest as never,
+        ) as unknown as HTTPServer)
       : createHTTPServer(onRequest);
     this.httpServer.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => this.track(socket));
+    if (tls) this.httpServer.on('session', (session: Http2Session) => this.trackSession(session));
     this.httpServer.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => this.dispatchUpgrade(raw, socket, head));
     this.httpServer.on('clientError', (err: Error & { code?: string }, socket: Duplex) => respondToClientError(err, socket));
   }
@@ -166,6 +178,7 @@ export class Serving {
       // Let aborted handlers write their last bytes before the sockets go.
       await new Promise((resolve) => setImmediate(resolve));
       for (const socket of this.connections.keys()) socket.destroy();
+      for (const session of this.sessions) session.destroy();
     }
     await new Promise<void>((resolve) => closeListener(this.httpServer, () => resolve()));
     signals.httpServerStoppedListening.signal();
@@ -183,7 +196,10 @@ export class Serving {
     this.closing = true;
     closeListener(this.httpServer);
     for (const [socket, active] of this.connections) if (active === 0) socket.destroy();
-    for (const response of this.live.values()) if (!response.headersSent) response.shouldKeepAlive = false;
+    // GOAWAY: the client opens no new stream here (one it sent meanwhile is refused, which it
+    // may safely retry elsewhere); the streams already open are answered, then the session closes.
+    for (const session of this.sessions) session.close();
+    for (const response of this.live.values()) closeAfter(response);
   }
 
   /** Resolves true once every connection has closed, false when `timeoutMs` passes first. */
@@ -192,7 +208,7 @@ export class Serving {
     return new Promise((resolve) => {
       const poll = (): void => {
         for (const [socket, active] of this.connections) if (active === 0) socket.destroy();
-        if (this.connections.size === 0) resolve(true);
+        if (this.connections.size === 0 && this.sessions.size === 0) resolve(true);
         else if (performance.now() >= deadline) resolve(false);
         else setTimeout(poll, 10);
       };
@@ -205,8 +221,21 @@ export class Serving {
       socket.destroy();
       return;
     }
+    // An HTTP/2 connection is tracked as its session.
+    if ((socket as TLSSocket).alpnProtocol === 'h2') return;
     this.connections.set(socket, 0);
     socket.once('close', () => this.connections.delete(socket));
+  }
+
+  private trackSession(session: Http2Session): void {
+    if (this.closing) {
+      session.close();
+      return;
+    }
+    this.sessions.add(session);
+    session.once('close', () => this.sessions.delete(session));
+    // A client that goes away mid-stream must not become an unhandled 'error' event.
+    session.on('error', () => undefined);
   }
 
   /** Counts a request on its connection until its response closes; idle connections may be closed by shutdown. */
@@ -254,7 +283,7 @@ export class Serving {
     this.countOnConnection(raw, response);
     // In flight from now, before any filter runs: see RequestsInFlight.
     this.server.config.requestsInFlight.arrive(raw, response);
-    if (this.closing) response.shouldKeepAlive = false;
+    if (this.closing) closeAfter(response);
     const cancellation = new Cancellation();
     if (this.stopped !== undefined) cancellation.abort(this.stopped);
     else {
@@ -269,6 +298,14 @@ export class Serving {
       else if (!response.writableEnded) response.destroy();
     });
   }
+}
+
+/**
+ * An HTTP/1.1 answer not yet started gets `Connection: close` and its connection is closed
+ * after it (an HTTP/2 stream has no such header: its session's GOAWAY does that).
+ */
+function closeAfter(response: ServerResponse): void {
+  if (response.req.httpVersionMajor === 1 && !response.headersSent) response.shouldKeepAlive = false;
 }
 
 /**
