@@ -19,6 +19,11 @@ export class Rand {
     return Math.floor(this.next() * n);
   }
 
+  /** True with probability p. */
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
   pick<T>(xs: readonly T[]): T {
     return xs[this.int(xs.length)] as T;
   }
