@@ -145,5 +145,21 @@ export function describeLargeWatch(backend: BackendUnderTest): void {
         w.stop();
       }
     });
+
+    it('a watch from a past resourceVersion replays every later event, in order', async () => {
+      const from = await s.store.getCurrentResourceVersion();
+      const burst = await createPods(s, Array.from({ length: liveBurst }, (_, i) => podName(`replay${live}`, i)));
+      live++;
+      const w = await s.store.watch('/pods/', { recursive: true, resourceVersion: String(from), predicate: everything(false) as SelectionPredicate });
+      try {
+        for (const name of burst) {
+          const ev = await next(w);
+          assert.equal(ev.type, 'ADDED', JSON.stringify(ev).slice(0, 300));
+          assert.equal((ev.object as Pod).metadata.name, name);
+        }
+      } finally {
+        w.stop();
+      }
+    });
   });
 }

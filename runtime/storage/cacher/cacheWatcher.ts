@@ -59,6 +59,24 @@ export class CacheWatcher<T extends StoredObject> {
     for (const obj of snapshot) if (this.matches(obj)) yield { type: 'ADDED', object: obj };
   }
 
+  /**
+   * Replays `history` (cache events after the watch's resourceVersion, in order) the same way:
+   * all of them, as the client reads, before any live event (kube sends both through its cacheInterval).
+   */
+  sendHistory(history: readonly CacheEvent<T>[]): void {
+    this.queue.sendInitial(this.historyEvents(history, this.sentRV));
+    const last = history[history.length - 1];
+    if (last && last.rv > this.sentRV) this.sentRV = last.rv;
+  }
+
+  private *historyEvents(history: readonly CacheEvent<T>[], after: number): Generator<WatchEvent<T>, void> {
+    for (const ev of history) {
+      if (ev.rv <= after || !this.coversKey(ev.key)) continue;
+      const out = this.transform(ev);
+      if (out) yield out;
+    }
+  }
+
   bookmark(rv: number, initialEventsEnd = false): void {
     if (rv < this.sentRV) return;
     const metadata: Record<string, unknown> = { resourceVersion: String(rv) };

@@ -239,7 +239,7 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
         return w.queue;
       }
       w.sentRV = watchRV;
-      for (const ev of events) w.dispatch(ev);
+      w.sendHistory(events);
     }
     this.watchers.add(w);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
