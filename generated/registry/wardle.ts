@@ -2,7 +2,9 @@
 
 import { FlunderConversion as flunderV1alpha1Conversion } from '../../apis/wardle/v1alpha1/conversion.js';
 import { setFlunderDefaults as flunderV1alpha1Defaults } from '../../apis/wardle/v1alpha1/defaults.js';
+import { FischerStrategy as fischerV1alpha1Strategy } from '../../apis/wardle/v1alpha1/strategy.js';
 import { setFlunderDefaults as flunderV1beta1Defaults } from '../../apis/wardle/v1beta1/defaults.js';
+import { FlunderStrategy as flunderV1beta1Strategy } from '../../apis/wardle/v1beta1/strategy.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';
 import wardleV1alpha1OpenAPI from '../openapi/wardle/v1alpha1.json' with {
   type: 'json'
@@ -75,6 +77,7 @@ export const wardleGroup = {
             "fl",
           ],
           singular: "flunder",
+          strategy: flunderV1beta1Strategy,
           subresources: {
             status: true,
           },
@@ -116,6 +119,7 @@ export const wardleGroup = {
           selectableFields: [],
           shortNames: [],
           singular: "fischer",
+          strategy: fischerV1alpha1Strategy,
           subresources: {
             status: false,
           },

@@ -35,6 +35,8 @@ export function customResourceStrategy(scale: ScalePaths | undefined, schema: JS
     return validator.validate(replicasSchema, value).map((e) => at(e, scale.specReplicasPath.replace(/^\./, '')));
   };
   return {
+    // kube's customResourceStrategy: a PUT without metadata.resourceVersion is 422, never a blind overwrite.
+    allowUnconditionalUpdate: false,
     validate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
     validateUpdate: (obj, old) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale), ...validateReplicasSchema(obj, old)],
     warningsOnCreate: (obj) => finalizerWarnings(obj, undefined),

@@ -22,7 +22,12 @@ export interface RESTStrategy<T> {
   canonicalize?(obj: T): void;
   /** Whether PUT of a missing object creates it. Default false. */
   readonly allowCreateOnUpdate?: boolean;
-  /** Whether PUT without metadata.resourceVersion is accepted. Default true. */
+  /**
+   * Whether PUT without metadata.resourceVersion overwrites whatever is stored (kube's
+   * AllowUnconditionalUpdate); when false such a PUT is 422 on metadata.resourceVersion. Default
+   * true, kube's answer for its built-in kinds (Namespaces, Services, Endpoints); custom
+   * resources, CRDs, APIServices and sample-apiserver's kinds declare false.
+   */
   readonly allowUnconditionalUpdate?: boolean;
   /**
    * Validates metadata.name (and the generated name) on create; returns the problems

@@ -15,7 +15,8 @@ describe('generic Store: update', () => {
   });
 
   test('stale resourceVersion is 409 Conflict; matching or absent resourceVersion updates', async () => {
-    const { main } = await env.storages(wardleGroup, 'Flunder');
+    // Flunders themselves refuse updates without a resourceVersion (sample-apiserver's strategy).
+    const { main } = await env.storages(withOverrides(wardleGroup, 'Flunder', { strategy: { allowUnconditionalUpdate: true } }), 'Flunder');
     const created = await main.create(ctx('u1'), flunder('a', { flunderReference: 'x' }), allow, write);
     const rv1 = String(created.metadata?.resourceVersion);
     const changed = { ...created, spec: { flunderReference: 'y' } };

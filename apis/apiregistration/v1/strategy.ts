@@ -5,9 +5,10 @@ import type { APIService } from './types.js';
 /**
  * The APIService strategy of kube-aggregator: names are path segments rather than DNS
  * subdomains, because the legacy core group's APIService is `v1.`; that a name is
- * `<version>.<group>` the schema's rule checks.
+ * `<version>.<group>` the schema's rule checks. Updates must carry a resourceVersion.
  */
 export const APIServiceStrategy = {
+  allowUnconditionalUpdate: false,
   validateName: validatePathSegmentName,
   // kube-aggregator's table: `Local` or the service's namespace/name, and the Available
   // condition's status with its reason when it is not True.
