@@ -17,18 +17,25 @@ export interface BuiltInAuthenticationConfig {
   readonly tokens?: StaticTokens;
 }
 
+const NO_TOKENS: StaticTokens = new Map();
+
 /**
  * authenticator.Config.New: request header, then client certificate, then bearer token; the
  * first that names a user wins and gets system:authenticated. Only a request none of them
  * recognised and none refused falls through to anonymous: an untrusted certificate or an
  * unknown token is 401 even with --anonymous-auth.
+ *
+ * The bearer-token authenticator is always there, with no static tokens when no token file is
+ * given: kube-apiserver always has one (service-account tokens are mandatory), so a bearer token
+ * is a credential that must be accepted, never one ignored in favour of anonymous. Any other
+ * Authorization scheme (`Basic`: kube has had no password authenticator since 1.19) is no
+ * credential at all, as in kube.
  */
 export function newBuiltInAuthenticator(c: BuiltInAuthenticationConfig): Authenticator {
   const authenticators: Authenticator[] = [];
   if (c.requestHeader !== undefined) authenticators.push(requestHeaderAuthenticator(c.requestHeader));
   if (c.clientCertificates !== undefined) authenticators.push(x509Authenticator(c.clientCertificates));
-  if (c.tokens !== undefined) authenticators.push(tokenFileAuthenticator(c.tokens));
-  if (authenticators.length === 0) return c.anonymous ? anonymousAuthenticator() : unionAuthenticator();
+  authenticators.push(tokenFileAuthenticator(c.tokens ?? NO_TOKENS));
   const authenticated = authenticatedGroupAdder(unionAuthenticator(...authenticators));
   return c.anonymous ? unionFailOnError(authenticated, anonymousAuthenticator()) : authenticated;
 }
