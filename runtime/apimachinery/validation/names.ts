@@ -116,8 +116,11 @@ export type ValidateNameFunc = (name: string, prefix: boolean) => string[];
 /** The name rules a kind may pick for metadata.name. */
 export type NameValidation = 'DNS1123Subdomain' | 'DNS1123Label' | 'DNS1035Label' | 'PathSegment';
 
-/** Replaces a trailing `-` of a generateName with a character the name rules accept (maskTrailingDash). */
-function maskTrailingDash(name: string): string {
+/**
+ * Replaces a trailing `-` of a generateName with a character the name rules accept
+ * (maskTrailingDash): what kube's NameIs* functions do to a prefix, since characters follow it.
+ */
+export function maskTrailingDash(name: string): string {
   return name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
 }
 

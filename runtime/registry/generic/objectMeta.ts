@@ -1,5 +1,6 @@
 import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/labels/index.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
+import { maskTrailingDash } from '../../apimachinery/validation/names.js';
 import type { ObjectMeta } from '../../storage/object.js';
 import type { KubeObject } from '../rest.js';
 
@@ -28,9 +29,17 @@ function stringOf(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
-/** ValidateObjectMetaAccessor: what a new object's metadata must satisfy. */
+/**
+ * ValidateObjectMetaAccessor: what a new object's metadata must satisfy, after name generation.
+ * A generateName is checked whether or not a name was given (kube reports it first), as a
+ * prefix: with its trailing `-` masked, the name rule's prefix form for every DNS-style rule.
+ */
 export function validateObjectMetaCreate(meta: ObjectMeta, namespaced: boolean, validateName: NameValidator): FieldError[] {
   const errs: FieldError[] = [];
+  const generateName = stringOf(meta.generateName);
+  if (generateName !== '') {
+    for (const msg of validateName(maskTrailingDash(generateName))) errs.push({ type: 'FieldValueInvalid', field: 'metadata.generateName', badValue: generateName, detail: msg });
+  }
   const name = stringOf(meta.name);
   if (name === '') errs.push({ type: 'FieldValueRequired', field: 'metadata.name', detail: 'name or generateName is required' });
   else for (const msg of validateName(name)) errs.push({ type: 'FieldValueInvalid', field: 'metadata.name', badValue: name, detail: msg });
