@@ -10,18 +10,13 @@
 // is the bench (`npm run bench -- fuzz`).
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { after, before, it } from 'node:test';
-import { until } from '../integration/assertions.js';
 import { describeBackends } from '../integration/harness.js';
-import { canaryPaths, listScope, runFuzz, setupFuzz, summary, type FuzzEnv } from './runner.js';
-import { itemPath, targets } from './targets.js';
+import { READYZ_AFTER_MS, READYZ_DURING_MS, runFuzz, setupFuzz, summary, type FuzzEnv } from './runner.js';
+import { aliveAndReady, listsMatchModel, noPollution } from './verify.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261125);
 const COUNT = Number(process.env['FUZZ_COUNT'] ?? 800);
-/** /readyz during the run: generous for a busy 2-core machine; after the run kube's 1 s. */
-const READYZ_DURING_MS = 2000;
-const READYZ_AFTER_MS = 1000;
 
 describeBackends('hostile input fuzz', (cp, backend) => {
   let env: FuzzEnv;
@@ -45,35 +40,12 @@ describeBackends('hostile input fuzz', (cp, backend) => {
   });
 
   it('afterwards: same process, ready within 1 s, /metrics answers, no prototype pollution', async () => {
-    assert.equal(cp().exited(), undefined, cp().log().slice(-4000));
-    assert.equal(cp().pid, pid);
-    const t0 = performance.now();
-    const ready = await env.client.request({ path: '/readyz', timeoutMs: 10_000 });
-    const ms = performance.now() - t0;
-    assert.equal(ready.status, 200, ready.text);
-    assert.ok(ms <= READYZ_AFTER_MS, `/readyz took ${ms.toFixed(0)} ms`);
-    const metrics = await env.client.request({ path: '/metrics' });
-    assert.equal(metrics.status, 200, metrics.text.slice(0, 500));
-    // A polluted Object.prototype shows in objects made afterwards (for…in, spreads, defaults).
-    for (const t of targets) {
-      const name = `fz-fresh-${SEED % 100_000}`;
-      const created = await env.client.json('POST', t.collection(env.ctx.ns), t.manifest(name, env.ctx.ns));
-      assert.equal(created.status, 201, JSON.stringify(created.body));
-      const got = await env.client.json('GET', itemPath(t, env.ctx.ns, name));
-      assert.equal(got.status, 200);
-      assert.deepEqual([...canaryPaths(created.body), ...canaryPaths(got.body)], [], `${t.id} ${name} carries inherited fields: ${JSON.stringify(got.body)}`);
-      env.model.set(t, got.body);
-    }
+    const problems = [...(await aliveAndReady(env, cp(), pid, READYZ_AFTER_MS)), ...(await noPollution(env, String(SEED % 100_000)))];
+    assert.deepEqual(problems, [], `FUZZ_SEED=${SEED}:\n${problems.join('\n')}`);
   });
 
   it('afterwards: a list of every kind equals the acknowledged writes', async () => {
-    for (const t of targets) {
-      let diff: string[] = [];
-      // Namespaces being deleted end when their controller gets to them: poll for that only.
-      await until(`${t.id} list equal to the model`, async () => {
-        diff = env.model.diff(t, t.namespaced ? env.ctx.ns : '', await listScope(env.client, t, env.ctx.ns));
-        return diff.length === 0 ? true : undefined;
-      }, t.namespaced ? 1 : 30_000).catch(() => assert.fail(`${t.id}: the list differs from the acknowledged writes (FUZZ_SEED=${SEED}):\n${diff.slice(0, 20).join('\n')}`));
-    }
+    const problems = await listsMatchModel(env);
+    assert.deepEqual(problems, [], `the lists differ from the acknowledged writes (FUZZ_SEED=${SEED}):\n${problems.slice(0, 20).join('\n')}`);
   });
 });

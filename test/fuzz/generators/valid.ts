@@ -6,7 +6,7 @@ import { APPLY_NOT_SERVED, NOT_FOUND, SUCCESS, type Expect, type FuzzCase, type 
 import type { Model } from '../model.js';
 import type { Rand } from '../prng.js';
 import { current, getPath, keyOf, verbRequest, type Aim, type FuzzContext } from '../requests.js';
-import { crTarget, namespaceTarget, targets, type Obj, type PatchType, type Target } from '../targets.js';
+import { crTarget, targets, type Obj, type PatchType, type Target } from '../targets.js';
 
 type Op = 'get' | 'list' | 'watch' | 'update' | 'patch' | 'status' | 'scale' | 'delete' | 'deletecollection';
 const OPS: readonly Op[] = ['get', 'list', 'watch', 'update', 'update', 'patch', 'patch', 'patch', 'status', 'scale', 'delete', 'deletecollection'];
@@ -84,7 +84,7 @@ function slotRequest(op: Op, a: Aim, c: FuzzContext, m: Model, draw: { value: st
     case 'delete':
       return { req: verbRequest('delete', a, c), expect: [SUCCESS] };
     case 'deletecollection':
-      if (a.t === namespaceTarget) return { req: verbRequest('delete', a, c), expect: [SUCCESS] };
+      if (!a.t.deleteCollection) return { req: verbRequest('delete', a, c), expect: [SUCCESS] };
       return { req: verbRequest('deletecollection', a, c, { query: `fieldSelector=metadata.name%3D${a.name}` }), expect: [SUCCESS] };
   }
 }
