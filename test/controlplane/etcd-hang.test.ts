@@ -11,8 +11,10 @@
 // unreachable storage (500 ServerTimeout with Retry-After: 2).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { AggregatedServerProcess } from '../aggregator/aggregated-server.js';
 import { until } from '../integration/assertions.js';
 import { ControlPlane, etcdUnavailable } from '../integration/harness.js';
+import { startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
 import { asStatus, HttpsClient, type RawResponse, type StatusBody, type WatchStream } from '../integration/https.js';
 import { flunderV1beta1, uniqueName } from '../integration/objects.js';
 
@@ -161,6 +163,70 @@ for (const [stopSeconds, requestTimeoutS] of [[10, 4], [75, 20]] as const) {
     });
   });
 }
+
+// The standalone aggregated server has the same checks on its own etcd: probes need no
+// credentials there, as kube's sample-apiserver's.
+describe('etcd stopped (SIGSTOP) under the standalone aggregated server', { skip: skip ?? false }, () => {
+  let cp: ControlPlane;
+  let etcd: EtcdCluster;
+  let wardle: AggregatedServerProcess;
+  let anonymous: HttpsClient;
+  before(async () => {
+    cp = await ControlPlane.start({ backend: 'sqlite' });
+    etcd = await startEtcd();
+    wardle = await AggregatedServerProcess.start({
+      controlPlane: cp,
+      extraArgs: ['--storage-backend', 'etcd3', '--etcd-servers', etcd.endpoints.join(','), '--etcd-healthcheck-timeout', '3s', '--etcd-readycheck-timeout=2500ms'],
+    });
+    anonymous = new HttpsClient(wardle.credentials(), { anonymous: true });
+  });
+  after(async () => {
+    etcd?.members[0]?.resume();
+    anonymous?.close();
+    await wardle?.stop();
+    await etcd?.close();
+    await cp?.stop();
+  });
+
+  it('/livez and /readyz report etcd and etcd-readiness failing, then ok after SIGCONT', { timeout: 5 * 60_000 }, async () => {
+    // Both checks are there (on a busy machine a probe may miss its deadline now and then).
+    await until('/livez to pass with an etcd check', async () => {
+      const r = await anonymous.request({ path: '/livez?verbose' });
+      return r.status === 200 && r.text.split('\n').includes('[+]etcd ok') ? true : undefined;
+    });
+    await until('/readyz to pass with etcd and etcd-readiness checks', async () => {
+      const r = await anonymous.request({ path: '/readyz?verbose' });
+      const lines = r.text.split('\n');
+      return r.status === 200 && lines.includes('[+]etcd ok') && lines.includes('[+]etcd-readiness ok') ? true : undefined;
+    });
+    const member = etcd.members[0];
+    assert.ok(member);
+    member.pause();
+    try {
+      // Each check answers from its last probe for half its timeout, then fails by its timeout.
+      const failed = await until('/readyz to fail on both checks', async () => {
+        const r = await anonymous.request({ path: '/readyz?verbose', timeoutMs: 60_000 });
+        const lines = r.text.split('\n');
+        return lines.includes('[-]etcd failed: reason withheld') && lines.includes('[-]etcd-readiness failed: reason withheld') ? r : undefined;
+      }, 60_000);
+      assert.equal(failed.status, 500);
+      assert.ok(failed.text.endsWith('\nreadyz check failed\n'), failed.text);
+      // (Only the aggregate paths answer without credentials there, as kube's AlwaysAllowPaths.)
+      const livez = await until('/livez to fail', async () => {
+        const r = await anonymous.request({ path: '/livez?verbose', timeoutMs: 60_000 });
+        return r.status === 500 ? r : undefined;
+      }, 60_000);
+      assert.ok(livez.text.split('\n').includes('[-]etcd failed: reason withheld'), livez.text);
+      assert.ok(livez.text.endsWith('\nlivez check failed\n'), livez.text);
+    } finally {
+      member.resume();
+    }
+    await until('/readyz and /livez to pass again', async () => {
+      const [r, l] = await Promise.all([anonymous.request({ path: '/readyz' }), anonymous.request({ path: '/livez' })]);
+      return r.status === 200 && l.status === 200 ? true : undefined;
+    }, 120_000);
+  });
+});
 
 /**
  * A storage call that did not complete, answered as kube answers it: 504 Timeout with the
