@@ -86,6 +86,8 @@ export class CRDServingInfo {
           admission: deps.admission,
           strategicMergePatch: false,
           scaleTableFromResource: true,
+          unknownSubresource: 'object',
+          unstructured: true,
           minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds,
           validator: deps.validator,
           codec: (_scheme, v) => codecs.get(v) ?? customResourceCodec(scheme, v, converter),

@@ -6,6 +6,7 @@ import type { APIGroupDefinition } from '../registry/types.js';
 import type { DiscoveryManager } from '../server/discovery/index.js';
 import { discoveryFromGroupDefinition } from '../server/discovery/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
+import { webServiceNotFound } from '../server/mux.js';
 import { openAPIFromGroupDefinition, type OpenAPIService } from '../server/openapi/index.js';
 import type { Interface as StorageInterface, StorageFactory } from '../storage/index.js';
 import type { ResourceRegistry } from './resources.js';
@@ -41,6 +42,8 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
     const { prefix, handler } = installAPIGroupVersion({ group, version: version.name, storages, admission: opts.admission });
     server.mux.handlePrefix(prefix.endsWith('/') ? prefix : `${prefix}/`, handler);
   }
+  // Below the group's root, what no version serves is kube's go-restful 404, not the next server's.
+  server.mux.handlePrefix(group.name === '' ? '/api/' : `/apis/${group.name}/`, webServiceNotFound, { listed: false });
   for (const gv of discoveryFromGroupDefinition(group)) {
     opts.discovery.setGroupVersion(gv.group, gv.version, gv.resources, { groupPriorityMinimum: gv.groupPriorityMinimum, versionPriority: gv.versionPriority });
   }

@@ -1,4 +1,4 @@
-import { newMethodNotSupported, newNotFound, toStatusError } from '../apimachinery/errors/index.js';
+import { newMethodNotSupported, newNotFound, newPathNotFound, toStatusError } from '../apimachinery/errors/index.js';
 import { KindScheme } from '../apimachinery/scheme/scheme.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { AdmissionChain } from '../admission/types.js';
@@ -57,6 +57,16 @@ export interface InstallAPIGroupVersionOptions {
   readonly scaleTableFromResource?: boolean;
   /** Whether updates ratchet schema and CEL validation (CRDs' CRDValidationRatcheting). Default false. */
   readonly validationRatcheting?: boolean;
+  /**
+   * How a path below an object naming a subresource the resource does not have is answered.
+   * 'route' (the default): kube's built-in groups have one go-restful route per verb and
+   * subresource, so such a path (or any deeper one) has no route: 404 `the server could not find
+   * the requested resource`, empty details. 'object': NotFound naming the object, as kube's CRD
+   * handler answers from the RequestInfo alone (it never looks past the subresource segment).
+   */
+  readonly unknownSubresource?: 'route' | 'object';
+  /** Whether objects decode as unstructured (custom resources): see RequestScope.unstructured. Default false. */
+  readonly unstructured?: boolean;
 }
 
 export interface InstalledAPIGroupVersion {
@@ -84,6 +94,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
   const deprecationWarning = versionDef.deprecation?.warning;
   const returnDeleted = opts.returnDeletedObject ?? new Set<string>();
 
+  const versionKinds: ReadonlySet<string> = new Set(versionDef.resources.flatMap((r) => [r.kind, r.listKind]));
   const resources = new Map<string, InstalledResource>();
   for (const definition of versionDef.resources) {
     const storages = opts.storages.get(definition.kind);
@@ -104,6 +115,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       validator,
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
       ...(opts.validationRatcheting === true ? { validationRatcheting: true } : {}),
+      versionKinds,
     };
     const tableConvertor = newTableConvertor(definition.printerColumns, opts.now, definition.strategy?.printerCells);
     const kindScope: RequestScope = {
@@ -112,6 +124,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       tableConvertor,
       restrictions: resourceEndpointRestrictions({ tableConvertor: true }),
       codec: (opts.codec ?? kindCodec)(scheme, opts.version),
+      ...(opts.unstructured === true ? { unstructured: true } : {}),
     };
     const scopes = new Map<string, RequestScope>([['', kindScope]]);
     if (storages.status !== undefined) scopes.set('status', { ...kindScope, subresource: 'status' });
@@ -127,15 +140,17 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
     resources.set(definition.plural, { definition, storages, scopes });
   }
 
+  const byRoute = (opts.unknownSubresource ?? 'route') === 'route';
   const handler: Handler = async (req, res) => {
     try {
+      // A resource this version does not serve, or a path shape it does not have: no route.
       const r = resources.get(req.info.resource);
-      if (r === undefined || !pathFitsScope(req, r.definition)) {
-        throw newNotFound({ group, resource: req.info.resource }, req.info.name);
-      }
+      if (r === undefined || !pathFitsScope(req, r.definition)) throw newPathNotFound();
       const scope = r.scopes.get(req.info.subresource);
       const storage = endpointStorage(r.storages, req.info.subresource);
-      if (scope === undefined || storage === undefined) throw newNotFound({ group, resource: req.info.resource }, req.info.name);
+      if (scope === undefined || storage === undefined || (byRoute && req.info.parts.length > 3)) {
+        throw byRoute ? newPathNotFound() : newNotFound({ group, resource: req.info.resource }, req.info.name);
+      }
       if (deprecationWarning !== undefined) res.addWarning(deprecationWarning);
       await dispatch(req, res, scope, storage, r.definition, returnDeleted.has(r.definition.plural));
     } catch (err) {

@@ -1,6 +1,6 @@
-import { newPathNotFound } from '../apimachinery/errors/index.js';
 import type { HealthChecker } from './healthz.js';
 import type { Handler } from './http.js';
+import { pageNotFound } from './mux.js';
 
 /**
  * A hook run once the head server of the chain listens (kube's PostStartHookFunc). Its
@@ -44,13 +44,12 @@ export interface DelegationTarget {
 }
 
 /**
- * The end of every delegation chain: 404 NotFound, `the server could not find the requested
- * resource` (what client-go itself says for kube's plain-text 404).
+ * The end of every delegation chain (kube's notfoundhandler once every path is installed): Go's
+ * plain-text `404 page not found`, which client-go reads as `the server could not find the
+ * requested resource`.
  */
 export function notFoundHandler(): Handler {
-  return async (_req, res) => {
-    res.writeError(newPathNotFound());
-  };
+  return pageNotFound;
 }
 
 /** A delegate that owns nothing: everything is 404 (kube's NewEmptyDelegate). */

@@ -3,7 +3,7 @@ import type { DelegationTarget, HealthCheckSets, PostStartHook, PostStartHookEnt
 import { installHealthEndpoint, pingCheck, shutdownCheck, type HealthChecker } from './healthz.js';
 import type { Handler } from './http.js';
 import { PathRecorderMux } from './mux.js';
-import { versionHandler } from './version.js';
+import { installVersionEndpoint } from './version.js';
 
 /**
  * One server of the delegation chain (k8s.io/apiserver GenericAPIServer): its own mux, whose
@@ -151,7 +151,7 @@ export class GenericAPIServer implements DelegationTarget {
     installHealthEndpoint(this.mux, 'healthz', () => this.healthChecks().healthz, logger);
     installHealthEndpoint(this.mux, 'livez', () => this.healthChecks().livez, logger);
     installHealthEndpoint(this.mux, 'readyz', () => this.healthChecks().readyz, logger);
-    this.mux.handle('/version', versionHandler(version));
+    installVersionEndpoint(this.mux, version);
     this.mux.handle('/metrics', metrics.handler());
     this.mux.handle('/', async (_req, res) => res.writeJSON(200, { paths: this.listedPaths() }), { listed: false });
   }

@@ -14,9 +14,9 @@ export class PathRecorderMux {
   private table: RoutingTable = { exact: new Map(), prefixes: [] };
   private notFound: Handler;
 
-  /** @param name identifies the owning server in error messages; notFound defaults to a 404 NotFound Status. */
+  /** @param name identifies the owning server in error messages; notFound defaults to pageNotFound. */
   constructor(readonly name: string, notFound?: Handler) {
-    this.notFound = notFound ?? defaultNotFound;
+    this.notFound = notFound ?? pageNotFound;
   }
 
   /** Registers `path` for exactly that path. Throws if the path is already registered, unless `replace`. */
@@ -114,6 +114,24 @@ interface RoutingTable {
   readonly prefixes: readonly PrefixRoute[];
 }
 
-const defaultNotFound: Handler = async (_req, res) => {
+/**
+ * Go's http.NotFound, kube's answer for a path no server of the chain has a handler for (its
+ * notfoundhandler at the end of the delegation chain, and PathRecorderMux's default): plain text
+ * `404 page not found`, not a Status. Clients make their own NotFound of it (client-go: `the
+ * server could not find the requested resource`).
+ */
+export const pageNotFound: Handler = async (_req, res) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.writeBytes(404, '404 page not found\n', 'text/plain; charset=utf-8');
+};
+
+/**
+ * What kube answers for a path below the root of one of its go-restful web services (a served
+ * group `/apis/<group>/…`, the core `/api/…`, `/version/…`) that no route of it matches: an
+ * unknown version, resource or subresource, or a deeper path. The container's ServiceErrorHandler
+ * writes NewGenericServerResponse(404): NotFound, `the server could not find the requested
+ * resource`, empty details. Register it under the web service's root; longer prefixes win.
+ */
+export const webServiceNotFound: Handler = async (_req, res) => {
   res.writeError(newPathNotFound());
 };

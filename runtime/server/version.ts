@@ -1,4 +1,5 @@
 import type { Handler } from './http.js';
+import { webServiceNotFound, type PathRecorderMux } from './mux.js';
 import packageJSON from '../../package.json' with { type: 'json' };
 
 /** version.Info as `/version` serves it; every field is always present. */
@@ -45,4 +46,16 @@ export function versionHandler(info: VersionInfo): Handler {
   return async (_req, res) => {
     res.writeBytes(200, body, 'application/json');
   };
+}
+
+/**
+ * `/version` as kube's go-restful web service rooted there serves it: the route answers with and
+ * without the trailing slash (the Python client asks for `/version/`), and any deeper path is the
+ * web service's 404.
+ */
+export function installVersionEndpoint(mux: PathRecorderMux, info: VersionInfo): void {
+  const handler = versionHandler(info);
+  mux.handle('/version', handler);
+  mux.handle('/version/', handler, { listed: false });
+  mux.handlePrefix('/version/', webServiceNotFound, { listed: false });
 }

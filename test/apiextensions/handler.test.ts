@@ -103,7 +103,11 @@ describe('CRDHandler over a storage-backed CRD source', () => {
       const r = httpRequest({ host: '127.0.0.1', port, method, path, headers: text === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Obj }));
+        res.on('end', () => {
+          // The end of the chain answers plain text (`404 page not found`), as kube does.
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: /json/.test(res.headers['content-type'] ?? '') ? (JSON.parse(text) as Obj) : { text } });
+        });
       });
       r.on('error', reject);
       r.end(text);

@@ -90,7 +90,7 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
     assert.equal(gv.json()['message'], 'the API version in the data (wardle.example.com/v1beta1) does not match the expected API version (wardle.example.com/v1alpha1)');
     const kind = await s.req('POST', NS, { body: { ...flunderV1alpha1('x'), kind: 'Fischer' } });
     assert.equal(kind.status, 400);
-    assert.equal(kind.json()['message'], 'the kind in the data (Fischer) does not match the expected kind (Flunder)');
+    assert.equal(kind.json()['message'], 'Fischer in version "v1alpha1" cannot be handled as a Flunder: converting (v1alpha1.Fischer) to (wardle.Flunder): unknown conversion');
     const slash = await s.req('POST', NS, { body: { ...flunderV1alpha1('x'), apiVersion: '/' } });
     assert.equal(slash.status, 400);
     const labels = await s.req('POST', NS, { body: flunderV1alpha1('x', {}, { labels: 'x' }) });
@@ -205,7 +205,8 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
   test('unknown resources are 404; verbs a path does not offer are 405', async () => {
     const unknown = await s.req('GET', `${V1ALPHA1}/namespaces/default/widgets`);
     assert.equal(unknown.status, 404);
-    assert.equal(unknown.json()['message'], 'widgets.wardle.example.com "" not found');
+    assert.deepEqual(unknown.json()['details'], {});
+    assert.equal(unknown.json()['message'], 'the server could not find the requested resource');
     const put = await s.req('PUT', NS, { body: flunderV1alpha1('a') });
     assert.equal(put.status, 405);
     assert.equal(put.json()['message'], 'update is not supported on resources of kind "flunders.wardle.example.com"');
