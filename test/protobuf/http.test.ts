@@ -150,7 +150,7 @@ describe('protobuf bodies over HTTP (core group on SQLite)', () => {
     assert.match(String(truncated.json['message']), /^the object provided is unrecognized \(must be of type Namespace\): unexpected EOF \(6b38/);
     const service = await send('POST', '/api/v1/namespaces', captured('kubectl create service clusterip web'));
     assert.equal(service.status, 400);
-    assert.equal(service.json['message'], 'the kind in the data (Service) does not match the expected kind (Namespace)');
+    assert.equal(service.json['message'], 'Service in version "v1" cannot be handled as a Namespace: converting (v1.Service) to (core.Namespace): unknown conversion');
     const json = await send('POST', '/api/v1/namespaces', Buffer.from('{"metadata":{"name":"x"}}'));
     assert.equal(json.status, 400, 'JSON sent as protobuf');
     assert.match(String(json.json['message']), /provided data does not appear to be a protobuf message, expected prefix \[107 56 115 0\]/);

@@ -38,12 +38,35 @@ export function decodeObjectBody(scope: RequestScope, body: Buffer, contentType:
     throw newBadRequest(`Object 'Kind' is missing in '${body.toString('utf8').slice(0, 1024)}'`);
   }
   const obj = value as KubeObject;
-  defaultAndCheckTypeMeta(scope, obj);
+  defaultAndCheckTypeMeta(scope, obj, (kind) => bodyOfAnotherKind(scope, kind, obj));
   return { obj, duplicates: duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`) };
 }
 
-/** Fills apiVersion/kind from the URL where absent; a different group/version or kind is a 400, as kube's typed decoder answers. */
-export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject): void {
+/**
+ * A create or update body of the URL's group version but another kind, as kube's handlers answer
+ * it. Custom resources decode as unstructured whatever their kind, and their validation refuses it
+ * before anything else: 422 on `kind`. A typed decoder makes the body's kind if the version has
+ * it, then finds no conversion to the URL's kind; otherwise it has no such kind at all: either
+ * way a 400 `<kind> in version "<v>" cannot be handled as a <Kind>: …` (transformDecodeError),
+ * the type names as Go prints them (`v1.Namespace`, the internal `core.Service`).
+ */
+function bodyOfAnotherKind(scope: RequestScope, kind: string, obj: KubeObject): StatusError {
+  const expected = scope.codec.kind;
+  if (scope.unstructured === true) {
+    return newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), [{ type: 'FieldValueInvalid', field: 'kind', badValue: kind, detail: `must be ${expected}` }]);
+  }
+  const internalPackage = scope.group === '' ? 'core' : scope.group.split('.')[0];
+  const cause = scope.versionKinds?.has(kind) === true
+    ? `converting (${scope.version}.${kind}) to (${internalPackage}.${expected}): unknown conversion`
+    : `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(scope.apiVersion)} in scheme ${JSON.stringify(scope.group === '' ? 'core' : scope.group)}`;
+  return newBadRequest(`${kind} in version ${JSON.stringify(scope.version)} cannot be handled as a ${expected}: ${cause}`);
+}
+
+/**
+ * Fills apiVersion/kind from the URL where absent; a different group/version is a 400, as kube's
+ * typed decoder answers; a different kind is `kindMismatch`'s error (by default a 400 naming both).
+ */
+export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject, kindMismatch?: (kind: string) => StatusError): void {
   const expected = splitAPIVersion(scope.codec.apiVersion);
   const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : scope.codec.kind;
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
@@ -58,7 +81,7 @@ export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject): v
     throw newBadRequest(`the API version in the data (${actual}) does not match the expected API version (${scope.codec.apiVersion})`);
   }
   if (kind !== scope.codec.kind) {
-    throw newBadRequest(`the kind in the data (${kind}) does not match the expected kind (${scope.codec.kind})`);
+    throw kindMismatch?.(kind) ?? newBadRequest(`the kind in the data (${kind}) does not match the expected kind (${scope.codec.kind})`);
   }
   obj.apiVersion = actual;
   obj.kind = kind;

@@ -45,6 +45,14 @@ export interface RequestScope {
    * (custom resources, as apiextensions validates them); unset for the kinds of apis/.
    */
   readonly validationRatcheting?: boolean;
+  /**
+   * Objects are decoded as unstructured, as kube decodes custom resources: a body of another
+   * kind decodes all the same and validation refuses it (422 on `kind`), where a typed decoder
+   * cannot decode it (400). Unset for the kinds of apis/.
+   */
+  readonly unstructured?: boolean;
+  /** The kinds the request version registers (its kinds and their lists), for a typed decoder's errors. */
+  readonly versionKinds?: ReadonlySet<string>;
 }
 
 /** A value, or its promise where producing it waits for I/O (a conversion webhook). */

@@ -1,0 +1,229 @@
+// Answers a client sees that must be kube-apiserver's, code, reason and wording (issue 12's
+// client-visible mismatches), over raw HTTPS against the control plane command on SQLite and
+// etcd: updates without a resourceVersion, bodies of another kind, /version/, the 404s of unknown
+// paths, credentials nobody accepts, generateName.
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { cronTab, cronTabCRD, createEstablishedCRD } from '../apiextensions/env.js';
+import { describeBackends } from './harness.js';
+import { HttpsClient, asStatus } from './https.js';
+import { flunderV1beta1, uniqueName } from './objects.js';
+
+type Obj = Record<string, unknown>;
+type Meta = { name?: string; resourceVersion?: string; generateName?: string };
+const meta = (o: Obj): Meta => (o['metadata'] ?? {}) as Meta;
+
+const FLUNDERS = '/apis/wardle.example.com/v1beta1';
+const FISCHERS = '/apis/wardle.example.com/v1alpha1/fischers';
+const APISERVICES = '/apis/apiregistration.k8s.io/v1/apiservices';
+/** A CRD group of this file's own, so that it runs beside the other files' CronTabs. */
+const CR_GROUP = 'parity.example.com';
+const CRONTABS = `/apis/${CR_GROUP}/v1/namespaces/default/crontabs`;
+
+const SUBDOMAIN =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+/** Without metadata.resourceVersion: what a client that blindly overwrites sends. */
+function withoutResourceVersion(o: Obj): Obj {
+  const { resourceVersion: _rv, ...m } = meta(o) as Obj;
+  return { ...o, metadata: m };
+}
+
+/** kube's registry Store: Invalid on the *resource* (kube's TODO), with Go's %#v of uint64 0. */
+function unconditionalUpdateRefused(group: string, resource: string, name: string): Obj {
+  const gr = group === '' ? resource : `${resource}.${group}`;
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `${gr} "${name}" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`,
+    reason: 'Invalid',
+    details: {
+      name,
+      ...(group === '' ? {} : { group }),
+      kind: resource,
+      causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }],
+    },
+    code: 422,
+  };
+}
+
+describeBackends('kube-apiserver parity', (cp) => {
+  let c: HttpsClient;
+  let ns: string;
+  before(async () => {
+    c = new HttpsClient(cp().credentials);
+    ns = uniqueName('parity');
+    const r = await c.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    await createEstablishedCRD(c, cronTabCRD({ group: CR_GROUP }), CRONTABS);
+  });
+  after(() => c.close());
+
+  it('PUT without resourceVersion: 422 for Flunders, Fischers, APIServices, custom resources and their status; Namespaces and Services overwrite', async () => {
+    const flunder = await c.json('POST', `${FLUNDERS}/namespaces/${ns}/flunders`, flunderV1beta1.manifest(uniqueName('fl'), ns));
+    assert.equal(flunder.status, 201, JSON.stringify(flunder.body));
+    const fname = meta(flunder.body).name!;
+    const put = await c.json('PUT', `${FLUNDERS}/namespaces/${ns}/flunders/${fname}`, withoutResourceVersion(flunder.body));
+    assert.equal(put.status, 422);
+    assert.deepEqual(put.body, unconditionalUpdateRefused('wardle.example.com', 'flunders', fname));
+    const status = await c.json('PUT', `${FLUNDERS}/namespaces/${ns}/flunders/${fname}/status`, withoutResourceVersion(flunder.body));
+    assert.deepEqual(status.body, unconditionalUpdateRefused('wardle.example.com', 'flunders', fname));
+
+    const fischer = await c.json('POST', FISCHERS, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: uniqueName('fi') }, disallowedFlunders: [] });
+    assert.equal(fischer.status, 201, JSON.stringify(fischer.body));
+    const fiName = meta(fischer.body).name!;
+    const fiPut = await c.json('PUT', `${FISCHERS}/${fiName}`, withoutResourceVersion(fischer.body));
+    assert.deepEqual(fiPut.body, unconditionalUpdateRefused('wardle.example.com', 'fischers', fiName));
+
+    const apiServiceName = 'v1alpha1.wardle.example.com';
+    const apiService = await c.json('GET', `${APISERVICES}/${apiServiceName}`);
+    assert.equal(apiService.status, 200, JSON.stringify(apiService.body));
+    const asPut = await c.json('PUT', `${APISERVICES}/${apiServiceName}`, withoutResourceVersion(apiService.body));
+    assert.deepEqual(asPut.body, unconditionalUpdateRefused('apiregistration.k8s.io', 'apiservices', apiServiceName));
+
+    const ct = await c.json('POST', CRONTABS, cronTab('ct1', undefined, `${CR_GROUP}/v1`));
+    assert.equal(ct.status, 201, JSON.stringify(ct.body));
+    const ctPut = await c.json('PUT', `${CRONTABS}/ct1`, withoutResourceVersion(ct.body));
+    assert.deepEqual(ctPut.body, unconditionalUpdateRefused(CR_GROUP, 'crontabs', 'ct1'));
+    const ctStatus = await c.json('PUT', `${CRONTABS}/ct1/status`, withoutResourceVersion({ ...ct.body, status: { replicas: 1 } }));
+    assert.deepEqual(ctStatus.body, unconditionalUpdateRefused(CR_GROUP, 'crontabs', 'ct1'));
+    // With the resourceVersion it read, the same write goes through.
+    assert.equal((await c.json('PUT', `${CRONTABS}/ct1`, ct.body)).status, 200);
+
+    const namespace = await c.json('GET', `/api/v1/namespaces/${ns}`);
+    const nsPut = await c.json('PUT', `/api/v1/namespaces/${ns}`, withoutResourceVersion({ ...namespace.body, metadata: { ...meta(namespace.body), labels: { overwritten: 'yes' } } }));
+    assert.equal(nsPut.status, 200, JSON.stringify(nsPut.body));
+    assert.notEqual(meta(nsPut.body).resourceVersion, meta(namespace.body).resourceVersion);
+    const svc = await c.json('POST', `/api/v1/namespaces/${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ name: 'http', port: 80 }] } });
+    assert.equal(svc.status, 201, JSON.stringify(svc.body));
+    const svcPut = await c.json('PUT', `/api/v1/namespaces/${ns}/services/s1`, withoutResourceVersion(svc.body));
+    assert.equal(svcPut.status, 200, JSON.stringify(svcPut.body));
+  });
+
+  it('/version/ is /version (the Python client asks for it)', async () => {
+    const plain = await c.json('GET', '/version');
+    const slash = await c.json('GET', '/version/');
+    assert.equal(slash.status, 200);
+    assert.deepEqual(slash.body, plain.body);
+    assert.equal(slash.body['gitVersion'], plain.body['gitVersion']);
+  });
+
+  it('a bearer token nobody accepts is 401 (no token file configured); no credential, or a Basic header, is anonymous', async () => {
+    const anonymous = new HttpsClient(cp().credentials, { anonymous: true });
+    try {
+      for (const authorization of ['Bearer anything', 'bearer anything', 'Bearer x y']) {
+        const r = await anonymous.request({ path: '/version', headers: { Authorization: authorization } });
+        assert.equal(r.status, 401, `${authorization}: ${r.text}`);
+        assert.deepEqual(asStatus(r.text), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+      }
+      // kube has had no password authenticator since 1.19: Basic is no credential at all, and an
+      // empty bearer token is none either (bearertoken.New leaves both to the next authenticator).
+      for (const authorization of [undefined, 'Basic YWRtaW46YWRtaW4=', 'Bearer ']) {
+        const r = await anonymous.request({ path: '/version', headers: authorization === undefined ? {} : { Authorization: authorization } });
+        assert.equal(r.status, 200, `${authorization ?? 'no credential'}: ${r.text}`);
+      }
+    } finally {
+      anonymous.close();
+    }
+  });
+
+  it('generateName is validated as a name prefix, with or without a name (422, generateName first)', async () => {
+    const url = `${FLUNDERS}/namespaces/${ns}/flunders`;
+    const both = await c.json('POST', url, { ...flunderV1beta1.manifest('ok-name', ns), metadata: { name: 'ok-name', generateName: 'Bad_' } });
+    assert.equal(both.status, 422, JSON.stringify(both.body));
+    assert.equal(both.body['message'], `Flunder.wardle.example.com "ok-name" is invalid: metadata.generateName: Invalid value: "Bad_": ${SUBDOMAIN}`);
+    assert.deepEqual((both.body['details'] as { causes: unknown[] }).causes, [{ reason: 'FieldValueInvalid', message: `Invalid value: "Bad_": ${SUBDOMAIN}`, field: 'metadata.generateName' }]);
+
+    const generated = await c.json('POST', url, { ...flunderV1beta1.manifest('', ns), metadata: { generateName: 'Bad-' } });
+    assert.equal(generated.status, 422, JSON.stringify(generated.body));
+    const causes = (generated.body['details'] as { causes: Array<{ field: string }> }).causes;
+    assert.deepEqual(causes.map((x) => x.field), ['metadata.generateName', 'metadata.name']);
+
+    // A trailing dash is how prefixes end: valid, with or without a name.
+    const named = await c.json('POST', url, { ...flunderV1beta1.manifest('named', ns), metadata: { name: 'named', generateName: 'fine-' } });
+    assert.equal(named.status, 201, JSON.stringify(named.body));
+    const dashed = await c.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { generateName: 'gen-' } });
+    assert.equal(dashed.status, 201, JSON.stringify(dashed.body));
+    assert.match(meta(dashed.body).name!, /^gen-[a-z0-9]{5}$/);
+  });
+  it('a body of another kind: 400 from the typed decoder for built-in kinds, 422 on kind for custom resources (create and update)', async () => {
+    const services = `/api/v1/namespaces/${ns}/services`;
+    const asNamespace = await c.json('POST', services, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'k1' } });
+    assert.equal(asNamespace.status, 400);
+    assert.deepEqual(asNamespace.body, {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'BadRequest', code: 400,
+      message: 'Namespace in version "v1" cannot be handled as a Service: converting (v1.Namespace) to (core.Service): unknown conversion',
+    });
+    const unknown = await c.json('POST', services, { apiVersion: 'v1', kind: 'Foo', metadata: { name: 'k1' } });
+    assert.equal(unknown.status, 400);
+    assert.match(String(unknown.body['message']), /^Foo in version "v1" cannot be handled as a Service: no kind "Foo" is registered for version "v1" in scheme "[^"]+"$/);
+
+    const fl = await c.json('POST', `${FLUNDERS}/namespaces/${ns}/flunders`, flunderV1beta1.manifest('kinds', ns));
+    assert.equal(fl.status, 201, JSON.stringify(fl.body));
+    const asList = await c.json('PUT', `${FLUNDERS}/namespaces/${ns}/flunders/kinds`, { ...fl.body, kind: 'FlunderList' });
+    assert.equal(asList.status, 400);
+    assert.equal(asList.body['message'], 'FlunderList in version "v1beta1" cannot be handled as a Flunder: converting (v1beta1.FlunderList) to (wardle.Flunder): unknown conversion');
+
+    const invalidKind = (name: string): Obj => ({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+      message: `CronTab.${CR_GROUP} "${name}" is invalid: kind: Invalid value: "Foo": must be CronTab`,
+      details: { name, group: CR_GROUP, kind: 'CronTab', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Foo": must be CronTab', field: 'kind' }] },
+    });
+    const crCreate = await c.json('POST', CRONTABS, { ...cronTab('kinds', undefined, `${CR_GROUP}/v1`), kind: 'Foo' });
+    assert.deepEqual(crCreate.body, invalidKind('kinds'));
+    const created = await c.json('POST', CRONTABS, cronTab('kinds', undefined, `${CR_GROUP}/v1`));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const crUpdate = await c.json('PUT', `${CRONTABS}/kinds`, { ...created.body, kind: 'Foo' });
+    assert.deepEqual(crUpdate.body, invalidKind('kinds'));
+  });
+
+  it('unknown paths: the route-less 404 Status below a served group or /api, plain-text 404 page not found elsewhere, NotFound naming a custom resource', async () => {
+    const svc = await c.json('POST', `/api/v1/namespaces/${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ok' }, spec: { ports: [{ name: 'http', port: 80 }] } });
+    assert.equal(svc.status, 201, JSON.stringify(svc.body));
+    const routeless = {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404,
+    };
+    for (const path of [
+      '/api/v1/foos',
+      '/api/v1/foos/',
+      `/api/v1/namespaces/${ns}/foos`,
+      `/api/v1/namespaces/${ns}/services/ok/proxy/`,
+      `/api/v1/namespaces/${ns}/services/ok/foo`,
+      `/api/v1/namespaces/${ns}/services/ok/status/extra`,
+      '/api/v9/pods',
+      '/apis/wardle.example.com/v9/flunders',
+      '/apis/wardle.example.com/v1beta1/foos',
+      '/apis/apiregistration.k8s.io/v1/foos',
+      '/apis/apiextensions.k8s.io/v9/customresourcedefinitions',
+      '/version/extra',
+    ]) {
+      const r = await c.request({ path, headers: { Accept: 'application/json' } });
+      assert.equal(r.status, 404, `${path}: ${r.text}`);
+      assert.deepEqual(JSON.parse(r.text), routeless, path);
+    }
+    for (const path of [
+      '/apis/nosuch.example.com',
+      '/apis/nosuch.example.com/',
+      '/apis/nosuch.example.com/v1',
+      '/apis/nosuch.example.com/v1/foos',
+      `/apis/${CR_GROUP}/v1/foos`,
+      `/apis/${CR_GROUP}/v9/namespaces/default/crontabs`,
+      '/nothing/here',
+    ]) {
+      const r = await c.request({ path, headers: { Accept: 'application/json' } });
+      assert.equal(r.status, 404, `${path}: ${r.text}`);
+      assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8', path);
+      assert.equal(r.text, '404 page not found\n', path);
+    }
+    // A route that exists, for an object that does not, names the object.
+    const missing = await c.json('GET', `/api/v1/namespaces/${ns}/services/nosuch/status`);
+    assert.equal(missing.body['message'], 'services "nosuch" not found');
+    // kube's CRD handler reads only the RequestInfo: an unknown subresource names the object.
+    const crSub = await c.json('GET', `${CRONTABS}/any/foo`);
+    assert.equal(crSub.status, 404);
+    assert.deepEqual(crSub.body['details'], { name: 'any', group: CR_GROUP, kind: 'crontabs' });
+    assert.equal(crSub.body['message'], `crontabs.${CR_GROUP} "any" not found`);
+  });
+});
