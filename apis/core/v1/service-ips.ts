@@ -3,7 +3,7 @@ import type { FieldError } from '../../../runtime/apimachinery/validation/field.
 import { parseIP, type IPFamily } from '../../../runtime/registry/allocator/cidr.js';
 import { RangeAllocationError } from '../../../runtime/registry/allocator/range.js';
 import type { AllocationTransaction, IPRanges as ServiceIPRanges } from '../../../runtime/registry/allocator/types.js';
-import { needsClusterIP } from './service-strategy.js';
+import { needsClusterIP, normalizeClusterIPs, patchAllocatedValues, sameList } from './service-normalize.js';
 import { CLUSTER_IP_NONE, goStrings, isHeadless, validateClusterIPsRelatedFields } from './service-validation.js';
 import type { Service } from './types.js';
 
@@ -79,34 +79,6 @@ function transaction(ranges: ServiceIPRanges, dryRun: boolean, t: { taken: strin
       if (!dryRun) await releaseIPs(ranges, t.taken);
     },
   };
-}
-
-/** patchAllocatedValues: a client that left clusterIP(s) out of an update keeps the allocated ones. */
-function patchAllocatedValues(svc: Service, old: Service): void {
-  if (!needsClusterIP(old) || !needsClusterIP(svc)) return;
-  const spec = (svc.spec ??= {});
-  if ((spec.clusterIP ?? '') === '' && old.spec?.clusterIP !== undefined) spec.clusterIP = old.spec.clusterIP;
-  if ((spec.clusterIPs ?? []).length === 0 && (old.spec?.clusterIPs ?? []).length > 0) spec.clusterIPs = [...(old.spec?.clusterIPs ?? [])];
-}
-
-const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
-
-/** normalizeClusterIPs: keeps clusterIP and clusterIPs in step for clients that set only one of them. */
-function normalizeClusterIPs(svc: Service, old: Service | undefined): void {
-  const spec = (svc.spec ??= {});
-  const clusterIP = spec.clusterIP ?? '';
-  if (old === undefined) {
-    if (clusterIP !== '' && (spec.clusterIPs ?? []).length === 0) spec.clusterIPs = [clusterIP];
-    return;
-  }
-  const oldSpec = old.spec ?? {};
-  const oldIPs = oldSpec.clusterIPs ?? [];
-  if (oldIPs.length > 0 && (spec.clusterIPs ?? []).length === 0 && (oldSpec.clusterIP ?? '') === clusterIP) spec.clusterIPs = [...oldIPs];
-  if ((oldSpec.clusterIP ?? '') !== clusterIP) {
-    if ((oldSpec.clusterIP ?? '') !== '' && clusterIP === '' && sameList(oldIPs, spec.clusterIPs)) delete spec.clusterIPs;
-    const ips = spec.clusterIPs ?? [];
-    if (oldIPs.length > 0 && clusterIP !== '' && sameList(oldIPs, ips)) spec.clusterIPs = [clusterIP, ...ips.slice(1)];
-  }
 }
 
 /** initIPFamilyFields: ipFamilyPolicy and ipFamilies completed from the request and the cluster's ranges. */

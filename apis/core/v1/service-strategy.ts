@@ -1,5 +1,6 @@
 import { isDNS1035Label } from '../../../runtime/apimachinery/validation/names.js';
 import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
+import { needsClusterIP, normalizeClusterIPs, patchAllocatedValues } from './service-normalize.js';
 import { servicePrinterCells } from './service-table.js';
 import { validateService, validateServiceUpdate } from './service-validation.js';
 import type { Service } from './types.js';
@@ -16,20 +17,18 @@ export const ServiceStrategy = {
   /** Service names are DNS-1035 labels (they become DNS names and environment variable prefixes). */
   validateName: isDNS1035Label,
   prepareForCreate(svc: Service): void {
+    normalizeClusterIPs(svc, undefined);
     svc.status = { loadBalancer: {} };
   },
   prepareForUpdate(svc: Service, old: Service): void {
+    patchAllocatedValues(svc, old);
+    normalizeClusterIPs(svc, old);
     dropTypeDependentFields(svc, old);
   },
   validate: (svc: Service) => validateService(svc),
   validateUpdate: (svc: Service, old: Service) => [...validateServiceUpdate(svc, old), ...validateService(svc)],
   printerCells: servicePrinterCells,
 } satisfies RESTStrategy<Service>;
-
-/** Whether a Service of this type holds cluster IPs (every type but ExternalName). */
-export function needsClusterIP(svc: Service): boolean {
-  return svc.spec?.type !== 'ExternalName';
-}
 
 function needsNodePort(svc: Service): boolean {
   return svc.spec?.type === 'NodePort' || svc.spec?.type === 'LoadBalancer';
