@@ -69,6 +69,17 @@ export type Handler = (req: APIRequest, res: APIResponse) => Promise<void>;
 /** A step of the filter chain: does its work and calls next (or answers itself). */
 export type Filter = (req: APIRequest, res: APIResponse, next: Handler) => Promise<void>;
 
+/**
+ * The connection a request came on, the same object for every request of it: `raw.socket` on
+ * HTTP/1.1; on HTTP/2, where node gives each stream its own view of the socket, the session's
+ * (one per connection). What per-connection state (a verified client certificate) is keyed by.
+ */
+export function connectionOf(raw: IncomingMessage): IncomingMessage['socket'] {
+  if (raw.httpVersionMajor !== 2) return raw.socket;
+  const session = (raw as unknown as { stream?: { session?: { socket?: IncomingMessage['socket'] } } }).stream?.session;
+  return session?.socket ?? raw.socket;
+}
+
 /** Composes filters around a handler; the first filter runs first. */
 export function withFilters(filters: readonly Filter[], handler: Handler): Handler {
   return filters.reduceRight<Handler>((next, filter) => (req, res) => filter(req, res, next), handler);

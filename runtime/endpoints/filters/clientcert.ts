@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { TLSSocket, type DetailedPeerCertificate } from 'node:tls';
-import type { APIRequest } from '../../server/http.js';
+import { connectionOf, type APIRequest } from '../../server/http.js';
 
 /**
  * Client certificates for the authenticators: the chain a TLS client presented, and its
@@ -105,7 +105,7 @@ export class ClientCertificateVerifier {
    * trusted, with the certificate named in the message as kube logs it.
    */
   verify(req: APIRequest): VerifiedChain | undefined {
-    const socket = req.raw.socket;
+    const socket = connectionOf(req.raw);
     if (!(socket instanceof TLSSocket)) return undefined;
     const certs = peerCertificates(socket);
     if (certs.length === 0) return undefined;

@@ -1,17 +1,21 @@
 // The benches' load client: undici's Pool over keep-alive HTTPS with the admin client
-// certificate, one request in flight per connection. Its CPU per request is a fraction of
-// node:https's, so on a 2-core machine the server, not the client, sets the pace.
+// certificate, one request in flight per connection (HTTP/1.1, ALPN http/1.1 only), or with
+// `http2` every request as a stream of HTTP/2 connections (ALPN h2), as client-go multiplexes.
+// Its CPU per request is a fraction of node:https's, so on a 2-core machine the server, not the
+// client, sets the pace.
 import { Pool } from 'undici';
 import type { Credentials } from '../../integration/harness.js';
 
 export class LoadClient {
   private readonly pool: Pool;
 
-  constructor(creds: Credentials, connections: number) {
+  /** `http2.streams`: requests in flight on each of the `connections` HTTP/2 connections. */
+  constructor(creds: Credentials, connections: number, opts: { http2?: { streams: number } } = {}) {
     this.pool = new Pool(creds.server, {
       connections,
-      pipelining: 1,
-      connect: { ca: creds.caPEM, ...(creds.certPEM && creds.keyPEM ? { cert: creds.certPEM, key: creds.keyPEM } : {}) },
+      ...(opts.http2 ? { allowH2: true, pipelining: opts.http2.streams, maxConcurrentStreams: opts.http2.streams } : { pipelining: 1 }),
+      // 64 TLS handshakes with client certificates at once take seconds on a busy 2-core machine.
+      connect: { ca: creds.caPEM, timeout: 60_000, ...(creds.certPEM && creds.keyPEM ? { cert: creds.certPEM, key: creds.keyPEM } : {}) },
     });
   }
 
