@@ -43,7 +43,7 @@ function h2Request(session: ClientHttp2Session, path: string, opts: { method?: s
   });
 }
 
-function alpn(creds: Credentials, protocols: string[]): Promise<string | false> {
+function alpn(creds: Credentials, protocols: string[]): Promise<string | false | null> {
   const u = new URL(creds.server);
   return new Promise((resolve, reject) => {
     const socket = tlsConnect({ host: u.hostname, port: Number(u.port), ca: creds.caPEM, ALPNProtocols: protocols }, () => {
