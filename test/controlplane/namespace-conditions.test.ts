@@ -10,6 +10,7 @@ import { deletionConditions, mergeConditions } from '../../runtime/controlplane/
 import { NamespaceController } from '../../runtime/controlplane/namespace/controller.js';
 import { NamespaceStorage } from '../../runtime/controlplane/namespace/rest.js';
 import type { KubeObject, StandardStorage } from '../../runtime/registry/rest.js';
+import { until } from '../integration/assertions.js';
 import { allow, ctx, deleteOpts, flunder, newEnv, wardleGroup, write, type Env } from '../registry/helpers.js';
 
 const ns = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
@@ -77,7 +78,7 @@ describe('namespace deletion conditions', () => {
       controller.start();
       try {
         await namespaces.storages.main.delete(ctx(''), 'stuck', allow, deleteOpts);
-        const stuck = await eventually(async () => {
+        const stuck = await until('the ContentRemaining condition', async () => {
           const got = await namespaces.storages.main.get(ctx(''), 'stuck', { resourceVersion: '' });
           const remaining = conditionsOf(got).find((c) => c.type === 'NamespaceContentRemaining');
           assert.equal(remaining?.status, 'True');
@@ -93,7 +94,7 @@ describe('namespace deletion conditions', () => {
         assert.ok(conditionsOf(stuck).every((c) => c.lastTransitionTime === '2024-05-01T10:00:00Z'));
         assert.equal((stuck.status as { phase?: string }).phase, 'Terminating');
         await flunders.update(ctx('stuck'), 'held', { preconditions: () => undefined, updatedObject: async (_c, old) => ({ ...old!, metadata: { ...old!.metadata, finalizers: [] } }) }, { create: allow, update: allow }, { ...write, forceAllowCreate: false });
-        await eventually(async () => assert.ok(isNotFound(await namespaces.storages.main.get(ctx(''), 'stuck', { resourceVersion: '' }).catch((e: unknown) => e))));
+        await until('the namespace to go', async () => (isNotFound(await namespaces.storages.main.get(ctx(''), 'stuck', { resourceVersion: '' }).catch((e: unknown) => e)) ? true : undefined));
       } finally {
         await controller.stop();
       }
@@ -113,13 +114,14 @@ describe('namespace deletion conditions', () => {
       controller.start();
       try {
         await namespaces.storages.main.delete(ctx(''), 'broken', allow, deleteOpts);
-        await eventually(async () => {
+        await until('the ContentFailure condition', async () => {
           const got = await namespaces.storages.main.get(ctx(''), 'broken', { resourceVersion: '' });
           const failure = conditionsOf(got).find((c) => c.type === 'NamespaceDeletionContentFailure');
           assert.equal(failure?.status, 'True');
           assert.equal(failure?.reason, 'ContentDeletionFailed');
           assert.equal(failure?.message, 'Failed to delete all resource types, 1 remaining: the server is currently unable to handle the request');
           assert.ok(isNotFound(await flunders.get(ctx('broken'), 'x', { resourceVersion: '' }).catch((e: unknown) => e)));
+          return true;
         });
       } finally {
         await controller.stop();
@@ -127,15 +129,3 @@ describe('namespace deletion conditions', () => {
     });
   });
 });
-
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
