@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
+import { Agent, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -189,6 +190,60 @@ describe('serving', () => {
     assert.deepEqual(await slowRes.json(), { finished: true });
     await assert.rejects(fetch(`${t.url}/healthz`));
     await t.serving.shutdown();
+  });
+
+  it('--shutdown-delay-duration keeps serving while readyz fails; --shutdown-send-retry-after then answers new requests 429 until the drain is over', async () => {
+    const gate = new Gate();
+    const t = await startServer({
+      config: { shutdownDelayDurationMs: 5_000, shutdownSendRetryAfter: true },
+      setup: (s) => s.mux.handlePrefix('/apis/', async (req, res) => {
+        if (req.query.get('block') === 'true') await gate.wait();
+        res.writeJSON(200, { served: true });
+      }),
+    });
+    const signals = t.server.config.lifecycleSignals;
+    const keptAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+    /** A new connection for each request. */
+    const fresh = new Agent({ keepAlive: false });
+    const get = (path: string, agent: Agent = keptAlive): Promise<{ status: number; headers: Record<string, unknown>; body: string }> =>
+      new Promise((resolve, reject) => {
+        const req = httpRequest(`${t.url}${path}`, { agent }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        });
+        req.on('error', (err) => reject(new Error(`${path}: ${err.message}`)));
+        req.end();
+      });
+    try {
+      assert.equal((await get('/apis/g/v1/things')).status, 200);
+      const slow = get('/apis/g/v1/things/slow?block=true', fresh);
+      await gate.untilArrived(1);
+      const shutdown = t.serving.shutdown({ drainTimeoutMs: 60_000 });
+      // Within the delay: readyz fails, requests are still served on the kept-alive connection.
+      assert.equal((await get('/readyz', fresh)).status, 500);
+      assert.equal((await get('/apis/g/v1/things')).status, 200);
+      assert.equal(signals.notAcceptingNewRequest.signaled, false, 'the 5 s delay passed before the request was answered');
+      await signals.notAcceptingNewRequest.wait();
+      const refused = await get('/apis/g/v1/things');
+      assert.deepEqual(
+        { status: refused.status, retryAfter: refused.headers['retry-after'], connection: refused.headers['connection'], type: refused.headers['content-type'], body: refused.body },
+        { status: 429, retryAfter: '5', connection: 'close', type: 'text/plain; charset=utf-8', body: 'The apiserver is shutting down, please try again later.\n' },
+      );
+      // the listener stays open until the drain is over: a new connection gets the same answer
+      assert.equal((await get('/apis/g/v1/things', fresh)).status, 429);
+      // probes are exempt
+      assert.equal((await get('/healthz', fresh)).status, 200);
+      gate.release();
+      assert.equal((await slow).status, 200);
+      await shutdown;
+      await assert.rejects(get('/healthz', fresh));
+    } finally {
+      keptAlive.destroy();
+      fresh.destroy();
+      await t.serving.shutdown();
+    }
   });
 
   it('a drain deadline aborts requests that outlive it', async () => {
