@@ -149,6 +149,31 @@ describeBackends('hostile decode and patch input', (cp: () => ControlPlane) => {
     await assertHealthy();
   });
 
+  test('deep nesting in JSON and YAML bodies, patch documents and patched objects is a 4xx Status', async () => {
+    const deep = (n: number): string => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+    const widget = (name: string, free: string): string => `{"apiVersion":"hostile.example.com/v1","kind":"Widget","metadata":{"name":"${name}"},"spec":{"image":"i","free":${free}}}`;
+    const ok = await admin.request({ method: 'POST', path: WIDGETS, headers: { 'Content-Type': 'application/json' }, body: widget('deep', deep(990)) });
+    assert.equal(ok.status, 201, ok.text.slice(0, 300));
+    const answers: Array<[string, number, string]> = [];
+    const send = async (what: string, method: string, path: string, ct: string, body: string): Promise<void> => {
+      const r = await admin.request({ method, path, headers: { 'Content-Type': ct }, body, timeoutMs: 60_000 });
+      answers.push([what, r.status, asStatus(r.text).reason ?? '']);
+    };
+    for (const n of [1001, 5000, 9999]) {
+      await send(`json ${n}`, 'POST', WIDGETS, 'application/json', widget(`d${n}`, deep(n)));
+      await send(`yaml ${n}`, 'POST', WIDGETS, 'application/yaml', `metadata:\n  name: y${n}\nspec:\n  free: ${'['.repeat(n)}${']'.repeat(n)}\n`);
+      await send(`merge ${n}`, 'PATCH', `${WIDGETS}/deep`, 'application/merge-patch+json', `{"spec":{"free":${deep(n)}}}`);
+    }
+    await send('json patch result', 'PATCH', `${WIDGETS}/deep`, 'application/json-patch+json', `[{"op":"copy","from":"/spec/free","path":"/spec/free${'/a'.repeat(500)}"}]`);
+    assert.deepEqual(answers.map(([what, code]) => [what, code]), [
+      ['json 1001', 400], ['yaml 1001', 400], ['merge 1001', 400],
+      ['json 5000', 400], ['yaml 5000', 400], ['merge 5000', 400],
+      ['json 9999', 400], ['yaml 9999', 400], ['merge 9999', 400],
+      ['json patch result', 422],
+    ]);
+    await assertHealthy();
+  });
+
   test('malformed Content-Types are 415 listing the accepted types; YAML tags are decoded as go-yaml does', async () => {
     for (const ct of ['application/json;;;', 'application/json;charset', 'application/yaml;a="b']) {
       const r = await admin.request({ method: 'POST', path: NS, headers: { 'Content-Type': ct }, body: '{"metadata":{"name":"ct"}}' });

@@ -146,3 +146,27 @@ describe('JSON patch semantics of evanphx/json-patch v4', () => {
     }
   });
 });
+
+describe('patches and patched objects nest at most MAX_OBJECT_DEPTH levels', () => {
+  const deep = (n: number): unknown => JSON.parse('{"a":'.repeat(n) + '1' + '}'.repeat(n));
+  const doc = { metadata: { name: 'a' }, spec: {} };
+  test('patch documents nesting deeper are a 400 from the decoder', () => {
+    assert.equal(statusOf(() => applyMergePatch(doc, b({ spec: { x: deep(999) } }))).message, "error decoding patch: invalid character '{' exceeded max depth");
+    assert.equal(statusOf(() => applyStrategicMergePatch(doc, b({ spec: { x: deep(999) } }), undefined)).message, "invalid character '{' exceeded max depth");
+    assert.equal(statusOf(() => applyJSONPatch(doc, b([{ op: 'add', path: '/spec/x', value: deep(999) }]))).message, "error decoding patch: invalid character '{' exceeded max depth");
+    assert.equal(statusOf(() => applyMergePatch({}, b('{"a":'.repeat(9000) + '1' + '}'.repeat(9000)))).code, 400);
+    assert.ok(applyMergePatch(doc, b({ spec: { x: deep(997) } })).value, '1000 levels in all are fine');
+  });
+  test('JSON patches whose result nests deeper are 422 on patch, as kube answers a patched object its decoder refuses', () => {
+    const below = `/spec/x${'/a'.repeat(450)}/y`;
+    for (const ops of [
+      [{ op: 'add', path: '/spec/x', value: deep(600) }, { op: 'add', path: below, value: deep(600) }],
+      [{ op: 'add', path: '/spec/x', value: deep(600) }, { op: 'copy', from: '/spec/x', path: below }],
+    ]) {
+      const s = statusOf(() => applyJSONPatch(doc, b(ops)));
+      assert.equal(s.code, 422);
+      assert.match(s.message, /^ "" is invalid: patch: Invalid value: "\{\\"metadata\\":\{\\"name\\":\\"a\\"\},\\"spec\\":/);
+      assert.match(s.message, /: invalid character '\{' exceeded max depth$/);
+    }
+  });
+});

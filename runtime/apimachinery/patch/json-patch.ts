@@ -1,7 +1,7 @@
 import { newBadRequest, newGenericServerResponse, newRequestEntityTooLarge } from '../errors/index.js';
 import { duplicateFieldErrors, unknownFieldErrors } from '../serializer/strict.js';
 import { isJSONObject, jsonTypeName } from '../serializer/jsonvalue.js';
-import { cannotUnmarshal, decodePatchBytes, withStackGuard } from './decode.js';
+import { cannotUnmarshal, checkPatchedDepth, decodePatchBytes, withStackGuard } from './decode.js';
 import { applyOperations, JSONPatchError, type JSONPatchOperation } from './json-patch-ops.js';
 
 /** kube's cap on operations in one JSON patch (maxJSONPatchOperations). */
@@ -42,7 +42,7 @@ export function applyJSONPatch(original: unknown, patchBytes: Uint8Array, maxCop
       throw err;
     }
   });
-  return { value, strictErrors };
+  return { value: checkPatchedDepth(value), strictErrors };
 }
 
 /** The strict decode into []jsonPatchOp: type errors are 400s, unknown fields are reported. */

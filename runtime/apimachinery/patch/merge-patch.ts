@@ -1,7 +1,7 @@
 import { newBadRequest } from '../errors/index.js';
 import { duplicateFieldErrors } from '../serializer/strict.js';
 import { deepCopyJSON, isJSONObject, ownField, setField, type JSONObject } from '../serializer/jsonvalue.js';
-import { cannotUnmarshal, decodePatchBytes, withStackGuard } from './decode.js';
+import { cannotUnmarshal, checkPatchedDepth, decodePatchBytes, withStackGuard } from './decode.js';
 import type { PatchResult } from './strategic.js';
 
 /**
@@ -22,7 +22,7 @@ export function applyMergePatch(original: JSONObject, patchBytes: Uint8Array): P
     mergeDocs(doc, patch);
     return doc;
   });
-  return { value, strictErrors: duplicateFieldErrors(duplicateFields) };
+  return { value: checkPatchedDepth(value), strictErrors: duplicateFieldErrors(duplicateFields) };
 }
 
 function mergeDocs(doc: JSONObject, patch: JSONObject): void {

@@ -2,7 +2,7 @@ import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { newBadRequest } from '../errors/index.js';
 import { duplicateFieldErrors } from '../serializer/strict.js';
 import { deepCopyJSON, isJSONObject, type JSONObject } from '../serializer/jsonvalue.js';
-import { cannotUnmarshal, decodePatchBytes, withStackGuard } from './decode.js';
+import { cannotUnmarshal, checkPatchedDepth, decodePatchBytes, withStackGuard } from './decode.js';
 import { interpretStrategicMergePatchError } from './strategic/errors.js';
 import { mergeMap } from './strategic/merge.js';
 import { SchemaPatchMeta } from './strategic/patchmeta.js';
@@ -41,5 +41,5 @@ export function applyStrategicMergePatch(original: JSONObject, patchBytes: Uint8
       throw interpretStrategicMergePatchError(err);
     }
   });
-  return { value: result, strictErrors: duplicateFieldErrors(duplicateFields) };
+  return { value: checkPatchedDepth(result), strictErrors: duplicateFieldErrors(duplicateFields) };
 }

@@ -3,6 +3,8 @@ import { afterEach, describe, test } from 'node:test';
 import { StatusError } from '../errors/index.js';
 import { decodeBody } from './decode.js';
 import { byteLengthJSON, deepCopyJSON, deepEqualJSON, hasField, ownField, setField } from './jsonvalue.js';
+import { MAX_OBJECT_DEPTH } from './json-scan.js';
+import { MAX_YAML_DEPTH } from './yaml.js';
 import { parseContentType } from './mediatype.js';
 
 const b = (s: string): Buffer => Buffer.from(s);
@@ -96,5 +98,44 @@ describe('Content-Type is parsed as Go\'s mime.ParseMediaType', () => {
       assert.equal(s.message, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
     }
     assert.deepEqual(decodeBody(b('{}'), 'application/json; charset=utf-8;').value, {});
+  });
+});
+
+describe('object bodies nest at most MAX_OBJECT_DEPTH levels (what structuredClone and JSON.stringify can process)', () => {
+  const deepJSON = (n: number): string => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+  test('JSON: 1000 levels decode, 1001 are a 400 with the scanner\'s message', () => {
+    assert.equal(MAX_OBJECT_DEPTH, 1000);
+    assert.ok(decodeBody(b(deepJSON(1000)), 'application/json').value);
+    const s = statusOf(() => decodeBody(b(deepJSON(1001)), 'application/json'));
+    assert.equal(s.code, 400);
+    assert.equal(s.message, "couldn't get version/kind; json parse error: invalid character '{' exceeded max depth");
+    assert.equal(statusOf(() => decodeBody(b(deepJSON(9999)), 'application/json')).code, 400);
+  });
+  test('YAML: past the limit, or past what the parser can follow, is a 400', () => {
+    for (const n of [1001, 5000, 20000]) {
+      const s = statusOf(() => decodeBody(b(`a: ${'['.repeat(n)}${']'.repeat(n)}`), 'application/yaml'));
+      assert.equal(s.code, 400);
+      assert.equal(s.message, 'error converting YAML to JSON: yaml: exceeded max depth');
+    }
+    const block = Array.from({ length: 1100 }, (_, i) => `${' '.repeat(i)}a:`).join('\n') + ' 1\n';
+    assert.equal(statusOf(() => decodeBody(b(block), 'application/yaml')).message, 'error converting YAML to JSON: yaml: exceeded max depth');
+  });
+});
+
+describe('YAML nesting is bounded before the YAML library recurses', () => {
+  test('deep flow, block and compact nesting are refused in linear time; JSON in a YAML body decodes as JSON', () => {
+    const yaml = (s: string): StatusError => statusOf(() => decodeBody(b(s), 'application/yaml'));
+    for (const n of [MAX_YAML_DEPTH, 5000, 200_000]) {
+      assert.equal(yaml(`a: ${'['.repeat(n)}${']'.repeat(n)}`).message, 'error converting YAML to JSON: yaml: exceeded max depth');
+      assert.equal(yaml(`a: ${'{a: '.repeat(n)}1${'}'.repeat(n)}`).message, 'error converting YAML to JSON: yaml: exceeded max depth');
+    }
+    assert.equal(yaml('- '.repeat(600) + 'x').message, 'error converting YAML to JSON: yaml: exceeded max depth');
+    assert.deepEqual(decodeBody(b(`a: ${'['.repeat(400)}${']'.repeat(400)}`), 'application/yaml').duplicateFields, []);
+    assert.deepEqual(decodeBody(b('a: |\n  {{{{[[[[\n'), 'application/yaml').value, { a: '{{{{[[[[\n' });
+    const json = decodeBody(b(' {"a":1,"a":2,"__proto__":{"x":1}}'), 'application/yaml');
+    assert.equal(JSON.stringify(json.value), '{"a":2,"__proto__":{"x":1}}');
+    assert.deepEqual(json.duplicateFields, ['a']);
+    assert.deepEqual(decodeBody(b('{a: 1, b: [x]}'), 'application/yaml').value, { a: 1, b: ['x'] }, 'flow YAML that is not JSON');
+    assert.equal(yaml('{"a": 1e400}').message, 'error converting YAML to JSON: json: unsupported value: +Inf');
   });
 });

@@ -11,6 +11,17 @@
 /** kube's limit (encoding/json maxNestingDepth): 10000 levels parse, 10001 fail. */
 export const MAX_NESTING_DEPTH = 10000;
 
+/**
+ * The nesting an object body (or a patched object) may have here: deeper
+ * values are refused with the scanner's `exceeded max depth`, as kube refuses
+ * 10001 levels. Lower than kube's because V8's structuredClone and
+ * JSON.stringify recurse on the native stack (they fail near 2000 and 4000
+ * levels) and the request pipeline clones and encodes every object; no real
+ * object nests anywhere near it. Patch documents keep MAX_NESTING_DEPTH:
+ * their own processing is iterative or stack-guarded.
+ */
+export const MAX_OBJECT_DEPTH = 1000;
+
 /** At most this many strict errors are kept, as sigs.k8s.io/json does. */
 const MAX_STRICT_ERRORS = 100;
 

@@ -89,6 +89,21 @@ export function deepEqualJSON(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/**
+ * The first object or array found nested below `max` others in `value`, or
+ * undefined when the value nests at most `max` levels. Iterative.
+ */
+export function nestedDeeperThan(value: unknown, max: number): object | undefined {
+  const work: Array<[unknown, number]> = [[value, 0]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [v, depth] = item;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= max) return v;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) work.push([child, depth + 1]);
+  }
+  return undefined;
+}
+
 /** The JSON type name Go's decoder uses in messages: object, array, string, number, bool, null. */
 export function jsonTypeName(v: unknown): string {
   if (v === null || v === undefined) return 'null';

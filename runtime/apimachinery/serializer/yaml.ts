@@ -1,5 +1,5 @@
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Node, type ScalarTag } from 'yaml';
-import { MAX_NESTING_DEPTH } from './json-scan.js';
+import { isAlias, isMap, isScalar, isSeq, Lexer, parseDocument, type Node, type ScalarTag } from 'yaml';
+import { MAX_OBJECT_DEPTH } from './json-scan.js';
 import { isJSONObject, setField } from './jsonvalue.js';
 
 /** YAML documents may expand at most this many aliases: a "billion laughs" body fails fast. */
@@ -19,7 +19,8 @@ export interface YAMLDecoded {
 /**
  * Decodes a single YAML document into JSON values (yaml.YAMLToJSON): YAML 1.2
  * core schema, merge keys (`<<`) honoured, unknown tags read as their plain
- * value, at most `maxAliasCount` alias expansions, nesting bounded like JSON.
+ * value, at most `maxAliasCount` alias expansions, nesting bounded like JSON
+ * bodies (`maxDepth`, default MAX_OBJECT_DEPTH).
  * Tags whose values are not JSON end as go-yaml v2 and encoding/json leave
  * them: `!!binary` is the decoded bytes as a string, `!!timestamp` an RFC 3339
  * string, `!!set` a map of nulls, `!!omap` a list of one-key maps.
@@ -27,6 +28,9 @@ export interface YAMLDecoded {
  * keys, invalid `!!binary` data, non-finite numbers and excessive aliasing or depth.
  */
 export function decodeYAML(text: string, opts: { maxAliasCount?: number; maxDepth?: number } = {}): YAMLDecoded {
+  // The YAML library composes and converts recursively: nesting it cannot follow must be refused
+  // before it starts (near the stack limit V8 may even abort the process compiling a RegExp).
+  if (nestingUpperBound(text) > Math.min(opts.maxDepth ?? MAX_OBJECT_DEPTH, MAX_YAML_DEPTH)) throw new YAMLConversionError('yaml: exceeded max depth');
   let doc;
   try {
     doc = parseDocument(text, { uniqueKeys: false, merge: true, schema: 'core', customTags: [goBinary] });
@@ -37,19 +41,56 @@ export function decodeYAML(text: string, opts: { maxAliasCount?: number; maxDept
   if (first !== undefined) {
     const line = first.linePos?.[0].line;
     const message = firstSentence(first.message);
+    // The parser recursed past the native stack: far deeper than any limit.
+    if (message.includes('Maximum call stack size exceeded')) throw new YAMLConversionError('yaml: exceeded max depth');
     // go-yaml fails a bad !!binary without a position.
     if (message === INVALID_BINARY) throw new YAMLConversionError(`yaml: ${message}`);
     throw new YAMLConversionError(`yaml: ${line !== undefined ? `line ${line}: ` : ''}${message}`);
   }
-  const duplicateFields = duplicateKeys(doc.contents, opts.maxDepth ?? MAX_NESTING_DEPTH);
+  const duplicateFields = duplicateKeys(doc.contents, opts.maxDepth ?? MAX_OBJECT_DEPTH);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: opts.maxAliasCount ?? MAX_ALIAS_COUNT });
   } catch (err) {
     throw new YAMLConversionError(err instanceof RangeError ? 'yaml: exceeded max depth' : `yaml: ${messageOf(err)}`);
   }
-  value = toJSONCompatible(value, opts.maxDepth ?? MAX_NESTING_DEPTH);
+  value = toJSONCompatible(value, opts.maxDepth ?? MAX_OBJECT_DEPTH);
   return { value: value === undefined ? null : value, duplicateFields };
+}
+
+/**
+ * YAML nests at most this deep here (half of MAX_OBJECT_DEPTH): the library's
+ * recursion uses several frames a level, and must stay far from the stack limit.
+ */
+export const MAX_YAML_DEPTH = 500;
+
+/**
+ * An upper bound of a YAML text's nesting, from its tokens (the library's
+ * lexer: a linear state machine, no recursion): open flow collections, plus,
+ * outside them, the line's indentation and its `-`, `?` and `:` indicators
+ * (a nested block collection is indented deeper or opened on the same line
+ * by an indicator). Scalars, quoted or block, are single tokens and never count.
+ */
+function nestingUpperBound(text: string): number {
+  let flow = 0;
+  let indent = 0;
+  let indicators = 0;
+  let lineStart = true;
+  let max = 0;
+  for (const tok of new Lexer().lex(text)) {
+    if (tok === '[' || tok === '{') flow++;
+    else if (tok === ']' || tok === '}') flow = Math.max(0, flow - 1);
+    else if (tok.startsWith('\n') || tok.startsWith('\r')) {
+      lineStart = true;
+      indent = 0;
+      indicators = 0;
+      continue;
+    } else if (lineStart && tok.startsWith(' ')) indent = tok.length;
+    else if (flow === 0 && (tok === '-' || tok === '?' || tok === ':')) indicators++;
+    lineStart = false;
+    max = Math.max(max, flow + indent + indicators + 1);
+  }
+  return max;
 }
 
 /** go-yaml's error for a `!!binary` value that is not standard padded base64 (line breaks aside). */
@@ -102,7 +143,7 @@ function duplicateKeys(root: unknown, maxDepth: number): string[] {
  * makes of go-yaml's (a Date, a Set of `!!set`, a Map of `!!omap`); rejects
  * non-finite numbers and nesting past `maxDepth`. Iterative.
  */
-function toJSONCompatible(value: unknown, maxDepth: number): unknown {
+export function toJSONCompatible(value: unknown, maxDepth: number): unknown {
   const root = { v: value };
   const work: Array<[holder: Record<string, unknown> | unknown[], key: string | number, depth: number]> = [[root, 'v', 0]];
   for (let item = work.pop(); item !== undefined; item = work.pop()) {
