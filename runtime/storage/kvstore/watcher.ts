@@ -1,11 +1,11 @@
 import { ExpiredError, expiredMessages, statusForError, TooLargeResourceVersionError } from '../errors.js';
-import { maxLimit } from './list.js';
 import { initialEventsAnnotationKey, type WatchEvent, type WatchOptions, type Watcher } from '../interfaces.js';
 import { prefixRangeEnd } from '../keys.js';
 import { CompactedError, type KVEvent, type KVWatch, type KeyValue } from '../kv.js';
 import type { Status, StoredObject } from '../object.js';
 import { everything, predicateEmpty, predicateMatches, type SelectionPredicate } from '../selectionPredicate.js';
 import { WatchQueue } from '../watchQueue.js';
+import { maxLimit } from './list.js';
 import { isCorrupt, type Store } from './store.js';
 
 /** Events buffered for a client before its backend watch is paused (kube's etcd3 watcher: incoming + outgoing buffers). */
@@ -63,7 +63,7 @@ export async function watch<T extends StoredObject>(s: Store<T>, key: string, op
         onProgress: (revision) => {
           if (opts.progressNotify) queue.push(wc.bookmark(revision, false));
         },
-        onError: (err) => wc.fail(err instanceof CompactedError ? new ExpiredError(expiredMessages.watch) : err),
+        onError: (err) => wc.fail(compactedAsExpired(err)),
       },
     );
     if (queue.stopped) kvWatch.cancel();
@@ -105,7 +105,7 @@ class WatchChan<T extends StoredObject> {
    */
   async *sync(pk: string, recursive: boolean, synced: { revision: number }): AsyncGenerator<WatchEvent<T>, void> {
     if (!recursive) {
-      const r = await this.s.call(pk, () => this.s.kv.get(pk));
+      const r = await this.s.call(pk, () => this.s.kv.get(pk).catch((e: unknown) => Promise.reject(compactedAsExpired(e))));
       synced.revision = r.revision;
       if (r.kv) yield* this.added([r.kv]);
       return;
@@ -116,7 +116,9 @@ class WatchChan<T extends StoredObject> {
     for (;;) {
       const start = from;
       const atRev = revision;
-      const page = await this.s.call(pk, () => this.s.kv.list({ key: start, rangeEnd, limit: maxLimit, ...(atRev > 0 ? { revision: atRev } : {}) }));
+      const page = await this.s.call(pk, () =>
+        this.s.kv.list({ key: start, rangeEnd, limit: maxLimit, ...(atRev > 0 ? { revision: atRev } : {}) }).catch((e: unknown) => Promise.reject(compactedAsExpired(e))),
+      );
       if (revision === 0) revision = page.revision;
       synced.revision = revision;
       const last = page.kvs[page.kvs.length - 1];
@@ -198,6 +200,11 @@ class WatchChan<T extends StoredObject> {
   private decode(kv: KeyValue, rev: number): T {
     return this.s.codec.decode(this.s.codec.fromStorage(kv.value, kv.key).data, rev, kv.key);
   }
+}
+
+/** History a watch needs was compacted away: 410 with kube's watch wording. */
+function compactedAsExpired(err: unknown): unknown {
+  return err instanceof CompactedError ? new ExpiredError(expiredMessages.watch) : err;
 }
 
 /** A watch saw data it cannot read (Status reason StoreReadError). */
