@@ -214,6 +214,15 @@ describe('well-known types (test descriptors)', () => {
     assert.match(badRequest(() => widget(msg(3, bytes(1, Buffer.from([0x6b, 0x38, 0x73, 0x00, 1]))))), /RawExtension holds a protobuf-encoded object/);
     assert.match(badRequest(() => widget(msg(1, varint(1, 300_000_000_000)))), /year outside of range \[0,9999\]$/);
   });
+
+  test('raw JSON nests no deeper than a JSON body; __proto__ keys in it are fields', () => {
+    const deep = (n: number): Buffer => Buffer.from('{"a":'.repeat(n) + '1' + '}'.repeat(n));
+    assert.match(badRequest(() => widget(msg(3, bytes(1, deep(1001))))), /RawExtension does not hold valid JSON$/);
+    assert.ok(widget(msg(3, bytes(1, deep(1000))))['raw']);
+    const got = widget(msg(4, bytes(1, Buffer.from('{"__proto__":{"isAdmin":true},"f:constructor":{}}'))));
+    assert.equal(JSON.stringify(got['fields']), '{"__proto__":{"isAdmin":true},"f:constructor":{}}');
+    assert.equal((({}) as Record<string, unknown>)['isAdmin'], undefined);
+  });
 });
 
 describe('malformed bodies are 400 BadRequest, never a crash', () => {

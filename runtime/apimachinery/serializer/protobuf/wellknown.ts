@@ -1,4 +1,5 @@
 import { FieldReader, ProtobufDecodeError, WIRE_BYTES, WIRE_VARINT } from './wire.js';
+import { MAX_OBJECT_DEPTH, scanJSON } from '../json-scan.js';
 
 /**
  * The JSON of the types whose protobuf form Go implements by hand
@@ -122,6 +123,8 @@ export function rawJSON(bytes: Uint8Array | undefined, typeName: 'RawExtension' 
     throw new ProtobufDecodeError(`${typeName} holds a protobuf-encoded object; only JSON is supported inside it`);
   }
   try {
+    // Nested no deeper than a JSON body may be (the pipeline clones and encodes it).
+    scanJSON(raw, MAX_OBJECT_DEPTH);
     return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8')) as unknown;
   } catch {
     throw new ProtobufDecodeError(`${typeName} does not hold valid JSON`);
