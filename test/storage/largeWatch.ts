@@ -16,7 +16,7 @@ import { until } from '../integration/assertions.js';
 
 const objects = 10_000;
 /** Live events written while a watcher does not read: well above any per-watcher buffer (1,000). */
-const liveBurst = 4_000;
+const liveBurst = 2_500;
 
 /** Creates pods concurrently (a bounded number in flight); returns their names in revision order. */
 async function createPods(s: StoreUnderTest, names: readonly string[]): Promise<string[]> {
