@@ -1,6 +1,7 @@
 // Request builders shared by the generators: one request of any verb against any target, so a
 // generator only decides what it corrupts (body, Content-Type, query, path) and what kube answers.
 import type { RawRequest } from '../integration/https.js';
+import type { FuzzCase, Sent } from './cases.js';
 import { Model } from './model.js';
 import type { Rand } from './prng.js';
 import { PATCH_CONTENT_TYPE, itemPath, targets, type Obj, type PatchType, type Target, type Verb } from './targets.js';
@@ -128,4 +129,10 @@ export function current(m: Model, key: string): Obj {
   const o = m.get(key);
   if (!o) throw new Error(`fuzz: ${key} is not in the model`);
   return clone(o);
+}
+
+/** A case on the aimed object whose request is built, when sent, from the object as last acknowledged (a copy). */
+export function onObject(category: string, a: Aim, verb: FuzzCase['verb'], build: (o: Obj) => Sent): FuzzCase {
+  const key = a.object as string;
+  return { category, target: a.t.id, verb, answer: 'status', object: key, build: (m) => build(current(m, key)) };
 }

@@ -5,9 +5,9 @@
 // (even `;;;`) are ignored, anything else is 415. Valid bodies change one annotation, which must
 // land; protobuf is decoded only by the kinds that declare field numbers (JSON sent as protobuf
 // is 400 there, 415 elsewhere).
-import { APPLY_NOT_SERVED, BAD_REQUEST, UNSUPPORTED, type Expect, type FuzzCase } from '../cases.js';
+import { APPLY_NOT_SERVED, BAD_REQUEST, UNSUPPORTED, fixed, type Expect, type FuzzCase } from '../cases.js';
 import type { Rand } from '../prng.js';
-import { aimKeep, current, fzName, getPath, verbRequest, type FuzzContext } from '../requests.js';
+import { aimKeep, fzName, getPath, onObject, verbRequest, type FuzzContext } from '../requests.js';
 import { PATCH_CONTENT_TYPE, type Obj, type PatchType } from '../targets.js';
 
 const VALID_BODY_TYPES = ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json; foo=bar', 'Application/JSON', 'application/json;', 'application/json ; charset=utf-8', '', 'application/yaml', 'application/yaml; charset=utf-8', 'APPLICATION/YAML'];
@@ -30,22 +30,13 @@ export const contentTypes = (r: Rand, c: FuzzContext): FuzzCase => {
     const valid = r.chance(0.5);
     const ct = valid ? r.pick([`${base}; charset=utf-8`, `${base};;;`, `${base};`, `${base}; foo=bar`]) : r.pick(['', 'application/json', base.toUpperCase(), `${base}x`, 'merge-patch', 'application/merge-patch', '*/*', `x${base}`]);
     const kube: Expect[] = !valid || (pt === 'strategic' && !a.t.strategic) ? [UNSUPPORTED] : pt === 'apply' ? [{ code: 'success', check: annotated(value) }, APPLY_NOT_SERVED] : [{ code: 'success', check: annotated(value) }];
-    const key = a.object as string;
-    return {
-      category,
-      target: a.t.id,
-      verb,
-      answer: 'status',
-      object: key,
-      build: (m) => {
-        const o = current(m, key);
+    return onObject(category, a, verb, (o) => {
         const doc =
           pt === 'json' ? [getPath(o, ['metadata', 'annotations']) === undefined ? { op: 'add', path: '/metadata/annotations', value: { 'fz-ct': value } } : { op: 'add', path: '/metadata/annotations/fz-ct', value }]
           : pt === 'apply' ? { apiVersion: a.t.apiVersion, kind: a.t.kind, metadata: { name: a.name, annotations: { 'fz-ct': value } } }
           : { metadata: { annotations: { 'fz-ct': value } } };
         return { req: verbRequest('patch', a, c, { body: JSON.stringify(doc), contentType: ct, ...(pt === 'apply' ? { query: 'fieldManager=fuzz' } : {}) }), expect: kube };
-      },
-    };
+    });
   }
   const which = r.int(5);
   const ct = which < 2 ? r.pick(VALID_BODY_TYPES) : which < 4 ? r.pick(BAD_BODY_TYPES) : PROTOBUF;
@@ -60,19 +51,11 @@ export const contentTypes = (r: Rand, c: FuzzContext): FuzzCase => {
     const b = body(a.t.manifest(fzName(r), c.ns));
     const req = verbRequest('create', a, c, { body: b, ...(absent ? {} : { contentType: ct }) });
     if (absent) delete req.headers?.['Content-Type'];
-    return { category, target: a.t.id, verb, answer: 'status', build: () => ({ req, expect }) };
+    return fixed(category, a.t.id, verb, req, expect);
   }
-  const key = a.object as string;
-  return {
-    category,
-    target: a.t.id,
-    verb,
-    answer: 'status',
-    object: key,
-    build: (m) => {
-      const req = verbRequest('update', a, c, { body: body(current(m, key)), ...(absent ? {} : { contentType: ct }) });
-      if (absent) delete req.headers?.['Content-Type'];
-      return { req, expect };
-    },
-  };
+  return onObject(category, a, verb, (o) => {
+    const req = verbRequest('update', a, c, { body: body(o), ...(absent ? {} : { contentType: ct }) });
+    if (absent) delete req.headers?.['Content-Type'];
+    return { req, expect };
+  });
 };

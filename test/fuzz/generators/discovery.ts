@@ -1,7 +1,8 @@
 // Discovery, OpenAPI and version documents under hostile query strings (ignored: a success),
 // unacceptable Accept headers (406 for the discovery documents), aggregated-discovery Accept
-// clauses of unknown versions, and unknown versions of served groups (the mux's plain 404).
-import { NOT_ACCEPTABLE, PLAIN_404, fixed, type Expect, type FuzzCase } from '../cases.js';
+// clauses of unknown versions, and unknown versions of served groups: go-restful's 404 Status
+// below /api and the core server's groups, the mux's plain 404 for a custom resource group.
+import { NOT_ACCEPTABLE, NOT_FOUND, PLAIN_404, fixed, type Expect, type FuzzCase } from '../cases.js';
 import type { Rand } from '../prng.js';
 import { CANARY, type FuzzContext } from '../requests.js';
 import { CR_GROUP } from '../targets.js';
@@ -26,7 +27,9 @@ export const discovery = (r: Rand, _c: FuzzContext): FuzzCase => {
       const accept = r.pick(['text/html', 'image/png', 'application/xml', 'application/json;g=apidiscovery.k8s.io;v=v9;as=APIGroupDiscoveryList', 'application/json;as=Nope;v=v1;g=meta.k8s.io']);
       return fixed(category, 'discovery', 'discovery', { path: r.pick(DISCOVERY), headers: { Accept: accept } }, [NOT_ACCEPTABLE]);
     }
-    default:
-      return fixed(category, 'discovery', 'discovery', { path: r.pick(['/apis/wardle.example.com/v9', `/apis/${CR_GROUP}/v2`, '/apis/wardle.example.com/v1beta1x', '/api/v2']), headers: { Accept: 'application/json' } }, [PLAIN_404]);
+    default: {
+      const [path, expect] = r.pick([['/apis/wardle.example.com/v9', NOT_FOUND], ['/apis/wardle.example.com/v1beta1x', NOT_FOUND], ['/api/v2', NOT_FOUND], [`/apis/${CR_GROUP}/v2`, PLAIN_404]] as const);
+      return fixed(category, 'discovery', 'discovery', { path, headers: { Accept: 'application/json' } }, [expect]);
+    }
   }
 };

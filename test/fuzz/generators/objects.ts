@@ -1,9 +1,9 @@
 // Decodable objects that kube refuses: invalid names, generateNames and labels (422), a wrong
 // apiVersion (400) or kind (422 when it names another kind of the group-version, 400 when no
 // such kind exists), unknown and duplicate fields under fieldValidation=Strict (400).
-import { BAD_REQUEST, INVALID, type FuzzCase, type StatusExpect } from '../cases.js';
+import { BAD_REQUEST, INVALID, fixed, type FuzzCase, type StatusExpect } from '../cases.js';
 import type { Rand } from '../prng.js';
-import { JSON_HEADERS, aimKeep, current, fzName, setPath, verbRequest, type FuzzContext } from '../requests.js';
+import { JSON_HEADERS, aimKeep, fzName, onObject, setPath, verbRequest, type FuzzContext } from '../requests.js';
 import { targets, type Obj, type Target } from '../targets.js';
 
 const INVALID_NAMES = ['Bad_Name', '-lead', 'trail-', 'UPPER', 'a'.repeat(254), 'dots..x', 'sp ace', 'ünï', '.', '..', 'a/b', 'a%b', 'x...'];
@@ -18,21 +18,12 @@ function objectCase(category: string, r: Rand, c: FuzzContext, edit: (o: Obj, t:
   if (r.chance(0.6)) {
     const o = a.t.manifest(fzName(r), c.ns);
     edit(o, a.t);
-    return { category, target: a.t.id, verb: 'create', answer: 'status', build: () => ({ req: verbRequest('create', a, c, { body: JSON.stringify(o), contentType: 'application/json', query }), expect: expect(a.t) }) };
+    return fixed(category, a.t.id, 'create', verbRequest('create', a, c, { body: JSON.stringify(o), contentType: 'application/json', query }), expect(a.t));
   }
-  const key = a.object as string;
-  return {
-    category,
-    target: a.t.id,
-    verb: 'update',
-    answer: 'status',
-    object: key,
-    build: (m) => {
-      const o = current(m, key);
-      edit(o, a.t);
-      return { req: verbRequest('update', a, c, { body: JSON.stringify(o), contentType: 'application/json', query }), expect: expect(a.t) };
-    },
-  };
+  return onObject(category, a, 'update', (o) => {
+    edit(o, a.t);
+    return { req: verbRequest('update', a, c, { body: JSON.stringify(o), contentType: 'application/json', query }), expect: expect(a.t) };
+  });
 }
 
 export const invalidName = (r: Rand, c: FuzzContext): FuzzCase => {
@@ -44,7 +35,7 @@ export const invalidName = (r: Rand, c: FuzzContext): FuzzCase => {
     : which === 2 ? { name: fzName(r), generateName: r.pick(['Bad_', 'UP-', '-x']) }
     : {};
   const body = { ...a.t.manifest('x', c.ns), metadata: meta };
-  return { category: 'invalid name', target: a.t.id, verb: 'create', answer: 'status', build: () => ({ req: { method: 'POST', path: a.t.collection(c.ns), headers: JSON_HEADERS, body: JSON.stringify(body) }, expect: [INVALID] }) };
+  return fixed('invalid name', a.t.id, 'create', { method: 'POST', path: a.t.collection(c.ns), headers: JSON_HEADERS, body: JSON.stringify(body) }, [INVALID]);
 };
 
 export const invalidLabels = (r: Rand, c: FuzzContext): FuzzCase => {
@@ -83,7 +74,7 @@ export const strictUnknown = (r: Rand, c: FuzzContext): FuzzCase => {
     const a = aimKeep(r, c);
     const m = JSON.stringify(a.t.manifest(fzName(r), c.ns));
     const body = `${m.slice(0, -1)},"metadata":{"name":"${fzName(r)}"}}`;
-    return { category: 'duplicate field (Strict)', target: a.t.id, verb: 'create', answer: 'status', build: () => ({ req: verbRequest('create', a, c, { body, contentType: 'application/json', query: 'fieldValidation=Strict' }), expect: [BAD_REQUEST] }) };
+    return fixed('duplicate field (Strict)', a.t.id, 'create', verbRequest('create', a, c, { body, contentType: 'application/json', query: 'fieldValidation=Strict' }), [BAD_REQUEST]);
   }
   const where = r.int(3);
   const n = r.int(100);

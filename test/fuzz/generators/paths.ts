@@ -1,5 +1,6 @@
-// Paths and methods: paths no server owns (kube's mux: a plain `404 page not found`), unknown
-// resources and subresources under a served group-version (a 404 Status), methods a resource
+// Paths and methods: paths no server owns (kube's mux: a plain `404 page not found`), paths
+// below a group of the core server or /api that no route matches (go-restful's 404 Status),
+// unknown resources and subresources under a served group-version (a 404 Status), methods a resource
 // does not serve (405), dot segments and bad escapes, names of thousands of characters, and
 // header blocks and request lines over the HTTP parser's limit.
 import { BAD_REQUEST, METHOD_NOT_ALLOWED, NOT_FOUND, PLAIN_404, fixed, type FuzzCase } from '../cases.js';
@@ -13,9 +14,16 @@ export const unknownPaths = (r: Rand, c: FuzzContext): FuzzCase => {
   const seg = (): string => `zz${r.str(1 + r.int(12))}`;
   const method = r.pick(METHODS);
   const req = (path: string) => ({ method, path, headers: JSON_HEADERS, ...(method === 'GET' ? {} : { body: '{}' }) });
-  if (r.chance(0.4)) {
-    const path = r.pick([`/apis/${seg()}`, `/apis/${seg()}/v1`, `/apis/wardle.example.com/${seg()}`, `/apis/fuzz.example.com/${seg()}/crontabs`, `/${seg()}`, `/${seg()}/${seg()}/${seg()}`, `/api/${seg()}`, `/api/${seg()}/namespaces`]);
+  if (r.chance(0.25)) {
+    // No server owns these: unknown groups, unknown versions of a custom resource group (kube's
+    // CRD handler hands them on), unknown roots.
+    const path = r.pick([`/apis/${seg()}`, `/apis/${seg()}/v1`, `/apis/fuzz.example.com/${seg()}/crontabs`, `/apis/fuzz.example.com/${seg()}`, `/${seg()}`, `/${seg()}/${seg()}/${seg()}`]);
     return fixed('paths no server owns', 'discovery', 'discovery', req(path), [PLAIN_404]);
+  }
+  if (r.chance(0.2)) {
+    // Below /api or a group the core server serves, go-restful owns the path: its 404 is a Status.
+    const path = r.pick([`/apis/wardle.example.com/${seg()}`, `/apis/wardle.example.com/${seg()}/flunders`, `/api/${seg()}`, `/api/${seg()}/namespaces`]);
+    return fixed('paths below a served group', 'discovery', 'discovery', req(path), method === 'GET' ? [NOT_FOUND] : [NOT_FOUND, METHOD_NOT_ALLOWED]);
   }
   const t = r.pick(targets);
   const gv = t.apiVersion.includes('/') ? `/apis/${t.apiVersion}` : `/api/${t.apiVersion}`;

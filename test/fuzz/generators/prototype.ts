@@ -5,9 +5,9 @@
 // top level, in metadata, labels, annotations, spec, schemaless subtrees, maps, status, in every
 // patch type, in JSON-patch paths, in delete options and in selectors.
 import { isDeepStrictEqual } from 'node:util';
-import { APPLY_NOT_SERVED, BAD_REQUEST, INVALID, METHOD_NOT_ALLOWED, SUCCESS, UNSUPPORTED, type Expect, type FuzzCase } from '../cases.js';
+import { APPLY_NOT_SERVED, BAD_REQUEST, INVALID, METHOD_NOT_ALLOWED, SUCCESS, UNSUPPORTED, fixed, type Expect, type FuzzCase } from '../cases.js';
 import type { Rand } from '../prng.js';
-import { CANARY, aimKeep, clone, current, fzName, getPath, own, pointer, setPath, verbRequest, type Aim, type FuzzContext } from '../requests.js';
+import { CANARY, aimKeep, clone, fzName, getPath, onObject, own, pointer, setPath, verbRequest, type Aim, type FuzzContext } from '../requests.js';
 import { serviceTarget, type Obj, type PatchType, type Target } from '../targets.js';
 
 const KEYS = ['__proto__', 'constructor', 'prototype'] as const;
@@ -82,41 +82,24 @@ export const prototypeKeys = (r: Rand, c: FuzzContext): FuzzCase => {
   if (verb === 'create') {
     const o = a.t.manifest(fzName(r), c.ns);
     setPath(o, s.path, s.value);
-    return { category, target: a.t.id, verb, answer: 'status', build: () => ({ req: verbRequest('create', a, c, { body: JSON.stringify(o), contentType: 'application/json', query }), expect: outcome(s, strict) }) };
+    return fixed(category, a.t.id, verb, verbRequest('create', a, c, { body: JSON.stringify(o), contentType: 'application/json', query }), outcome(s, strict));
   }
-  const key = a.object as string;
   if (verb === 'update') {
-    return {
-      category,
-      target: a.t.id,
-      verb,
-      answer: 'status',
-      object: key,
-      build: (m) => {
-        const o = current(m, key);
-        setPath(o, s.path, s.value);
-        return { req: verbRequest('update', a, c, { body: JSON.stringify(o), contentType: 'application/json', query }), expect: outcome(s, strict) };
-      },
-    };
+    return onObject(category, a, verb, (o) => {
+      setPath(o, s.path, s.value);
+      return { req: verbRequest('update', a, c, { body: JSON.stringify(o), contentType: 'application/json', query }), expect: outcome(s, strict) };
+    });
   }
   const patchType = r.pick(PATCH_TYPES);
   const mf = patchType === 'apply' ? 'fieldManager=fuzz' : '';
   const q = [query, mf].filter((x) => x !== '').join('&');
-  return {
-    category,
-    target: a.t.id,
-    verb,
-    answer: 'status',
-    object: key,
-    build: (m) => {
-      const o = current(m, key);
-      let doc: unknown;
-      if (patchType === 'json') doc = jsonPatchFor(o, s);
-      else if (patchType === 'apply') doc = setPath({ apiVersion: a.t.apiVersion, kind: a.t.kind, metadata: { name: a.name } }, s.path, s.value);
-      else doc = setPath({}, s.path, s.value);
-      return { req: verbRequest('patch', a, c, { body: JSON.stringify(doc), patchType, query: q }), expect: patchOutcome(a.t, patchType, outcome(s, strict, true)) };
-    },
-  };
+  return onObject(category, a, verb, (o) => {
+    let doc: unknown;
+    if (patchType === 'json') doc = jsonPatchFor(o, s);
+    else if (patchType === 'apply') doc = setPath({ apiVersion: a.t.apiVersion, kind: a.t.kind, metadata: { name: a.name } }, s.path, s.value);
+    else doc = setPath({}, s.path, s.value);
+    return { req: verbRequest('patch', a, c, { body: JSON.stringify(doc), patchType, query: q }), expect: patchOutcome(a.t, patchType, outcome(s, strict, true)) };
+  });
 };
 
 function patchOutcome(t: Target, patchType: PatchType, kube: Expect[]): Expect[] {

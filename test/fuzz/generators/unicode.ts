@@ -4,7 +4,7 @@
 // names, label keys and values it is 422; in a URL name 404; in a selector 400.
 import { BAD_REQUEST, INVALID, NOT_FOUND, type Expect, type FuzzCase } from '../cases.js';
 import type { Rand } from '../prng.js';
-import { aimKeep, current, fzName, getPath, verbRequest, type FuzzContext } from '../requests.js';
+import { aimKeep, fzName, getPath, onObject, verbRequest, type FuzzContext } from '../requests.js';
 import type { Obj } from '../targets.js';
 
 const TEXT = ['\u202eevil\u202c', 'zero\u200bwidth\u200d', '\ufeffbom', 'nul\u0000byte', '\u{1F600}\u{10FFFF}', 'e\u0301\u0327', '\u05e9\u05dc\u05d5\u05dd', '\u2028\u2029', '\uFFFE\uFFFF'];
@@ -50,8 +50,7 @@ export const unicode = (r: Rand, c: FuzzContext): FuzzCase => {
         const body = edit(a.t.manifest(fzName(r), c.ns));
         return { category, target: a.t.id, verb: 'create', answer: 'status', build: () => ({ req: verbRequest('create', a, c, { body, contentType: 'application/json' }), expect }) };
       }
-      const key = a.object as string;
-      return { category, target: a.t.id, verb: 'update', answer: 'status', object: key, build: (m) => ({ req: verbRequest('update', a, c, { body: edit(current(m, key)), contentType: 'application/json' }), expect }) };
+      return onObject(category, a, 'update', (o) => ({ req: verbRequest('update', a, c, { body: edit(o), contentType: 'application/json' }), expect }));
     }
     case 1: {
       // Names, label keys and values: 422.

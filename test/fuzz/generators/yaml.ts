@@ -3,9 +3,9 @@
 // them: valid, must land), and tags. `!!str` is a plain string; for `!!binary`, `!!timestamp`,
 // `!!set`, custom and language tags kube's answer follows its YAML library's resolution, so a 2xx
 // or a 400/422 are both kube-like there: what is asserted is no 5xx and an exact model.
-import { APPLY_NOT_SERVED, BAD_REQUEST, INVALID, SUCCESS, type Expect, type FuzzCase } from '../cases.js';
+import { APPLY_NOT_SERVED, BAD_REQUEST, INVALID, SUCCESS, fixed, type Expect, type FuzzCase } from '../cases.js';
 import type { Rand } from '../prng.js';
-import { aimKeep, current, fzName, getPath, verbRequest, type Aim, type FuzzContext } from '../requests.js';
+import { aimKeep, fzName, getPath, onObject, verbRequest, type Aim, type FuzzContext } from '../requests.js';
 import type { Obj } from '../targets.js';
 
 const YAML = 'application/yaml';
@@ -69,20 +69,11 @@ export const yamlBodies = (r: Rand, c: FuzzContext): FuzzCase => {
   const verb = r.pick(['create', 'create', 'update', 'patch'] as const);
   if (verb === 'create') {
     const body = render(a.t.manifest(fzName(r), c.ns), f);
-    return { category: f.category, target: a.t.id, verb, answer: 'status', build: () => ({ req: verbRequest('create', a, c, { body, contentType: YAML }), expect: f.expect }) };
+    return fixed(f.category, a.t.id, verb, verbRequest('create', a, c, { body, contentType: YAML }), f.expect);
   }
-  const key = a.object as string;
-  return {
-    category: f.category,
-    target: a.t.id,
-    verb,
-    answer: 'status',
-    object: key,
-    build: (m) => {
-      const o = current(m, key);
-      if (verb === 'update') return { req: verbRequest('update', a, c, { body: render(o, f), contentType: YAML }), expect: f.expect };
-      const applied = render({ apiVersion: a.t.apiVersion, kind: a.t.kind, metadata: { name: a.name } }, f);
-      return { req: verbRequest('patch', a, c, { body: applied, patchType: 'apply', query: 'fieldManager=fuzz' }), expect: [...f.expect, APPLY_NOT_SERVED] };
-    },
-  };
+  return onObject(f.category, a, verb, (o) => {
+    if (verb === 'update') return { req: verbRequest('update', a, c, { body: render(o, f), contentType: YAML }), expect: f.expect };
+    const applied = render({ apiVersion: a.t.apiVersion, kind: a.t.kind, metadata: { name: a.name } }, f);
+    return { req: verbRequest('patch', a, c, { body: applied, patchType: 'apply', query: 'fieldManager=fuzz' }), expect: [...f.expect, APPLY_NOT_SERVED] };
+  });
 };
