@@ -24,6 +24,7 @@ export interface EtcdCheckConfig {
  */
 export class EtcdCheck {
   private client: Etcd3 | undefined;
+  private closed = false;
   private readonly healthKey: Buffer;
   private readonly intervalMs: number;
   private nextAllowed = 0;
@@ -46,12 +47,15 @@ export class EtcdCheck {
     if (error) throw error;
   }
 
+  /** Closes the check's client; checks after it fail without connecting again. */
   close(): void {
+    this.closed = true;
     this.client?.close();
     this.client = undefined;
   }
 
   private async probe(): Promise<Error | undefined> {
+    if (this.closed) return new Error('error getting data from etcd: the etcd client is closed');
     this.client ??= newEtcdClient({ endpoints: this.config.endpoints, requestTimeoutMs: this.config.timeoutMs });
     const client = this.client;
     let timer: NodeJS.Timeout | undefined;
