@@ -4,10 +4,11 @@
 // protobuf garbage, invalid query parameters, 10,000-term and pathological selectors, unicode,
 // odd paths) goes to every verb of built-in kinds (Namespace, Service, Flunder), a custom resource,
 // their status and scale subresources and discovery. Every answer must be kube's Status (4xx) or
-// a success where the input is valid; afterwards the same process is alive and ready within 1 s,
-// Object.prototype is clean, and a list of every kind equals exactly the acknowledged writes.
-// Reproduce with FUZZ_SEED=<seed> (printed on failure); FUZZ_COUNT sets the size; a longer run
-// is the bench (`npm run bench -- fuzz`).
+// a success where the input is valid (checked: a kept key round-trips, a pruned one is gone); /readyz
+// answers throughout; afterwards the same process is alive and ready within 1 s, Object.prototype
+// is clean, and a list of every kind equals exactly the acknowledged writes.
+// Reproduce with FUZZ_SEED=<seed> (printed on failure); FUZZ_COUNT sets the size; FUZZ_REPORT=<file>
+// appends every failure to a file; a longer run is the bench (`npm run bench -- fuzz`).
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { after, before, it } from 'node:test';

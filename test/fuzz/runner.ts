@@ -141,7 +141,7 @@ function readyzProber(creds: Credentials, limitMs: number): { stop(): Promise<Fu
 }
 
 function describeRequest(fc: FuzzCase, sent: Sent): string {
-  const body = sent.req.body === undefined ? '' : ` body=${JSON.stringify((Buffer.isBuffer(sent.req.body) ? sent.req.body.toString('latin1') : sent.req.body).slice(0, 160))}`;
+  const body = sent.req.body === undefined ? '' : ` body=${JSON.stringify((Buffer.isBuffer(sent.req.body) ? sent.req.body.toString('latin1') : sent.req.body).slice(0, 400))}`;
   return `[${fc.category}] ${fc.target} ${fc.verb}: ${sent.req.method ?? 'GET'} ${sent.req.path.slice(0, 200)} ${String(sent.req.headers?.['Content-Type'] ?? '')}${body}`;
 }
 
