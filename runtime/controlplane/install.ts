@@ -6,6 +6,7 @@ import type { APIGroupDefinition } from '../registry/types.js';
 import type { DiscoveryManager } from '../server/discovery/index.js';
 import { discoveryFromGroupDefinition } from '../server/discovery/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
+import type { Handler } from '../server/http.js';
 import { webServiceNotFound } from '../server/mux.js';
 import { openAPIFromGroupDefinition, type OpenAPIService } from '../server/openapi/index.js';
 import type { Interface as StorageInterface, StorageFactory } from '../storage/index.js';
@@ -40,12 +41,28 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
   }
   for (const version of group.versions) {
     const { prefix, handler } = installAPIGroupVersion({ group, version: version.name, storages, admission: opts.admission });
-    server.mux.handlePrefix(prefix.endsWith('/') ? prefix : `${prefix}/`, handler);
+    const versionRoot = prefix.endsWith('/') ? prefix : `${prefix}/`;
+    // The version's own discovery document (`<prefix>/`) is no resource request: left to discovery.
+    server.mux.handlePrefix(versionRoot, (req, res) => (req.info.isResourceRequest ? handler : server.mux.matchExcept(req.path, versionRoot) ?? webServiceNotFound)(req, res));
   }
-  // Below the group's root, what no version serves is kube's go-restful 404, not the next server's.
-  server.mux.handlePrefix(group.name === '' ? '/api/' : `/apis/${group.name}/`, webServiceNotFound, { listed: false });
+  const root = group.name === '' ? '/api/' : `/apis/${group.name}/`;
+  server.mux.handlePrefix(root, groupRootNotFound(server, root), { listed: false });
   for (const gv of discoveryFromGroupDefinition(group)) {
     opts.discovery.setGroupVersion(gv.group, gv.version, gv.resources, { groupPriorityMinimum: gv.groupPriorityMinimum, versionPriority: gv.versionPriority });
   }
   for (const gv of openAPIFromGroupDefinition(group)) opts.openapi.setGroupVersion(gv.group, gv.version, gv.document);
+}
+
+/**
+ * Below a served group's root, what no version serves is kube's go-restful 404 (the group's web
+ * service owns the subtree), not the next server's. The group and version discovery paths
+ * (`<root>`, `<root><version>[/]`) stay with whatever else serves them on this server (a
+ * standalone server's discovery), as kube's discovery routes are part of that web service.
+ */
+function groupRootNotFound(server: GenericAPIServer, root: string): Handler {
+  return (req, res) => {
+    const below = req.path.slice(root.length).replace(/\/$/, '');
+    const discovery = below === '' || !below.includes('/') ? server.mux.matchExcept(req.path, root) : undefined;
+    return (discovery ?? webServiceNotFound)(req, res);
+  };
 }

@@ -26,6 +26,18 @@ describe('PathRecorderMux', () => {
     assert.deepEqual(seen, ['exact /apis', 'prefix /apis/', 'exact wardle v1beta1', 'prefix wardle', 'prefix /apis/', 'notfound', 'notfound']);
   });
 
+  it('matchExcept: what a path reaches with one prefix registration left out (undefined: the not-found handler)', async () => {
+    const seen: string[] = [];
+    const mux = new PathRecorderMux('t', tag('notfound', seen));
+    mux.handlePrefix('/apis/', tag('discovery', seen));
+    mux.handlePrefix('/apis/wardle.example.com/', tag('group root', seen));
+    mux.handle('/apis/wardle.example.com/v1', tag('exact', seen));
+    await mux.matchExcept('/apis/wardle.example.com/v2', '/apis/wardle.example.com/')!({ path: '' } as APIRequest, {} as APIResponse);
+    await mux.matchExcept('/apis/wardle.example.com/v1', '/apis/wardle.example.com/')!({ path: '' } as APIRequest, {} as APIResponse);
+    assert.deepEqual(seen, ['discovery', 'exact']);
+    assert.equal(mux.matchExcept('/api/v1', '/apis/'), undefined);
+  });
+
   it('rejects duplicates unless replacing, and prefixes without a trailing slash', () => {
     const mux = new PathRecorderMux('t');
     mux.handle('/a', async () => {});

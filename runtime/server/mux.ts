@@ -65,6 +65,16 @@ export class PathRecorderMux {
     return this.match(this.table, path) !== undefined;
   }
 
+  /**
+   * The handler a request for `path` reaches when the prefix registration `except` is left out,
+   * or undefined when that is the not-found handler: for a prefix handler that covers only part
+   * of its subtree and leaves the rest to whatever else is registered.
+   */
+  matchExcept(path: string, except: string): Handler | undefined {
+    const t = this.table;
+    return this.match({ exact: t.exact, prefixes: t.prefixes.filter((p) => p.prefix !== except) }, path);
+  }
+
   /** The listed paths, sorted (what kube serves as the index at `/`). Prefixes are listed without their slash. */
   listedPaths(): string[] {
     const t = this.table;
