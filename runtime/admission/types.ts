@@ -81,6 +81,11 @@ export function newAdmissionChain(plugins: readonly AdmissionPlugin[]): Admissio
 export interface ObjectLookup {
   /** The object as stored now (a consistent read, as a plugin's live lookup). */
   get(gr: { group: string; resource: string }, namespace: string, name: string, ctx: AdmissionContext): Promise<StoredObject | undefined>;
+  /**
+   * The object as the watch cache holds it, without waiting for the cache to catch up (an
+   * informer's lister): possibly a moment stale, and answered while storage is unreachable.
+   */
+  getCached(gr: { group: string; resource: string }, namespace: string, name: string, ctx: AdmissionContext): Promise<StoredObject | undefined>;
   /** Every object, from the watch cache without waiting for it to catch up, as an informer's lister answers. */
   list(gr: { group: string; resource: string }, namespace: string, ctx: AdmissionContext): Promise<readonly StoredObject[]>;
 }

@@ -17,16 +17,18 @@ export function namespaceLookupOverKubeconfig(kubeconfigPath: string, local: Obj
   const { rest } = restClientFromKubeconfig({ path: kubeconfigPath, options: { userAgent: 'kube-ts-aggregated/namespace-lifecycle', timeoutMs: 10_000, maxRetries: 2 } });
   const namespaces = new Clientset(rest).coreV1().namespaces();
   const isNamespaces = (gr: { group: string; resource: string }): boolean => gr.group === NAMESPACES.group && gr.resource === NAMESPACES.resource;
+  const getNamespace = async (name: string, ctx: { readonly signal: AbortSignal }): Promise<StoredObject | undefined> => {
+    try {
+      return (await namespaces.get(name, { signal: ctx.signal })) as unknown as StoredObject;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw newInternalError(new Error(`looking up namespace ${JSON.stringify(name)} in the control plane: ${(err as Error).message}`));
+    }
+  };
   return {
-    async get(gr, namespace, name, ctx) {
-      if (!isNamespaces(gr)) return local.get(gr, namespace, name, ctx);
-      try {
-        return (await namespaces.get(name, { signal: ctx.signal })) as unknown as StoredObject;
-      } catch (err) {
-        if (isNotFound(err)) return undefined;
-        throw newInternalError(new Error(`looking up namespace ${JSON.stringify(name)} in the control plane: ${(err as Error).message}`));
-      }
-    },
+    get: (gr, namespace, name, ctx) => (isNamespaces(gr) ? getNamespace(name, ctx) : local.get(gr, namespace, name, ctx)),
+    // No namespace informer here: the cached read of a namespace is the live one.
+    getCached: (gr, namespace, name, ctx) => (isNamespaces(gr) ? getNamespace(name, ctx) : local.getCached(gr, namespace, name, ctx)),
     async list(gr, namespace, ctx) {
       if (!isNamespaces(gr)) return local.list(gr, namespace, ctx);
       try {

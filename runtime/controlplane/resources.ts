@@ -66,16 +66,18 @@ export class ResourceRegistry {
 
   /** Read access for admission plugins, through the same REST storages clients use. */
   lookup(): ObjectLookup {
+    const getAt = async (resourceVersion: string, gr: { group: string; resource: string }, namespace: string, name: string, ctx: { readonly signal: AbortSignal }) => {
+      const r = this.require(gr);
+      try {
+        return await r.rest.main.get(this.systemContext(namespace, ctx), name, { resourceVersion });
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    };
     return {
-      get: async (gr, namespace, name, ctx) => {
-        const r = this.require(gr);
-        try {
-          return await r.rest.main.get(this.systemContext(namespace, ctx), name, { resourceVersion: '' });
-        } catch (err) {
-          if (isNotFound(err)) return undefined;
-          throw err;
-        }
-      },
+      get: (gr, namespace, name, ctx) => getAt('', gr, namespace, name, ctx),
+      getCached: (gr, namespace, name, ctx) => getAt('0', gr, namespace, name, ctx),
       list: async (gr, namespace, ctx) => (await this.require(gr).rest.main.list(this.systemContext(namespace, ctx), LIST_FROM_CACHE)).items,
     };
   }
