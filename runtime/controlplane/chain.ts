@@ -21,7 +21,7 @@ import type { PKI } from './certs.js';
 import { installAPIGroup } from './install.js';
 import { APISERVER_USER } from './loopback.js';
 import { NamespaceStorage } from './namespace/rest.js';
-import { newServiceIPRanges } from './service/ranges.js';
+import { newServiceAllocators } from './service/ranges.js';
 import { ServiceStorage } from './service/rest.js';
 import { addStorageHealthChecks } from './storagehealth.js';
 import type { CompletedServerRunOptions } from './options.js';
@@ -69,7 +69,7 @@ export async function assembleChain(c: ChainOptions) {
   const openapi = new OpenAPIService();
   let namespaces: NamespaceStorage | undefined;
   let services: ServiceStorage | undefined;
-  const serviceIPRanges = await newServiceIPRanges(c.factory, o.serviceClusterIPRanges);
+  const serviceAllocators = await newServiceAllocators(c.factory, { ipRanges: o.serviceClusterIPRanges, nodePorts: o.serviceNodePortRange });
   const servers: Record<'aggregator' | 'apiextensions' | 'core', GenericAPIServer> = { aggregator, apiextensions, core: kubeAPIServer };
   for (const group of c.groups) {
     await installAPIGroup(servers[OWNER[group.name] ?? 'core'], group, {
@@ -79,7 +79,7 @@ export async function assembleChain(c: ChainOptions) {
       decorate: (g, kind, storages, storage) => {
         if (g === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition') return withCRDCleanupOnDelete(storages, storage);
         if (g === '' && kind === 'Service') {
-          services = new ServiceStorage(storages, serviceIPRanges);
+          services = new ServiceStorage(storages, serviceAllocators);
           return services.storages;
         }
         if (g !== '' || kind !== 'Namespace') return storages;
@@ -111,7 +111,7 @@ export async function assembleChain(c: ChainOptions) {
   return {
     namespaces,
     services,
-    serviceIPRanges,
+    serviceAllocators,
     discovery,
     openapi,
     servers,

@@ -103,9 +103,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   chain.servers.core.addPostStartHook('start-garbage-collector', async () => garbageCollector.start());
   chain.servers.core.addPreShutdownHook('stop-garbage-collector', () => garbageCollector.stop());
 
-  // Cluster IPs: the ranges are repaired from the stored Services before the `kubernetes`
-  // Service (first IP of the primary range, port 443 to the secure port) is created and kept.
-  const serviceIPRepair = new ServiceIPRepair({ services: chain.services, ranges: chain.serviceIPRanges, context: systemContext });
+  // Cluster IPs and node ports: the ranges are repaired from the stored Services before the
+  // `kubernetes` Service (first IP of the primary range, port 443 to the secure port) is created and kept.
+  const serviceIPRepair = new ServiceIPRepair({ services: chain.services, allocators: chain.serviceAllocators, context: systemContext });
   chain.servers.core.addPostStartHook('start-service-ip-repair-controllers', async () => serviceIPRepair.start());
   chain.servers.core.addPreShutdownHook('stop-service-ip-repair-controllers', async () => serviceIPRepair.stop());
   let kubernetesService: KubernetesServiceController | undefined;
@@ -116,7 +116,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     kubernetesService = new KubernetesServiceController({
       rest: chain.loopback,
       endpoints: resources.all().some((r) => r.group === '' && r.resource === 'endpoints'),
-      serviceIP: chain.serviceIPRanges.byFamily.get(chain.serviceIPRanges.primary)?.ipAt(0) ?? '',
+      serviceIP: chain.serviceAllocators.ipRanges.byFamily.get(chain.serviceAllocators.ipRanges.primary)?.ipAt(0) ?? '',
       publicIP: defaultAdvertiseAddress(o.bindAddress),
       securePort: await boundPort,
     });

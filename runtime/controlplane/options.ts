@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { CIDR } from '../registry/allocator/cidr.js';
-import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRange } from './service/ranges.js';
+import { DEFAULT_NODE_PORT_RANGE, type PortRange } from '../registry/allocator/range.js';
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRange, parseServiceNodePortRange } from './service/ranges.js';
 import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from './flags.js';
 
 /** The flags of the control plane command, with kube-apiserver's names where they exist. */
@@ -46,6 +47,8 @@ export interface ServerRunOptions {
   tokenAuthFile?: string;
   /** kube's --service-cluster-ip-range: the CIDR (or an IPv4 and an IPv6 one) Service cluster IPs come from. Default 10.0.0.0/24. */
   serviceClusterIPRange?: string;
+  /** kube's --service-node-port-range: the ports NodePort and LoadBalancer Services get. Default 30000-32767. */
+  serviceNodePortRange?: string;
 }
 
 /** Options with every default resolved; only completeOptions makes one. */
@@ -81,6 +84,7 @@ export interface CompletedServerRunOptions {
   readonly tokenAuthFile: string | undefined;
   /** The primary range first; its first IP is the `kubernetes` Service's. */
   readonly serviceClusterIPRanges: readonly CIDR[];
+  readonly serviceNodePortRange: PortRange;
   readonly completed: true;
 }
 
@@ -127,12 +131,20 @@ export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions 
     requestheaderExtraHeadersPrefix: headers('requestheader-extra-headers-prefix', o.requestheaderExtraHeadersPrefix, ['X-Remote-Extra-']),
     tokenAuthFile: o.tokenAuthFile === undefined ? undefined : resolve(o.tokenAuthFile),
     serviceClusterIPRanges: serviceClusterIPRanges(o.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE),
+    serviceNodePortRange: serviceNodePortRange(o.serviceNodePortRange),
     completed: true,
   };
 }
 
 function serviceClusterIPRanges(value: string): readonly CIDR[] {
   const parsed = parseServiceClusterIPRange(value);
+  if (typeof parsed === 'string') throw new OptionsError(parsed);
+  return parsed;
+}
+
+function serviceNodePortRange(value: string | undefined): PortRange {
+  if (value === undefined) return DEFAULT_NODE_PORT_RANGE;
+  const parsed = parseServiceNodePortRange(value);
   if (typeof parsed === 'string') throw new OptionsError(parsed);
   return parsed;
 }
@@ -163,6 +175,7 @@ const USAGE = `Usage: npm start -- [flags]
   --client-ca-file FILE           CA bundle for client certificates (user = CN, groups = O). Default the cluster CA.
   --token-auth-file FILE          Static bearer tokens, CSV: token,user,uid,"group1,group2".
   --service-cluster-ip-range CIDR[,CIDR]  Where Service cluster IPs come from (one per IP family). Default 10.0.0.0/24.
+  --service-node-port-range N-M   Ports NodePort and LoadBalancer Services get. Default 30000-32767.
   --requestheader-client-ca-file FILE        CA bundle for front proxies. Default the front-proxy CA.
   --requestheader-allowed-names CN[,CN…]     CNs a front proxy may have; empty for any. Default front-proxy-client.
   --requestheader-username-headers H[,H…]    Default X-Remote-User.
@@ -183,6 +196,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     'shutdown-send-retry-after': { type: 'string' },
     'shutdown-watch-termination-grace-period': { type: 'string' },
     'service-cluster-ip-range': { type: 'string' },
+    'service-node-port-range': { type: 'string' },
   }, USAGE);
   const opts = given<ServerRunOptions>({
     securePort: intFlag('secure-port', values['secure-port']),
@@ -205,6 +219,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     clientCAFile: values['client-ca-file'],
     tokenAuthFile: values['token-auth-file'],
     serviceClusterIPRange: values['service-cluster-ip-range'],
+    serviceNodePortRange: values['service-node-port-range'],
     requestheaderClientCAFile: values['requestheader-client-ca-file'],
     requestheaderAllowedNames: stringSliceFlag(values['requestheader-allowed-names']),
     requestheaderUsernameHeaders: stringSliceFlag(values['requestheader-username-headers']),

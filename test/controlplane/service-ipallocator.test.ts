@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { parseCIDR, type CIDR } from '../../runtime/registry/allocator/cidr.js';
-import { IPRangeAllocator, RangeAllocationError } from '../../runtime/registry/allocator/range.js';
-import { parseServiceClusterIPRange } from '../../runtime/controlplane/service/ranges.js';
+import { IPRangeAllocator, PortRangeAllocator, RangeAllocationError } from '../../runtime/registry/allocator/range.js';
+import { parseServiceClusterIPRange, parseServiceNodePortRange } from '../../runtime/controlplane/service/ranges.js';
 import type { Interface, StorageConfig } from '../../runtime/storage/index.js';
 import { startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
 import { newEnv, type Env } from '../registry/helpers.js';
@@ -39,6 +39,9 @@ describe('--service-cluster-ip-range parsing', () => {
     assert.equal(parseServiceClusterIPRange('fd00::/64'), 'specified --service-cluster-ip-range is too large; for 128-bit addresses, the mask must be >= 108');
     assert.equal(parseServiceClusterIPRange('nope'), '--service-cluster-ip-range: invalid CIDR address: nope');
     assert.equal(parseServiceClusterIPRange('10.0.0.0/24,10.1.0.0/24'), '--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family');
+    assert.deepEqual(parseServiceNodePortRange('30000-32767'), { base: 30000, size: 2768 });
+    assert.deepEqual(parseServiceNodePortRange('31000'), { base: 31000, size: 1 });
+    assert.equal(typeof parseServiceNodePortRange('32767-30000'), 'string');
   });
 });
 
@@ -115,6 +118,17 @@ for (const backend of ['sqlite', 'etcd3'] as const) {
       const key = `/ranges/test${n}`;
       await allocator('10.2.0.0/24', key).allocateNext({ dryRun: false });
       await assert.rejects(allocator('10.3.0.0/24', key).allocateNext({ dryRun: false }), (err: unknown) => err instanceof RangeAllocationError && err.reason === 'MismatchedNetwork');
+    });
+
+    test('node ports: kube words for taken and out-of-range ports, the whole range handed out once', async () => {
+      n++;
+      const ports = new PortRangeAllocator({ range: { base: 30000, size: 20 }, storage, key: `/ranges/test${n}` });
+      await ports.allocate(30005, { dryRun: false });
+      await assert.rejects(ports.allocate(30005, { dryRun: false }), rejectsWith('Allocated', 'provided port is already allocated'));
+      await assert.rejects(ports.allocate(30020, { dryRun: false }), rejectsWith('NotInRange', 'provided port is not in the valid range. The range of valid ports is 30000-30019'));
+      const got = await Promise.all(Array.from({ length: 19 }, () => ports.allocateNext({ dryRun: false })));
+      assert.equal(new Set([...got, 30005]).size, 20);
+      await assert.rejects(ports.allocateNext({ dryRun: false }), rejectsWith('Full', 'range is full'));
     });
 
     test('repair marks IPs in use and frees leaked ones', async () => {

@@ -139,6 +139,37 @@ describe('Services with kubectl', { skip: noKubectl ?? false }, () => {
       ok(await run(['create', 'service', 'clusterip', 'again', '--tcp=80', `--clusterip=${freed}`, '-n', ns]), cp());
     });
 
+    it('node ports: allocated from 30000-32767, requested ones checked in kube words, released when the type no longer needs them', async () => {
+      const ns = await namespace('np');
+      ok(await run(['create', 'service', 'nodeport', 'auto', '--tcp=80:8080', '--tcp=81:8081', '-n', ns]), cp());
+      const auto = await getService('auto', ns);
+      const ports = (auto.spec['ports'] as Array<{ nodePort: number }>).map((p) => p.nodePort);
+      assert.ok(ports.every((p) => p >= 30000 && p <= 32767) && ports[0] !== ports[1], `node ports ${ports.join(',')}`);
+      assert.match(squashLines(ok(await run(['get', 'svc', 'auto', '-n', ns]), cp()))[1] ?? '', new RegExp(`^auto NodePort \\S+ <none> 80:${ports[0]}/TCP,81:${ports[1]}/TCP ${AGE}$`));
+      ok(await run(['create', 'service', 'nodeport', 'fixed', '--tcp=80:8080', '--node-port=30555', '-n', ns]), cp());
+      fails(
+        await run(['create', 'service', 'nodeport', 'again', '--tcp=80:8080', '--node-port=30555', '-n', ns]),
+        'error: failed to create NodePort service: Service "again" is invalid: spec.ports[0].nodePort: Invalid value: 30555: provided port is already allocated',
+      );
+      fails(
+        await run(['create', 'service', 'nodeport', 'low', '--tcp=80:8080', '--node-port=20080', '-n', ns]),
+        'error: failed to create NodePort service: Service "low" is invalid: spec.ports[0].nodePort: Invalid value: 20080: provided port is not in the valid range. The range of valid ports is 30000-32767',
+      );
+      // NodePort → ClusterIP drops the node ports the client left as they were, and releases them.
+      ok(await run(['patch', 'svc', 'fixed', '-n', ns, '-p', '{"spec":{"type":"ClusterIP"}}']), cp());
+      assert.equal(((await getService('fixed', ns)).spec['ports'] as Array<{ nodePort?: number }>)[0]?.nodePort, undefined);
+      ok(await run(['create', 'service', 'nodeport', 'again', '--tcp=80:8080', '--node-port=30555', '-n', ns]), cp());
+      // ClusterIP → ExternalName gives the cluster IP back; and back again a new one is allocated.
+      const ip = (await getService('fixed', ns)).spec.clusterIP ?? '';
+      ok(await run(['patch', 'svc', 'fixed', '-n', ns, '-p', '{"spec":{"type":"ExternalName","externalName":"example.com"}}']), cp());
+      const ext = await getService('fixed', ns);
+      assert.equal(ext.spec.clusterIP, undefined);
+      assert.equal(ext.spec['ipFamilies'], undefined);
+      ok(await run(['create', 'service', 'clusterip', 'reuse', '--tcp=80', `--clusterip=${ip}`, '-n', ns]), cp());
+      ok(await run(['patch', 'svc', 'fixed', '-n', ns, '-p', '{"spec":{"type":"ClusterIP"}}']), cp());
+      assert.match((await getService('fixed', ns)).spec.clusterIP ?? '', /^10\.96\.0\.\d+$/);
+    });
+
     it('validation: one cause per field, in kube words', async () => {
       const ns = await namespace('val');
       const manifest = {

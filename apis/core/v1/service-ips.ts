@@ -2,7 +2,7 @@ import { newInternalError, newInvalid, StatusError } from '../../../runtime/apim
 import type { FieldError } from '../../../runtime/apimachinery/validation/field.js';
 import { parseIP, type IPFamily } from '../../../runtime/registry/allocator/cidr.js';
 import { RangeAllocationError } from '../../../runtime/registry/allocator/range.js';
-import type { AllocationTransaction, IPRanges as ServiceIPRanges } from '../../../runtime/registry/allocator/types.js';
+import type { Allocation, IPRanges as ServiceIPRanges } from '../../../runtime/registry/allocator/types.js';
 import { needsClusterIP, normalizeClusterIPs, patchAllocatedValues, sameList } from './service-normalize.js';
 import { CLUSTER_IP_NONE, goStrings, isHeadless, validateClusterIPsRelatedFields } from './service-validation.js';
 import type { Service } from './types.js';
@@ -10,33 +10,32 @@ import type { Service } from './types.js';
 /**
  * Cluster IP allocation for Services (kube's pkg/registry/core/service/storage/alloc.go): the
  * IP family fields are completed from the cluster's ranges, IPs are taken from the range of
- * each family, and what an update gives back is released only once it is stored. Every
- * function mutates the Service it is given.
+ * each family. Each function mutates the Service it is given and says what it took and what
+ * the write gives back (released only once it is stored, see service-allocation.ts).
  */
 
 const GK = { group: '', kind: 'Service' };
 
 /** Allocation for a new Service (allocateCreate), after normalizeClusterIPs. */
-export async function allocateCreate(svc: Service, ranges: ServiceIPRanges, dryRun: boolean): Promise<AllocationTransaction> {
+export async function allocateClusterIPsCreate(svc: Service, ranges: ServiceIPRanges, dryRun: boolean): Promise<Allocation<string>> {
   normalizeClusterIPs(svc, undefined);
   initIPFamilyFields(svc, undefined, ranges);
-  const taken = await allocClusterIPs(svc, ranges, dryRun);
-  return transaction(ranges, dryRun, { taken, released: [] });
+  return { taken: await allocClusterIPs(svc, ranges, dryRun), released: [] };
 }
 
 /** Allocation for an update (beginUpdate): allocated values the client left out are kept, then type changes allocate or release. */
-export async function allocateUpdate(svc: Service, old: Service, ranges: ServiceIPRanges, dryRun: boolean): Promise<AllocationTransaction> {
+export async function allocateClusterIPsUpdate(svc: Service, old: Service, ranges: ServiceIPRanges, dryRun: boolean): Promise<Allocation<string>> {
   patchAllocatedValues(svc, old);
   normalizeClusterIPs(svc, old);
   initIPFamilyFields(svc, old, ranges);
   const spec = svc.spec ?? {};
   const oldSpec = old.spec ?? {};
   if (oldSpec.type === 'ExternalName' && spec.type !== 'ExternalName') {
-    return transaction(ranges, dryRun, { taken: await allocClusterIPs(svc, ranges, dryRun), released: [] });
+    return { taken: await allocClusterIPs(svc, ranges, dryRun), released: [] };
   }
-  if (isHeadless(old)) return transaction(ranges, dryRun, { taken: [], released: [] });
+  if (isHeadless(old)) return { taken: [], released: [] };
   if (oldSpec.type !== 'ExternalName' && spec.type === 'ExternalName') {
-    return transaction(ranges, dryRun, { taken: [], released: clusterIPsOf(old) });
+    return { taken: [], released: clusterIPsOf(old) };
   }
   const families = spec.ipFamilies ?? [];
   const oldFamilies = oldSpec.ipFamilies ?? [];
@@ -46,13 +45,13 @@ export async function allocateUpdate(svc: Service, old: Service, ranges: Service
     const secondary = families[1] as IPFamily;
     const ip = await allocIP(svc, ranges, secondary, ips[1] as string, dryRun);
     ips[1] = ip;
-    return transaction(ranges, dryRun, { taken: [ip], released: [] });
+    return { taken: dryRun ? [] : [ip], released: [] };
   }
   if (oldFamilies.length === 2 && families.length === 1) {
     const secondary = oldSpec.clusterIPs?.[1];
-    return transaction(ranges, dryRun, { taken: [], released: secondary === undefined ? [] : [secondary] });
+    return { taken: [], released: secondary === undefined ? [] : [secondary] };
   }
-  return transaction(ranges, dryRun, { taken: [], released: [] });
+  return { taken: [], released: [] };
 }
 
 /** The IPs a stored Service holds in the ranges (none for ExternalName and headless Services). */
@@ -68,17 +67,6 @@ export async function releaseIPs(ranges: ServiceIPRanges, ips: readonly string[]
     const range = family === undefined ? undefined : ranges.byFamily.get(family);
     await range?.release(ip);
   }
-}
-
-function transaction(ranges: ServiceIPRanges, dryRun: boolean, t: { taken: string[]; released: string[] }): AllocationTransaction {
-  return {
-    commit: async () => {
-      if (!dryRun) await releaseIPs(ranges, t.released);
-    },
-    revert: async () => {
-      if (!dryRun) await releaseIPs(ranges, t.taken);
-    },
-  };
 }
 
 /** initIPFamilyFields: ipFamilyPolicy and ipFamilies completed from the request and the cluster's ranges. */

@@ -12,12 +12,34 @@ export function needsClusterIP(svc: Service): boolean {
   return svc.spec?.type !== 'ExternalName';
 }
 
-/** patchAllocatedValues: a client that left clusterIP(s) out of an update keeps the allocated ones. */
+const needsNodePort = (svc: Service): boolean => svc.spec?.type === 'NodePort' || svc.spec?.type === 'LoadBalancer';
+const needsHealthCheckNodePort = (svc: Service): boolean => svc.spec?.type === 'LoadBalancer' && svc.spec.externalTrafficPolicy === 'Local';
+
+/**
+ * patchAllocatedValues: a client that left allocated values out of an update keeps them: the
+ * cluster IPs, each port's node port (matched by port name, unless another port uses it now),
+ * the health check node port.
+ */
 export function patchAllocatedValues(svc: Service, old: Service): void {
-  if (!needsClusterIP(old) || !needsClusterIP(svc)) return;
   const spec = (svc.spec ??= {});
-  if ((spec.clusterIP ?? '') === '' && old.spec?.clusterIP !== undefined) spec.clusterIP = old.spec.clusterIP;
-  if ((spec.clusterIPs ?? []).length === 0 && (old.spec?.clusterIPs ?? []).length > 0) spec.clusterIPs = [...(old.spec?.clusterIPs ?? [])];
+  if (needsClusterIP(old) && needsClusterIP(svc)) {
+    if ((spec.clusterIP ?? '') === '' && old.spec?.clusterIP !== undefined) spec.clusterIP = old.spec.clusterIP;
+    if ((spec.clusterIPs ?? []).length === 0 && (old.spec?.clusterIPs ?? []).length > 0) spec.clusterIPs = [...(old.spec?.clusterIPs ?? [])];
+  }
+  if (needsNodePort(old) && needsNodePort(svc)) {
+    const used = (s: Service): Set<number> => new Set((s.spec?.ports ?? []).map((p) => p.nodePort ?? 0).filter((p) => p !== 0));
+    const newUsed = used(svc);
+    const inBoth = new Set([...used(old)].filter((p) => newUsed.has(p)));
+    const byName = new Map((old.spec?.ports ?? []).map((p) => [p.name ?? '', p.nodePort ?? 0]));
+    for (const p of spec.ports ?? []) {
+      if ((p.nodePort ?? 0) !== 0) continue;
+      const previous = byName.get(p.name ?? '') ?? 0;
+      if (previous !== 0 && !inBoth.has(previous)) p.nodePort = previous;
+    }
+  }
+  if (needsHealthCheckNodePort(old) && needsHealthCheckNodePort(svc) && (spec.healthCheckNodePort ?? 0) === 0 && old.spec?.healthCheckNodePort !== undefined) {
+    spec.healthCheckNodePort = old.spec.healthCheckNodePort;
+  }
 }
 
 export const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);

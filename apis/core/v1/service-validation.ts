@@ -1,6 +1,6 @@
 import { parseIP } from '../../../runtime/registry/allocator/cidr.js';
 import type { FieldError } from '../../../runtime/apimachinery/validation/field.js';
-import { isDNS1123Label } from '../../../runtime/apimachinery/validation/names.js';
+import { isDNS1123Label, isDNS1123Subdomain } from '../../../runtime/apimachinery/validation/names.js';
 import type { IntOrString } from '../../meta/v1/types.js';
 import type { Service, ServicePort } from './types.js';
 
@@ -59,6 +59,43 @@ export function validateService(svc: Service): FieldError[] {
     seen.add(key);
   });
   errs.push(...validateClusterIPsRelatedFields(svc));
+  errs.push(...validateTypeDependentFields(svc));
+  return errs;
+}
+
+const forbidden = (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, detail });
+const ONLY_LOAD_BALANCER = "may only be used when `type` is 'LoadBalancer'";
+
+/**
+ * The fields only some types may have (ExternalName's, the load balancer's, the external
+ * traffic policy): checked in code rather than by schema rules, because an update that changes
+ * the type has them dropped by the strategy first (dropTypeDependentFields), as in kube.
+ */
+function validateTypeDependentFields(svc: Service): FieldError[] {
+  const spec = svc.spec ?? {};
+  const type = spec.type ?? 'ClusterIP';
+  const errs: FieldError[] = [];
+  if (type === 'ExternalName') {
+    const notForExternalName = 'may not be set for ExternalName services';
+    if ((spec.clusterIPs ?? []).length > 0) errs.push(forbidden('spec.clusterIPs', notForExternalName));
+    if ((spec.ipFamilies ?? []).length > 0) errs.push(forbidden('spec.ipFamilies', notForExternalName));
+    if (spec.ipFamilyPolicy !== undefined) errs.push(forbidden('spec.ipFamilyPolicy', notForExternalName));
+    const name = (spec.externalName ?? '').replace(/\.$/, '');
+    if (name === '') errs.push({ type: 'FieldValueRequired', field: 'spec.externalName', detail: '' });
+    for (const msg of name === '' ? [] : isDNS1123Subdomain(name)) errs.push({ type: 'FieldValueInvalid', field: 'spec.externalName', badValue: name, detail: msg });
+  }
+  if (type !== 'LoadBalancer') {
+    if (spec.allocateLoadBalancerNodePorts !== undefined) errs.push(forbidden('spec.allocateLoadBalancerNodePorts', ONLY_LOAD_BALANCER));
+    if (spec.loadBalancerClass !== undefined) errs.push(forbidden('spec.loadBalancerClass', ONLY_LOAD_BALANCER));
+  }
+  const hc = spec.healthCheckNodePort ?? 0;
+  if (hc !== 0 && !(type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local')) {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.healthCheckNodePort', badValue: hc, detail: "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'" });
+  }
+  const externallyAccessible = type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && (spec.externalIPs ?? []).length > 0);
+  if (!externallyAccessible && spec.externalTrafficPolicy !== undefined) {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.externalTrafficPolicy', badValue: spec.externalTrafficPolicy, detail: 'may only be set for externally-accessible services' });
+  }
   return errs;
 }
 
@@ -172,7 +209,11 @@ export function validateClusterIPsRelatedFields(svc: Service): FieldError[] {
  */
 export function validateServiceUpdate(svc: Service, old: Service): FieldError[] {
   if (svc.spec?.type === 'ExternalName' || old.spec?.type === 'ExternalName') return [];
-  return [...validateClusterIPsUpdate(svc, old), ...validateIPFamiliesUpdate(svc, old)];
+  const errs = [...validateClusterIPsUpdate(svc, old), ...validateIPFamiliesUpdate(svc, old)];
+  if (svc.spec?.type === 'LoadBalancer' && old.spec?.type === 'LoadBalancer' && svc.spec.loadBalancerClass !== old.spec.loadBalancerClass) {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.loadBalancerClass', badValue: svc.spec.loadBalancerClass ?? null, detail: 'may not change once set' });
+  }
+  return errs;
 }
 
 function validateClusterIPsUpdate(svc: Service, old: Service): FieldError[] {

@@ -92,17 +92,8 @@ export interface SessionAffinityConfig {
 /**
  * The desired state of a Service.
  *
- * @validation rule="!has(self.type) || self.type != 'ExternalName' || (has(self.externalName) && size(self.externalName) > 0)" message="externalName is required when type is ExternalName" fieldPath=".externalName" reason=FieldValueRequired
- * @validation rule="!has(self.type) || self.type != 'ExternalName' || !has(self.externalName) || (size(self.externalName) <= 254 && self.externalName.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*[.]?$'))" message="externalName must be a lowercase RFC 1123 hostname, optionally ending in a dot" fieldPath=".externalName"
- * @validation rule="!has(self.type) || self.type != 'ExternalName' || !has(self.clusterIPs) || size(self.clusterIPs) == 0" message="may not be set for ExternalName services" fieldPath=".clusterIPs" reason=FieldValueForbidden
- * @validation rule="!has(self.type) || self.type != 'ExternalName' || !has(self.ipFamilies) || size(self.ipFamilies) == 0" message="may not be set for ExternalName services" fieldPath=".ipFamilies" reason=FieldValueForbidden
- * @validation rule="!has(self.type) || self.type != 'ExternalName' || !has(self.ipFamilyPolicy)" message="may not be set for ExternalName services" fieldPath=".ipFamilyPolicy" reason=FieldValueForbidden
  * @validation rule="!has(self.type) || (self.type != 'NodePort' && self.type != 'LoadBalancer') || !has(self.clusterIP) || self.clusterIP != 'None'" message="may not be set to 'None' for NodePort and LoadBalancer services" fieldPath=".clusterIP"
  * @validation rule="(has(self.type) && self.type == 'LoadBalancer') || !has(self.loadBalancerSourceRanges) || size(self.loadBalancerSourceRanges) == 0" message="may only be used when type is LoadBalancer" fieldPath=".loadBalancerSourceRanges" reason=FieldValueForbidden
- * @validation rule="(has(self.type) && self.type == 'LoadBalancer') || !has(self.allocateLoadBalancerNodePorts)" message="may only be used when type is LoadBalancer" fieldPath=".allocateLoadBalancerNodePorts" reason=FieldValueForbidden
- * @validation rule="(has(self.type) && self.type == 'LoadBalancer') || !has(self.loadBalancerClass)" message="may only be used when type is LoadBalancer" fieldPath=".loadBalancerClass" reason=FieldValueForbidden
- * @validation rule="!has(self.healthCheckNodePort) || self.healthCheckNodePort == 0 || (has(self.type) && self.type == 'LoadBalancer' && has(self.externalTrafficPolicy) && self.externalTrafficPolicy == 'Local')" message="may only be set when type is LoadBalancer and externalTrafficPolicy is Local" fieldPath=".healthCheckNodePort"
- * @validation rule="!has(self.externalTrafficPolicy) || (has(self.type) && (self.type == 'NodePort' || self.type == 'LoadBalancer')) || ((!has(self.type) || self.type == 'ClusterIP') && has(self.externalIPs) && size(self.externalIPs) > 0)" message="may only be set for externally-accessible services" fieldPath=".externalTrafficPolicy"
  */
 export interface ServiceSpec {
   /**

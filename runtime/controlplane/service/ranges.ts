@@ -1,12 +1,12 @@
-import type { IPRanges } from '../../registry/allocator/types.js';
+import type { NetworkAllocators } from '../../registry/allocator/types.js';
 import { parseCIDR, type CIDR, type IPFamily } from '../../registry/allocator/cidr.js';
-import { IPRangeAllocator } from '../../registry/allocator/range.js';
+import { DEFAULT_NODE_PORT_RANGE, IPRangeAllocator, PortRangeAllocator, type PortRange } from '../../registry/allocator/range.js';
 import type { StorageFactory } from '../../storage/index.js';
 
 /** kube-apiserver's default --service-cluster-ip-range. */
 export const DEFAULT_SERVICE_CLUSTER_IP_RANGE = '10.0.0.0/24';
 
-/** Where each family's allocation bitmap is kept (kube's /ranges/serviceips and /ranges/secondaryserviceips). */
+/** Where each family's allocation bitmap is kept (kube's /ranges/serviceips and /ranges/secondaryserviceips); node ports: /ranges/servicenodeports. */
 const KEYS = ['/ranges/serviceips', '/ranges/secondaryserviceips'] as const;
 
 /**
@@ -32,10 +32,28 @@ export function parseServiceClusterIPRange(value: string): CIDR[] | string {
   return cidrs;
 }
 
-/** The allocators of the cluster's service ranges, over storage without a watch cache (each allocation reads the latest bitmap). */
-export async function newServiceIPRanges(factory: StorageFactory, cidrs: readonly CIDR[]): Promise<IPRanges> {
+/**
+ * Parses --service-node-port-range (`30000-32767`, or one port) as kube's net.ParsePortRange;
+ * returns the problem in kube's words, or the range.
+ */
+export function parseServiceNodePortRange(value: string): PortRange | string {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(value.trim());
+  const base = Number(m?.[1]);
+  const last = m?.[2] === undefined ? base : Number(m[2]);
+  if (m === null || base > 65535 || last > 65535 || last < base) return `invalid argument "${value}" for "--service-node-port-range" flag: couldn't parse port range "${value}"`;
+  return { base, size: last - base + 1 };
+}
+
+/**
+ * The allocators of the cluster's service ranges and node port range, over storage without a
+ * watch cache (each allocation reads the latest bitmap).
+ */
+export async function newServiceAllocators(factory: StorageFactory, o: { ipRanges: readonly CIDR[]; nodePorts?: PortRange }): Promise<NetworkAllocators> {
   const storage = await factory.forResource({ resourcePrefix: '/ranges/', watchCache: false });
   const byFamily = new Map<IPFamily, IPRangeAllocator>();
-  cidrs.forEach((cidr, i) => byFamily.set(cidr.family, new IPRangeAllocator({ cidr, storage, key: KEYS[i] as string })));
-  return { primary: (cidrs[0] as CIDR).family, byFamily };
+  o.ipRanges.forEach((cidr, i) => byFamily.set(cidr.family, new IPRangeAllocator({ cidr, storage, key: KEYS[i] as string })));
+  return {
+    ipRanges: { primary: (o.ipRanges[0] as CIDR).family, byFamily },
+    portRange: new PortRangeAllocator({ range: o.nodePorts ?? DEFAULT_NODE_PORT_RANGE, storage, key: '/ranges/servicenodeports' }),
+  };
 }

@@ -1,4 +1,5 @@
-import type { IPRanges } from '../../registry/allocator/types.js';
+import type { RangeAllocator } from '../../registry/allocator/range.js';
+import type { NetworkAllocators } from '../../registry/allocator/types.js';
 import type { RequestContext } from '../../registry/rest.js';
 import type { ServiceStorage } from './rest.js';
 
@@ -7,18 +8,18 @@ const ROUNDS_BEFORE_LEAK_CLEANUP = 3;
 
 export interface ServiceIPRepairOptions {
   readonly services: ServiceStorage;
-  readonly ranges: IPRanges;
+  readonly allocators: NetworkAllocators;
   readonly context: (namespace: string, parent: { readonly signal: AbortSignal }) => RequestContext;
   /** kube's repair runs every 3 minutes. */
   readonly intervalMs?: number;
 }
 
 /**
- * The cluster IP repair controller (pkg/registry/core/service/ipallocator/controller/repair.go):
- * every IP a stored Service holds is marked allocated (a range restored from an older backup,
- * or written before allocation existed, catches up), and an IP allocated without a Service for
- * several rounds in a row (a write that failed after allocating, a Service removed by its last
- * finalizer) is released.
+ * The cluster IP and node port repair controllers (pkg/registry/core/service/{ipallocator,
+ * portallocator}/controller/repair.go): every IP and port a stored Service holds is marked
+ * allocated (a range restored from an older backup, or written before allocation existed,
+ * catches up), and one allocated without a Service for several rounds in a row (a write that
+ * failed after allocating, a Service removed by its last finalizer) is released.
  */
 export class ServiceIPRepair {
   private readonly leaks = new Map<string, number>();
@@ -29,21 +30,28 @@ export class ServiceIPRepair {
 
   /** One round; resolves when the ranges agree with the Services as listed. */
   async runOnce(): Promise<void> {
-    const inUse = new Set(await this.opts.services.ipsInUse(this.opts.context('', this.stopping)));
+    const inUse = await this.opts.services.inUse(this.opts.context('', this.stopping));
     const seen = new Set<string>();
-    for (const range of this.opts.ranges.byFamily.values()) {
-      const leaked: string[] = [];
-      for (const ip of await range.allocated()) {
-        if (inUse.has(ip)) continue;
-        seen.add(ip);
-        const rounds = (this.leaks.get(ip) ?? 0) + 1;
-        this.leaks.set(ip, rounds);
-        if (rounds >= ROUNDS_BEFORE_LEAK_CLEANUP) leaked.push(ip);
+    for (const range of this.opts.allocators.ipRanges.byFamily.values()) await this.repairRange(range, inUse.ips, seen, 'ip');
+    await this.repairRange(this.opts.allocators.portRange, inUse.ports, seen, 'port');
+    for (const key of this.leaks.keys()) if (!seen.has(key)) this.leaks.delete(key);
+  }
+
+  private async repairRange<T>(range: RangeAllocator<T>, used: readonly T[], seen: Set<string>, kind: string): Promise<void> {
+    const inUse = new Set(used);
+    const leaked: T[] = [];
+    for (const item of await range.allocated()) {
+      if (inUse.has(item)) continue;
+      const key = `${kind}/${String(item)}`;
+      seen.add(key);
+      const rounds = (this.leaks.get(key) ?? 0) + 1;
+      this.leaks.set(key, rounds);
+      if (rounds >= ROUNDS_BEFORE_LEAK_CLEANUP) {
+        leaked.push(item);
+        this.leaks.delete(key);
       }
-      await range.repair([...inUse], leaked);
-      for (const ip of leaked) this.leaks.delete(ip);
     }
-    for (const ip of this.leaks.keys()) if (!seen.has(ip)) this.leaks.delete(ip);
+    await range.repair(used, leaked);
   }
 
   /** A first round now (so allocation starts from a repaired range), then periodic ones. */

@@ -1,13 +1,15 @@
-import { allocateCreate, allocateUpdate, clusterIPsOf, releaseIPs } from '../../../apis/core/v1/service-ips.js';
-import type { AllocationTransaction, IPRanges } from '../../registry/allocator/types.js';
+import { allocateCreate, allocateUpdate, releaseService } from '../../../apis/core/v1/service-allocation.js';
+import { clusterIPsOf } from '../../../apis/core/v1/service-ips.js';
+import { nodePortsOf } from '../../../apis/core/v1/service-nodeports.js';
+import type { AllocationTransaction, NetworkAllocators } from '../../registry/allocator/types.js';
 import type { Service } from '../../../apis/core/v1/types.js';
 import { isNotFound } from '../../apimachinery/errors/index.js';
 import type { KubeObject, RequestContext, ResourceStorage, StandardStorage, UpdatedObjectInfo } from '../../registry/rest.js';
 import { LIST_EVERYTHING } from '../resources.js';
 
 /**
- * Service storage (pkg/registry/core/service/storage): the generic store, with cluster IPs
- * allocated before a create or update is prepared and validated (kube's BeginCreate and
+ * Service storage (pkg/registry/core/service/storage): the generic store, with cluster IPs and
+ * node ports allocated before a create or update is prepared and validated (kube's BeginCreate and
  * BeginUpdate), given back when the write fails, and released when a Service is deleted or
  * stops needing them. IPs leaked by writes that never finished (a crash between allocation and
  * store) are reclaimed by `repair`.
@@ -17,7 +19,7 @@ export class ServiceStorage {
 
   constructor(
     generic: ResourceStorage,
-    private readonly ranges: IPRanges,
+    private readonly allocators: NetworkAllocators,
   ) {
     const main = generic.main;
     this.main = main;
@@ -39,7 +41,7 @@ export class ServiceStorage {
 
   private async create(...[ctx, obj, validate, opts]: Parameters<StandardStorage['create']>): Promise<KubeObject> {
     const svc = structuredClone(obj) as Service;
-    const txn = await allocateCreate(svc, this.ranges, opts.dryRun);
+    const txn = await allocateCreate(svc, this.allocators, opts.dryRun);
     return finish(txn, () => this.main.create(ctx, svc as KubeObject, validate, opts));
   }
 
@@ -53,7 +55,7 @@ export class ServiceStorage {
         await txn?.revert();
         txn = undefined;
         const svc = structuredClone(await objInfo.updatedObject(c, old)) as Service;
-        txn = old === undefined ? await allocateCreate(svc, this.ranges, opts.dryRun) : await allocateUpdate(svc, old as Service, this.ranges, opts.dryRun);
+        txn = old === undefined ? await allocateCreate(svc, this.allocators, opts.dryRun) : await allocateUpdate(svc, old as Service, this.allocators, opts.dryRun);
         return svc as KubeObject;
       },
     };
@@ -69,7 +71,7 @@ export class ServiceStorage {
 
   private async delete(...[ctx, name, validate, opts]: Parameters<StandardStorage['delete']>): Promise<{ object: KubeObject; deleted: boolean }> {
     const out = await this.main.delete(ctx, name, validate, opts);
-    if (out.deleted && !opts.dryRun) await releaseIPs(this.ranges, clusterIPsOf(out.object as Service));
+    if (out.deleted && !opts.dryRun) await releaseService(out.object as Service, this.allocators);
     return out;
   }
 
@@ -84,15 +86,15 @@ export class ServiceStorage {
         (now) => now.metadata?.uid !== item.metadata?.uid,
         (err: unknown) => isNotFound(err),
       );
-      if (gone) await releaseIPs(this.ranges, clusterIPsOf(item as Service));
+      if (gone) await releaseService(item as Service, this.allocators);
     }
     return out;
   }
 
-  /** Every cluster IP the stored Services hold. */
-  async ipsInUse(ctx: RequestContext): Promise<string[]> {
-    const list = await this.main.list(ctx, LIST_EVERYTHING);
-    return list.items.flatMap((s) => clusterIPsOf(s as Service));
+  /** Every cluster IP and node port the stored Services hold. */
+  async inUse(ctx: RequestContext): Promise<{ ips: string[]; ports: number[] }> {
+    const services = (await this.main.list(ctx, LIST_EVERYTHING)).items as Service[];
+    return { ips: services.flatMap(clusterIPsOf), ports: services.flatMap(nodePortsOf) };
   }
 }
 

@@ -1,5 +1,5 @@
 import type { IPFamily } from './cidr.js';
-import type { IPRangeAllocator } from './range.js';
+import type { IPRangeAllocator, RangeAllocator } from './range.js';
 
 /** A cluster's IP ranges of one kind (service cluster IPs): one allocator per family, the primary first. */
 export interface IPRanges {
@@ -16,4 +16,16 @@ export interface AllocationTransaction {
   commit(): Promise<void>;
   /** The write failed: release what was taken for it. */
   revert(): Promise<void>;
+}
+
+/** The allocators of a cluster's network resources: IPs per family, and one port range (node ports). */
+export interface NetworkAllocators {
+  readonly ipRanges: IPRanges;
+  readonly portRange: RangeAllocator<number>;
+}
+
+/** What one allocation step took, and what the object gives back once its write is stored. */
+export interface Allocation<T> {
+  taken: T[];
+  released: T[];
 }
