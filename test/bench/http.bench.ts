@@ -4,7 +4,8 @@
 // same run with the same objects and sizes. Targets: HTTP creates ≥ 50% of the storage
 // layer's rate; HTTP gets ≥ 5,000/s on SQLite. Beside them, the HTTPS ceiling of the machine: a
 // process answering a fixed Flunder over the same TLS, driven by the same client (lib/ceiling.ts).
-// BENCH_QUICK=1 shrinks every size.
+// Then HTTP/1.1 against HTTP/2 on the same SQLite server (protocolFigures).
+// BENCH_QUICK=1 shrinks every size; BENCH_ONLY=protocols runs only the protocol comparison.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -101,6 +102,63 @@ async function createsAndGets(load: LoadClient, pid: number): Promise<Pick<Figur
   return { creates, gets, cpu: { create, get } };
 }
 
+/** The protocols compared, each with 64 requests in flight. */
+const PROTOCOLS = [
+  { label: 'HTTP/1.1, 64 connections × 1 request', connections: CONCURRENCY, http2: undefined },
+  { label: 'h2, 1 connection × 64 streams', connections: 1, http2: { streams: CONCURRENCY } },
+  { label: 'h2, 8 connections × 8 streams', connections: 8, http2: { streams: 8 } },
+] as const;
+
+interface ProtocolFigures {
+  label: string;
+  /** Median over the rounds. */
+  creates: number;
+  gets: number;
+  /** Server CPU ms per request, median over the rounds. */
+  createCpu: number;
+  getCpu: number;
+}
+
+/**
+ * HTTP/1.1 against HTTP/2 (the server offers h2 and http/1.1 by ALPN): creates and gets of
+ * Flunders with 64 requests in flight, as one h2 connection of 64 streams (client-go's and
+ * kubectl's way), 8 connections of 8 streams, and 64 HTTP/1.1 connections. The protocols take
+ * turns in short rounds and each figure is the median of its rounds, so a load that drifts
+ * during the run (other processes on the machine) weighs on all three alike.
+ */
+async function protocolFigures(cp: ControlPlane): Promise<ProtocolFigures[]> {
+  const rounds = quick ? 3 : 5;
+  const perRound = { creates: Math.ceil(sizes.creates / rounds), gets: Math.ceil(sizes.gets / rounds) };
+  const loads = PROTOCOLS.map((p) => new LoadClient(cp.credentials, p.connections, p.http2 ? { http2: p.http2 } : {}));
+  const samples = PROTOCOLS.map(() => ({ creates: [] as number[], gets: [] as number[], createCpu: [] as number[], getCpu: [] as number[] }));
+  const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
+  try {
+    // connections are opened (and TLS handshakes done) before anything is measured
+    await Promise.all(loads.map((load) => throughput(CONCURRENCY, CONCURRENCY, () => load.expect(200, 'GET', '/api/v1/namespaces/default'))));
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, load] of loads.entries()) {
+        const ns = `proto-${i}`;
+        const base = r * perRound.creates;
+        const [creates, createCpu] = await withCpu(cp.pid, perRound.creates, () =>
+          throughput(perRound.creates, CONCURRENCY, (k) => load.expect(201, 'POST', coll(ns), JSON.stringify(flunderV1beta1.manifest(pad(base + k), ns)))),
+        );
+        const [gets, getCpu] = await withCpu(cp.pid, perRound.gets, () => throughput(perRound.gets, CONCURRENCY, (k) => load.expect(200, 'GET', `${coll(ns)}/${pad(k % (base + perRound.creates))}`)));
+        const s = samples[i]!;
+        s.creates.push(creates.perSecond);
+        s.gets.push(gets.perSecond);
+        s.createCpu.push(createCpu.server);
+        s.getCpu.push(getCpu.server);
+      }
+    }
+  } finally {
+    await Promise.all(loads.map((l) => l.close()));
+  }
+  return PROTOCOLS.map((p, i) => {
+    const s = samples[i]!;
+    return { label: p.label, creates: median(s.creates), gets: median(s.gets), createCpu: median(s.createCpu), getCpu: median(s.getCpu) };
+  });
+}
+
 /** The same creates and gets against lib/ceiling.ts, serving with the control plane's certificates. */
 async function ceilingFigures(cp: ControlPlane): Promise<Awaited<ReturnType<typeof createsAndGets>>> {
   const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./lib/ceiling.ts', import.meta.url)), join(cp.dataDir, 'pki')], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -185,6 +243,22 @@ function report(backend: Backend, readyMs: number, http: Figures, store: Figures
   return [`## ${backend} (server ready in ${readyMs} ms)`, line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ''];
 }
 
+function protocolReport(figures: ProtocolFigures[]): string[] {
+  const h1 = figures[0]!;
+  const rows = figures.map((f) => [
+    f.label,
+    f0(f.creates),
+    `${((f.creates / h1.creates) * 100).toFixed(0)}%`,
+    f0(f.gets),
+    `${((f.gets / h1.gets) * 100).toFixed(0)}%`,
+    `${f2(f.createCpu)} / ${f2(f.getCpu)}`,
+  ]);
+  const head = ['protocol (64 requests in flight)', 'creates/s', 'of HTTP/1.1', 'gets/s', 'of HTTP/1.1', 'server CPU ms per create / get'];
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (r: string[]): string => r.map((x, i) => x.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return ['## HTTP/1.1 vs HTTP/2 on SQLite (same server, protocols taking turns, median of rounds)', line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ''];
+}
+
 function ceilingReport(ceiling: Awaited<ReturnType<typeof ceilingFigures>>, sqlite: Figures): string[] {
   const pct = (a: number, b: number): string => `${((a / b) * 100).toFixed(0)}%`;
   return [
@@ -196,7 +270,28 @@ function ceilingReport(ceiling: Awaited<ReturnType<typeof ceilingFigures>>, sqli
   ];
 }
 
+/** BENCH_ONLY=protocols: only the HTTP/1.1 vs HTTP/2 comparison, on SQLite. */
+async function protocolsOnly(): Promise<void> {
+  const cp = await ControlPlane.start({ backend: 'sqlite' });
+  try {
+    await createProtocolNamespaces(cp);
+    console.log([`HTTP/1.1 vs HTTP/2${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, Node ${process.version}, sizes ${JSON.stringify(sizes)}`, '', ...protocolReport(await protocolFigures(cp))].join('\n'));
+  } finally {
+    await cp.stop();
+  }
+}
+
+async function createProtocolNamespaces(cp: ControlPlane): Promise<void> {
+  const load = new LoadClient(cp.credentials, 1);
+  try {
+    for (const i of PROTOCOLS.keys()) await load.expect(201, 'POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `proto-${i}` } }));
+  } finally {
+    await load.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env['BENCH_ONLY'] === 'protocols') return protocolsOnly();
   const out = [
     `HTTP benchmark${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
     `sizes: ${JSON.stringify(sizes)}, ${CONCURRENCY} concurrent keep-alive HTTPS clients; server = runtime/controlplane/serve.ts subprocess`,
@@ -211,6 +306,8 @@ async function main(): Promise<void> {
       try {
         const http = await httpFigures(cp);
         out.push(...report('sqlite', cp.readyMs, http, store));
+        await createProtocolNamespaces(cp);
+        out.push(...protocolReport(await protocolFigures(cp)));
         out.push(...ceilingReport(await ceilingFigures(cp), http));
       } finally {
         await cp.stop();
