@@ -1,6 +1,7 @@
 import { parseIP } from '../../../runtime/registry/allocator/cidr.js';
 import type { FieldError } from '../../../runtime/apimachinery/validation/field.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../../runtime/apimachinery/validation/names.js';
+import { validateLabels } from '../../../runtime/apimachinery/validation/objectmeta.js';
 import type { IntOrString } from '../../meta/v1/types.js';
 import type { Service, ServicePort } from './types.js';
 
@@ -40,6 +41,7 @@ export function validateService(svc: Service): FieldError[] {
   if (ports.length === 0 && !isHeadless(svc) && type !== 'ExternalName') errs.push({ type: 'FieldValueRequired', field: 'spec.ports', detail: '' });
   const names = new Set<string>();
   ports.forEach((p, i) => errs.push(...validateServicePort(p, ports.length > 1, names, `spec.ports[${i}]`)));
+  errs.push(...validateLabels(spec.selector, 'spec.selector'));
   if (type === 'ClusterIP') {
     ports.forEach((p, i) => {
       if ((p.nodePort ?? 0) !== 0) errs.push({ type: 'FieldValueForbidden', field: `spec.ports[${i}].nodePort`, detail: "may not be used when `type` is 'ClusterIP'" });
