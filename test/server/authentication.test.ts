@@ -299,6 +299,13 @@ describe('built-in authentication', () => {
       assert.equal(bob.headers['authorization'], undefined);
     });
 
+    it('without a token file a bearer token is still a credential: 401, not anonymous (kube always has a token authenticator)', async () => {
+      const noTokens = await serve({ anonymous: true });
+      assertUnauthorized(await get(noTokens, { ca: clusterCA.certPEM, headers: { Authorization: 'Bearer anything' } }));
+      assert.deepEqual(seen(await get(noTokens, { ca: clusterCA.certPEM, headers: { Authorization: 'Basic YTpi' } })).user, ANONYMOUS);
+      assert.deepEqual(seen(await get(noTokens, { ca: clusterCA.certPEM })).user, ANONYMOUS);
+    });
+
     it('an unknown token is 401 even with anonymous auth; a non-bearer Authorization is no credential', async () => {
       assertUnauthorized(await get(open, { ca: clusterCA.certPEM, headers: { Authorization: 'Bearer nope' } }));
       assert.deepEqual(seen(await get(open, { ca: clusterCA.certPEM, headers: { Authorization: 'Basic YTpi' } })).user, ANONYMOUS);
