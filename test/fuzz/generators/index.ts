@@ -12,6 +12,7 @@ import { hugeHeaders, methodNotAllowed, oddPaths, unknownPaths } from './paths.j
 import { protobufGarbage } from './protobuf.js';
 import { prototypeKeys, prototypeOptions, prototypePaths } from './prototype.js';
 import { invalidQuery } from './query.js';
+import { scaleValues } from './scale.js';
 import { selectors } from './selectors.js';
 import { unicode } from './unicode.js';
 import { validGenerateName, validSlot } from './valid.js';
@@ -47,6 +48,7 @@ export const generators: ReadonlyArray<readonly [weight: number, gen: Generator]
   [4, oddPaths],
   [1, hugeHeaders],
   [5, discovery],
+  [3, scaleValues],
   [14, validSlot],
   [3, validGenerateName],
 ];

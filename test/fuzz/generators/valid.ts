@@ -57,7 +57,7 @@ function slotRequest(op: Op, a: Aim, c: FuzzContext, m: Model, draw: { value: st
   const obj = current(m, key);
   switch (op) {
     case 'get':
-      return { req: verbRequest('get', a, c), expect: [SUCCESS] };
+      return { req: verbRequest('get', a, c, draw.n % 3 === 0 && a.t.subresources.includes('scale') ? { subresource: 'scale' } : {}), expect: [SUCCESS] };
     case 'list':
       return { req: verbRequest('list', a, c, { query: `labelSelector=fuzz%3Dyes&limit=${1 + (draw.n % 5)}` }), expect: [listed] };
     case 'watch':
