@@ -12,6 +12,7 @@ import { newEtcdClient } from '../../runtime/storage/etcd3/client.js';
 import { EtcdKV } from '../../runtime/storage/etcd3/kv.js';
 import type { KV } from '../../runtime/storage/kv.js';
 import { SqliteKV } from '../../runtime/storage/sqlite/kv.js';
+import { until } from './assertions.js';
 import { ControlPlane, backends, etcdUnavailable } from './harness.js';
 import { HttpsClient, type WatchEvent } from './https.js';
 import { flunderV1beta1, uniqueName } from './objects.js';
@@ -110,7 +111,15 @@ for (const backend of backends) {
     const initialThenLive = async (query: string, bookmark: boolean): Promise<void> => {
       const expected = [...present];
       const liveName = `live-${live++}`;
-      const w = await client().watch(`${FLUNDERS}/namespaces/${ns}/flunders?watch=true${query}`);
+      // A watch cache still loading 10,000 objects after a restart answers 429; clients retry.
+      const w = await until('the watch to be served', async () => {
+        const opened = await client().watch(`${FLUNDERS}/namespaces/${ns}/flunders?watch=true${query}`);
+        if (opened.status === 429) {
+          opened.close();
+          return undefined;
+        }
+        return opened;
+      }, 120_000);
       try {
         assert.equal(w.status, 200);
         await w.until((evs) => evs.length >= 1, 120_000);
