@@ -61,16 +61,16 @@ export class CRDServingInfo {
     const converter = converterFor(crd, deps);
     const scheme = new KindScheme(group, kind);
     const codecs = new Map(servedVersionNames(crd).map((v) => [v, customResourceCodec(scheme, v, converter)] as const));
-    // Each version its own stores (its status and scale subresources, its strategy); its /scale
-    // reads the replicas of objects converted to it.
+    // Each version its own stores (its status and scale subresources, its strategy); its strategy
+    // validates, and its /scale reads the replicas of, objects converted to it.
     const storagesOf = (version: string): ResourceStorage => {
-      const scaleView = codecs.get(version);
+      const versionView = codecs.get(version);
       return createResourceStorage({
         group: storeGroupFor(group, version),
         kind,
         storage,
         ...(readDefaults !== undefined ? { readDefaults } : {}),
-        ...(scaleView !== undefined ? { scaleView } : {}),
+        ...(versionView !== undefined ? { versionView } : {}),
       });
     };
     // The storage version's storages are the CRD's (what the finalizer and the garbage collector use).

@@ -22,7 +22,9 @@ const validator = new SchemaValidator();
  * scale subresource writes (spec replicas, past the request pipeline) must satisfy the
  * schema; finalizer names that are not domain-qualified draw warnings. Each served version has
  * its own (`scale` and `schema` are that version's), run by the store of requests through that
- * version on objects of the storage version: the same fields as long as conversion moves none.
+ * version, which validates objects converted to that version (its VersionView), as kube
+ * validates them in the request version. Without a scale subresource there is nothing to
+ * validate, and the store converts nothing for it.
  */
 export function customResourceStrategy(scale: ScalePaths | undefined, schema: JSONSchemaProps): RESTStrategy<KubeObject> {
   const replicasSchema = scale === undefined ? undefined : schemaAt(schema, scale.specReplicasPath);
@@ -34,13 +36,17 @@ export function customResourceStrategy(scale: ScalePaths | undefined, schema: JS
     if (!found || (before.found && deepEqualJSON(value, before.value))) return [];
     return validator.validate(replicasSchema, value).map((e) => at(e, scale.specReplicasPath.replace(/^\./, '')));
   };
-  return {
+  const common: RESTStrategy<KubeObject> = {
     // kube's customResourceStrategy: a PUT without metadata.resourceVersion is 422, never a blind overwrite.
     allowUnconditionalUpdate: false,
-    validate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
-    validateUpdate: (obj, old) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale), ...validateReplicasSchema(obj, old)],
     warningsOnCreate: (obj) => finalizerWarnings(obj, undefined),
     warningsOnUpdate: (obj, old) => finalizerWarnings(obj, old),
+  };
+  if (scale === undefined) return common;
+  return {
+    ...common,
+    validate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
+    validateUpdate: (obj, old) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale), ...validateReplicasSchema(obj, old)],
     status: {
       validateUpdate: (obj) => validateScaleStatus(obj, scale),
     },

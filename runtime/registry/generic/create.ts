@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { newBadRequest, newInvalid } from '../../apimachinery/errors/index.js';
+import type { FieldError } from '../../apimachinery/validation/field.js';
 import type { ObjectMeta } from '../../storage/object.js';
 import type { KubeObject, RequestContext } from '../rest.js';
 import { formatTime, type ResourceInfo } from './context.js';
@@ -38,17 +39,31 @@ export function ensureNamespace(expected: string, meta: ObjectMeta): void {
  * with the ObjectMeta errors first), warnings and canonicalization. Mutates obj.
  */
 export function beforeCreate(info: ResourceInfo, ctx: Pick<RequestContext, 'namespace' | 'warn'>, obj: KubeObject): void {
+  prepareCreate(info, ctx, obj);
+  finishCreate(info, ctx, obj, info.strategy.validate?.(obj) ?? []);
+}
+
+/** The first half of beforeCreate, up to and including the strategy's preparation. */
+export function prepareCreate(info: ResourceInfo, ctx: Pick<RequestContext, 'namespace'>, obj: KubeObject): void {
   const meta = metaOf(obj);
   ensureNamespace(info.namespaced ? ctx.namespace : '', meta);
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   meta.generation = 1;
   if (info.hasStatus) delete obj.status;
+  info.strategy.prepareForCreate?.(obj);
+}
+
+/**
+ * The second half of beforeCreate: the ObjectMeta errors and `strategyErrors` (the strategy's
+ * validation of the prepared object, which the caller may have run in another version) as one
+ * 422, then warnings and canonicalization.
+ */
+export function finishCreate(info: ResourceInfo, ctx: Pick<RequestContext, 'warn'>, obj: KubeObject, strategyErrors: readonly FieldError[]): void {
   const strategy = info.strategy;
-  strategy.prepareForCreate?.(obj);
   const errs = [
     ...validateObjectMetaCreate(metaOf(obj), info.namespaced, (n) => (strategy.validateName ?? dnsSubdomainName)(n)),
-    ...(strategy.validate?.(obj) ?? []),
+    ...strategyErrors,
   ];
   if (errs.length > 0) throw newInvalid(info.groupKind, String(metaOf(obj).name ?? ''), errs);
   for (const w of strategy.warningsOnCreate?.(obj) ?? []) ctx.warn(w);

@@ -3,8 +3,9 @@ import type { Interface } from '../../storage/index.js';
 import type { KubeObject, ResourceStorage } from '../rest.js';
 import type { APIGroupDefinition } from '../types.js';
 import type { RandomIntFunc } from './names.js';
-import { ScaleStore, type ScaleObjectView } from './scale.js';
+import { ScaleStore } from './scale.js';
 import { Store } from './store.js';
+import type { VersionView } from './view.js';
 
 export interface ResourceStorageOptions {
   readonly group: APIGroupDefinition;
@@ -17,8 +18,11 @@ export interface ResourceStorageOptions {
   readonly random?: RandomIntFunc;
   /** Completes every object read from storage, in the hub version (custom resources: schema defaults). */
   readonly readDefaults?: (hub: KubeObject) => void;
-  /** The version the /scale store reads replicas in (default: the hub's objects and paths). */
-  readonly scaleView?: ScaleObjectView;
+  /**
+   * The version requests through these stores speak, when it is not the hub: the strategy
+   * validates, and the /scale store reads replicas, in it (default: the hub's objects and paths).
+   */
+  readonly versionView?: VersionView;
   /** Unused: admission comes in per call as the validate callbacks. */
   readonly admission?: unknown;
 }
@@ -35,12 +39,13 @@ export function createResourceStorage(opts: ResourceStorageOptions): ResourceSto
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.random ? { random: opts.random } : {}),
     ...(opts.readDefaults ? { readDefaults: opts.readDefaults } : {}),
+    ...(opts.versionView ? { versionView: opts.versionView } : {}),
   };
   const main = new Store(common);
   const subresources = main.resource.subresources;
   return {
     main,
     ...(subresources.status ? { status: new Store({ ...common, target: 'status' }) } : {}),
-    ...(subresources.scale ? { scale: new ScaleStore(main, subresources.scale, opts.scaleView) } : {}),
+    ...(subresources.scale ? { scale: new ScaleStore(main, subresources.scale, opts.versionView) } : {}),
   };
 }

@@ -5,6 +5,7 @@ import type { Getter, KubeObject, RequestContext, UpdatedObjectInfo, Updater, Va
 import type { ResourceDefinition } from '../types.js';
 import { selectableFieldName } from './predicate.js';
 import type { Store } from './store.js';
+import { HUB_VIEW, type VersionView } from './view.js';
 
 type ScalePaths = NonNullable<ResourceDefinition['subresources']['scale']>;
 
@@ -76,18 +77,8 @@ export function validateScale(scale: Scale): FieldError[] {
   return r < 0 ? [{ type: 'FieldValueInvalid', field: 'spec.replicas', badValue: r, detail: 'must be greater than or equal to 0' }] : [];
 }
 
-/**
- * The version whose replica paths a scale endpoint reads, reached from the store's hub objects
- * (a custom resource version: kube's ScaleREST reads the object in its own version). Conversions
- * never mutate their input; a webhook's answer is a promise.
- */
-export interface ScaleObjectView {
-  fromHub(obj: KubeObject): KubeObject | Promise<KubeObject>;
-  toHub(obj: KubeObject): KubeObject | Promise<KubeObject>;
-}
-
-/** The paths are the hub version's. */
-const HUB_VIEW: ScaleObjectView = { fromHub: (obj) => obj, toHub: (obj) => obj };
+/** The version whose replica paths a scale endpoint reads (a custom resource version: kube's ScaleREST reads the object in its own version). */
+export type ScaleObjectView = VersionView;
 
 /**
  * The /scale subresource (apiextensions' ScaleREST): reads and writes autoscaling/v1 Scale

@@ -11,6 +11,7 @@ import {
   type GroupResource,
 } from '../../apimachinery/errors/index.js';
 import type { KindScheme } from '../../apimachinery/scheme/scheme.js';
+import type { FieldError } from '../../apimachinery/validation/field.js';
 import { isNotFound as isStorageNotFound, predicateMatchesSingle, type AttrFunc, type Interface, type SelectionPredicate } from '../../storage/index.js';
 import type {
   DeleteOptions,
@@ -26,7 +27,7 @@ import type {
 import type { RESTStrategy } from '../strategy.js';
 import type { ResourceDefinition } from '../types.js';
 import type { ResourceInfo } from './context.js';
-import { beforeCreate, fillSystemFields, needsNameGeneration } from './create.js';
+import { fillSystemFields, finishCreate, needsNameGeneration, prepareCreate } from './create.js';
 import { checkDeletePreconditions, deletionFinalizers, markAsDeleting } from './delete.js';
 import { HubConverter } from './converter.js';
 import { DryRunnableStorage } from './dryrun.js';
@@ -35,7 +36,8 @@ import { cryptoRandomInt, type RandomIntFunc } from './names.js';
 import { finalizersOf, metaOf } from './objectMeta.js';
 import { alignKeyOrder } from './objects.js';
 import { attrFunc } from './predicate.js';
-import { beforeUpdate, shouldDeleteDuringUpdate, type UpdateTarget } from './update.js';
+import { finishUpdate, prepareUpdate, shouldDeleteDuringUpdate, type UpdateTarget } from './update.js';
+import type { VersionView } from './view.js';
 import { HubWatcher } from './watch.js';
 
 /** Total create attempts when the name is generated (kube's maxNameGenerationCreateAttempts). */
@@ -55,6 +57,8 @@ export interface StoreOptions {
   readonly target?: UpdateTarget;
   /** Completes objects read from storage (custom resources: schema defaults); see HubConverter. */
   readonly readDefaults?: (hub: KubeObject) => void;
+  /** The version the strategy validates objects in, when not the hub (see VersionView). */
+  readonly versionView?: VersionView;
 }
 
 /** Sentinels thrown out of tryUpdate to leave the optimistic loop without writing. */
@@ -82,6 +86,7 @@ export class Store implements StandardStorage {
   private readonly getAttrs: AttrFunc<KubeObject>;
   private readonly random: RandomIntFunc;
   private readonly target: UpdateTarget;
+  private readonly versionView: VersionView | undefined;
 
   constructor(opts: StoreOptions) {
     const scheme = opts.scheme;
@@ -94,6 +99,7 @@ export class Store implements StandardStorage {
     this.dry = new DryRunnableStorage(this.storage);
     this.random = opts.random ?? cryptoRandomInt;
     this.target = opts.target ?? 'main';
+    this.versionView = opts.versionView;
     this.info = {
       groupResource: this.groupResource,
       groupKind: this.groupKind,
@@ -171,7 +177,8 @@ export class Store implements StandardStorage {
 
   private async createOnce(ctx: RequestContext, obj: KubeObject, validate: ValidateObjectFunc, opts: WriteOptions): Promise<KubeObject> {
     fillSystemFields(obj, this.info.now, this.random);
-    beforeCreate(this.info, ctx, obj);
+    prepareCreate(this.info, ctx, obj);
+    finishCreate(this.info, ctx, obj, await this.strategyErrors(obj, undefined));
     await validate(obj, undefined);
     const name = String(metaOf(obj).name ?? '');
     const key = this.keys.key(ctx.namespace, name);
@@ -251,7 +258,8 @@ export class Store implements StandardStorage {
       state.result = obj;
       fillSystemFields(obj, this.info.now, this.random);
       delete metaOf(obj).resourceVersion;
-      beforeCreate(this.info, ctx, obj);
+      prepareCreate(this.info, ctx, obj);
+      finishCreate(this.info, ctx, obj, await this.strategyErrors(obj, undefined));
       await validate.create(obj, undefined);
       return this.converter.toStorage(obj);
     }
@@ -271,10 +279,30 @@ export class Store implements StandardStorage {
     } else if (newRV !== currentRV) {
       throw newConflict(this.groupResource, name, OPTIMISTIC_LOCK_ERROR_MSG);
     }
-    beforeUpdate(this.info, ctx, obj, old, this.target);
+    prepareUpdate(this.info, ctx, obj, old, this.target);
+    finishUpdate(this.info, ctx, obj, old, this.target, await this.strategyErrors(obj, old));
     await validate.update(obj, old);
     if (shouldDeleteDuringUpdate(obj, old)) throw new EmptiedFinalizers(obj);
     return alignKeyOrder(this.converter.toStorage(obj), existing);
+  }
+
+  /**
+   * The strategy's validation of a prepared object (a create without `old`), in the version of
+   * the store's view: kube validates a custom resource in the request version, where the paths
+   * its strategy checks (the scale subresource's replicas) are, whatever a conversion moves.
+   */
+  private async strategyErrors(obj: KubeObject, old: KubeObject | undefined): Promise<readonly FieldError[]> {
+    const strategy = this.info.strategy;
+    const view = this.versionView;
+    if (old === undefined) {
+      if (strategy.validate === undefined) return [];
+      return strategy.validate(view === undefined ? obj : await view.fromHub(obj));
+    }
+    const validateUpdate = this.target === 'status' ? strategy.status?.validateUpdate : strategy.validateUpdate;
+    if (validateUpdate === undefined) return [];
+    if (view === undefined) return validateUpdate(obj, old);
+    const [inVersion, oldInVersion] = await Promise.all([view.fromHub(obj), view.fromHub(old)]);
+    return validateUpdate(inVersion, oldInVersion);
   }
 
   /** The update removed the last finalizer of a deleted object: delete it, answer with the update's object. */

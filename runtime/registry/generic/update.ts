@@ -1,4 +1,5 @@
 import { newBadRequest, newInvalid } from '../../apimachinery/errors/index.js';
+import type { FieldError } from '../../apimachinery/validation/field.js';
 import { setField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { KubeObject, RequestContext } from '../rest.js';
 import type { ResourceInfo } from './context.js';
@@ -15,6 +16,13 @@ export type UpdateTarget = 'main' | 'status';
  * canonicalization. Mutates obj, never old.
  */
 export function beforeUpdate(info: ResourceInfo, ctx: Pick<RequestContext, 'namespace' | 'warn'>, obj: KubeObject, old: KubeObject, target: UpdateTarget): void {
+  prepareUpdate(info, ctx, obj, old, target);
+  const strategy = info.strategy;
+  finishUpdate(info, ctx, obj, old, target, (target === 'status' ? strategy.status?.validateUpdate?.(obj, old) : strategy.validateUpdate?.(obj, old)) ?? []);
+}
+
+/** The first half of beforeUpdate, up to the system fields kept from `old`. */
+export function prepareUpdate(info: ResourceInfo, ctx: Pick<RequestContext, 'namespace'>, obj: KubeObject, old: KubeObject, target: UpdateTarget): void {
   const meta = metaOf(obj);
   if (info.namespaced) {
     if (typeof meta.namespace !== 'string' || meta.namespace === '') meta.namespace = ctx.namespace;
@@ -35,11 +43,23 @@ export function beforeUpdate(info: ResourceInfo, ctx: Pick<RequestContext, 'name
     strategy.prepareForUpdate?.(obj, old);
   }
   keepSystemFields(obj, old);
+}
 
-  const errs = [
-    ...validateObjectMetaUpdate(metaOf(obj), oldMeta, info.namespaced),
-    ...((target === 'status' ? strategy.status?.validateUpdate?.(obj, old) : strategy.validateUpdate?.(obj, old)) ?? []),
-  ];
+/**
+ * The second half of beforeUpdate: the ObjectMeta errors and `strategyErrors` (the target's
+ * strategy validation of the prepared object, which the caller may have run in another
+ * version) as one 422, then the target's warnings and canonicalization.
+ */
+export function finishUpdate(
+  info: ResourceInfo,
+  ctx: Pick<RequestContext, 'warn'>,
+  obj: KubeObject,
+  old: KubeObject,
+  target: UpdateTarget,
+  strategyErrors: readonly FieldError[],
+): void {
+  const strategy = info.strategy;
+  const errs = [...validateObjectMetaUpdate(metaOf(obj), old.metadata ?? {}, info.namespaced), ...strategyErrors];
   if (errs.length > 0) throw newInvalid(info.groupKind, String(metaOf(obj).name ?? ''), errs);
   const warnings = target === 'status' ? strategy.status?.warningsOnUpdate?.(obj, old) : strategy.warningsOnUpdate?.(obj, old);
   for (const w of warnings ?? []) ctx.warn(w);
@@ -48,17 +68,20 @@ export function beforeUpdate(info: ResourceInfo, ctx: Pick<RequestContext, 'name
 
 /** Main resource: status belongs to the subresource when there is one; generation follows non-metadata changes. */
 function prepareMainUpdate(info: ResourceInfo, obj: KubeObject, old: KubeObject): void {
-  if (info.hasStatus) {
-    if ('status' in old) obj.status = structuredClone(old.status);
-    else delete obj.status;
-  }
+  if (info.hasStatus) keepStoredStatus(obj, old);
   if (!jsonEqual(nonMetadata(obj, false), nonMetadata(old, false))) {
     metaOf(obj).generation = (typeof old.metadata?.generation === 'number' ? old.metadata.generation : 0) + 1;
   }
 }
 
+/** The main resource of a kind with a /status subresource: status is the stored object's (none if it has none). */
+export function keepStoredStatus(obj: KubeObject, old: KubeObject): void {
+  if ('status' in old) obj.status = structuredClone(old.status);
+  else delete obj.status;
+}
+
 /** Status subresource: everything but status (and managedFields) comes from the stored object. */
-function prepareStatusUpdate(obj: KubeObject, old: KubeObject): void {
+export function prepareStatusUpdate(obj: KubeObject, old: KubeObject): void {
   const status = obj.status;
   const hasStatus = 'status' in obj;
   const managedFields = obj.metadata?.managedFields;
