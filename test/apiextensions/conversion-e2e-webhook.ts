@@ -48,7 +48,8 @@ export function convertCronTab(obj: Obj, desiredAPIVersion: string): Obj {
   return { ...obj, apiVersion: desiredAPIVersion, spec };
 }
 
-export async function startConversionWebhook(): Promise<ConversionWebhook> {
+/** A webhook answering with `convert` of each object (by default the CronTab conversion). */
+export async function startConversionWebhook(convert: (obj: Obj, desiredAPIVersion: string) => Obj = convertCronTab): Promise<ConversionWebhook> {
   const dir = mkdtempSync(join(tmpdir(), 'conversion-e2e-'));
   const pki = await ensurePKI(dir, { hosts: ['conv.default.svc'] });
   const reviews: ReviewSeen[] = [];
@@ -63,7 +64,7 @@ export async function startConversionWebhook(): Promise<ConversionWebhook> {
       res.end(JSON.stringify({
         apiVersion: review.apiVersion,
         kind: 'ConversionReview',
-        response: { uid, result: { status: 'Success' }, convertedObjects: objects.map((o) => convertCronTab(o, desiredAPIVersion)) },
+        response: { uid, result: { status: 'Success' }, convertedObjects: objects.map((o) => convert(o, desiredAPIVersion)) },
       }));
     });
   });

@@ -1,11 +1,13 @@
 import { newBadRequest, newInvalid, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { celValidator, validateCELRules } from '../../apimachinery/cel/index.js';
-import { applyDefaults, objectMetaSchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
+import { applyDefaults, objectMetaSchema, propertySchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
 import { ratchetedAt } from '../../apimachinery/schema/correlation.js';
 import { bodyMediaTypes, decodeTypedBody } from '../../apimachinery/serializer/body.js';
-import { isJSONObject } from '../../apimachinery/serializer/jsonvalue.js';
+import { hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
+import type { FieldError } from '../../apimachinery/validation/field.js';
 import { mediaTypeEssence, parseContentType } from '../../apimachinery/serializer/mediatype.js';
+import { keepStoredStatus, prepareStatusUpdate } from '../../registry/generic/update.js';
 import type { KubeObject, RequestContext } from '../../registry/rest.js';
 import type { FieldValidationDirective } from './writeoptions.js';
 import type { RequestScope } from './scope.js';
@@ -123,16 +125,61 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: K
   pruneNonNullableNullsWithoutDefaults(obj, schema);
   scheme.defaultInPlace(obj, scope.version);
   const ratcheting = old !== undefined && scope.validationRatcheting === true;
+  // Custom resources are validated as their strategy will store them (kube validates them after
+  // PrepareForCreate/PrepareForUpdate), so what the write cannot change is not judged.
+  const subject = scope.unstructured === true ? asStrategyPrepares(scope, obj, old) : obj;
+  const status = scope.unstructured === true && scope.subresource === 'status' && old !== undefined;
   const errs = [
-    ...scope.validator.validate(schema, obj, ratcheting ? ratchetedAt(schema, obj, old) : undefined),
-    ...scope.validator.validate(OBJECT_WITH_META, obj),
-    ...validateEmbeddedResources(obj, schema),
+    ...(status
+      ? validateStatusStanza(scope, subject, old, ratcheting)
+      : [
+          ...scope.validator.validate(schema, subject, ratcheting ? ratchetedAt(schema, subject, old) : undefined),
+          ...scope.validator.validate(OBJECT_WITH_META, subject),
+          ...validateEmbeddedResources(subject, schema),
+        ]),
     // Ratcheted as a whole, as kube's customResourceStrategy does: duplicates an update brings are
     // reported only when the stored object had none.
-    ...(ratcheting && validateListSetsAndMaps(old, schema).length > 0 ? [] : validateListSetsAndMaps(obj, schema)),
+    ...(ratcheting && validateListSetsAndMaps(old, schema).length > 0 ? [] : validateListSetsAndMaps(subject, schema)),
   ];
-  errs.push(...validateCELRules(schema, obj, old, errs, ratcheting ? { ratcheting, ...(warn !== undefined ? { warn } : {}) } : undefined));
+  errs.push(...validateCELRules(schema, subject, old, errs, ratcheting ? { ratcheting, ...(warn !== undefined ? { warn } : {}) } : undefined));
   if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
+}
+
+/**
+ * A custom resource as customResourceStrategy's PrepareFor* leaves it: through /status,
+ * everything but status is the stored object's (statusStrategy); through the main resource of
+ * a version with a /status subresource, status is dropped on create and the stored one kept
+ * on update. A copy; `obj` itself goes on to the store, whose preconditions read its metadata.
+ */
+function asStrategyPrepares(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): KubeObject {
+  if (scope.subresource === 'status') {
+    if (old === undefined) return obj;
+    const prepared = { ...obj };
+    prepareStatusUpdate(prepared, old);
+    return prepared;
+  }
+  if (!scope.definition.subresources.status) return obj;
+  const prepared = { ...obj };
+  if (old === undefined) delete prepared.status;
+  else keepStoredStatus(prepared, old);
+  return prepared;
+}
+
+/**
+ * statusStrategy.ValidateUpdate's schema half (ValidateStatusUpdate): only the status stanza,
+ * against the schema's `status` property alone, ratcheted against the stored status; errors
+ * are reported under `status.` with the stanza's own paths in their details, as kube's
+ * validator of the status schema words them. Nothing when the object has no status or the
+ * schema does not describe one.
+ */
+function validateStatusStanza(scope: RequestScope, obj: KubeObject, old: KubeObject, ratcheting: boolean): FieldError[] {
+  const statusSchema = propertySchema(scope.definition.schema, 'status');
+  if (statusSchema === undefined || !hasField(obj, 'status')) return [];
+  const ratcheted = ratcheting ? ratchetedAt(statusSchema, obj.status, ownField(old, 'status')) : undefined;
+  return scope.validator.validate(statusSchema, obj.status, ratcheted).map((e) => ({
+    ...e,
+    field: e.field === '' ? 'status' : e.field.startsWith('[') ? `status${e.field}` : `status.${e.field}`,
+  }));
 }
 
 /**
