@@ -175,6 +175,8 @@ describeBackends('hostile decode and patch input', (cp: () => ControlPlane) => {
   });
 
   test('malformed Content-Types are 415 listing the accepted types; YAML tags are decoded as go-yaml does', async () => {
+    const upper = await admin.request({ method: 'PATCH', path: `${NS}/default`, headers: { 'Content-Type': 'APPLICATION/MERGE-PATCH+JSON' }, body: '{}' });
+    assert.equal(upper.status, 415, `a patch type is case-sensitive: ${upper.text}`);
     for (const ct of ['foo', 'application/', '/json', ';;;', 'application/json;;;', 'application/json;charset', 'application/yaml;a="b']) {
       const r = await admin.request({ method: 'POST', path: NS, headers: { 'Content-Type': ct }, body: '{"metadata":{"name":"ct"}}' });
       const s = asStatus(r.text);

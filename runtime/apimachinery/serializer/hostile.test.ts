@@ -5,7 +5,7 @@ import { decodeBody } from './decode.js';
 import { byteLengthJSON, deepCopyJSON, deepEqualJSON, hasField, ownField, setField } from './jsonvalue.js';
 import { MAX_OBJECT_DEPTH } from './json-scan.js';
 import { MAX_YAML_DEPTH } from './yaml.js';
-import { parseContentType } from './mediatype.js';
+import { parseContentType, patchTypeOf } from './mediatype.js';
 
 const b = (s: string): Buffer => Buffer.from(s);
 
@@ -89,6 +89,13 @@ describe('Content-Type is parsed as Go\'s mime.ParseMediaType', () => {
     for (const v of ['', 'json', '/json', 'application/', 'application/json/x', 'application/json;;;', 'application/json;charset', 'application/json;charset=', 'application/json;a="b', 'application/json;a=1;a=2', 'application json', ';;;']) {
       assert.equal(parseContentType(v), undefined, v);
     }
+  });
+  test('a patch type is the text before the first ";", case and all (kube\'s PatchResource)', () => {
+    assert.equal(patchTypeOf('application/merge-patch+json'), 'application/merge-patch+json');
+    assert.equal(patchTypeOf('application/merge-patch+json;;;'), 'application/merge-patch+json');
+    assert.equal(patchTypeOf('application/json-patch+json; charset=utf-8'), 'application/json-patch+json');
+    assert.equal(patchTypeOf('APPLICATION/JSON-PATCH+JSON'), 'APPLICATION/JSON-PATCH+JSON');
+    assert.equal(patchTypeOf('application/merge-patch+json ;x=1'), 'application/merge-patch+json ');
   });
   test('decodeBody answers 415 listing the accepted types', () => {
     for (const ct of ['application/json;;;', 'foo', 'application/json;charset']) {

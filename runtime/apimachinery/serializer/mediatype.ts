@@ -103,6 +103,17 @@ function consumeQuoted(v: string): [value: string, rest: string] {
   return ['', v];
 }
 
+/**
+ * The patch type a PATCH's Content-Type names, as kube-apiserver reads it
+ * (PatchResource, behind go-restful's Consumes): the text before the first
+ * `;`, compared as it is (`APPLICATION/MERGE-PATCH+JSON` names no patch
+ * type); parameters, even malformed ones, are ignored.
+ */
+export function patchTypeOf(header: string): string {
+  const semi = header.indexOf(';');
+  return semi > 0 ? header.slice(0, semi) : header;
+}
+
 /** `type/subtype` without parameters. */
 export function mediaTypeEssence(mt: MediaType): string {
   return `${mt.type}/${mt.subtype}`;

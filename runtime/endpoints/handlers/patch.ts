@@ -1,5 +1,5 @@
 import { newInvalid, newNotFound, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
-import { mediaTypeEssence, parseMediaType } from '../../apimachinery/serializer/mediatype.js';
+import { patchTypeOf } from '../../apimachinery/serializer/mediatype.js';
 import type { KubeObject, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
 import type { APIRequest, APIResponse } from '../../server/http.js';
 import { admit, requestContext, type AdmissionRequest } from './context.js';
@@ -18,8 +18,7 @@ import { parsePatchOptions } from './writeoptions.js';
  * patched, and sent through the create pipeline from pruning on; a missing object is a 404.
  */
 export async function patchResource(req: APIRequest, res: APIResponse, scope: RequestScope, storage: Updater): Promise<void> {
-  const mt = parseMediaType(headerValue(req.headers['content-type']) ?? '');
-  const patchType = (mt === undefined ? '' : mediaTypeEssence(mt)) as PatchType;
+  const patchType = patchTypeOf(headerValue(req.headers['content-type']) ?? '') as PatchType;
   if (!scope.patchTypes.includes(patchType)) throw newUnsupportedMediaType(scope.patchTypes);
   const target = negotiateResponse(req, scope);
   const body = await req.readBody();
