@@ -31,6 +31,8 @@ export const invalidPatch = (r: Rand, c: FuzzContext): FuzzCase => {
         [{ op: 'move', from: '/nowhere', path: '/spec/x' }],
         [{ op: 'add', path: 'no-slash', value: 1 }],
         [{ op: 'add', path: '/metadata/labels/-1', value: 'x' }, { op: 'test', path: '/metadata/uid', value: 'other' }],
+        [{ op: 'replace', path: '/metadata/labels/fz-absent', value: 'x' }],
+        [{ op: 'replace', path: '/fzAbsent', value: 1 }],
       ];
       return patchCase('failing JSON patch', r, c, 'json', JSON.stringify(r.pick(ops)), [INVALID], { subresource: true });
     }
