@@ -72,7 +72,7 @@ describe('serving follows the CRD: rebuilt on spec changes, gone with the CRD', 
     await updateCRD('widgets.other.example.com', (crd) => {
       crd.spec.versions = [cronTabVersion('v1', { storage: true, served: false })];
     });
-    await eventually(async () => assert.equal((await c.json('GET', WIDGETS)).status, 404));
+    await eventually(async () => assert.equal((await c.request({ path: WIDGETS })).status, 404));
     await updateCRD('widgets.other.example.com', (crd) => {
       crd.spec.versions = [cronTabVersion('v1', { storage: true })];
     });
@@ -85,7 +85,7 @@ describe('serving follows the CRD: rebuilt on spec changes, gone with the CRD', 
     const del = await c.json('DELETE', `${CRDS}/widgets.other.example.com`);
     assert.ok(del.status === 200 || del.status === 202, JSON.stringify(del.body));
     await eventually(async () => assert.equal((await c.json('GET', `${CRDS}/widgets.other.example.com`)).status, 404), 30_000);
-    await eventually(async () => assert.equal((await c.json('GET', WIDGETS)).status, 404));
+    await eventually(async () => assert.equal((await c.request({ path: WIDGETS })).status, 404));
     // A CRD of the same name is a new CRD (new uid): nothing of the old one is served.
     await createEstablishedCRD(c, cronTabCRD({ group: 'other.example.com', plural: 'widgets', kind: 'Widget' }), WIDGETS);
     const list = await c.json('GET', WIDGETS);
