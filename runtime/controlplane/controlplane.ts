@@ -111,8 +111,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   let kubernetesService: KubernetesServiceController | undefined;
   let bound: (port: number) => void = () => {};
   const boundPort = new Promise<number>((resolve) => (bound = resolve));
-  chain.servers.core.addPostStartHook('start-kubernetes-service-controller', async ({ signal }) => {
+  const startKubernetesService = async (signal: AbortSignal): Promise<void> => {
     await ensureSystemNamespaces(namespaces.storages.main, systemContext('', { signal }));
+    if (signal.aborted) return;
     kubernetesService = new KubernetesServiceController({
       rest: chain.loopback,
       endpoints: resources.all().some((r) => r.group === '' && r.resource === 'endpoints'),
@@ -121,6 +122,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       securePort: await boundPort,
     });
     await kubernetesService.start();
+  };
+  // Like kube's, the controller runs beside the server: readiness does not wait for the Service.
+  chain.servers.core.addPostStartHook('start-kubernetes-service-controller', async ({ signal }) => {
+    startKubernetesService(signal).catch(() => {});
   });
   chain.servers.core.addPreShutdownHook('stop-kubernetes-service-controller', async () => kubernetesService?.stop());
 

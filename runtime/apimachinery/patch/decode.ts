@@ -1,6 +1,6 @@
 import { newBadRequest, newInvalid } from '../errors/index.js';
 import { JSONSyntaxError, scanJSON } from '../serializer/json-scan.js';
-import { canonicalJSON, jsonTypeName, nestedDeeperThan } from '../serializer/jsonvalue.js';
+import { canonicalJSON, jsonTypeName, nestedDeeperThan, parseJSONBytes } from '../serializer/jsonvalue.js';
 import { MAX_OBJECT_DEPTH } from '../serializer/json-scan.js';
 
 /** A patch body decoded as the patch handler's strict decoder sees it. */
@@ -24,7 +24,7 @@ export function decodePatchBytes(patchBytes: Uint8Array, prefix: string): Decode
     if (err instanceof JSONSyntaxError) throw newBadRequest(`${prefix}${err.message}`);
     throw err;
   }
-  const value: unknown = JSON.parse(Buffer.from(patchBytes.buffer, patchBytes.byteOffset, patchBytes.byteLength).toString('utf8'));
+  const value = parseJSONBytes(patchBytes);
   return { value, duplicateFields };
 }
 

@@ -1,6 +1,6 @@
 import { newBadRequest, newUnsupportedMediaType, type StatusError } from '../errors/index.js';
 import { JSONSyntaxError, MAX_OBJECT_DEPTH, scanJSON } from './json-scan.js';
-import { isJSONObject, jsonTypeName } from './jsonvalue.js';
+import { isJSONObject, jsonTypeName, parseJSONBytes } from './jsonvalue.js';
 import { parseContentType } from './mediatype.js';
 import { decodeYAML, MAX_ALIAS_COUNT, toJSONCompatible, YAMLConversionError } from './yaml.js';
 
@@ -64,7 +64,7 @@ export function decodeJSONBody(bytes: Uint8Array, opts: DecodeOptions = {}): Dec
     if (err instanceof JSONSyntaxError) throw decodeError(`couldn't get version/kind; json parse error: ${err.message}`, bytes, opts);
     throw err;
   }
-  const value: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  const value = parseJSONBytes(bytes);
   checkTypeMeta(value, bytes, opts);
   return { value, duplicateFields };
 }
@@ -101,7 +101,7 @@ function asJSON(bytes: Uint8Array, maxDepth: number): DecodedBody | undefined {
     if (err instanceof JSONSyntaxError) return undefined;
     throw err;
   }
-  const value = toJSONCompatible(JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')), maxDepth);
+  const value = toJSONCompatible(parseJSONBytes(bytes), maxDepth);
   return { value, duplicateFields };
 }
 

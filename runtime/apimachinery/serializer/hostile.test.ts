@@ -146,3 +146,13 @@ describe('YAML nesting is bounded before the YAML library recurses', () => {
     assert.equal(yaml('{"a": 1e400}').message, 'error converting YAML to JSON: json: unsupported value: +Inf');
   });
 });
+
+describe('strings decode as Go\'s encoding/json decodes them', () => {
+  test('unpaired surrogate escapes become U+FFFD, in values and keys, in JSON and JSON-in-YAML bodies; pairs stay', () => {
+    for (const ct of ['application/json', 'application/yaml']) {
+      const v = decodeBody(b('{"a":"\\ud800","b":["x\\udfffy",{"\\udc00k":"\\ud83d\\ude00"}],"__proto__":{"c":"\\udc00\\ud800"}}'), ct).value;
+      assert.equal(JSON.stringify(v), '{"a":"\ufffd","b":["x\ufffdy",{"\ufffdk":"\ud83d\ude00"}],"__proto__":{"c":"\ufffd\ufffd"}}', ct);
+    }
+    assert.equal(decodeBody(b('"\\ud800"'), 'application/json').value, '\ufffd');
+  });
+});

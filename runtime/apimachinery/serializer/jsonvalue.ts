@@ -175,3 +175,39 @@ function stringLengthJSON(s: string): number {
   for (const m of s.matchAll(HTML_ESCAPED)) n += m[0] === '\u2028' || m[0] === '\u2029' ? 3 : 5;
   return n;
 }
+
+/** An escaped UTF-16 surrogate (`\ud800`): only then can JSON.parse make a string Go would not. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** String.prototype.toWellFormed (ES2024, in every supported Node; the compiled lib is ES2023). */
+type WellFormed = { isWellFormed(): boolean; toWellFormed(): string };
+const wellFormed = (s: string): string => ((s as unknown as WellFormed).isWellFormed() ? s : (s as unknown as WellFormed).toWellFormed());
+
+/**
+ * JSON.parse of UTF-8 bytes as Go's decoder reads them: invalid UTF-8 and
+ * unpaired surrogate escapes become U+FFFD, in values and in keys. Call only
+ * on bytes scanJSON accepted.
+ */
+export function parseJSONBytes(bytes: Uint8Array): unknown {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const value: unknown = JSON.parse(text);
+  if (!SURROGATE_ESCAPE.test(text)) return value;
+  if (typeof value === 'string') return wellFormed(value);
+  const work: unknown[] = [value];
+  for (let v = work.pop(); v !== undefined; v = work.pop()) {
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => (typeof x === 'string' ? (v[i] = wellFormed(x)) : work.push(x)));
+    } else if (isJSONObject(v)) {
+      const entries = Object.entries(v);
+      if (entries.some(([k]) => wellFormed(k) !== k)) {
+        for (const [k] of entries) delete v[k];
+        for (const [k, x] of entries) setField(v, wellFormed(k), x);
+      }
+      for (const [k, x] of Object.entries(v)) {
+        if (typeof x === 'string') setField(v, k, wellFormed(x));
+        else work.push(x);
+      }
+    }
+  }
+  return value;
+}
