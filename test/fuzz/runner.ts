@@ -154,11 +154,13 @@ export async function runFuzz(env: FuzzEnv, creds: Credentials, opts: { seed: nu
   const prober = readyzProber(creds, opts.readyzLimitMs);
   const started = performance.now();
   let next = 0;
+  // A server that is gone or stalls would make every later case wait for its timeout: stop.
+  let stopped: string | undefined;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       for (;;) {
         const i = next++;
-        if (i >= cases.length) return;
+        if (i >= cases.length || stopped !== undefined) return;
         const fc = cases[i] as FuzzCase;
         const release = await locks.acquire(fc.object);
         try {
@@ -175,6 +177,7 @@ export async function runFuzz(env: FuzzEnv, creds: Credentials, opts: { seed: nu
           }
           report.perCategory.set(fc.category, cat);
           if (!(res instanceof Error)) await acknowledge(env, fc, sent, res);
+          else if (fc.answer === 'status' && /no response within|ECONNREFUSED/.test(res.message)) stopped ??= `#${i}: ${res.message}`;
         } finally {
           release();
         }
@@ -182,6 +185,7 @@ export async function runFuzz(env: FuzzEnv, creds: Credentials, opts: { seed: nu
     }),
   );
   report.ms = performance.now() - started;
+  if (stopped !== undefined) report.failures.unshift(`stopped sending after ${stopped} (the server is gone or stalled); ${cases.length - Math.min(next, cases.length)} cases not sent`);
   report.readyz = await prober.stop();
   return report;
 }
