@@ -35,7 +35,11 @@ describe('Services with kubectl', { skip: noKubectl ?? false }, () => {
     const getService = async (name: string, ns: string): Promise<ServiceJSON> => JSON.parse(ok(await run(['get', 'svc', name, '-n', ns, '-o', 'json']), cp())) as ServiceJSON;
 
     it('default/kubernetes: first IP of the range, https 443/TCP to the secure port, no selector, kube labels; Endpoints name this server', async () => {
-      const lines = squashLines(ok(await run(['get', 'svc', 'kubernetes']), cp()));
+      // The controller runs beside the server (readiness does not wait for it), as in kube.
+      const lines = await until('the kubernetes Service', async () => {
+        const r = await run(['get', 'svc', 'kubernetes']);
+        return r.code === 0 ? squashLines(r.stdout) : undefined;
+      });
       assert.equal(lines[0], 'NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE');
       assert.match(lines[1] ?? '', new RegExp(`^kubernetes ClusterIP 10\\.96\\.0\\.1 <none> 443/TCP ${AGE}$`));
       const svc = await getService('kubernetes', 'default');
@@ -43,7 +47,10 @@ describe('Services with kubectl', { skip: noKubectl ?? false }, () => {
       assert.deepEqual(svc.spec['ports'], [{ name: 'https', port: 443, protocol: 'TCP', targetPort: cp().port }]);
       assert.equal(svc.spec['selector'], undefined);
       assert.deepEqual(svc.spec.clusterIPs, ['10.96.0.1']);
-      const ep = JSON.parse(ok(await run(['get', 'endpoints', 'kubernetes', '-o', 'json']), cp())) as { subsets: Array<{ addresses: Array<{ ip: string }>; ports: unknown[] }> };
+      const ep = JSON.parse(await until('the kubernetes Endpoints', async () => {
+        const r = await run(['get', 'endpoints', 'kubernetes', '-o', 'json']);
+        return r.code === 0 ? r.stdout : undefined;
+      })) as { subsets: Array<{ addresses: Array<{ ip: string }>; ports: unknown[] }> };
       assert.equal(ep.subsets.length, 1);
       assert.equal(ep.subsets[0]?.addresses.length, 1);
       assert.deepEqual(ep.subsets[0]?.ports, [{ name: 'https', port: cp().port, protocol: 'TCP' }]);

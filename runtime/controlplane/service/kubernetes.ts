@@ -35,12 +35,17 @@ export class KubernetesServiceController {
 
   constructor(private readonly opts: KubernetesServiceControllerOptions) {}
 
-  async start(): Promise<void> {
-    await this.reconcile();
+  /**
+   * Reconciles now and then every interval, in the background (kube's controller runs beside
+   * the server: readiness does not wait for it). Resolves with the first reconcile; a failure
+   * of it is retried by the next round.
+   */
+  start(): Promise<void> {
     this.timer = setInterval(() => {
       this.reconcile().catch(() => {});
     }, this.opts.intervalMs ?? 10_000);
     this.timer.unref();
+    return this.reconcile().catch(() => {});
   }
 
   stop(): void {
