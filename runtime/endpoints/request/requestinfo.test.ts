@@ -105,6 +105,16 @@ describe('resolveRequestInfo', () => {
     });
   }
 
+  it('reads the path decoded, as Go\'s url.URL.Path: escapes in names, %2F a separator, non-UTF-8 bytes as U+FFFD', () => {
+    assert.equal(resolve('GET', '/api/v1/namespaces/ns/services/fz%E2%80%AEevil').name, 'fz\u202eevil');
+    assert.equal(resolve('GET', '/api/v1/namespaces/n%73/services/a').namespace, 'ns');
+    const split = resolve('GET', '/api/v1/namespaces/ns/services/a%2Fstatus');
+    assert.deepEqual([split.name, split.subresource], ['a', 'status']);
+    assert.equal(resolve('GET', '/api/v1/namespaces/ns/services/fz%FF%FE').name, 'fz\ufffd\ufffd');
+    assert.equal(resolve('GET', '/api/v1/namespaces/ns/services/100%zz').name, '100%zz');
+    assert.equal(resolve('GET', '/api/v1/namespaces/ns/services/a%25b').name, 'a%b');
+  });
+
   it('non-resource verbs are the lower-cased method', () => {
     assert.equal(resolveRequestInfo('POST', '/apis', new URLSearchParams()).verb, 'post');
     assert.equal(resolveRequestInfo('PUT', '/healthz', new URLSearchParams()).verb, 'put');

@@ -95,9 +95,21 @@ const EMPTY: RequestInfo = Object.freeze({
   isResourceRequest: false, path: '', verb: '', apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', parts: [],
 });
 
+/** The segments of the path as Go's url.URL.Path holds it, which kube's factory splits: percent-escapes decoded first. */
 function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  const trimmed = unescapePath(path).replace(/^\/+|\/+$/g, '');
   return trimmed === '' ? [] : trimmed.split('/');
+}
+
+/**
+ * url.PathUnescape: each run of `%XX` escapes becomes its bytes read as UTF-8 (bytes that are
+ * not UTF-8 become U+FFFD, as Go's JSON encoder writes them); `%2F` is then a `/` like any
+ * other, as in kube. A `%` not followed by two hex digits stays as sent (a name holding it is
+ * refused as a path segment).
+ */
+function unescapePath(path: string): string {
+  if (!path.includes('%')) return path;
+  return path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
 }
 
 /**
