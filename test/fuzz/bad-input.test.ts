@@ -17,7 +17,7 @@ import { READYZ_AFTER_MS, READYZ_DURING_MS, runFuzz, setupFuzz, summary, type Fu
 import { aliveAndReady, listsMatchModel, noPollution } from './verify.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261125);
-const COUNT = Number(process.env['FUZZ_COUNT'] ?? 1200);
+const COUNT = Number(process.env['FUZZ_COUNT'] ?? 800);
 
 describeBackends('hostile input fuzz', (cp, backend) => {
   let env: FuzzEnv;
