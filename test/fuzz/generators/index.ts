@@ -14,6 +14,7 @@ import { prototypeKeys, prototypeOptions, prototypePaths } from './prototype.js'
 import { invalidQuery } from './query.js';
 import { scaleValues } from './scale.js';
 import { selectors } from './selectors.js';
+import { wrongTypes } from './types.js';
 import { unicode } from './unicode.js';
 import { validGenerateName, validSlot } from './valid.js';
 import { yamlBodies } from './yaml.js';
@@ -49,6 +50,7 @@ export const generators: ReadonlyArray<readonly [weight: number, gen: Generator]
   [1, hugeHeaders],
   [5, discovery],
   [3, scaleValues],
+  [5, wrongTypes],
   [14, validSlot],
   [3, validGenerateName],
 ];
