@@ -177,6 +177,16 @@ describe('Services with kubectl', { skip: noKubectl ?? false }, () => {
       assert.match((await getService('fixed', ns)).spec.clusterIP ?? '', /^10\.96\.0\.\d+$/);
     });
 
+    it('deleting a namespace releases the cluster IPs and node ports of its Services', async () => {
+      const ns = await namespace('gone');
+      ok(await run(['create', 'service', 'clusterip', 's', '--tcp=80', '--clusterip=10.96.0.7', '-n', ns]), cp());
+      ok(await run(['create', 'service', 'nodeport', 'n', '--tcp=80', '--node-port=30777', '-n', ns]), cp());
+      ok(await run(['delete', 'namespace', ns]), cp());
+      const other = await namespace('after');
+      ok(await run(['create', 'service', 'clusterip', 's', '--tcp=80', '--clusterip=10.96.0.7', '-n', other]), cp());
+      ok(await run(['create', 'service', 'nodeport', 'n', '--tcp=80', '--node-port=30777', '-n', other]), cp());
+    });
+
     it('validation: one cause per field, in kube words', async () => {
       const ns = await namespace('val');
       const manifest = {
