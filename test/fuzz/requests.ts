@@ -20,8 +20,7 @@ export const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'appli
 export const CANARY = 'fuzzPolluted';
 
 export const fzName = (r: Rand): string => `fz-${r.str(10)}`;
-export const nsOf = (t: Target, c: FuzzContext): string => (t.namespaced ? c.ns : '');
-export const keyOf = (t: Target, c: FuzzContext, name: string): string => Model.key(t.id, nsOf(t, c), name);
+export const keyOf = (t: Target, c: FuzzContext, name: string): string => Model.key(t.id, t.namespaced ? c.ns : '', name);
 
 export interface Aim {
   t: Target;
