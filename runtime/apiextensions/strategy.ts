@@ -1,6 +1,7 @@
 import type { JSONSchemaProps } from '../../apis/apiextensions/v1/types.js';
 import type { FieldError } from '../apimachinery/validation/field.js';
-import { deepEqualJSON } from '../apimachinery/serializer/jsonvalue.js';
+import { deepEqualJSON, hasField, ownField } from '../apimachinery/serializer/jsonvalue.js';
+import { propertySchema } from '../apimachinery/schema/property.js';
 import { isQualifiedName } from '../apimachinery/validation/names.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { KubeObject } from '../registry/rest.js';
@@ -85,7 +86,7 @@ function validateReplicas(obj: KubeObject, path: string): FieldError[] {
 /** The schema of the field a `.a.b` path names; undefined where the schema does not describe it. */
 function schemaAt(schema: JSONSchemaProps, path: string): JSONSchemaProps | undefined {
   let cur: JSONSchemaProps | undefined = schema;
-  for (const seg of path.replace(/^\./, '').split('.')) cur = cur?.properties?.[seg];
+  for (const seg of path.replace(/^\./, '').split('.')) cur = propertySchema(cur, seg);
   return cur;
 }
 
@@ -98,8 +99,8 @@ function at(e: FieldError, path: string): FieldError {
 function nested(obj: unknown, path: string): { value: unknown; found: boolean } {
   let cur: unknown = obj;
   for (const seg of path.replace(/^\./, '').split('.')) {
-    if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !(seg in cur)) return { value: undefined, found: false };
-    cur = (cur as Record<string, unknown>)[seg];
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !hasField(cur, seg)) return { value: undefined, found: false };
+    cur = ownField(cur, seg);
   }
   return { value: cur, found: true };
 }

@@ -15,6 +15,7 @@ import { NamespaceController } from './namespace/controller.js';
 import { ensureSystemNamespaces } from './namespace/system.js';
 import { completeOptions, type ServerRunOptions } from './options.js';
 import { defaultAdvertiseAddress, KubernetesServiceController } from './service/kubernetes.js';
+import { APIServerLeases } from './service/leases.js';
 import { ServiceIPRepair } from './service/repair.js';
 import { ResourceRegistry } from './resources.js';
 
@@ -117,6 +118,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     kubernetesService = new KubernetesServiceController({
       rest: chain.loopback,
       endpoints: resources.all().some((r) => r.group === '' && r.resource === 'endpoints'),
+      leases: new APIServerLeases(await factory.forResource({ resourcePrefix: '/masterleases/', watchCache: false })),
       serviceIP: chain.serviceAllocators.ipRanges.byFamily.get(chain.serviceAllocators.ipRanges.primary)?.ipAt(0) ?? '',
       publicIP: defaultAdvertiseAddress(o.bindAddress),
       securePort: await boundPort,
@@ -150,7 +152,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     stop: () =>
       (stopped ??= (async () => {
         clearInterval(systemNamespacesTimer);
-        kubernetesService?.stop();
+        await kubernetesService?.stop();
         serviceIPRepair.stop();
         await chain.shutdown();
         await namespaceController.stop();

@@ -1,4 +1,5 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/types.js';
+import { propertySchema } from '../../apimachinery/schema/property.js';
 
 export interface ResolvedFieldPath {
   /** The path in kube's field.Path spelling (`spec.a`, `spec.m[k]`); set when valid. */
@@ -19,7 +20,7 @@ export function validFieldPath(jsonPath: string, root: JSONSchemaProps, allowArr
   let path = '';
   const step = (name: string): string | undefined => {
     if (schema?.properties !== undefined) {
-      const next: JSONSchemaProps | undefined = schema.properties[name];
+      const next = propertySchema(schema, name);
       if (next === undefined) return 'does not refer to a valid field';
       path = path === '' ? name : `${path}.${name}`;
       schema = next;

@@ -5,6 +5,7 @@ import { declTypeOf } from '../../apimachinery/cel/model.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { child, forbidden, index, invalid, invalidGo, key, notSupported, required } from './errors.js';
 import { validFieldPath } from './fieldpath.js';
+import { propertySchema } from '../../apimachinery/schema/property.js';
 
 /** What the spec validator carries down the schema (specStandardValidatorV3). */
 interface Context {
@@ -155,7 +156,7 @@ function extensions(s: JSONSchemaProps, path: string): FieldError[] {
     if (items !== undefined && items.type === 'object') {
       const seen = new Set<string>();
       for (const k of mapKeys) {
-        const p = items.properties?.[k];
+        const p = propertySchema(items, k);
         if (p === undefined) errs.push(invalid(child(path, 'x-kubernetes-list-map-keys'), mapKeys, 'entries must all be names of item properties'));
         else if (p.type === 'array' || p.type === 'object') {
           errs.push(invalid(child(key(child(path, 'items', 'properties'), k), 'type'), items.type, "must be a scalar type if parent array's x-kubernetes-list-type is map"));
@@ -178,7 +179,7 @@ function listMapKeysMapSet(s: JSONSchemaProps, path: string): FieldError[] {
   if (listType === 'map') {
     const requiredKeys = new Set(items.required ?? []);
     for (const k of s['x-kubernetes-list-map-keys'] ?? []) {
-      const p = items.properties?.[k];
+      const p = propertySchema(items, k);
       if (p === undefined) continue;
       const at = key(child(path, 'items', 'properties'), k);
       if (!requiredKeys.has(k) && (p.default === undefined || p.default === null)) {

@@ -3,6 +3,7 @@ import { RE2JS } from 're2js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/types.js';
 import { formatFieldError, type FieldError } from '../../apimachinery/validation/field.js';
 import { child, forbidden, index, invalid, key, required } from './errors.js';
+import { propertySchema } from '../../apimachinery/schema/property.js';
 
 /**
  * Whether a schema is structural (apiextensions' schema.ValidateStructural): every node has a
@@ -149,7 +150,7 @@ function nestedCompleteness(v: JSONSchemaProps, s: JSONSchemaProps | undefined, 
     errs.push(...nestedCompleteness(v.items, sItems, child(sPath, 'items'), child(vPath, 'items')));
   }
   for (const [k, p] of Object.entries(v.properties ?? {})) {
-    const sp = s.properties?.[k];
+    const sp = propertySchema(s, k);
     const sChild = key(child(sPath, 'properties'), k);
     const vChild = key(child(vPath, 'properties'), k);
     if (sp === undefined) errs.push(required(sChild, `because it is defined in ${vChild}`));

@@ -21,6 +21,7 @@ export class SchemaValidator {
       allErrors: true,
       verbose: true,
       strict: false,
+      ownProperties: true,
       validateFormats: true,
       code: { regExp: re2Engine as never },
     });
@@ -49,13 +50,42 @@ export class SchemaValidator {
     let fn = this.cache.get(schema);
     if (fn === undefined) {
       const { $comment: _comment, ...body } = schema as JSONSchemaProps & { $comment?: string };
-      fn = this.ajv.compile(body);
+      fn = this.ajv.compile(withProtoProperties(body));
       this.cache.set(schema, fn);
     }
     if (fn(value)) return [];
     const raised = ratcheted === undefined ? (fn.errors ?? []) : (fn.errors ?? []).filter((e) => !ratcheted(pointerSegments(e.instancePath)));
     return raised.map(toFieldError).filter((e): e is FieldError => e !== undefined);
   }
+}
+
+const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
+
+/**
+ * The schema ajv compiles: ajv skips a property named `__proto__` (its properties keyword
+ * drops that key), yet in a CRD schema it is a field like any other. Such a property is
+ * moved to patternProperties (`^__proto__$`), which ajv matches against the object's own
+ * keys. Only schema positions are rewritten; defaults, enums and examples stay as written.
+ */
+function withProtoProperties(schema: JSONSchemaProps): JSONSchemaProps {
+  const out: JSONSchemaProps = { ...schema };
+  const props = schema.properties;
+  if (props !== undefined) {
+    const mapped: Record<string, JSONSchemaProps> = {};
+    for (const [k, v] of Object.entries(props)) {
+      if (k === '__proto__') out.patternProperties = { '^__proto__$': withProtoProperties(v) };
+      else mapped[k] = withProtoProperties(v);
+    }
+    out.properties = mapped;
+  }
+  if (typeof schema.additionalProperties === 'object') out.additionalProperties = withProtoProperties(schema.additionalProperties);
+  if (schema.items !== undefined) out.items = Array.isArray(schema.items) ? schema.items.map(withProtoProperties) : withProtoProperties(schema.items);
+  if (schema.not !== undefined) out.not = withProtoProperties(schema.not);
+  for (const list of SUBSCHEMA_LISTS) {
+    const l = schema[list];
+    if (l !== undefined) out[list] = l.map(withProtoProperties);
+  }
+  return out;
 }
 
 function re2Engine(pattern: string, flags = ''): { test(s: string): boolean; toString(): string } {

@@ -3,12 +3,15 @@ import type { Endpoints, Service, ServicePort } from '../../../apis/core/v1/type
 import { isAlreadyExists, isNotFound } from '../../apimachinery/errors/index.js';
 import { ResourceClient } from '../../client/resource-client.js';
 import type { RESTClient } from '../../client/types.js';
+import type { APIServerLeases } from './leases.js';
 
 export interface KubernetesServiceControllerOptions {
   /** The control plane's loopback client: writes are defaulted and admitted as any client's. */
   readonly rest: RESTClient;
   /** Whether the server serves Endpoints. */
   readonly endpoints: boolean;
+  /** The API servers' leases: the Endpoints list every server whose lease lives. */
+  readonly leases: APIServerLeases;
   /** The first IP of the primary service range. */
   readonly serviceIP: string;
   /** The address other components reach this server on (kube's --advertise-address). */
@@ -25,12 +28,16 @@ const NAMESPACE = 'default';
  * The controller that keeps the `default/kubernetes` Service (pkg/controlplane/controller/
  * kubernetesservice): a ClusterIP Service on the first IP of the service range, port `https`
  * 443/TCP to the secure port, no selector, labelled `component: apiserver`,
- * `provider: kubernetes`; and its Endpoints naming this server. Created at start, then
- * reconciled periodically: ports and type are put back when changed, the Service and
- * Endpoints recreated when deleted.
+ * `provider: kubernetes`; and its Endpoints naming every API server whose lease lives (kube's
+ * lease reconciler), on this server's port. Created at start, then reconciled periodically:
+ * ports and type are put back when changed, the Service and Endpoints recreated when deleted.
+ * On stop this server's lease is dropped and its IP taken out of the Endpoints (unless it is
+ * the last: kube refuses to erase every endpoint).
  */
 export class KubernetesServiceController {
   private timer: NodeJS.Timeout | undefined;
+  /** Set by stop(): the lease is no longer renewed. */
+  private removing = false;
   private readonly stopping = new AbortController();
 
   constructor(private readonly opts: KubernetesServiceControllerOptions) {}
@@ -48,8 +55,16 @@ export class KubernetesServiceController {
     return this.reconcile().catch(() => {});
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     clearInterval(this.timer);
+    if (this.removing) return;
+    this.removing = true;
+    try {
+      await this.opts.leases.remove(this.opts.publicIP);
+      await this.reconcileEndpoints();
+    } catch {
+      // Best effort: the lease expires on its own.
+    }
     this.stopping.abort();
   }
 
@@ -85,7 +100,10 @@ export class KubernetesServiceController {
 
   private async reconcileEndpoints(): Promise<void> {
     if (!this.opts.endpoints) return;
-    const subsets = [{ addresses: [{ ip: this.opts.publicIP }], ports: [{ name: 'https', port: this.opts.securePort, protocol: 'TCP' as const }] }];
+    if (!this.removing) await this.opts.leases.renew(this.opts.publicIP);
+    const ips = await this.opts.leases.ips();
+    if (ips.length === 0) return;
+    const subsets = [{ addresses: ips.map((ip) => ({ ip })), ports: [{ name: 'https', port: this.opts.securePort, protocol: 'TCP' as const }] }];
     const desired: Endpoints = {
       apiVersion: 'v1',
       kind: 'Endpoints',

@@ -4,6 +4,7 @@ import * as labels from '../../apimachinery/labels/index.js';
 import type { Attrs, AttrFunc, SelectionPredicate } from '../../storage/index.js';
 import type { KubeObject } from '../rest.js';
 import type { ResourceDefinition } from '../types.js';
+import { ownField } from '../../apimachinery/serializer/jsonvalue.js';
 
 /**
  * Selection predicates of a resource: labels, plus the fields metadata.name,
@@ -23,7 +24,7 @@ export function readPath(obj: unknown, jsonPath: string): unknown {
   let cur: unknown = obj;
   for (const seg of selectableFieldName(jsonPath).split('.')) {
     if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
-    cur = (cur as Record<string, unknown>)[seg];
+    cur = ownField(cur, seg);
   }
   return cur;
 }

@@ -6,6 +6,7 @@ import type { ResourceDefinition } from '../types.js';
 import { selectableFieldName } from './predicate.js';
 import type { Store } from './store.js';
 import { HUB_VIEW, type VersionView } from './view.js';
+import { hasField, isJSONObject, ownField, setField } from '../../apimachinery/serializer/jsonvalue.js';
 
 type ScalePaths = NonNullable<ResourceDefinition['subresources']['scale']>;
 
@@ -20,8 +21,8 @@ function segments(path: string): string[] {
 function nested(obj: unknown, path: string): { value: unknown; found: boolean } {
   let cur: unknown = obj;
   for (const seg of segments(path)) {
-    if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !(seg in cur)) return { value: undefined, found: false };
-    cur = (cur as Record<string, unknown>)[seg];
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !hasField(cur, seg)) return { value: undefined, found: false };
+    cur = ownField(cur, seg);
   }
   return { value: cur, found: true };
 }
@@ -39,11 +40,12 @@ export function setNested(obj: Record<string, unknown>, path: string, value: unk
   const segs = segments(path);
   let cur = obj;
   for (const seg of segs.slice(0, -1)) {
-    const next = cur[seg];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[seg] = {};
-    cur = cur[seg] as Record<string, unknown>;
+    const next = ownField(cur, seg);
+    const child: Record<string, unknown> = isJSONObject(next) ? next : {};
+    if (child !== next) setField(cur, seg, child);
+    cur = child;
   }
-  cur[segs[segs.length - 1] as string] = value;
+  setField(cur, segs[segs.length - 1] as string, value);
 }
 
 /** scaleFromCustomResource: the autoscaling/v1 Scale view of an object; `found` tells whether spec replicas exist. */
