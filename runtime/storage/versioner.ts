@@ -1,3 +1,4 @@
+import { setField } from '../apimachinery/serializer/jsonvalue.js';
 import { BadRequestError } from './errors.js';
 import type { StoredObject } from './object.js';
 
@@ -38,14 +39,22 @@ export const apiObjectVersioner: Versioner = {
     if (!meta || (meta.resourceVersion === undefined && meta.selfLink === undefined)) return JSON.stringify(obj);
     // Rebuild metadata without the two fields, keeping key order so unchanged objects encode to identical bytes.
     const stripped: Record<string, unknown> = {};
-    for (const k of Object.keys(meta)) if (k !== 'resourceVersion' && k !== 'selfLink') stripped[k] = meta[k];
+    for (const k of Object.keys(meta)) if (k !== 'resourceVersion' && k !== 'selfLink') setField(stripped, k, meta[k]);
     return JSON.stringify({ ...obj, metadata: stripped });
   },
 };
 
+/** The largest uint64, the range of Go's strconv.ParseUint(rv, 10, 64). */
+const MAX_UINT64 = '18446744073709551615';
+
 function parse(rv: string | undefined): number {
   if (rv === undefined || rv === '') return 0;
   if (!decimal.test(rv)) throw new BadRequestError(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
-  // Revisions beyond 2^53 cannot exist here; they parse to a value larger than any real revision.
-  return Number(rv);
+  const digits = rv.replace(/^0+(?=\d)/, '');
+  if (digits.length > MAX_UINT64.length || (digits.length === MAX_UINT64.length && digits > MAX_UINT64)) {
+    throw new BadRequestError(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: value out of range`);
+  }
+  // Revisions beyond 2^53 cannot exist here; they parse to a value larger than any real revision
+  // (a consistent read then waits for it and is "Too large resource version", as in kube).
+  return Number(digits);
 }
