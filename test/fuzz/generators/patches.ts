@@ -23,6 +23,8 @@ export const invalidPatch = (r: Rand, c: FuzzContext): FuzzCase => {
     case 0:
       return patchCase('invalid JSON patch', r, c, 'json', r.pick(['{}', '"x"', '[{"op":', '', '{"op":"add"}']), [BAD_REQUEST], { subresource: true });
     case 1: {
+      // Not here: `replace` of a missing object member, which kube's json-patch v4 applies as an
+      // add (its object get never fails), so it is a success, not a failing patch.
       const ops = [
         [{ op: 'test', path: '/metadata/name', value: 'nope' }],
         [{ op: 'remove', path: '/spec/nothing/here' }],
@@ -31,8 +33,6 @@ export const invalidPatch = (r: Rand, c: FuzzContext): FuzzCase => {
         [{ op: 'move', from: '/nowhere', path: '/spec/x' }],
         [{ op: 'add', path: 'no-slash', value: 1 }],
         [{ op: 'add', path: '/metadata/labels/-1', value: 'x' }, { op: 'test', path: '/metadata/uid', value: 'other' }],
-        [{ op: 'replace', path: '/metadata/labels/fz-absent', value: 'x' }],
-        [{ op: 'replace', path: '/fzAbsent', value: 1 }],
       ];
       return patchCase('failing JSON patch', r, c, 'json', JSON.stringify(r.pick(ops)), [INVALID], { subresource: true });
     }

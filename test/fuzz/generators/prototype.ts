@@ -110,7 +110,9 @@ function patchOutcome(t: Target, patchType: PatchType, kube: Expect[]): Expect[]
 
 /**
  * JSON-patch paths through a prototype: in a JSON document `/__proto__` and `/constructor` are
- * missing members, so every such operation fails (422), and nothing is planted anywhere.
+ * missing members, so every operation that needs one to exist fails (422), and nothing is
+ * planted anywhere. (A `replace` of a missing member is an add in kube's json-patch v4, so it
+ * is not among them; an added `__proto__` member is pruned as any unknown field.)
  */
 export const prototypePaths = (r: Rand, c: FuzzContext): FuzzCase => {
   const a: Aim = aimKeep(r, c);
@@ -119,7 +121,6 @@ export const prototypePaths = (r: Rand, c: FuzzContext): FuzzCase => {
     [{ op: 'add', path: `/${k}/${CANARY}`, value: 'yes' }],
     [{ op: 'add', path: `/constructor/prototype/${CANARY}`, value: 'yes' }],
     [{ op: 'add', path: `/metadata/${k}/${CANARY}`, value: 'yes' }],
-    [{ op: 'replace', path: `/${k}`, value: own(CANARY, 'yes') }],
     [{ op: 'copy', from: `/${k}`, path: '/metadata/annotations' }],
     [{ op: 'move', from: `/metadata/${k}`, path: '/metadata/annotations' }],
     [{ op: 'test', path: `/${k}`, value: {} }],
