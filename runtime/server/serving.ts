@@ -3,6 +3,7 @@ import { createSecureServer, type Http2Session } from 'node:http2';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify';
 import { newBadRequest, newInternalError } from '../apimachinery/errors/index.js';
 import { Cancellation } from './cancellation.js';
 import type { GenericAPIServer } from './genericapiserver.js';
@@ -52,15 +53,29 @@ export interface ShutdownOptions {
  */
 const CONNECTION_CLOSE_GRACE_MS = 2_000;
 
+/** The methods of the catch-all route; any other method reaches the not-found handler, which hands it over as well. */
+const ALL_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'] as const;
+
 /**
  * Serves the head of a delegation chain (kube's SecureServingInfo.Serve +
- * preparedGenericAPIServer.Run) on node's own HTTP server: no framework routes anything or
- * parses a body (handlers call req.readBody() or stream req.raw) or writes a response of its
- * own; every request, malformed URLs included, goes through adaptRequest and the head's filter
- * chain. Serving owns the connections, which graceful shutdown needs: it knows which carry a
- * request and closes only the idle ones.
+ * preparedGenericAPIServer.Run) through fastify, which only carries bytes: one catch-all route,
+ * the not-found handler and fastify's own errors (a malformed URL, an over-long path) all hijack
+ * the reply in fastify's first hook, before it looks at a Content-Type or reads a body, and hand
+ * node's request and response to adaptRequest and the head's filter chain. So fastify routes
+ * nothing, parses no body (handlers call req.readBody() or stream req.raw) and writes no answer
+ * of its own: a `Content-Type: foo` is the chain's 415, a bad URL its 404 or 400.
+ *
+ * The node server is made by fastify's serverFactory, here, not by fastify, because Serving must
+ * own it: it is node's HTTP/2 secure server with HTTP/1.1 fallback (ALPN h2, http/1.1) for TLS,
+ * plain HTTP otherwise; its raw 'request' listener counts a request as in flight (max-in-flight)
+ * and on its connection before fastify is handed the request, so a read storm queued behind
+ * routing is already counted; and graceful shutdown needs the connections and HTTP/2 sessions
+ * it tracks (which carry a request, which are idle, GOAWAY), the listener it closes itself and
+ * upgrades dispatched from the server's 'upgrade' event. Fastify never listens and never closes
+ * a connection (forceCloseConnections off, no 503 while closing).
  */
 export class Serving {
+  readonly fastify: FastifyInstance;
   /** node's http server, or for TLS its HTTP/2 secure server with HTTP/1.1 fallback (same API for HTTP/1.1). */
   readonly httpServer: HTTPServer;
   /** Requests being served and their responses: aborted together when the drain period is over. */
@@ -81,21 +96,33 @@ export class Serving {
     this.maxRequestBodyBytes = opts.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
     const tls = opts.tls;
     this.tls = tls !== undefined;
-    const onRequest = (raw: IncomingMessage, response: ServerResponse): void => this.dispatch(raw, response);
-    // kube-apiserver offers h2 and http/1.1 by ALPN: client-go and kubectl then multiplex every
-    // request and watch on one connection. node hands HTTP/2 streams over as compatibility
-    // request/response objects with the same surface as HTTP/1.1's (see http.ts for the few
-    // differences), and HTTP/1.1 connections to its ordinary HTTP/1.1 server code.
-    this.httpServer = tls
-      ? (createSecureServer(
-          { allowHTTP1: true, cert: tls.cert, key: tls.key, ...(tls.clientCA !== undefined ? { ca: tls.clientCA, requestCert: true, rejectUnauthorized: false } : {}) },
-          onRequest as never,
-        ) as unknown as HTTPServer)
-      : createHTTPServer(onRequest);
+    this.fastify = Fastify({
+      logger: false,
+      // Shutdown is Serving's: fastify neither answers 503 nor closes connections.
+      return503OnClosing: false,
+      forceCloseConnections: false,
+      routerOptions: { maxParamLength: 1 << 16 },
+      serverFactory: (handler: FastifyServerFactoryHandler) => createNodeServer(tls, (raw, response) => {
+        this.admit(raw, response);
+        handler(raw, response);
+      }),
+      frameworkErrors: (_err: Error, request: FastifyRequest, reply: FastifyReply) => this.hijack(request, reply),
+      clientErrorHandler: (err: Error & { code?: string }, socket: Socket) => respondToClientError(err, socket),
+    });
+    this.httpServer = this.fastify.server;
+    // Before routing's result is used, before any Content-Type check or body parser.
+    this.fastify.addHook('onRequest', (request, reply, done) => {
+      this.hijack(request, reply);
+      done();
+    });
+    // Never reached (the hook has hijacked every request); no parser is left that could read a body if it were.
+    this.fastify.removeAllContentTypeParsers();
+    this.fastify.addContentTypeParser('*', (_request: FastifyRequest, _payload: IncomingMessage, done: (err: Error | null, body?: unknown) => void) => done(null));
+    this.fastify.route({ method: [...ALL_METHODS], url: '*', handler: (request, reply) => this.hijack(request, reply) });
+    this.fastify.setNotFoundHandler((request, reply) => this.hijack(request, reply));
     this.httpServer.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => this.track(socket));
     if (tls) this.httpServer.on('session', (session: Http2Session) => this.trackSession(session));
     this.httpServer.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => this.dispatchUpgrade(raw, socket, head));
-    this.httpServer.on('clientError', (err: Error & { code?: string }, socket: Duplex) => respondToClientError(err, socket));
   }
 
   /**
@@ -103,6 +130,9 @@ export class Serving {
    * postStartHooksDone). Resolves with the bound address once connections are accepted.
    */
   async listen(opts: ListenOptions): Promise<ServingAddress> {
+    // Routes are registered when fastify boots; the listener is Serving's own (one address, no
+    // 'localhost' fan-out over IPv4 and IPv6 as fastify.listen does).
+    await this.fastify.ready();
     await new Promise<void>((resolve, reject) => {
       this.httpServer.once('error', reject);
       this.httpServer.listen({ host: opts.host, port: opts.port }, () => {
@@ -181,6 +211,9 @@ export class Serving {
       for (const session of this.sessions) session.destroy();
     }
     await new Promise<void>((resolve) => closeListener(this.httpServer, () => resolve()));
+    // Every connection is gone: fastify's close only runs its onClose hooks now (it never
+    // listened, so it leaves the server alone).
+    await this.fastify.close();
     signals.httpServerStoppedListening.signal();
   }
 
@@ -272,18 +305,33 @@ export class Serving {
     response.assignSocket(socket as Socket);
     response.shouldKeepAlive = false;
     response.once('finish', () => socket.end());
+    this.admit(raw, response);
     this.dispatch(raw, response);
   }
 
-  private dispatch(raw: IncomingMessage, response: ServerResponse): void {
+  /**
+   * The bookkeeping of a request the server has read, from node's raw 'request' event (or an
+   * upgrade), before fastify or any filter sees it.
+   */
+  private admit(raw: IncomingMessage, response: ServerResponse): void {
     // A client that vanishes mid-body, or a handler writing to raw after the end, must not
     // become an unhandled 'error' event that takes the process down.
     raw.on('error', () => undefined);
     response.on('error', (err) => this.server.config.logger.error('response error', { URI: raw.url, err }));
     this.countOnConnection(raw, response);
-    // In flight from now, before any filter runs: see RequestsInFlight.
+    // In flight from now, before fastify routes it and before any filter runs: see RequestsInFlight.
     this.server.config.requestsInFlight.arrive(raw, response);
     if (this.closing) closeAfter(response);
+  }
+
+  /** Takes the request from fastify, which has only routed it, to the filter chain. */
+  private hijack(request: FastifyRequest, reply: FastifyReply): void {
+    if (reply.sent) return;
+    reply.hijack();
+    this.dispatch(request.raw, reply.raw);
+  }
+
+  private dispatch(raw: IncomingMessage, response: ServerResponse): void {
     const cancellation = new Cancellation();
     if (this.stopped !== undefined) cancellation.abort(this.stopped);
     else {
@@ -298,6 +346,18 @@ export class Serving {
       else if (!response.writableEnded) response.destroy();
     });
   }
+}
+
+/**
+ * kube-apiserver offers h2 and http/1.1 by ALPN: client-go and kubectl then multiplex every
+ * request and watch on one connection. node hands HTTP/2 streams over as compatibility
+ * request/response objects with the same surface as HTTP/1.1's (see http.ts for the few
+ * differences), and HTTP/1.1 connections to its ordinary HTTP/1.1 server code.
+ */
+function createNodeServer(tls: ServingOptions['tls'], onRequest: (raw: IncomingMessage, response: ServerResponse) => void): HTTPServer {
+  if (tls === undefined) return createHTTPServer(onRequest);
+  const options = { allowHTTP1: true, cert: tls.cert, key: tls.key, ...(tls.clientCA !== undefined ? { ca: tls.clientCA, requestCert: true, rejectUnauthorized: false } : {}) };
+  return createSecureServer(options, onRequest as never) as unknown as HTTPServer;
 }
 
 /**
