@@ -4,7 +4,9 @@ import type { ResourceDefinition } from '../../registry/types.js';
 import { buildGroupVersionOpenAPI, CUSTOM_RESOURCE_PATCH_TYPES, openAPIResource, type OpenAPIResource, type OpenAPIV3Document } from '../../server/openapi/index.js';
 import { crdGroupDefinition } from '../definition.js';
 import { isConditionTrue, NON_STRUCTURAL_SCHEMA } from './conditions.js';
+import { pruneDefaults, toStructuralOpenAPIV2 } from './openapi-v2.js';
 
+const GVK_EXTENSION = 'x-kubernetes-group-version-kind';
 const OBJECT_META_REF = '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 /** kube's TypeMeta and object-metadata descriptions, which `kubectl explain` prints. */
@@ -56,25 +58,70 @@ function servedResource(crd: CustomResourceDefinition, version: string): Resourc
 }
 
 function kindSchema(schema: JSONSchemaProps): Record<string, unknown> {
-  const s = unfold(schema) as Record<string, unknown> & JSONSchemaProps;
+  const s = withEmbeddedProperties(unfold(schema), false) as Record<string, unknown> & JSONSchemaProps;
   s.type ??= 'object';
   s.properties = { ...s.properties, apiVersion: API_VERSION, kind: KIND, metadata: METADATA } as JSONSchemaProps['properties'];
   return s;
 }
 
-/** A copy of `schema` with kube's Unfold and embedded-resource properties applied at every node. */
+/**
+ * The Swagger 2.0 schemas (in OpenAPI 3 form, by definition name) of the kinds a group version of
+ * CRDs serves, as kube's CRD v2 builder publishes them so that kubectl's client-side validation
+ * from /openapi/v2 accepts every object the server accepts: a kind whose root (or whose CRD)
+ * preserves unknown fields is an open object with nothing else; otherwise the schema unfolded,
+ * cut down by toStructuralOpenAPIV2, with TypeMeta/ObjectMeta added, embedded resources
+ * completed except under preserved unknown fields, and defaults pruned (as kube prunes them before
+ * merging into the static spec). Keys are the same definitions crdGroupVersionOpenAPI names.
+ */
+export function crdSwaggerV2Schemas(group: string, version: string, crds: readonly CustomResourceDefinition[]): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const crd of crds) {
+    const r = servedResource(crd, version);
+    if (r === undefined || crd.spec.group !== group) continue;
+    const gvk = { [GVK_EXTENSION]: [{ group, kind: r.kind, version }] };
+    const preserved = crd.spec.preserveUnknownFields === true || r.schema['x-kubernetes-preserve-unknown-fields'] === true;
+    const open = isConditionTrue(crd, NON_STRUCTURAL_SCHEMA) || preserved;
+    out.set(r.openapiDefinition, open ? { type: 'object', ...gvk } : { ...kindSchemaV2(r.schema), ...gvk });
+  }
+  return out;
+}
+
+function kindSchemaV2(schema: JSONSchemaProps): Record<string, unknown> {
+  const s = toStructuralOpenAPIV2(unfold(schema) as Record<string, unknown>) as Record<string, unknown> & JSONSchemaProps;
+  s.properties = { ...s.properties, apiVersion: API_VERSION, kind: KIND, metadata: METADATA } as JSONSchemaProps['properties'];
+  return pruneDefaults(withEmbeddedProperties(s, true) as Record<string, unknown>);
+}
+
+/** A copy of `schema` with kube's Unfold applied at every node: int-or-string as anyOf integer/string. */
 function unfold(schema: JSONSchemaProps): JSONSchemaProps {
-  const s: JSONSchemaProps = { ...schema };
-  if (s.properties !== undefined) s.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, unfold(v)]));
-  if (s.items !== undefined && !Array.isArray(s.items)) s.items = unfold(s.items as JSONSchemaProps);
-  if (typeof s.additionalProperties === 'object' && s.additionalProperties !== null) s.additionalProperties = unfold(s.additionalProperties as JSONSchemaProps);
+  const s = mapChildren(schema, unfold);
   if (s['x-kubernetes-int-or-string'] === true && s.anyOf === undefined && s.allOf === undefined) {
     s.anyOf = [{ type: 'integer' }, { type: 'string' }];
   }
+  return s;
+}
+
+/**
+ * A copy of `schema` whose embedded resources carry apiVersion, kind and metadata (required kind
+ * and apiVersion), as kube's addEmbeddedProperties; for v2 not where unknown fields are preserved,
+ * since kubectl would then reject every other field there.
+ */
+function withEmbeddedProperties(schema: JSONSchemaProps, v2: boolean): JSONSchemaProps {
+  const s = mapChildren(schema, (c) => withEmbeddedProperties(c, v2));
+  if (v2 && s['x-kubernetes-preserve-unknown-fields'] === true) return s;
   if (s['x-kubernetes-embedded-resource'] === true) {
     s.properties = { ...s.properties, apiVersion: API_VERSION, kind: KIND, metadata: METADATA } as JSONSchemaProps['properties'];
     const required = new Set(s.required ?? []);
     s.required = [...(s.required ?? []), ...['kind', 'apiVersion'].filter((r) => !required.has(r))];
   }
+  return s;
+}
+
+/** A shallow copy of `schema` with `f` applied to its properties, items and additionalProperties schemas. */
+function mapChildren(schema: JSONSchemaProps, f: (child: JSONSchemaProps) => JSONSchemaProps): JSONSchemaProps {
+  const s: JSONSchemaProps = { ...schema };
+  if (s.properties !== undefined) s.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, f(v)]));
+  if (s.items !== undefined && !Array.isArray(s.items)) s.items = f(s.items as JSONSchemaProps);
+  if (typeof s.additionalProperties === 'object' && s.additionalProperties !== null) s.additionalProperties = f(s.additionalProperties as JSONSchemaProps);
   return s;
 }

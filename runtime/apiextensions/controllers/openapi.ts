@@ -3,11 +3,12 @@ import type { OpenAPIV3Document } from '../../server/openapi/index.js';
 import { ESTABLISHED, isConditionTrue } from './conditions.js';
 import type { CRDControllerDeps } from './deps.js';
 import { GroupVersionController } from './groupversion.js';
-import { crdGroupVersionOpenAPI } from './openapi-builder.js';
+import { crdGroupVersionOpenAPI, crdSwaggerV2Schemas } from './openapi-builder.js';
 
 /** Where group-version documents are published (OpenAPIService: /openapi/v3 and the merged /openapi/v2). */
 export interface OpenAPIRegistry {
-  setGroupVersion(group: string, version: string, document: OpenAPIV3Document): void;
+  /** `swaggerV2Schemas`: definitions that /openapi/v2 publishes instead of the document's own. */
+  setGroupVersion(group: string, version: string, document: OpenAPIV3Document, swaggerV2Schemas?: ReadonlyMap<string, unknown>): void;
   removeGroupVersion(group: string, version: string): void;
 }
 
@@ -22,7 +23,7 @@ export interface OpenAPIControllerOptions extends CRDControllerDeps {
 
 /**
  * The CRD OpenAPI controller (apiextensions' openapiv3 controller; /openapi/v2 is derived from
- * the same documents): one document per group version, merged from every Established CRD
+ * the same documents, with each kind's schema as kube's v2 builder cuts it): one document per group version, merged from every Established CRD
  * serving it, replaced whenever one of them changes and removed with the last of them.
  */
 export class OpenAPIController {
@@ -42,6 +43,6 @@ export class OpenAPIController {
     const crds = this.o.informer.lister().list().filter((c) => c.spec.group === group && isConditionTrue(c, ESTABLISHED)) as CustomResourceDefinition[];
     const document = crdGroupVersionOpenAPI(group, version, crds);
     if (document === undefined) this.o.openapi.removeGroupVersion(group, version);
-    else this.o.openapi.setGroupVersion(group, version, document);
+    else this.o.openapi.setGroupVersion(group, version, document, crdSwaggerV2Schemas(group, version, crds));
   }
 }

@@ -15,6 +15,7 @@ export interface ServedDocument {
 
 interface Entry extends ServedDocument {
   readonly document: OpenAPIV3Document;
+  readonly swaggerV2Schemas: ReadonlyMap<string, unknown>;
 }
 
 export interface OpenAPIServiceOptions {
@@ -48,14 +49,20 @@ export class OpenAPIService {
     this.lastModified = this.now();
   }
 
-  /** Adds or replaces a group version's document; a byte-identical document changes nothing. */
-  setGroupVersion(group: string, version: string, document: OpenAPIV3Document): void {
+  /**
+   * Adds or replaces a group version's document; a byte-identical document (with equal
+   * `swaggerV2Schemas`) changes nothing. `swaggerV2Schemas` are definitions, in OpenAPI 3 form,
+   * that /openapi/v2 publishes instead of the document's own (CRD kinds, cut down as kube's v2
+   * builder cuts them); default none.
+   */
+  setGroupVersion(group: string, version: string, document: OpenAPIV3Document, swaggerV2Schemas: ReadonlyMap<string, unknown> = new Map()): void {
     const key = openAPIGroupVersionKey(group, version);
     const body = Buffer.from(JSON.stringify(document));
     const hash = sha512Hex(body);
-    if (this.entries.get(key)?.hash === hash) return;
+    const current = this.entries.get(key);
+    if (current?.hash === hash && isDeepStrictEqual(current.swaggerV2Schemas, swaggerV2Schemas)) return;
     const lastModified = this.now();
-    this.entries.set(key, { document, body, hash, lastModified });
+    this.entries.set(key, { document, swaggerV2Schemas, body, hash, lastModified });
     this.changed(lastModified);
   }
 
@@ -138,8 +145,15 @@ export class OpenAPIService {
       const local = [...this.entries.keys()]
         .filter((k) => !this.remote.has(k))
         .sort()
-        .map((k) => this.entries.get(k)!.document);
-      const document = this.aggregatedV2.reduce(mergeSwaggerV2, toSwaggerV2(local));
+        .map((k) => this.entries.get(k)!);
+      const v2Schemas = new Map(local.flatMap((e) => [...e.swaggerV2Schemas]));
+      const document = this.aggregatedV2.reduce(
+        mergeSwaggerV2,
+        toSwaggerV2(
+          local.map((e) => e.document),
+          v2Schemas,
+        ),
+      );
       this.v2Cache = { served: this.serve(() => document), document };
     }
     return this.v2Cache;

@@ -8,13 +8,15 @@ import type { HTTPMethod, MediaTypes, Operation, Parameter, PathItem, OpenAPIV3D
  * components.schemas become definitions with `#/definitions/` references and no
  * OpenAPI-3-only keywords; request bodies become `body` parameters with `consumes`; response
  * content becomes `schema` with `produces`. x-kubernetes-* extensions are kept as they are.
+ * A definition named in `v2Schemas` is converted from that schema instead of the document's
+ * (a CRD kind as kube's v2 builder publishes it).
  */
-export function toSwaggerV2(documents: readonly OpenAPIV3Document[]): SwaggerV2Document {
+export function toSwaggerV2(documents: readonly OpenAPIV3Document[], v2Schemas: ReadonlyMap<string, unknown> = new Map()): SwaggerV2Document {
   const paths: Record<string, unknown> = {};
   const definitions: Record<string, unknown> = {};
   for (const doc of documents) {
     for (const [path, item] of Object.entries(doc.paths)) paths[path] = convertPathItem(item);
-    for (const [name, schema] of Object.entries(doc.components.schemas)) definitions[name] = convertSchema(schema);
+    for (const [name, schema] of Object.entries(doc.components.schemas)) definitions[name] = convertSchema(v2Schemas.has(name) ? v2Schemas.get(name) : schema);
   }
   return { swagger: '2.0', info: { ...OPENAPI_INFO }, paths: sorted(paths), definitions: sorted(definitions) };
 }
