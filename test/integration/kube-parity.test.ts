@@ -168,8 +168,8 @@ describeBackends('kube-apiserver parity', (cp) => {
 
     const invalidKind = (name: string): Obj => ({
       kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
-      message: `CronTab.${CR_GROUP} "${name}" is invalid: kind: Invalid value: "Foo": must be CronTab`,
-      details: { name, group: CR_GROUP, kind: 'CronTab', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Foo": must be CronTab', field: 'kind' }] },
+      message: `Foo.${CR_GROUP} "${name}" is invalid: kind: Invalid value: "Foo": must be CronTab`,
+      details: { name, group: CR_GROUP, kind: 'Foo', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Foo": must be CronTab', field: 'kind' }] },
     });
     const crCreate = await c.json('POST', CRONTABS, { ...cronTab('kinds', undefined, `${CR_GROUP}/v1`), kind: 'Foo' });
     assert.deepEqual(crCreate.body, invalidKind('kinds'));

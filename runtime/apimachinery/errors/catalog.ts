@@ -78,7 +78,7 @@ export function newInvalid(gk: GroupKind, name: string, errs: readonly FieldErro
   const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: formatFieldErrorBody(e), field: e.field }));
   const messages = [...new Set(errs.map(formatFieldError))];
   const aggregate = messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
-  const details: StatusDetails = { ...(name !== '' ? { name } : {}), ...(gk.group !== '' ? { group: gk.group } : {}), kind: gk.kind, causes };
+  const details: StatusDetails = { ...(name !== '' ? { name } : {}), ...(gk.group !== '' ? { group: gk.group } : {}), ...(gk.kind !== '' ? { kind: gk.kind } : {}), causes };
   return failure(422, 'Invalid', `${groupKindString(gk)} ${JSON.stringify(name)} is invalid: ${aggregate}`, details);
 }
 

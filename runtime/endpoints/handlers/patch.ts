@@ -4,7 +4,7 @@ import type { KubeObject, Updater, UpdatedObjectInfo } from '../../registry/rest
 import type { APIRequest, APIResponse } from '../../server/http.js';
 import { admit, requestContext, type AdmissionRequest } from './context.js';
 import { applyPatchDocument, patchGoString, type PatchType } from './patchers.js';
-import { applyFieldValidation, defaultAndCheckTypeMeta, defaultAndValidate, pruneUnknownFields } from './pipeline.js';
+import { applyFieldValidation, defaultAndCheckTypeMeta, defaultAndValidate, pruneUnknownFields, typedDecodeError, unstructuredOfAnotherKind } from './pipeline.js';
 import { headerValue, negotiateResponse } from './response.js';
 import type { RequestScope } from './scope.js';
 import { checkName } from '../../registry/generic/update.js';
@@ -54,8 +54,24 @@ function patchedObject(scope: RequestScope, type: PatchType, patch: Buffer, curr
     throw invalidPatch(JSON.stringify(value), "Object 'Kind' is missing");
   }
   const obj = value as KubeObject;
-  defaultAndCheckTypeMeta(scope, obj);
+  if (type === 'application/strategic-merge-patch+json' && scope.unstructured !== true) {
+    // kube converts a strategic merge patch's result into the typed object field by field, so
+    // whatever type meta it holds is dropped and the object keeps the URL's kind.
+    obj.apiVersion = scope.codec.apiVersion;
+    obj.kind = scope.codec.kind;
+  }
+  defaultAndCheckTypeMeta(scope, obj, (kind) => patchedToAnotherKind(scope, kind, obj));
   return { obj, strictErrors };
+}
+
+/**
+ * A patch whose result has another kind, as kube's patcher answers: a custom resource decodes as
+ * unstructured and its validation refuses the kind (422 on `kind`); a typed DecodeInto fails, which
+ * is a 422 on `patch` showing the patched object with the decoder's error.
+ */
+function patchedToAnotherKind(scope: RequestScope, kind: string, patched: KubeObject): StatusError {
+  if (scope.unstructured === true) return unstructuredOfAnotherKind(scope, kind, patched);
+  return invalidPatch(JSON.stringify(patched), typedDecodeError(scope, kind));
 }
 
 /**

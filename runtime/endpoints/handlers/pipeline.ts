@@ -49,19 +49,31 @@ export function decodeObjectBody(scope: RequestScope, body: Buffer, contentType:
  * it. Custom resources decode as unstructured whatever their kind, and their validation refuses it
  * before anything else: 422 on `kind`. A typed decoder makes the body's kind if the version has
  * it, then finds no conversion to the URL's kind; otherwise it has no such kind at all: either
- * way a 400 `<kind> in version "<v>" cannot be handled as a <Kind>: …` (transformDecodeError),
- * the type names as Go prints them (`v1.Namespace`, the internal `core.Service`).
+ * way a 400 `<kind> in version "<v>" cannot be handled as a <Kind>: …` (transformDecodeError).
  */
 function bodyOfAnotherKind(scope: RequestScope, kind: string, obj: KubeObject): StatusError {
-  const expected = scope.codec.kind;
-  if (scope.unstructured === true) {
-    return newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), [{ type: 'FieldValueInvalid', field: 'kind', badValue: kind, detail: `must be ${expected}` }]);
-  }
+  if (scope.unstructured === true) return unstructuredOfAnotherKind(scope, kind, obj);
+  return newBadRequest(`${kind} in version ${JSON.stringify(scope.version)} cannot be handled as a ${scope.codec.kind}: ${typedDecodeError(scope, kind)}`);
+}
+
+/**
+ * Custom resources' ValidateTypeMeta: 422 on `kind`, for the group kind the object carries (kube's
+ * store names the kind its typer reads from the unstructured object, not the URL's).
+ */
+export function unstructuredOfAnotherKind(scope: RequestScope, kind: string, obj: KubeObject): StatusError {
+  return newInvalid({ group: scope.group, kind }, String(obj.metadata?.name ?? ''), [{ type: 'FieldValueInvalid', field: 'kind', badValue: kind, detail: `must be ${scope.codec.kind}` }]);
+}
+
+/**
+ * Why a typed decoder cannot decode `kind` into the URL's kind: no conversion from the version's
+ * kind, or no such kind in the version, the type names as Go prints them (`v1.Namespace`, the
+ * internal `core.Service`).
+ */
+export function typedDecodeError(scope: RequestScope, kind: string): string {
   const internalPackage = scope.group === '' ? 'core' : scope.group.split('.')[0];
-  const cause = scope.versionKinds?.has(kind) === true
-    ? `converting (${scope.version}.${kind}) to (${internalPackage}.${expected}): unknown conversion`
+  return scope.versionKinds?.has(kind) === true
+    ? `converting (${scope.version}.${kind}) to (${internalPackage}.${scope.codec.kind}): unknown conversion`
     : `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(scope.apiVersion)} in scheme ${JSON.stringify(scope.group === '' ? 'core' : scope.group)}`;
-  return newBadRequest(`${kind} in version ${JSON.stringify(scope.version)} cannot be handled as a ${expected}: ${cause}`);
 }
 
 /**
