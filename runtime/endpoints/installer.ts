@@ -124,7 +124,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       tableConvertor,
       restrictions: resourceEndpointRestrictions({ tableConvertor: true }),
       codec: (opts.codec ?? kindCodec)(scheme, opts.version),
-      ...(opts.unstructured === true ? { unstructured: true } : {}),
+      ...(opts.unstructured === true ? { unstructured: true } : { openapi: versionDef.openapi }),
     };
     const scopes = new Map<string, RequestScope>([['', kindScope]]);
     if (storages.status !== undefined) scopes.set('status', { ...kindScope, subresource: 'status' });

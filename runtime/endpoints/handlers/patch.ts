@@ -4,7 +4,8 @@ import type { KubeObject, Updater, UpdatedObjectInfo } from '../../registry/rest
 import type { APIRequest, APIResponse } from '../../server/http.js';
 import { admit, requestContext, type AdmissionRequest } from './context.js';
 import { applyPatchDocument, patchGoString, type PatchType } from './patchers.js';
-import { applyFieldValidation, defaultAndCheckTypeMeta, defaultAndValidate, pruneUnknownFields, typedDecodeError, unstructuredOfAnotherKind } from './pipeline.js';
+import { applyFieldValidation, defaultAndCheckTypeMeta, defaultAndValidate, pruneUnknownFields, typedDecodeError, typedDecodeMismatch, unstructuredOfAnotherKind } from './pipeline.js';
+import { jsonUnmarshalMessage, unstructuredConverterMessage } from '../../apimachinery/schema/typeddecode.js';
 import { headerValue, negotiateResponse } from './response.js';
 import type { RequestScope } from './scope.js';
 import { checkName } from '../../registry/generic/update.js';
@@ -61,6 +62,15 @@ function patchedObject(scope: RequestScope, type: PatchType, patch: Buffer, curr
     obj.kind = scope.codec.kind;
   }
   defaultAndCheckTypeMeta(scope, obj, (kind) => patchedToAnotherKind(scope, kind, obj));
+  // kube decodes the patched object into the typed struct: JSON and merge patches through the
+  // JSON decoder (its error on the patched JSON), strategic merge patches through the
+  // unstructured converter (its error on the patch, printed as a Go map).
+  const mismatch = typedDecodeMismatch(scope, obj);
+  if (mismatch !== undefined) {
+    throw type === 'application/strategic-merge-patch+json'
+      ? invalidPatch(patchGoString(patch), unstructuredConverterMessage(mismatch))
+      : invalidPatch(JSON.stringify(obj), jsonUnmarshalMessage(mismatch));
+  }
   return { obj, strictErrors };
 }
 

@@ -3,6 +3,7 @@ import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { celValidator, validateCELRules } from '../../apimachinery/cel/index.js';
 import { applyDefaults, objectMetaSchema, propertySchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
 import { ratchetedAt } from '../../apimachinery/schema/correlation.js';
+import { jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
 import { bodyMediaTypes, decodeTypedBody } from '../../apimachinery/serializer/body.js';
 import { hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
@@ -41,6 +42,10 @@ export function decodeObjectBody(scope: RequestScope, body: Buffer, contentType:
   }
   const obj = value as KubeObject;
   defaultAndCheckTypeMeta(scope, obj, (kind) => bodyOfAnotherKind(scope, kind, obj));
+  const mismatch = typedDecodeMismatch(scope, obj);
+  if (mismatch !== undefined) {
+    throw newBadRequest(`${scope.codec.kind} in version ${JSON.stringify(scope.version)} cannot be handled as a ${scope.codec.kind}: ${jsonUnmarshalMessage(mismatch)}`);
+  }
   return { obj, duplicates: duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`) };
 }
 
@@ -74,6 +79,16 @@ export function typedDecodeError(scope: RequestScope, kind: string): string {
   return scope.versionKinds?.has(kind) === true
     ? `converting (${scope.version}.${kind}) to (${internalPackage}.${scope.codec.kind}): unknown conversion`
     : `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(scope.apiVersion)} in scheme ${JSON.stringify(scope.group === '' ? 'core' : scope.group)}`;
+}
+
+/**
+ * The first value of a decoded object of a typed kind (one of apis/) whose JSON type its Go
+ * struct cannot take: kube's typed decoder fails there before defaulting (which would otherwise
+ * write into a string). Custom resources decode as unstructured: their schema validation judges.
+ */
+export function typedDecodeMismatch(scope: RequestScope, obj: KubeObject): TypeMismatch | undefined {
+  if (scope.openapi === undefined || scope.codec.scheme === undefined || scope.codec.kind !== scope.definition.kind) return undefined;
+  return typeMismatch(scope.openapi, scope.definition.openapiDefinition, obj);
 }
 
 /**

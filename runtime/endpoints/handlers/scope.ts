@@ -3,7 +3,7 @@ import { ConversionCache, type KindScheme } from '../../apimachinery/scheme/sche
 import type { SchemaValidator } from '../../apimachinery/validation/schema-validator.js';
 import type { AdmissionChain } from '../../admission/types.js';
 import type { Getter, KubeObject, ResourceStorage, StandardStorage, Updater } from '../../registry/rest.js';
-import type { ResourceDefinition } from '../../registry/types.js';
+import type { OpenAPIComponentsDocument, ResourceDefinition } from '../../registry/types.js';
 import type { EndpointRestrictions } from '../negotiation/negotiate.js';
 import type { TableConvertor } from '../table/convertor.js';
 
@@ -53,6 +53,11 @@ export interface RequestScope {
   readonly unstructured?: boolean;
   /** The kinds the request version registers (its kinds and their lists), for a typed decoder's errors. */
   readonly versionKinds?: ReadonlySet<string>;
+  /**
+   * The request version's OpenAPI definitions, for kinds decoded as typed objects (those of
+   * apis/): a body's JSON types are checked against the kind's definition as Go's decoder would.
+   */
+  readonly openapi?: OpenAPIComponentsDocument;
 }
 
 /** A value, or its promise where producing it waits for I/O (a conversion webhook). */
