@@ -94,7 +94,8 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
     const slash = await s.req('POST', NS, { body: { ...flunderV1alpha1('x'), apiVersion: '/' } });
     assert.equal(slash.status, 400);
     const labels = await s.req('POST', NS, { body: flunderV1alpha1('x', {}, { labels: 'x' }) });
-    assert.equal(labels.status, 422, 'metadata fields are type-checked against ObjectMeta');
+    assert.equal(labels.status, 400, 'metadata fields are type-checked against ObjectMeta, as the typed decoder does');
+    assert.equal(labels.json()['message'], 'Flunder in version "v1alpha1" cannot be handled as a Flunder: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
     const ns = await s.req('POST', NS, { body: flunderV1alpha1('x', {}, { namespace: 'other' }) });
     assert.equal(ns.status, 400);
     assert.equal(ns.json()['message'], 'the namespace of the provided object does not match the namespace sent on the request');
