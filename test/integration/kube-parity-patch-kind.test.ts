@@ -1,8 +1,9 @@
 // A PATCH whose result changes the object's kind, answered as kube-apiserver's patcher answers it,
 // over raw HTTPS against the control plane command on SQLite and etcd: a custom resource decodes as
 // unstructured and its validation refuses the kind (422 on `kind`, for the group kind the object
-// carries); a built-in kind's JSON and merge patches fail the typed DecodeInto (422 on `patch`);
-// a strategic merge patch is converted field by field into the typed object, so its kind is dropped.
+// carries, and on `apiVersion` likewise); a built-in kind's JSON and merge patches fail the typed
+// DecodeInto (422 on `patch`); a strategic merge patch is converted field by field into the typed
+// object, so its kind and apiVersion are dropped.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { cronTab, cronTabCRD, createEstablishedCRD } from '../apiextensions/env.js';
@@ -50,7 +51,38 @@ describeBackends('PATCH that changes the kind', (cp) => {
     assert.equal((stored.body['metadata'] as Obj)['resourceVersion'], (created.body['metadata'] as Obj)['resourceVersion']);
   });
 
-  it('built-in kind: 422 on patch with the patched object for merge and JSON patches; a strategic merge patch drops the kind', async () => {
+  it('custom resource: another apiVersion is 422 on apiVersion (with kind when both change), named by the group the object carries; an unparsable one is 422 on patch', async () => {
+    const name = uniqueName('ct');
+    const created = await c.json('POST', crontabs, cronTab(name, undefined, `${CR_GROUP}/v1`));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const apiVersionCause = (v: string): Obj => ({ reason: 'FieldValueInvalid', message: `Invalid value: "${v}": must be ${CR_GROUP}/v1`, field: 'apiVersion' });
+
+    const otherGroup = await c.json('PATCH', `${crontabs}/${name}`, { apiVersion: 'other.example.com/v1' }, MERGE);
+    assert.equal(otherGroup.status, 422, JSON.stringify(otherGroup.body));
+    assert.deepEqual(otherGroup.body, {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+      message: `CronTab.other.example.com "${name}" is invalid: apiVersion: Invalid value: "other.example.com/v1": must be ${CR_GROUP}/v1`,
+      details: { name, group: 'other.example.com', kind: 'CronTab', causes: [apiVersionCause('other.example.com/v1')] },
+    });
+
+    const both = await c.json('PATCH', `${crontabs}/${name}`, { apiVersion: `${CR_GROUP}/v9`, kind: 'Foo' }, MERGE);
+    assert.deepEqual(both.body, {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+      message: `Foo.${CR_GROUP} "${name}" is invalid: [kind: Invalid value: "Foo": must be CronTab, apiVersion: Invalid value: "${CR_GROUP}/v9": must be ${CR_GROUP}/v1]`,
+      details: {
+        name, group: CR_GROUP, kind: 'Foo',
+        causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Foo": must be CronTab', field: 'kind' }, apiVersionCause(`${CR_GROUP}/v9`)],
+      },
+    });
+
+    const unparsable = await c.json('PATCH', `${crontabs}/${name}`, [{ op: 'replace', path: '/apiVersion', value: 'a/b/c' }], JSON_PATCH);
+    assert.equal(unparsable.status, 422);
+    assert.match(String(unparsable.body['message']), /^ "" is invalid: patch: Invalid value: ".*": unexpected GroupVersion string: a\/b\/c$/s);
+    const stored = await c.json('GET', `${crontabs}/${name}`);
+    assert.equal((stored.body['metadata'] as Obj)['resourceVersion'], (created.body['metadata'] as Obj)['resourceVersion']);
+  });
+
+  it('built-in kind: 422 on patch with the patched object for merge and JSON patches (another kind or apiVersion); a strategic merge patch drops both', async () => {
     const services = `/api/v1/namespaces/${ns}/services`;
     const name = uniqueName('svc');
     const created = await c.json('POST', services, { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ name: 'http', port: 80 }] } });
@@ -80,9 +112,16 @@ describeBackends('PATCH that changes the kind', (cp) => {
     const jsonPatch = await c.json('PATCH', `${services}/${name}`, [{ op: 'replace', path: '/kind', value: 'Namespace' }], JSON_PATCH);
     assert.equal(jsonPatch.status, 422, JSON.stringify(jsonPatch.body));
 
-    const smp = await c.json('PATCH', `${services}/${name}`, { kind: 'Namespace', metadata: { labels: { patched: 'yes' } } }, STRATEGIC);
+    const otherVersion = await c.json('PATCH', `${services}/${name}`, { apiVersion: 'apps/v1' }, MERGE);
+    assert.equal(otherVersion.status, 422, JSON.stringify(otherVersion.body));
+    const otherCause = (otherVersion.body['details'] as { causes: Array<{ field: string; message: string }> }).causes[0]!;
+    assert.equal(otherCause.field, 'patch');
+    assert.match(otherCause.message, /^Invalid value: ".*": no kind "Service" is registered for version "apps\/v1" in scheme "[^"]+"$/s);
+
+    const smp = await c.json('PATCH', `${services}/${name}`, { apiVersion: 'apps/v1', kind: 'Namespace', metadata: { labels: { patched: 'yes' } } }, STRATEGIC);
     assert.equal(smp.status, 200, JSON.stringify(smp.body));
     assert.equal(smp.body['kind'], 'Service');
+    assert.equal(smp.body['apiVersion'], 'v1');
     assert.deepEqual((smp.body['metadata'] as Obj)['labels'], { patched: 'yes' });
   });
 });

@@ -61,7 +61,15 @@ function patchedObject(scope: RequestScope, type: PatchType, patch: Buffer, curr
     obj.apiVersion = scope.codec.apiVersion;
     obj.kind = scope.codec.kind;
   }
-  defaultAndCheckTypeMeta(scope, obj, (kind) => patchedToAnotherKind(scope, kind, obj));
+  if (typeof obj.apiVersion === 'string' && obj.apiVersion.split('/').length > 2) {
+    throw invalidPatch(JSON.stringify(obj), `unexpected GroupVersion string: ${obj.apiVersion}`);
+  }
+  defaultAndCheckTypeMeta(
+    scope,
+    obj,
+    (kind) => patchedToAnotherKind(scope, kind, obj),
+    (apiVersion, kind) => patchedToAnotherVersion(scope, apiVersion, kind, obj),
+  );
   // kube decodes the patched object into the typed struct: JSON and merge patches through the
   // JSON decoder (its error on the patched JSON), strategic merge patches through the
   // unstructured converter (its error on the patch, printed as a Go map).
@@ -82,6 +90,17 @@ function patchedObject(scope: RequestScope, type: PatchType, patch: Buffer, curr
 function patchedToAnotherKind(scope: RequestScope, kind: string, patched: KubeObject): StatusError {
   if (scope.unstructured === true) return unstructuredOfAnotherKind(scope, kind, patched);
   return invalidPatch(JSON.stringify(patched), typedDecodeError(scope, kind));
+}
+
+/**
+ * A patch whose result has another apiVersion (a group version parsed, defaulted as kube's
+ * decoder defaults it). Custom resources decode as unstructured into a plain copy, then their
+ * ValidateTypeMeta refuses kind and apiVersion (422, named by the group kind the object carries); a
+ * typed decoder has no such kind in that version: 422 on `patch`.
+ */
+function patchedToAnotherVersion(scope: RequestScope, apiVersion: string, kind: string, patched: KubeObject): StatusError {
+  if (scope.unstructured === true) return unstructuredOfAnotherKind(scope, kind, patched, apiVersion);
+  return invalidPatch(JSON.stringify(patched), typedDecodeError(scope, kind, apiVersion));
 }
 
 /**

@@ -62,23 +62,27 @@ function bodyOfAnotherKind(scope: RequestScope, kind: string, obj: KubeObject): 
 }
 
 /**
- * Custom resources' ValidateTypeMeta: 422 on `kind`, for the group kind the object carries (kube's
- * store names the kind its typer reads from the unstructured object, not the URL's).
+ * Custom resources' ValidateTypeMeta: 422 on `kind` and on `apiVersion` where they differ from the
+ * URL's, for the group kind the object carries (kube's store names the kind its typer reads from
+ * the unstructured object, not the URL's).
  */
-export function unstructuredOfAnotherKind(scope: RequestScope, kind: string, obj: KubeObject): StatusError {
-  return newInvalid({ group: scope.group, kind }, String(obj.metadata?.name ?? ''), [{ type: 'FieldValueInvalid', field: 'kind', badValue: kind, detail: `must be ${scope.codec.kind}` }]);
+export function unstructuredOfAnotherKind(scope: RequestScope, kind: string, obj: KubeObject, apiVersion: string = scope.codec.apiVersion): StatusError {
+  const errs: FieldError[] = [];
+  if (kind !== scope.codec.kind) errs.push({ type: 'FieldValueInvalid', field: 'kind', badValue: kind, detail: `must be ${scope.codec.kind}` });
+  if (apiVersion !== scope.codec.apiVersion) errs.push({ type: 'FieldValueInvalid', field: 'apiVersion', badValue: apiVersion, detail: `must be ${scope.codec.apiVersion}` });
+  return newInvalid({ group: splitAPIVersion(apiVersion).group, kind }, String(obj.metadata?.name ?? ''), errs);
 }
 
 /**
- * Why a typed decoder cannot decode `kind` into the URL's kind: no conversion from the version's
- * kind, or no such kind in the version, the type names as Go prints them (`v1.Namespace`, the
- * internal `core.Service`).
+ * Why a typed decoder cannot decode `kind` (of `apiVersion`, default the URL's) into the URL's
+ * kind: no conversion from the version's kind, or no such kind in that version, the type names
+ * as Go prints them (`v1.Namespace`, the internal `core.Service`).
  */
-export function typedDecodeError(scope: RequestScope, kind: string): string {
+export function typedDecodeError(scope: RequestScope, kind: string, apiVersion: string = scope.apiVersion): string {
   const internalPackage = scope.group === '' ? 'core' : scope.group.split('.')[0];
-  return scope.versionKinds?.has(kind) === true
+  return apiVersion === scope.apiVersion && scope.versionKinds?.has(kind) === true
     ? `converting (${scope.version}.${kind}) to (${internalPackage}.${scope.codec.kind}): unknown conversion`
-    : `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(scope.apiVersion)} in scheme ${JSON.stringify(scope.group === '' ? 'core' : scope.group)}`;
+    : `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(scope.group === '' ? 'core' : scope.group)}`;
 }
 
 /**
@@ -92,10 +96,16 @@ export function typedDecodeMismatch(scope: RequestScope, obj: KubeObject): TypeM
 }
 
 /**
- * Fills apiVersion/kind from the URL where absent; a different group/version is a 400, as kube's
- * typed decoder answers; a different kind is `kindMismatch`'s error (by default a 400 naming both).
+ * Fills apiVersion/kind from the URL where absent; a different group/version is
+ * `versionMismatch`'s error (by default a 400, as kube's create and update handlers answer); a
+ * different kind is `kindMismatch`'s error (by default a 400 naming both).
  */
-export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject, kindMismatch?: (kind: string) => StatusError): void {
+export function defaultAndCheckTypeMeta(
+  scope: RequestScope,
+  obj: KubeObject,
+  kindMismatch?: (kind: string) => StatusError,
+  versionMismatch?: (apiVersion: string, kind: string) => StatusError,
+): void {
   const expected = splitAPIVersion(scope.codec.apiVersion);
   const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : scope.codec.kind;
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
@@ -107,7 +117,7 @@ export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject, ki
   else if (gv.version === '' && gv.group === expected.group) gv = { ...gv, version: expected.version };
   const actual = gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
   if (actual !== scope.codec.apiVersion) {
-    throw newBadRequest(`the API version in the data (${actual}) does not match the expected API version (${scope.codec.apiVersion})`);
+    throw versionMismatch?.(actual, kind) ?? newBadRequest(`the API version in the data (${actual}) does not match the expected API version (${scope.codec.apiVersion})`);
   }
   if (kind !== scope.codec.kind) {
     throw kindMismatch?.(kind) ?? newBadRequest(`the kind in the data (${kind}) does not match the expected kind (${scope.codec.kind})`);
