@@ -11,11 +11,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'runtime/controlplane/serve.ts');
 const out = join(root, '.cache/start/serve.mjs');
+// Worker threads the command starts run their own entry, bundled beside serve.mjs (where
+// runtime/apimachinery/serializer/yaml-pool.ts looks for it).
+const workers = { 'yaml-worker': join(root, 'runtime/apimachinery/serializer/yaml-worker.ts') };
 const inputsFile = join(root, '.cache/start/inputs.json');
 
 /** True when the bundle exists and no source it was built from (nor this script) is newer. */
 function fresh() {
   if (!existsSync(out) || !existsSync(inputsFile)) return false;
+  if (Object.keys(workers).some((name) => !existsSync(join(dirname(out), `${name}.mjs`)))) return false;
   const built = statSync(out).mtimeMs;
   const inputs = JSON.parse(readFileSync(inputsFile, 'utf8'));
   return [fileURLToPath(import.meta.url), join(root, 'package-lock.json'), ...inputs.map((i) => join(root, i))]
@@ -26,8 +30,9 @@ if (!fresh()) {
   const { build } = await import('esbuild');
   mkdirSync(dirname(out), { recursive: true });
   const result = await build({
-    entryPoints: [entry],
-    outfile: out,
+    entryPoints: { serve: entry, ...workers },
+    outdir: dirname(out),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -39,6 +39,8 @@ export interface StartOptions {
   extraArgs?: readonly string[];
   /** How long to wait for the ready line. */
   readyTimeoutMs?: number;
+  /** Run the command as `npm start` does (hack/start.mjs: the esbuild bundle and its worker entries) instead of from source through tsx. */
+  bundled?: boolean;
 }
 
 /** Every control plane this test process started; killed on exit even if a test fails. */
@@ -127,7 +129,7 @@ export class ControlPlane {
     try {
       if (ownsEtcd) etcd = await startEtcd();
       const etcdPrefix = o.backend === 'etcd3' ? (o.etcdPrefix ?? `/registry-${randomBytes(6).toString('hex')}`) : undefined;
-      const args = ['--import', 'tsx', serveScript, '--secure-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir];
+      const args = [...(o.bundled === true ? [join(repoRoot, 'hack/start.mjs')] : ['--import', 'tsx', serveScript]), '--secure-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir];
       if (o.backend === 'etcd3' && etcd && etcdPrefix) {
         args.push('--storage-backend', 'etcd3', '--etcd-servers', etcd.endpoints.join(','), '--etcd-prefix', etcdPrefix);
       } else {

@@ -18,7 +18,7 @@ export async function createResource(req: APIRequest, res: APIResponse, scope: R
   const body = await req.readBody();
   const opts = parseCreateOptions(req.query);
   const ctx = requestContext(req, res, scope);
-  const { obj, duplicates } = decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '');
+  const { obj, duplicates } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req.signal);
   const unknown = pruneUnknownFields(scope, obj);
   applyFieldValidation(ctx, opts.fieldValidation, [...duplicates, ...unknown], strictDecodingFailure(scope, scope.version));
   wipeObjectMetaSystemFields(obj);

@@ -5,6 +5,7 @@ import { applyDefaults, objectMetaSchema, propertySchema, prune, pruneNonNullabl
 import { ratchetedAt } from '../../apimachinery/schema/correlation.js';
 import { jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
 import { bodyMediaTypes, decodeTypedBody } from '../../apimachinery/serializer/body.js';
+import { decodeYAMLBodyOffThread, YAML_OFF_THREAD_BYTES } from '../../apimachinery/serializer/yaml-pool.js';
 import { hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { mediaTypeEssence, parseContentType } from '../../apimachinery/serializer/mediatype.js';
@@ -28,15 +29,18 @@ export interface DecodedObject {
 /**
  * Decodes a create/update body: JSON, YAML or, for kinds with protobuf descriptors, protobuf (415
  * otherwise), an object whose apiVersion and kind, when absent, come from the URL
- * (gvkWithDefaults) and otherwise must match it (400).
+ * (gvkWithDefaults) and otherwise must match it (400). A large YAML body is decoded on a worker
+ * thread, abandoned when `signal` (the request's) aborts, so it never holds the event loop.
  */
-export function decodeObjectBody(scope: RequestScope, body: Buffer, contentType: string): DecodedObject {
+export async function decodeObjectBody(scope: RequestScope, body: Buffer, contentType: string, signal?: AbortSignal): Promise<DecodedObject> {
   const mt = parseContentType(contentType === '' ? 'application/json' : contentType);
   const essence = mt === undefined ? '' : mediaTypeEssence(mt);
   const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
   const accepted = bodyMediaTypes(into);
   if (!accepted.includes(essence)) throw newUnsupportedMediaType(accepted);
-  const { value, duplicateFields } = decodeTypedBody(body, essence, { kind: scope.codec.kind, into });
+  const { value, duplicateFields } = essence === 'application/yaml' && body.length > YAML_OFF_THREAD_BYTES
+    ? await decodeYAMLBodyOffThread(body, { kind: scope.codec.kind }, signal)
+    : decodeTypedBody(body, essence, { kind: scope.codec.kind, into });
   if (!isJSONObject(value)) {
     throw newBadRequest(`Object 'Kind' is missing in '${body.toString('utf8').slice(0, 1024)}'`);
   }
