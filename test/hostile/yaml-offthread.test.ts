@@ -54,6 +54,9 @@ describe('large YAML bodies off the event loop (npm start bundle, SQLite)', () =
     assert.equal((await c.json('GET', '/api/v1/namespaces/too-slow')).status, 404);
     const small = await c.request({ method: 'POST', path: '/api/v1/namespaces', headers: YAML, body: largeYAMLNamespace('after-timeout', 128 * 1024), timeoutMs: 600_000 });
     assert.equal(small.status, 201, small.text.slice(0, 500));
+    // DeleteOptions bodies take the same path, with the same answers.
+    const del = await c.request({ method: 'DELETE', path: '/api/v1/namespaces/after-timeout', headers: YAML, body: largeYAMLNamespace('x', 128 * 1024), timeoutMs: 600_000 });
+    assert.deepEqual([del.status, (JSON.parse(del.text) as { message: string }).message], [400, 'decoded object cannot be converted to DeleteOptions: kind "Namespace"']);
     assert.equal(cp.exited(), undefined);
   });
 });

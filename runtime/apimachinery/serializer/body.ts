@@ -3,6 +3,7 @@ import { mediaTypeEssence, parseContentType } from './mediatype.js';
 import { builtinProtobufScheme } from './protobuf/builtin.js';
 import { decodeProtobufObject } from './protobuf/decode.js';
 import type { ProtobufScheme, TypeMetaRef } from './protobuf/scheme.js';
+import { decodeYAMLBodyOffThread, YAML_OFF_THREAD_BYTES } from './yaml-pool.js';
 
 export interface TypedBodyOptions extends DecodeOptions {
   /** The kind the endpoint decodes into: protobuf bodies are accepted when it has descriptors. */
@@ -31,4 +32,17 @@ export function decodeTypedBody(bytes: Uint8Array, contentType: string, opts: Ty
     return { value: decodeProtobufObject(bytes, decodeOpts), duplicateFields: [] };
   }
   return decodeBody(bytes, contentType, { ...opts, acceptedMediaTypes: accepted });
+}
+
+/**
+ * decodeTypedBody for request handlers: a YAML body larger than YAML_OFF_THREAD_BYTES is decoded
+ * on a worker thread (the YAML library takes seconds for a few MiB, which would hold the event
+ * loop), abandoned when `signal` (the request's) aborts; everything else decodes in place.
+ */
+export async function decodeRequestBody(bytes: Uint8Array, contentType: string, opts: TypedBodyOptions, signal?: AbortSignal): Promise<DecodedBody> {
+  const mt = parseContentType(contentType === '' ? 'application/json' : contentType);
+  if (mt !== undefined && mediaTypeEssence(mt) === 'application/yaml' && bytes.length > YAML_OFF_THREAD_BYTES) {
+    return decodeYAMLBodyOffThread(bytes, opts, signal);
+  }
+  return decodeTypedBody(bytes, contentType, opts);
 }

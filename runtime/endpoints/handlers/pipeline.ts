@@ -4,8 +4,7 @@ import { celValidator, validateCELRules } from '../../apimachinery/cel/index.js'
 import { applyDefaults, objectMetaSchema, propertySchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
 import { ratchetedAt } from '../../apimachinery/schema/correlation.js';
 import { jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
-import { bodyMediaTypes, decodeTypedBody } from '../../apimachinery/serializer/body.js';
-import { decodeYAMLBodyOffThread, YAML_OFF_THREAD_BYTES } from '../../apimachinery/serializer/yaml-pool.js';
+import { bodyMediaTypes, decodeRequestBody } from '../../apimachinery/serializer/body.js';
 import { hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { mediaTypeEssence, parseContentType } from '../../apimachinery/serializer/mediatype.js';
@@ -38,9 +37,7 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
   const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
   const accepted = bodyMediaTypes(into);
   if (!accepted.includes(essence)) throw newUnsupportedMediaType(accepted);
-  const { value, duplicateFields } = essence === 'application/yaml' && body.length > YAML_OFF_THREAD_BYTES
-    ? await decodeYAMLBodyOffThread(body, { kind: scope.codec.kind }, signal)
-    : decodeTypedBody(body, essence, { kind: scope.codec.kind, into });
+  const { value, duplicateFields } = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into }, signal);
   if (!isJSONObject(value)) {
     throw newBadRequest(`Object 'Kind' is missing in '${body.toString('utf8').slice(0, 1024)}'`);
   }
