@@ -355,10 +355,28 @@ export class Serving {
  * differences), and HTTP/1.1 connections to its ordinary HTTP/1.1 server code.
  */
 function createNodeServer(tls: ServingOptions['tls'], onRequest: (raw: IncomingMessage, response: ServerResponse) => void): HTTPServer {
-  if (tls === undefined) return createHTTPServer(onRequest);
-  const options = { allowHTTP1: true, cert: tls.cert, key: tls.key, ...(tls.clientCA !== undefined ? { ca: tls.clientCA, requestCert: true, rejectUnauthorized: false } : {}) };
-  return createSecureServer(options, onRequest as never) as unknown as HTTPServer;
+  if (tls === undefined) return createHTTPServer({ maxHeaderSize: MAX_HEADER_BYTES }, onRequest);
+  const options = {
+    allowHTTP1: true,
+    cert: tls.cert,
+    key: tls.key,
+    settings: { maxHeaderListSize: MAX_HEADER_BYTES },
+    ...(tls.clientCA !== undefined ? { ca: tls.clientCA, requestCert: true, rejectUnauthorized: false } : {}),
+  };
+  const server = createSecureServer(options, onRequest as never);
+  // The HTTP/1.1 fallback runs node's HTTP/1.1 connection code, which reads its parser's header
+  // limit from the server object; the HTTP/2 server has no option for it.
+  Object.assign(server, { maxHeaderSize: MAX_HEADER_BYTES });
+  return server as unknown as HTTPServer;
 }
+
+/**
+ * The request line and headers a request may have: kube-apiserver's net/http MaxHeaderBytes
+ * (1 MiB), so long label and field selectors in the URL are read, where node's default
+ * (16 KiB) would refuse them with 431/400. On HTTP/2, nghttp2 also limits one header field,
+ * `:path` included, to 64 KiB.
+ */
+const MAX_HEADER_BYTES = 1 << 20;
 
 /**
  * An HTTP/1.1 answer not yet started gets `Connection: close` and its connection is closed
