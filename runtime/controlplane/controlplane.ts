@@ -112,7 +112,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   let kubernetesService: KubernetesServiceController | undefined;
   let bound: (port: number) => void = () => {};
   const boundPort = new Promise<number>((resolve) => (bound = resolve));
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
   const startKubernetesService = async (signal: AbortSignal): Promise<void> => {
+    // As kube's controller (it polls /readyz before its first reconcile), it starts once the
+    // server is ready, so its first writes do not compete with starting up.
+    await ready;
     await ensureSystemNamespaces(namespaces.storages.main, systemContext('', { signal }));
     if (signal.aborted) return;
     kubernetesService = new KubernetesServiceController({
@@ -136,6 +141,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   await chain.postStartHooksDone();
   // /readyz also waits for the built-in APIServices (autoregister-completion), which are written after the hooks.
   await chain.autoregistrationComplete();
+  // After the caller has seen the server ready (its ready line is printed in a microtask).
+  setImmediate(markReady);
   const host = o.bindAddress.includes(':') ? `[${o.bindAddress}]` : o.bindAddress === '0.0.0.0' ? '127.0.0.1' : o.bindAddress;
   const url = `https://${host}:${port}`;
   const kubeconfigPath = join(o.dataDir, 'admin.kubeconfig');
