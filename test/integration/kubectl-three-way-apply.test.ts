@@ -5,10 +5,9 @@
 // manifest still said "configured"). The newest kubectl reads v3 and must agree.
 // Skipped (with the reason) only where a kubectl minor is not installed.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { it } from 'node:test';
 import { ok } from './assertions.js';
-import { describeBackends } from './harness.js';
-import { Kubectl, kubectlUnavailable } from './kubectl.js';
+import { describeKubectlMinor } from './kubectl-suite.js';
 import { uniqueName } from './objects.js';
 
 interface Port {
@@ -24,43 +23,27 @@ const HTTP: Port = { name: 'http', port: 80 };
 const HTTPS: Port = { name: 'https', port: 443 };
 
 for (const minor of [27, 28, 33]) {
-  describe(`kubectl 1.${minor} three-way apply of a Service`, { skip: kubectlUnavailable(minor) ?? false }, () => {
-    describeBackends(
-      `kubectl 1.${minor}`,
-      (cp) => {
-        let kc: Kubectl;
-        let ns: string;
-        before(async () => {
-          kc = new Kubectl(cp);
-          ns = uniqueName('apply');
-          ok(await kc.createNamespace(ns), cp());
-        });
-        after(() => kc.dispose());
-        const run = (args: string[], stdin?: string): ReturnType<Kubectl['run']> => kc.run(args, stdin === undefined ? { minor } : { minor, stdin });
+  describeKubectlMinor(minor, `kubectl 1.${minor} three-way apply of a Service`, 'apply', ({ cp, ns, run }) => {
+    it('explain svc.spec from the v2 document lists ServiceSpec’s fields', async () => {
+      const out = ok(await run(['explain', 'svc.spec', '--output=plaintext-openapiv2']), cp());
+      assert.match(out, /^KIND:\s+Service\nVERSION:\s+v1\n\nRESOURCE:\s+spec <Object>\n/);
+      for (const field of ['clusterIP', 'ports', 'selector', 'type']) assert.match(out, new RegExp(`\\n\\s+${field}\\t<`), `${field} is listed`);
+      const ports = ok(await run(['explain', 'svc.spec.ports', '--output=plaintext-openapiv2']), cp());
+      assert.match(ports, /RESOURCE:\s+ports <\[\]Object>/);
+      assert.match(ports, /\n\s+port\t<integer> -required-\n/);
+    });
 
-        it('explain svc.spec from the v2 document lists ServiceSpec’s fields', async () => {
-          const out = ok(await run(['explain', 'svc.spec', '--output=plaintext-openapiv2']), cp());
-          assert.match(out, /^KIND:\s+Service\nVERSION:\s+v1\n\nRESOURCE:\s+spec <Object>\n/);
-          for (const field of ['clusterIP', 'ports', 'selector', 'type']) assert.match(out, new RegExp(`\\n\\s+${field}\\t<`), `${field} is listed`);
-          const ports = ok(await run(['explain', 'svc.spec.ports', '--output=plaintext-openapiv2']), cp());
-          assert.match(ports, /RESOURCE:\s+ports <\[\]Object>/);
-          assert.match(ports, /\n\s+port\t<integer> -required-\n/);
-        });
-
-        it('removing a port from the manifest removes it; re-applying unchanged is "unchanged"', async () => {
-          const name = uniqueName('svc');
-          const kind = `service/${name}`;
-          assert.equal(ok(await run(['apply', '-f', '-'], service(name, ns, [HTTP, HTTPS])), cp()), `${kind} created`);
-          assert.equal(ok(await run(['apply', '-f', '-'], service(name, ns, [HTTP])), cp()), `${kind} configured`);
-          const ports = JSON.parse(ok(await run(['get', 'service', name, '-n', ns, '-o', 'jsonpath={.spec.ports}']), cp())) as Port[];
-          assert.deepEqual(
-            ports.map((p) => [p.name, p.port]),
-            [['http', 80]],
-          );
-          assert.equal(ok(await run(['apply', '-f', '-'], service(name, ns, [HTTP])), cp()), `${kind} unchanged`);
-        });
-      },
-      { only: ['sqlite'] },
-    );
+    it('removing a port from the manifest removes it; re-applying unchanged is "unchanged"', async () => {
+      const name = uniqueName('svc');
+      const kind = `service/${name}`;
+      assert.equal(ok(await run(['apply', '-f', '-'], service(name, ns(), [HTTP, HTTPS])), cp()), `${kind} created`);
+      assert.equal(ok(await run(['apply', '-f', '-'], service(name, ns(), [HTTP])), cp()), `${kind} configured`);
+      const ports = JSON.parse(ok(await run(['get', 'service', name, '-n', ns(), '-o', 'jsonpath={.spec.ports}']), cp())) as Port[];
+      assert.deepEqual(
+        ports.map((p) => [p.name, p.port]),
+        [['http', 80]],
+      );
+      assert.equal(ok(await run(['apply', '-f', '-'], service(name, ns(), [HTTP])), cp()), `${kind} unchanged`);
+    });
   });
 }
