@@ -1,4 +1,4 @@
-import type { UserInfo } from '../endpoints/request/types.js';
+import type { UserInfo } from '../apimachinery/request/types.js';
 import type { StoredObject } from '../storage/object.js';
 
 /**

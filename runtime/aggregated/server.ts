@@ -11,7 +11,7 @@ import type { APIGroupDefinition } from '../registry/types.js';
 import { Config } from '../server/config.js';
 import { DiscoveryManager, discoveryRoutes } from '../server/discovery/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
-import type { Handler } from '../server/http.js';
+import type { Handler } from '../apimachinery/request/http.js';
 import { OpenAPIService, openAPIRoutes } from '../server/openapi/index.js';
 import { Serving } from '../server/serving.js';
 import { newStorageFactory, type StorageConfig } from '../storage/index.js';

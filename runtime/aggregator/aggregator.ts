@@ -5,7 +5,7 @@ import type { APIServiceInformer } from '../../generated/informers/apiregistrati
 import { SharedInformerFactory } from '../../generated/informers/factory.js';
 import { newSharedInformerFactoryCore, type ReflectorTuning, type RESTClient } from '../client/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
-import type { Handler } from '../server/http.js';
+import type { Handler } from '../apimachinery/request/http.js';
 import { isAvailable } from './apiservice.js';
 import { AutoRegisterController } from './controllers/autoregister.js';
 import { LocalAvailableController } from './controllers/available-local.js';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import type { UserInfo } from '../endpoints/request/types.js';
+import type { UserInfo } from '../apimachinery/request/types.js';
 import { messageOf } from './errors.js';
 import { AGGREGATOR_USER, authProxyHeaders } from './proxy-headers.js';
 import type { ResolvedEndpoint } from './service-resolver.js';

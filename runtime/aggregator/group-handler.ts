@@ -1,5 +1,5 @@
 import { newNotAcceptable } from '../apimachinery/errors/index.js';
-import type { Handler } from '../server/http.js';
+import type { Handler } from '../apimachinery/request/http.js';
 import { negotiateDiscovery } from '../server/discovery/index.js';
 import { isLocal, sortedByGroupAndVersion, type CachedAPIService } from './apiservice.js';
 

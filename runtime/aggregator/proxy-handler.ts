@@ -1,5 +1,5 @@
 import { newInternalError } from '../apimachinery/errors/index.js';
-import type { APIRequest, APIResponse, Handler } from '../server/http.js';
+import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
 import { apiServiceUnavailable, serviceUnresolvable, transportBuildFailed } from './errors.js';
 import { proxyRequest, type ProxyTarget } from './proxy-request.js';
 import { isUpgradeRequest, proxyUpgrade } from './proxy-upgrade.js';

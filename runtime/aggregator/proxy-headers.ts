@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import type { UserInfo } from '../endpoints/request/types.js';
+import type { UserInfo } from '../apimachinery/request/types.js';
 
 /** Headers that describe one connection, never forwarded (RFC 7230 §6.1, Go's ReverseProxy list). */
 const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);

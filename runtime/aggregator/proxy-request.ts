@@ -1,6 +1,6 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import type { UserInfo } from '../endpoints/request/types.js';
-import type { APIRequest, APIResponse } from '../server/http.js';
+import type { UserInfo } from '../apimachinery/request/types.js';
+import type { APIRequest, APIResponse } from '../apimachinery/request/http.js';
 import { backendUnreachable } from './errors.js';
 import { backendRequestHeaders, backendResponseHeaders } from './proxy-headers.js';
 import type { ResolvedEndpoint } from './service-resolver.js';

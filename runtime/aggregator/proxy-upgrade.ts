@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { newBadRequest } from '../apimachinery/errors/index.js';
-import type { APIRequest, APIResponse } from '../server/http.js';
+import type { APIRequest, APIResponse } from '../apimachinery/request/http.js';
 import { backendUnreachable } from './errors.js';
 import { backendRequestHeaders, backendResponseHeaders } from './proxy-headers.js';
 import { backendPath, type ProxyTarget } from './proxy-request.js';

@@ -1,4 +1,4 @@
-import type { Handler } from '../server/http.js';
+import type { Handler } from '../apimachinery/request/http.js';
 import type { PathRecorderMux } from '../server/mux.js';
 import { APIREGISTRATION_GROUP, isAvailable, isLocal, LEGACY_API_SERVICE_NAME, proxyPath, type CachedAPIService } from './apiservice.js';
 import { requestBackend, type BackendRequest, type BackendResponse } from './backend-client.js';

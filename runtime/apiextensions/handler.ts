@@ -5,7 +5,7 @@ import { SchemaValidator } from '../apimachinery/validation/schema-validator.js'
 import type { InstalledResource } from '../controlplane/resources.js';
 import { storagePrefix } from '../registry/generic/index.js';
 import type { ResourceStorage } from '../registry/rest.js';
-import type { APIRequest, Handler } from '../server/http.js';
+import type { APIRequest, Handler } from '../apimachinery/request/http.js';
 import type { Interface as StorageInterface, StorageFactory } from '../storage/index.js';
 import { hasServedCRDVersion, isCRDConditionTrue } from './apihelpers.js';
 import type { ServiceResolver } from './conversion/service-resolver.js';

@@ -5,9 +5,9 @@ import { APIAggregator, builtinAPIServices, type APIAggregatorOptions } from '..
 import { APIExtensionsControllers, groupReservedNames, withCRDCleanupOnDelete } from '../apiextensions/controllers/index.js';
 import { endpointServiceResolver, newCRDHandler } from '../apiextensions/index.js';
 import { LoopbackRESTClient } from '../client/loopback/index.js';
-import { newBuiltInAuthenticator } from '../endpoints/filters/authenticator-builtin.js';
-import { parseTokenFile } from '../endpoints/filters/authenticator-tokenfile.js';
-import type { Authenticator } from '../endpoints/filters/authenticator.js';
+import { newBuiltInAuthenticator } from '../authentication/builtin.js';
+import { parseTokenFile } from '../authentication/tokenfile.js';
+import type { Authenticator } from '../authentication/authenticator.js';
 import { CABundle, ClientCertificateVerifier } from '../endpoints/filters/clientcert.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 import { Config } from '../server/config.js';
@@ -236,7 +236,7 @@ function builtInAuthentication(o: CompletedServerRunOptions, pki: PKI): { authen
   return { authenticator, clientCAPEM: clientCA.toPEM() + requestHeaderCA.toPEM() };
 }
 
-function mount(server: GenericAPIServer, r: { path: string; prefix: boolean; handler: import('../server/http.js').Handler }): void {
+function mount(server: GenericAPIServer, r: { path: string; prefix: boolean; handler: import('../apimachinery/request/http.js').Handler }): void {
   if (r.prefix) server.mux.handlePrefix(r.path, r.handler);
   else server.mux.handle(r.path, r.handler);
 }

@@ -8,15 +8,15 @@ import type { LoopbackRESTClient } from '../client/loopback/index.js';
 import { newStorageFactory, type StorageConfig } from '../storage/index.js';
 import { assembleChain, type ChainOptions } from './chain.js';
 import { ensurePKI } from './certs.js';
-import { GarbageCollector } from './garbagecollector/index.js';
+import { GarbageCollector } from '../controllers/garbagecollector/index.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { systemContext } from './loopback.js';
-import { NamespaceController } from './namespace/controller.js';
-import { ensureSystemNamespaces } from './namespace/system.js';
+import { NamespaceController } from '../controllers/namespace/controller.js';
+import { ensureSystemNamespaces } from '../controllers/namespace/system.js';
 import { completeOptions, type ServerRunOptions } from './options.js';
-import { defaultAdvertiseAddress, KubernetesServiceController } from './service/kubernetes.js';
-import { APIServerLeases } from './service/leases.js';
-import { ServiceIPRepair } from './service/repair.js';
+import { defaultAdvertiseAddress, KubernetesServiceController } from '../controllers/kubernetesservice/controller.js';
+import { APIServerLeases } from '../controllers/kubernetesservice/leases.js';
+import { ServiceIPRepair } from '../controllers/servicerepair/repair.js';
 import { ResourceRegistry } from './resources.js';
 
 export interface ControlPlane {

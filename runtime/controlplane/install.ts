@@ -6,7 +6,7 @@ import type { APIGroupDefinition } from '../registry/types.js';
 import type { DiscoveryManager } from '../server/discovery/index.js';
 import { discoveryFromGroupDefinition } from '../server/discovery/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
-import type { Handler } from '../server/http.js';
+import type { Handler } from '../apimachinery/request/http.js';
 import { webServiceNotFound } from '../server/mux.js';
 import { openAPIFromGroupDefinition, type OpenAPIService } from '../server/openapi/index.js';
 import type { Interface as StorageInterface, StorageFactory } from '../storage/index.js';

@@ -1,4 +1,4 @@
-import type { RequestInfo, UserInfo } from '../endpoints/request/types.js';
+import type { RequestInfo, UserInfo } from '../apimachinery/request/types.js';
 import type { RequestContext } from '../registry/rest.js';
 
 /** The identity of the control plane's own calls (kube's loopback client user). */

@@ -4,7 +4,7 @@ import { SchemaValidator } from '../apimachinery/validation/schema-validator.js'
 import type { AdmissionChain } from '../admission/types.js';
 import type { ResourceStorage } from '../registry/rest.js';
 import type { APIGroupDefinition, ResourceDefinition, Verb } from '../registry/types.js';
-import type { APIRequest, APIResponse, Handler } from '../server/http.js';
+import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
 import { createResource } from './handlers/create.js';
 import { deleteResource } from './handlers/delete.js';
 import { deleteCollection } from './handlers/deletecollection.js';

@@ -1,6 +1,6 @@
 import type { DeleteOptions as MetaDeleteOptions } from '../../apis/meta/v1/options.js';
 import type { AdmissionChain } from '../admission/types.js';
-import type { RequestInfo, UserInfo } from '../endpoints/request/types.js';
+import type { RequestInfo, UserInfo } from '../apimachinery/request/types.js';
 import type { SelectionPredicate, Watcher as StorageWatcher } from '../storage/index.js';
 import type { StoredObject } from '../storage/object.js';
 

@@ -1,6 +1,6 @@
-import { anonymousAuthenticator } from '../endpoints/filters/authenticator-anonymous.js';
-import type { Authenticator } from '../endpoints/filters/authenticator.js';
-import { alwaysAllowAuthorizer, type Authorizer } from '../endpoints/filters/authorizer.js';
+import { anonymousAuthenticator } from '../authentication/anonymous.js';
+import type { Authenticator } from '../authentication/authenticator.js';
+import { alwaysAllowAuthorizer, type Authorizer } from '../authorization/authorizer.js';
 import type { AuditSink } from '../endpoints/filters/audit.js';
 import { consoleLogger, type Logger } from '../endpoints/filters/log.js';
 import { defaultLongRunningRequestCheck, type LongRunningRequestCheck } from '../endpoints/filters/longrunning.js';
@@ -10,7 +10,7 @@ import { RequestWaitGroup } from '../endpoints/filters/waitgroup.js';
 import { emptyDelegate, handlerDelegate, type DelegationTarget } from './delegation.js';
 import { GenericAPIServer } from './genericapiserver.js';
 import { buildHandlerChain } from './handler-chain.js';
-import type { Handler } from './http.js';
+import type { Handler } from '../apimachinery/request/http.js';
 import { LifecycleSignals } from './lifecycle.js';
 import { APIServerMetrics } from './metrics.js';
 import { defaultVersionInfo, type VersionInfo } from './version.js';

@@ -1,5 +1,5 @@
 import type { HealthChecker } from './healthz.js';
-import type { Handler } from './http.js';
+import type { Handler } from '../apimachinery/request/http.js';
 import { pageNotFound } from './mux.js';
 
 /**

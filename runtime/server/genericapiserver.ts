@@ -1,7 +1,7 @@
 import type { CompletedConfig } from './config.js';
 import type { DelegationTarget, HealthCheckSets, PostStartHook, PostStartHookEntry, PreShutdownHook } from './delegation.js';
 import { installHealthEndpoint, pingCheck, shutdownCheck, type HealthChecker } from './healthz.js';
-import type { Handler } from './http.js';
+import type { Handler } from '../apimachinery/request/http.js';
 import { PathRecorderMux } from './mux.js';
 import { installVersionEndpoint } from './version.js';
 

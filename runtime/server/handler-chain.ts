@@ -10,7 +10,7 @@ import { withRetryAfter } from '../endpoints/filters/retryafter.js';
 import { withRequestTimeout } from '../endpoints/filters/timeout.js';
 import { withWaitGroup } from '../endpoints/filters/waitgroup.js';
 import type { CompletedConfig } from './config.js';
-import { withFilters, type Filter, type Handler } from './http.js';
+import { withFilters, type Filter, type Handler } from '../apimachinery/request/http.js';
 
 /**
  * DefaultBuildHandlerChain: kube-apiserver's filters around a server's handler, outermost

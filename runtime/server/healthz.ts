@@ -1,6 +1,6 @@
 import { newPathNotFound } from '../apimachinery/errors/index.js';
 import type { Logger } from '../endpoints/filters/log.js';
-import type { APIRequest, APIResponse, Handler } from './http.js';
+import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
 import type { PathRecorderMux } from './mux.js';
 
 /**

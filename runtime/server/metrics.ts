@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { InFlightRecorder, RequestKind } from '../endpoints/filters/maxinflight.js';
 import type { RequestMetricLabels, RequestMetricsRecorder } from '../endpoints/filters/metrics.js';
 import type { Logger } from '../endpoints/filters/log.js';
-import type { Handler } from './http.js';
+import type { Handler } from '../apimachinery/request/http.js';
 
 /** Counts stored objects per resource (`flunders.wardle.example.com`, `namespaces`). */
 export type StorageObjectCounter = () => Promise<ReadonlyMap<string, number>>;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { APIRequest, APIResponse, Handler } from './http.js';
+import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
 import { PathRecorderMux } from './mux.js';
 import { startServer } from '../../test/server/harness.js';
 

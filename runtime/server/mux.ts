@@ -1,5 +1,5 @@
 import { newPathNotFound } from '../apimachinery/errors/index.js';
-import type { APIRequest, APIResponse, Handler } from './http.js';
+import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
 
 /**
  * PathRecorderMux (k8s.io/apiserver/pkg/server/mux): exact-path and prefix handlers that can be

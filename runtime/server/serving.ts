@@ -5,9 +5,9 @@ import type { TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify';
 import { newBadRequest, newInternalError } from '../apimachinery/errors/index.js';
-import { Cancellation } from './cancellation.js';
+import { Cancellation } from '../apimachinery/request/cancellation.js';
 import type { GenericAPIServer } from './genericapiserver.js';
-import { adaptRequest, DEFAULT_MAX_REQUEST_BODY_BYTES } from './http.js';
+import { adaptRequest, DEFAULT_MAX_REQUEST_BODY_BYTES } from '../apimachinery/request/http.js';
 
 export interface ServingOptions {
   /** PEM serving certificate and key: HTTPS. Absent: plain HTTP (tests, loopback). */

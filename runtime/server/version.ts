@@ -1,4 +1,4 @@
-import type { Handler } from './http.js';
+import type { Handler } from '../apimachinery/request/http.js';
 import { webServiceNotFound, type PathRecorderMux } from './mux.js';
 import packageJSON from '../../package.json' with { type: 'json' };
 

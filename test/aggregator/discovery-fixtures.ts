@@ -19,7 +19,7 @@ import { ensurePKI, type PKI } from '../../runtime/controlplane/certs.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';
 import { PathRecorderMux } from '../../runtime/server/mux.js';
 import { DiscoveryManager, discoveryFromGroupDefinition, newDiscoveryHandler } from '../../runtime/server/discovery/index.js';
-import { adaptRequest, type Handler } from '../../runtime/server/http.js';
+import { adaptRequest, type Handler } from '../../runtime/apimachinery/request/http.js';
 import { newOpenAPIHandler, openAPIFromGroupDefinition, OpenAPIService } from '../../runtime/server/openapi/index.js';
 import { until } from '../integration/assertions.js';
 

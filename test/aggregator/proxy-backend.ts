@@ -11,10 +11,10 @@ import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { webcrypto } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { requestHeaderAuthenticator } from '../../runtime/endpoints/filters/authenticator-requestheader.js';
+import { requestHeaderAuthenticator } from '../../runtime/authentication/requestheader.js';
 import { CABundle, ClientCertificateVerifier } from '../../runtime/endpoints/filters/clientcert.js';
-import type { UserInfo } from '../../runtime/endpoints/request/types.js';
-import { adaptRequest } from '../../runtime/server/http.js';
+import type { UserInfo } from '../../runtime/apimachinery/request/types.js';
+import { adaptRequest } from '../../runtime/apimachinery/request/http.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 

@@ -15,7 +15,7 @@ import { resolveRequestInfo } from '../../runtime/endpoints/request/requestinfo.
 import { createResourceStorage, storagePrefix } from '../../runtime/registry/generic/index.js';
 import type { KubeObject, ResourceStorage } from '../../runtime/registry/rest.js';
 import { notFoundHandler } from '../../runtime/server/delegation.js';
-import { adaptRequest } from '../../runtime/server/http.js';
+import { adaptRequest } from '../../runtime/apimachinery/request/http.js';
 import { newStorageFactory, type StorageFactory } from '../../runtime/storage/index.js';
 import { cronTabCRD, cronTabVersion, eventually, type Obj } from './env.js';
 

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { isStatusError, newNotFound } from '../../runtime/apimachinery/errors/index.js';
 import { TransportError, type WatchEvent } from '../../runtime/client/index.js';
 import { LoopbackRESTClient } from '../../runtime/client/loopback/index.js';
-import type { APIRequest, Handler } from '../../runtime/server/http.js';
+import type { APIRequest, Handler } from '../../runtime/apimachinery/request/http.js';
 
 const USER = { name: 'system:apiserver', groups: ['system:masters'] };
 const client = (handler: Handler): LoopbackRESTClient => new LoopbackRESTClient({ handler, user: USER, warningHandler: () => {} });

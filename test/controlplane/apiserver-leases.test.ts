@@ -3,7 +3,7 @@
 // refreshed), every live lease is listed, a removed one is gone.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { APIServerLeases } from '../../runtime/controlplane/service/leases.js';
+import { APIServerLeases } from '../../runtime/controllers/kubernetesservice/leases.js';
 import type { Interface } from '../../runtime/storage/index.js';
 import { newEnv, type Env } from '../registry/helpers.js';
 

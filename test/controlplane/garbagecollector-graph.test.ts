@@ -2,9 +2,9 @@
 // how links follow ownerReferences by uid, and which work each change produces.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { GraphNode } from '../../runtime/controlplane/garbagecollector/graph.js';
-import { GraphBuilder, type MonitoredKind } from '../../runtime/controlplane/garbagecollector/graph-builder.js';
-import type { ObjectMetadata } from '../../runtime/controlplane/garbagecollector/metadata.js';
+import type { GraphNode } from '../../runtime/controllers/garbagecollector/graph.js';
+import { GraphBuilder, type MonitoredKind } from '../../runtime/controllers/garbagecollector/graph-builder.js';
+import type { ObjectMetadata } from '../../runtime/controllers/garbagecollector/metadata.js';
 
 const FISCHER: MonitoredKind = { group: 'wardle.example.com', kind: 'Fischer', namespaced: false };
 const FLUNDER: MonitoredKind = { group: 'wardle.example.com', kind: 'Flunder', namespaced: true };

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { coreGroup } from '../../generated/registry/core.js';
 import { isNotFound } from '../../runtime/apimachinery/errors/index.js';
 import { systemContext } from '../../runtime/controlplane/loopback.js';
-import { NamespaceController } from '../../runtime/controlplane/namespace/controller.js';
+import { NamespaceController } from '../../runtime/controllers/namespace/controller.js';
 import { NamespaceStorage } from '../../runtime/controlplane/namespace/rest.js';
 import type { KubeObject } from '../../runtime/registry/rest.js';
 import { allow, ctx, deleteOpts, flunder, newEnv, statusIs, wardleGroup, write, type Env } from '../registry/helpers.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { apiGroups } from '../../generated/index.js';
 import { discoveryFromGroupDefinition, DiscoveryManager, discoveryRoutes, newDiscoveryHandler } from '../../runtime/server/discovery/index.js';
-import type { Handler } from '../../runtime/server/http.js';
+import type { Handler } from '../../runtime/apimachinery/request/http.js';
 import { serveHandler, type TestServer } from './serve-handler.js';
 
 const V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { adaptRequest, type Handler } from '../../runtime/server/http.js';
+import { adaptRequest, type Handler } from '../../runtime/apimachinery/request/http.js';
 
 /** A loopback node http server running `handler` through adaptRequest; close() when done. */
 export interface TestServer {

@@ -11,7 +11,7 @@ import { resolveRequestInfo } from '../../runtime/endpoints/request/requestinfo.
 import { createResourceStorage, storagePrefix } from '../../runtime/registry/generic/index.js';
 import type { ResourceStorage } from '../../runtime/registry/rest.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';
-import { adaptRequest, type Handler } from '../../runtime/server/http.js';
+import { adaptRequest, type Handler } from '../../runtime/apimachinery/request/http.js';
 import { newStorageFactory, type StorageFactory } from '../../runtime/storage/index.js';
 
 export { wardleGroup };

@@ -16,7 +16,7 @@ import { installAPIGroupVersion } from '../../runtime/endpoints/installer.js';
 import { resolveRequestInfo } from '../../runtime/endpoints/request/requestinfo.js';
 import { createResourceStorage, storagePrefix } from '../../runtime/registry/generic/index.js';
 import type { ResourceStorage } from '../../runtime/registry/rest.js';
-import { adaptRequest } from '../../runtime/server/http.js';
+import { adaptRequest } from '../../runtime/apimachinery/request/http.js';
 import { newStorageFactory, type StorageFactory } from '../../runtime/storage/index.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newConflict, newServerTimeout } from '../../runtime/apimachinery/errors/index.js';
 import type { AuditEvent, AuditSink } from '../../runtime/endpoints/filters/audit.js';
-import { fixedUserAuthenticator, unionAuthenticator, type Authenticator } from '../../runtime/endpoints/filters/authenticator.js';
-import { alwaysDenyAuthorizer, type Attributes, type Authorizer } from '../../runtime/endpoints/filters/authorizer.js';
-import type { APIRequest } from '../../runtime/server/http.js';
+import { fixedUserAuthenticator, unionAuthenticator, type Authenticator } from '../../runtime/authentication/authenticator.js';
+import { alwaysDenyAuthorizer, type Attributes, type Authorizer } from '../../runtime/authorization/authorizer.js';
+import type { APIRequest } from '../../runtime/apimachinery/request/http.js';
 import { Gate, json, sleep, startServer, type TestServer } from './harness.js';
 
 const JANE = { name: 'jane', groups: ['system:authenticated'] };

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { describe, it } from 'node:test';
-import type { Authenticator } from '../../runtime/endpoints/filters/authenticator.js';
+import type { Authenticator } from '../../runtime/authentication/authenticator.js';
 import { until } from '../integration/assertions.js';
 import { startServer } from './harness.js';
 

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { describe, it } from 'node:test';
 import * as x509 from '@peculiar/x509';
-import type { Authenticator } from '../../runtime/endpoints/filters/authenticator.js';
+import type { Authenticator } from '../../runtime/authentication/authenticator.js';
 import { Gate, json, sleep, startServer } from './harness.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { ResponseStream } from '../../server/http.js';
+import type { ResponseStream } from '../../apimachinery/request/http.js';
 import type { WatchBody } from '../rest/index.js';
 
 /**

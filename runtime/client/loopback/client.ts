@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { UserInfo } from '../../endpoints/request/types.js';
-import { Cancellation } from '../../server/cancellation.js';
-import { DEFAULT_MAX_REQUEST_BODY_BYTES, type Handler } from '../../server/http.js';
+import type { UserInfo } from '../../apimachinery/request/types.js';
+import { Cancellation } from '../../apimachinery/request/cancellation.js';
+import { DEFAULT_MAX_REQUEST_BODY_BYTES, type Handler } from '../../apimachinery/request/http.js';
 import {
   decodeSuccess, DecodeError, defaultUserAgent, encodeBody, isJSON, retryAfterSeconds, statusErrorFromResponse, StreamWatch,
   warningLogger, type WarningHandler,

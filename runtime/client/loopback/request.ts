@@ -2,9 +2,9 @@ import { IncomingMessage, type IncomingHttpHeaders } from 'node:http';
 import { Socket } from 'node:net';
 import { newRequestEntityTooLarge } from '../../apimachinery/errors/index.js';
 import { resolveRequestInfo } from '../../endpoints/request/requestinfo.js';
-import type { UserInfo } from '../../endpoints/request/types.js';
-import type { Cancellation } from '../../server/cancellation.js';
-import type { APIRequest } from '../../server/http.js';
+import type { UserInfo } from '../../apimachinery/request/types.js';
+import type { Cancellation } from '../../apimachinery/request/cancellation.js';
+import type { APIRequest } from '../../apimachinery/request/http.js';
 
 export interface LoopbackRequestInit {
   readonly method: string;

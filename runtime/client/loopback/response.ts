@@ -1,6 +1,6 @@
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import { isStatusError, newInternalError } from '../../apimachinery/errors/index.js';
-import { writeErrorStatus, type APIResponse, type ResponseStream } from '../../server/http.js';
+import { writeErrorStatus, type APIResponse, type ResponseStream } from '../../apimachinery/request/http.js';
 import { MemoryBody } from './body.js';
 
 /** What the handler answered: a whole body, or the start of a stream. */

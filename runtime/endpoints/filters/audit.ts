@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isStatusError } from '../../apimachinery/errors/index.js';
-import type { APIRequest, Filter, Handler } from '../../server/http.js';
+import type { APIRequest, Filter, Handler } from '../../apimachinery/request/http.js';
 import type { Logger } from './log.js';
 
 export type AuditStage = 'RequestReceived' | 'ResponseStarted' | 'ResponseComplete' | 'Panic';

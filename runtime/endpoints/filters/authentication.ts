@@ -1,6 +1,6 @@
 import { newUnauthorized } from '../../apimachinery/errors/index.js';
-import type { Filter, Handler } from '../../server/http.js';
-import type { Authenticator } from './authenticator.js';
+import type { Filter, Handler } from '../../apimachinery/request/http.js';
+import type { Authenticator } from '../../authentication/authenticator.js';
 import type { Logger } from './log.js';
 
 export interface AuthenticationOptions {

@@ -1,6 +1,6 @@
 import { newForbidden, newInternalError } from '../../apimachinery/errors/index.js';
-import type { Filter } from '../../server/http.js';
-import { authorizerAttributes, type Attributes, type Authorizer } from './authorizer.js';
+import type { Filter } from '../../apimachinery/request/http.js';
+import { authorizerAttributes, type Attributes, type Authorizer } from '../../authorization/authorizer.js';
 import type { Logger } from './log.js';
 
 export const DECISION_ANNOTATION_KEY = 'authorization.k8s.io/decision';

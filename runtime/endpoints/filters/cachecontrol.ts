@@ -1,4 +1,4 @@
-import type { Filter } from '../../server/http.js';
+import type { Filter } from '../../apimachinery/request/http.js';
 
 /**
  * WithCacheControl: responses are `Cache-Control: no-cache, private` unless the handler sets

@@ -1,4 +1,4 @@
-import type { RequestInfo } from '../request/types.js';
+import type { RequestInfo } from '../../apimachinery/request/types.js';
 
 /**
  * Whether a request may stay open indefinitely (kube's LongRunningRequestCheck). Long-running

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newTooManyRequests } from '../../apimachinery/errors/index.js';
-import type { Filter } from '../../server/http.js';
-import { SYSTEM_PRIVILEGED_GROUP } from './authenticator.js';
+import type { Filter } from '../../apimachinery/request/http.js';
+import { SYSTEM_PRIVILEGED_GROUP } from '../../authentication/authenticator.js';
 import type { LongRunningRequestCheck } from './longrunning.js';
 
 export const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 400;

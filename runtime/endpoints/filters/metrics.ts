@@ -1,5 +1,5 @@
-import type { APIRequest, Filter } from '../../server/http.js';
-import type { RequestInfo } from '../request/types.js';
+import type { APIRequest, Filter } from '../../apimachinery/request/http.js';
+import type { RequestInfo } from '../../apimachinery/request/types.js';
 
 /** The label set of apiserver_request_total / apiserver_request_duration_seconds (minus code). */
 export interface RequestMetricLabels {

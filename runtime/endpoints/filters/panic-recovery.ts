@@ -1,5 +1,5 @@
 import { isStatusError, newInternalError } from '../../apimachinery/errors/index.js';
-import type { Filter } from '../../server/http.js';
+import type { Filter } from '../../apimachinery/request/http.js';
 import type { Logger } from './log.js';
 
 const PANIC_MESSAGE = 'This request caused apiserver to panic. Look in the logs for details.';

@@ -1,4 +1,4 @@
-import type { Filter } from '../../server/http.js';
+import type { Filter } from '../../apimachinery/request/http.js';
 import { resolveRequestInfo } from '../request/requestinfo.js';
 
 /** WithRequestInfo: sets `req.info` for every filter and handler after it. */

@@ -1,4 +1,4 @@
-import type { APIRequest, Filter } from '../../server/http.js';
+import type { APIRequest, Filter } from '../../apimachinery/request/http.js';
 import type { LifecycleSignal } from '../../server/lifecycle.js';
 
 /** Health probes and metrics scraping are served to the end of a shutdown. */

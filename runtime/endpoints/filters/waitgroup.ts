@@ -1,6 +1,6 @@
 import { newServiceUnavailable } from '../../apimachinery/errors/index.js';
-import { Cancellation } from '../../server/cancellation.js';
-import { withCancellation, type Filter } from '../../server/http.js';
+import { Cancellation } from '../../apimachinery/request/cancellation.js';
+import { withCancellation, type Filter } from '../../apimachinery/request/http.js';
 import type { LongRunningRequestCheck } from './longrunning.js';
 import { isRequestExemptFromRetryAfter } from './retryafter.js';
 

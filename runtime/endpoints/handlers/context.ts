@@ -1,7 +1,7 @@
 import type { Attributes, Operation } from '../../admission/types.js';
 import type { KubeObject, RequestContext, ValidateObjectFunc } from '../../registry/rest.js';
-import type { APIRequest, APIResponse } from '../../server/http.js';
-import type { UserInfo } from '../request/types.js';
+import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
+import type { UserInfo } from '../../apimachinery/request/types.js';
 import type { RequestScope } from './scope.js';
 
 /** The user when no authentication filter ran (in-process tests). */

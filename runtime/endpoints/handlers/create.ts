@@ -1,6 +1,6 @@
 import { newBadRequest } from '../../apimachinery/errors/index.js';
 import type { Creater, KubeObject } from '../../registry/rest.js';
-import type { APIRequest, APIResponse } from '../../server/http.js';
+import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
 import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure } from './pipeline.js';
 import { headerValue, negotiateResponse, writeObject } from './response.js';

@@ -1,5 +1,5 @@
 import type { GracefulDeleter, KubeObject } from '../../registry/rest.js';
-import type { APIRequest, APIResponse } from '../../server/http.js';
+import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { deleteValidatingAdmission, requestContext, type AdmissionRequest } from './context.js';
 import { readDeleteOptions } from './deleteoptions.js';
 import { negotiateResponse, writeObject } from './response.js';

@@ -3,7 +3,7 @@ import { newBadRequest, newInvalid } from '../../apimachinery/errors/index.js';
 import { decodeRequestBody } from '../../apimachinery/serializer/body.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import type { DeleteOptions } from '../../registry/rest.js';
-import type { APIRequest } from '../../server/http.js';
+import type { APIRequest } from '../../apimachinery/request/http.js';
 import { queryBool, queryInt, queryString, queryStrings } from './queryparams.js';
 import { validateDryRun } from './writeoptions.js';
 

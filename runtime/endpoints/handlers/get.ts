@@ -1,6 +1,6 @@
 import { newBadRequest } from '../../apimachinery/errors/index.js';
 import type { Getter } from '../../registry/rest.js';
-import type { APIRequest, APIResponse } from '../../server/http.js';
+import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { requestContext } from './context.js';
 import { queryBool, queryString } from './queryparams.js';
 import { negotiateResponse, writeObject } from './response.js';

@@ -1,5 +1,5 @@
 import type { Lister } from '../../registry/rest.js';
-import type { APIRequest, APIResponse } from '../../server/http.js';
+import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { requestContext } from './context.js';
 import { decodeListOptions, setListOptionsDefaults, toInternalListOptions, validateListOptions } from './listoptions.js';
 import { negotiateResponse, versionedList, writeObject } from './response.js';

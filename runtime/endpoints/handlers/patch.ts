@@ -1,7 +1,7 @@
 import { newInvalid, newNotFound, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
 import { patchTypeOf } from '../../apimachinery/serializer/mediatype.js';
 import type { KubeObject, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
-import type { APIRequest, APIResponse } from '../../server/http.js';
+import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { admit, requestContext, type AdmissionRequest } from './context.js';
 import { applyPatchDocument, patchGoString, type PatchType } from './patchers.js';
 import { applyFieldValidation, defaultAndCheckTypeMeta, defaultAndValidate, pruneUnknownFields, typedDecodeError, typedDecodeMismatch, unstructuredOfAnotherKind } from './pipeline.js';

@@ -1,6 +1,6 @@
 import { stringify as stringifyYAML } from 'yaml';
 import type { KubeObject, ObjectList } from '../../registry/rest.js';
-import type { APIRequest, APIResponse } from '../../server/http.js';
+import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { negotiateOutputMediaType, type MediaTypeOptions, type SerializerInfo } from '../negotiation/negotiate.js';
 import type { TableSource } from '../table/convertor.js';
 import { parseTableOptions, transformObject, type TableOptions } from '../table/transform.js';

@@ -1,6 +1,6 @@
 import { checkName } from '../../registry/generic/update.js';
 import type { KubeObject, RequestContext, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
-import type { APIRequest, APIResponse } from '../../server/http.js';
+import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
 import { ensureObjectNamespace } from './create.js';
 import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure, validationReadsOld } from './pipeline.js';

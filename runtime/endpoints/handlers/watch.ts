@@ -1,6 +1,6 @@
 import { isResourceExpired, toStatusError } from '../../apimachinery/errors/index.js';
 import type { KubeObject, Watcher } from '../../registry/rest.js';
-import type { APIRequest, APIResponse, ResponseStream } from '../../server/http.js';
+import type { APIRequest, APIResponse, ResponseStream } from '../../apimachinery/request/http.js';
 import { encodeWatchEventJSON, type WatchEvent, type Watcher as StorageWatcher } from '../../storage/index.js';
 import { negotiateOutputMediaTypeStream } from '../negotiation/negotiate.js';
 import { requestContext } from './context.js';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { APIResponse } from '../http.js';
+import type { APIResponse } from '../../apimachinery/request/http.js';
 
 /**
  * Whether If-None-Match names `etag` (a quoted strong ETag): `*`, or any listed tag, weak

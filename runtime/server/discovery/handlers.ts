@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { newNotAcceptable, newPathNotFound } from '../../apimachinery/errors/index.js';
-import type { APIRequest, APIResponse, Handler } from '../http.js';
+import type { APIRequest, APIResponse, Handler } from '../../apimachinery/request/http.js';
 import { ifNoneMatchHits, writeNotModified } from './conditional.js';
 import { apiVersions } from './documents.js';
 import type { DiscoveryManager } from './manager.js';

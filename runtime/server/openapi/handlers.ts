@@ -1,7 +1,7 @@
 import { newNotAcceptable, newPathNotFound } from '../../apimachinery/errors/index.js';
 import { clauseMatches, parseAccept } from '../../apimachinery/serializer/accept.js';
 import { ifNoneMatchHits, writeNotModified } from '../discovery/conditional.js';
-import type { APIRequest, APIResponse, Handler } from '../http.js';
+import type { APIRequest, APIResponse, Handler } from '../../apimachinery/request/http.js';
 import { serverRelativeURL, type OpenAPIService, type ServedDocument } from './service.js';
 
 export interface OpenAPIHandlerOptions {

@@ -1,5 +1,5 @@
-import type { APIRequest } from '../../server/http.js';
-import type { UserInfo } from '../request/types.js';
+import type { APIRequest } from '../apimachinery/request/http.js';
+import type { UserInfo } from '../apimachinery/request/types.js';
 
 /**
  * authorizer.Attributes: what is asked of the authorizer for one request, from its RequestInfo

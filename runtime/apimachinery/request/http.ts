@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { newRequestEntityTooLarge, toStatusError } from '../apimachinery/errors/index.js';
-import type { RequestInfo, UserInfo } from '../endpoints/request/types.js';
+import { newRequestEntityTooLarge, toStatusError } from '../errors/index.js';
+import type { RequestInfo, UserInfo } from './types.js';
 import { Cancellation } from './cancellation.js';
 
 /**

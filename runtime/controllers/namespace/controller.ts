@@ -2,9 +2,9 @@ import type { Namespace } from '../../../apis/core/v1/types.js';
 import { isNotFound } from '../../apimachinery/errors/index.js';
 import { formatTime } from '../../registry/generic/index.js';
 import type { RequestContext, StandardStorage } from '../../registry/rest.js';
-import { LIST_EVERYTHING } from '../resources.js';
+import { LIST_EVERYTHING } from '../../controlplane/resources.js';
 import { deletionConditions, mergeConditions, type DeletionOutcome } from './conditions.js';
-import type { NamespaceStorage } from './rest.js';
+import type { NamespaceStorage } from '../../controlplane/namespace/rest.js';
 
 /** A namespaced resource whose content the controller removes from terminating namespaces. */
 export interface NamespacedResource {

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import type { UserInfo } from '../request/types.js';
+import type { UserInfo } from '../apimachinery/request/types.js';
 import type { Authenticator } from './authenticator.js';
 
 /** Static bearer tokens: token → the user it names. */

@@ -1,4 +1,4 @@
-import type { UserInfo } from '../request/types.js';
+import type { UserInfo } from '../apimachinery/request/types.js';
 import { ALL_UNAUTHENTICATED, ANONYMOUS, type Authenticator } from './authenticator.js';
 
 const ANONYMOUS_USER: UserInfo = Object.freeze({ name: ANONYMOUS, groups: Object.freeze([ALL_UNAUTHENTICATED]) });

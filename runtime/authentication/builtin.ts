@@ -1,9 +1,9 @@
-import { anonymousAuthenticator } from './authenticator-anonymous.js';
-import { requestHeaderAuthenticator, type RequestHeaderConfig } from './authenticator-requestheader.js';
-import { tokenFileAuthenticator, type StaticTokens } from './authenticator-tokenfile.js';
-import { x509Authenticator } from './authenticator-x509.js';
+import { anonymousAuthenticator } from './anonymous.js';
+import { requestHeaderAuthenticator, type RequestHeaderConfig } from './requestheader.js';
+import { tokenFileAuthenticator, type StaticTokens } from './tokenfile.js';
+import { x509Authenticator } from './x509.js';
 import { authenticatedGroupAdder, unionAuthenticator, unionFailOnError, type Authenticator } from './authenticator.js';
-import type { ClientCertificateVerifier } from './clientcert.js';
+import type { ClientCertificateVerifier } from '../endpoints/filters/clientcert.js';
 
 /** What kube-apiserver's authentication flags configure; an absent field turns its authenticator off. */
 export interface BuiltInAuthenticationConfig {

@@ -1,5 +1,5 @@
-import type { APIRequest } from '../../server/http.js';
-import type { UserInfo } from '../request/types.js';
+import type { APIRequest } from '../apimachinery/request/http.js';
+import type { UserInfo } from '../apimachinery/request/types.js';
 
 /** Well-known users and groups (k8s.io/apiserver/pkg/authentication/user). */
 export const SYSTEM_PRIVILEGED_GROUP = 'system:masters';

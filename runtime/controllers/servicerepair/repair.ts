@@ -1,7 +1,7 @@
 import type { RangeAllocator } from '../../registry/allocator/range.js';
 import type { NetworkAllocators } from '../../registry/allocator/types.js';
 import type { RequestContext } from '../../registry/rest.js';
-import type { ServiceStorage } from './rest.js';
+import type { ServiceStorage } from '../../controlplane/service/rest.js';
 
 /** Rounds an allocated IP must be seen without a Service before it is released (kube's numRepairsBeforeLeakCleanup). */
 const ROUNDS_BEFORE_LEAK_CLEANUP = 3;
