@@ -1,5 +1,5 @@
 import type { UserInfo } from '../apimachinery/request/types.js';
-import type { StoredObject } from '../storage/object.js';
+import type { StoredObject } from '../apimachinery/object.js';
 
 /**
  * Admission (k8s.io/apiserver/pkg/admission): in-process plugins that see every write after

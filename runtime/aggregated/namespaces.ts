@@ -2,7 +2,7 @@ import { Clientset } from '../../generated/clientset/index.js';
 import type { ObjectLookup } from '../admission/types.js';
 import { isNotFound, newInternalError } from '../apimachinery/errors/index.js';
 import { restClientFromKubeconfig } from '../client/index.js';
-import type { StoredObject } from '../storage/object.js';
+import type { StoredObject } from '../apimachinery/object.js';
 
 const NAMESPACES = { group: '', resource: 'namespaces' } as const;
 

@@ -4,7 +4,7 @@ import { canonicalJSON } from '../apimachinery/serializer/jsonvalue.js';
 import type { KindScheme } from '../apimachinery/scheme/scheme.js';
 import type { MaybePromise, ObjectCodec } from '../endpoints/handlers/scope.js';
 import type { KubeObject } from '../registry/rest.js';
-import { deepFreeze } from '../storage/object.js';
+import { deepFreeze } from '../apimachinery/object.js';
 import type { CRConverter } from './conversion/converter.js';
 
 /**

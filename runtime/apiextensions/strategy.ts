@@ -5,7 +5,7 @@ import { propertySchema } from '../apimachinery/schema/property.js';
 import { isQualifiedName } from '../apimachinery/validation/names.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { KubeObject } from '../registry/rest.js';
-import type { RESTStrategy } from '../registry/strategy.js';
+import type { RESTStrategy } from '../apimachinery/definition/strategy.js';
 import type { ResourceDefinition } from '../registry/types.js';
 
 type ScalePaths = NonNullable<ResourceDefinition['subresources']['scale']>;

@@ -2,7 +2,7 @@ import type { DeleteOptions as MetaDeleteOptions } from '../../apis/meta/v1/opti
 import type { AdmissionChain } from '../admission/types.js';
 import type { RequestInfo, UserInfo } from '../apimachinery/request/types.js';
 import type { SelectionPredicate, Watcher as StorageWatcher } from '../storage/index.js';
-import type { StoredObject } from '../storage/object.js';
+import type { StoredObject } from '../apimachinery/object.js';
 
 /**
  * The REST storage capabilities handlers call (k8s.io/apiserver/pkg/registry/rest), as small

@@ -1,6 +1,6 @@
 import type { JSONSchemaProps } from '../../apis/apiextensions/v1/schema.js';
 import type { Conversion, Defaulter } from '../apimachinery/scheme/conversion.js';
-import type { RESTStrategy } from './strategy.js';
+import type { RESTStrategy } from '../apimachinery/definition/strategy.js';
 
 /**
  * REST storage definitions: what generated/registry/<group>.ts declares for

@@ -1,4 +1,4 @@
-import type { Status } from './object.js';
+import type { Status } from '../apimachinery/object.js';
 
 /**
  * Typed storage errors, as k8s.io/apiserver/pkg/storage/errors.go plus the apierrors the

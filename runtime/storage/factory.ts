@@ -6,7 +6,7 @@ import { EtcdKV } from './etcd3/kv.js';
 import type { Interface } from './interfaces.js';
 import type { KV } from './kv.js';
 import { Store } from './kvstore/store.js';
-import type { StoredObject } from './object.js';
+import type { StoredObject } from '../apimachinery/object.js';
 import { SqliteKV } from './sqlite/kv.js';
 import { identityTransformer, type ValueTransformer } from './transformer.js';
 

@@ -1,7 +1,7 @@
 // The storage layer's public surface (k8s.io/apiserver/pkg/storage in TypeScript).
 export * from './interfaces.js';
 export * from './errors.js';
-export type { ObjectMeta, Status, StoredObject } from './object.js';
+export type { ObjectMeta, Status, StoredObject } from '../apimachinery/object.js';
 export { apiObjectVersioner, type Versioner } from './versioner.js';
 export { encodeContinue, decodeContinue } from './continue.js';
 export {

@@ -1,4 +1,4 @@
-import type { StoredObject, Status } from './object.js';
+import type { StoredObject, Status } from '../apimachinery/object.js';
 import type { SelectionPredicate } from './selectionPredicate.js';
 import type { Versioner } from './versioner.js';
 

@@ -1,6 +1,6 @@
 import * as fields from '../apimachinery/fields/index.js';
 import * as labels from '../apimachinery/labels/index.js';
-import type { StoredObject } from './object.js';
+import type { StoredObject } from '../apimachinery/object.js';
 
 /** The labels and fields of one object that selectors are evaluated against. */
 export interface Attrs {

@@ -1,6 +1,6 @@
 import { setField } from '../apimachinery/serializer/jsonvalue.js';
 import { BadRequestError } from './errors.js';
-import type { StoredObject } from './object.js';
+import type { StoredObject } from '../apimachinery/object.js';
 
 /**
  * Versioner moves the backend revision in and out of objects (APIObjectVersioner):

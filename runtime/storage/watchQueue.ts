@@ -1,6 +1,6 @@
 import { statusForError } from './errors.js';
 import type { WatchEvent, Watcher } from './interfaces.js';
-import type { Status } from './object.js';
+import type { Status } from '../apimachinery/object.js';
 
 interface Waiter<T> {
   resolve: (ev: WatchEvent<T> | undefined) => void;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { namespaceLifecycle } from '../../runtime/admission/plugins/namespace-lifecycle.js';
 import type { Attributes, ObjectLookup } from '../../runtime/admission/types.js';
-import type { StoredObject } from '../../runtime/storage/object.js';
+import type { StoredObject } from '../../runtime/apimachinery/object.js';
 import { StatusError } from '../../runtime/apimachinery/errors/index.js';
 
 const ctx = { signal: new AbortController().signal };

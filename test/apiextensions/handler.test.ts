@@ -11,7 +11,7 @@ import { newAdmissionChain } from '../../runtime/admission/types.js';
 import { newCRDHandler, StorageCRDSource, type CRDHandler } from '../../runtime/apiextensions/index.js';
 import { ensurePKI } from '../../runtime/controlplane/certs.js';
 import { systemContext } from '../../runtime/controlplane/loopback.js';
-import { resolveRequestInfo } from '../../runtime/endpoints/request/requestinfo.js';
+import { resolveRequestInfo } from '../../runtime/apimachinery/request/requestinfo.js';
 import { createResourceStorage, storagePrefix } from '../../runtime/registry/generic/index.js';
 import type { KubeObject, ResourceStorage } from '../../runtime/registry/rest.js';
 import { notFoundHandler } from '../../runtime/server/delegation.js';

@@ -7,7 +7,7 @@ import { wardleGroup } from '../../generated/registry/wardle.js';
 import { newAdmissionChain, type AdmissionPlugin } from '../../runtime/admission/types.js';
 import { newForbidden, newNotFound } from '../../runtime/apimachinery/errors/index.js';
 import { installAPIGroupVersion } from '../../runtime/endpoints/installer.js';
-import { resolveRequestInfo } from '../../runtime/endpoints/request/requestinfo.js';
+import { resolveRequestInfo } from '../../runtime/apimachinery/request/requestinfo.js';
 import { createResourceStorage, storagePrefix } from '../../runtime/registry/generic/index.js';
 import type { ResourceStorage } from '../../runtime/registry/rest.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';

@@ -13,7 +13,7 @@ import { coreGroup } from '../../generated/registry/core.js';
 import { newAdmissionChain } from '../../runtime/admission/types.js';
 import { newNotFound } from '../../runtime/apimachinery/errors/index.js';
 import { installAPIGroupVersion } from '../../runtime/endpoints/installer.js';
-import { resolveRequestInfo } from '../../runtime/endpoints/request/requestinfo.js';
+import { resolveRequestInfo } from '../../runtime/apimachinery/request/requestinfo.js';
 import { createResourceStorage, storagePrefix } from '../../runtime/registry/generic/index.js';
 import type { ResourceStorage } from '../../runtime/registry/rest.js';
 import { adaptRequest } from '../../runtime/apimachinery/request/http.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { newStorageFactory, type StorageFactory } from '../../runtime/storage/factory.js';
 import type { WatchEvent } from '../../runtime/storage/interfaces.js';
-import type { StoredObject } from '../../runtime/storage/object.js';
+import type { StoredObject } from '../../runtime/apimachinery/object.js';
 import { startEtcd, type EtcdCluster } from './etcdServer.js';
 
 const nameOf = (e: WatchEvent | undefined): string | undefined => (e?.object as StoredObject | undefined)?.metadata?.name;

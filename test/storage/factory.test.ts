@@ -8,7 +8,7 @@ import { Compactor } from '../../runtime/storage/etcd3/compactor.js';
 import type { EtcdKV } from '../../runtime/storage/etcd3/kv.js';
 import { isExpired } from '../../runtime/storage/errors.js';
 import { newStorageFactory } from '../../runtime/storage/factory.js';
-import type { StoredObject } from '../../runtime/storage/object.js';
+import type { StoredObject } from '../../runtime/apimachinery/object.js';
 import { startEtcd, type EtcdCluster } from './etcdServer.js';
 
 const obj = (name: string): StoredObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });

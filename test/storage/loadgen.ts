@@ -1,7 +1,7 @@
 import * as fields from '../../runtime/apimachinery/fields/index.js';
 import * as labels from '../../runtime/apimachinery/labels/index.js';
 import type { Interface } from '../../runtime/storage/interfaces.js';
-import type { StoredObject } from '../../runtime/storage/object.js';
+import type { StoredObject } from '../../runtime/apimachinery/object.js';
 
 export interface OpRecord {
   start: number;

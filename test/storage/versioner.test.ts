@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BadRequestError } from '../../runtime/storage/errors.js';
-import type { StoredObject } from '../../runtime/storage/object.js';
+import type { StoredObject } from '../../runtime/apimachinery/object.js';
 import { apiObjectVersioner as v } from '../../runtime/storage/versioner.js';
 
 describe('apiObjectVersioner', () => {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WatchEvent } from '../../runtime/storage/interfaces.js';
-import type { Status } from '../../runtime/storage/object.js';
+import type { Status } from '../../runtime/apimachinery/object.js';
 import { WatchQueue } from '../../runtime/storage/watchQueue.js';
 
 type Obj = { metadata: { name: string } };

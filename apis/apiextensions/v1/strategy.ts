@@ -1,5 +1,5 @@
 import { formatTime } from '../../../runtime/registry/generic/context.js';
-import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
+import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
 import {
   validateCustomResourceDefinition,
   validateCustomResourceDefinitionStatus,

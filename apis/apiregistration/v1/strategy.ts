@@ -1,5 +1,5 @@
 import { validatePathSegmentName } from '../../../runtime/registry/generic/keys.js';
-import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
+import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
 import type { APIService } from './types.js';
 
 /**

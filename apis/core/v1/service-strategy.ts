@@ -1,5 +1,5 @@
 import { isDNS1035Label } from '../../../runtime/apimachinery/validation/names.js';
-import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
+import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
 import { needsClusterIP, normalizeClusterIPs, patchAllocatedValues } from './service-normalize.js';
 import { servicePrinterCells } from './service-table.js';
 import { validateService, validateServiceUpdate } from './service-validation.js';

@@ -1,5 +1,5 @@
 import { isDNS1123Label } from '../../../runtime/apimachinery/validation/names.js';
-import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
+import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
 import type { Namespace } from './types.js';
 
 /** The finalizer the namespace controller removes once a namespace's content is gone. */

@@ -1,4 +1,4 @@
-import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
+import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
 import type { Flunder } from './types.js';
 
 /**

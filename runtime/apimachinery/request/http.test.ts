@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
-import { resolveRequestInfo } from '../../endpoints/request/requestinfo.js';
+import { resolveRequestInfo } from './requestinfo.js';
 import { Cancellation } from './cancellation.js';
 import { adaptRequest, withCancellation } from './http.js';
 

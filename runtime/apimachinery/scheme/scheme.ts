@@ -1,5 +1,5 @@
 import type { APIGroupDefinition, ResourceDefinition } from '../../registry/types.js';
-import type { StoredObject } from '../../storage/object.js';
+import type { StoredObject } from '../object.js';
 
 /**
  * The versions of one kind and the conversions between them (runtime.Scheme for a single

@@ -16,7 +16,7 @@ import { jsonEqual } from '../../registry/generic/objects.js';
 import { checkName } from '../../registry/generic/update.js';
 import { shouldDeleteDuringUpdate, type UpdateTarget } from '../../registry/generic/update.js';
 import type { DeleteOptions, KubeObject } from '../../registry/rest.js';
-import { deepFreeze } from '../../storage/object.js';
+import { deepFreeze } from '../../apimachinery/object.js';
 import type { Watch } from '../types.js';
 import { History, type HistoryEvent } from './history.js';
 import { compareKeys, type ListedObjects, listObjects, parseRV, type TrackerListOptions } from './list.js';

@@ -1,7 +1,7 @@
 import { IncomingMessage, type IncomingHttpHeaders } from 'node:http';
 import { Socket } from 'node:net';
 import { newRequestEntityTooLarge } from '../../apimachinery/errors/index.js';
-import { resolveRequestInfo } from '../../endpoints/request/requestinfo.js';
+import { resolveRequestInfo } from '../../apimachinery/request/requestinfo.js';
 import type { UserInfo } from '../../apimachinery/request/types.js';
 import type { Cancellation } from '../../apimachinery/request/cancellation.js';
 import type { APIRequest } from '../../apimachinery/request/http.js';

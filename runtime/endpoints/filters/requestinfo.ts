@@ -1,5 +1,5 @@
 import type { Filter } from '../../apimachinery/request/http.js';
-import { resolveRequestInfo } from '../request/requestinfo.js';
+import { resolveRequestInfo } from '../../apimachinery/request/requestinfo.js';
 
 /** WithRequestInfo: sets `req.info` for every filter and handler after it. */
 export function withRequestInfo(): Filter {

@@ -1,6 +1,6 @@
 import type { GroupKind, GroupResource } from '../../apimachinery/errors/index.js';
 import type { KubeObject } from '../rest.js';
-import type { RESTStrategy } from '../strategy.js';
+import type { RESTStrategy } from '../../apimachinery/definition/strategy.js';
 
 /** What the create/update/delete preparation steps know about the resource they serve. */
 export interface ResourceInfo {

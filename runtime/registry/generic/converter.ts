@@ -1,5 +1,5 @@
 import { ConversionCache, type KindScheme } from '../../apimachinery/scheme/scheme.js';
-import { deepFreeze } from '../../storage/object.js';
+import { deepFreeze } from '../../apimachinery/object.js';
 import type { KubeObject } from '../rest.js';
 
 /**

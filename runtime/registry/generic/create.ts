@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { newBadRequest, newInvalid } from '../../apimachinery/errors/index.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
-import type { ObjectMeta } from '../../storage/object.js';
+import type { ObjectMeta } from '../../apimachinery/object.js';
 import type { KubeObject, RequestContext } from '../rest.js';
 import { formatTime, type ResourceInfo } from './context.js';
 import { generateName, type RandomIntFunc } from './names.js';

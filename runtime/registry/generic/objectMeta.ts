@@ -1,7 +1,7 @@
 import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/labels/index.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { maskTrailingDash } from '../../apimachinery/validation/names.js';
-import type { ObjectMeta } from '../../storage/object.js';
+import type { ObjectMeta } from '../../apimachinery/object.js';
 import type { KubeObject } from '../rest.js';
 
 /**

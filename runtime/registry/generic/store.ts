@@ -24,7 +24,7 @@ import type {
   ValidateObjectFunc,
   WriteOptions,
 } from '../rest.js';
-import type { RESTStrategy } from '../strategy.js';
+import type { RESTStrategy } from '../../apimachinery/definition/strategy.js';
 import type { ResourceDefinition } from '../types.js';
 import type { ResourceInfo } from './context.js';
 import { fillSystemFields, finishCreate, needsNameGeneration, prepareCreate } from './create.js';

@@ -1,5 +1,5 @@
 import { initialEventsAnnotationKey, type WatchEvent } from '../interfaces.js';
-import type { StoredObject } from '../object.js';
+import type { StoredObject } from '../../apimachinery/object.js';
 import { predicateEmpty, predicateMatches, type SelectionPredicate } from '../selectionPredicate.js';
 import { WatchQueue } from '../watchQueue.js';
 import type { CacheEvent } from './watchCache.js';

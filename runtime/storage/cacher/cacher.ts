@@ -13,7 +13,7 @@ import type {
   Watcher,
 } from '../interfaces.js';
 import { prefixRangeEnd, prepareKey } from '../keys.js';
-import type { StoredObject } from '../object.js';
+import type { StoredObject } from '../../apimachinery/object.js';
 import { everything, predicateEmpty, predicateMatches, type SelectionPredicate } from '../selectionPredicate.js';
 import { WatchQueue } from '../watchQueue.js';
 import { CacheWatcher } from './cacheWatcher.js';

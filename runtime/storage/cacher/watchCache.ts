@@ -1,5 +1,5 @@
 import { TooLargeResourceVersionError } from '../errors.js';
-import { deepFreeze, type StoredObject } from '../object.js';
+import { deepFreeze, type StoredObject } from '../../apimachinery/object.js';
 import { SortedStore } from './sortedStore.js';
 
 export interface CachedObject<T> {

@@ -1,6 +1,6 @@
 import { CorruptObjError, InternalError } from '../errors.js';
 import type { KeyValue } from '../kv.js';
-import type { StoredObject } from '../object.js';
+import type { StoredObject } from '../../apimachinery/object.js';
 import type { ValueTransformer } from '../transformer.js';
 import type { Versioner } from '../versioner.js';
 

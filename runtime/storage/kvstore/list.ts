@@ -3,7 +3,7 @@ import { BadRequestError, ExpiredError, expiredMessages, InternalError, TooLarge
 import type { ListOptions, ListResult } from '../interfaces.js';
 import { prefixRangeEnd } from '../keys.js';
 import { CompactedError, FutureRevisionError, type KeyValue, type ListResponse } from '../kv.js';
-import type { StoredObject } from '../object.js';
+import type { StoredObject } from '../../apimachinery/object.js';
 import { everything, predicateEmpty, predicateMatches, type SelectionPredicate } from '../selectionPredicate.js';
 import type { Versioner } from '../versioner.js';
 import { isCorrupt, type Store } from './store.js';

@@ -22,7 +22,7 @@ import type {
 } from '../interfaces.js';
 import { normalizePathPrefix, prefixRangeEnd, prepareKey } from '../keys.js';
 import type { KeyValue, KV } from '../kv.js';
-import type { StoredObject } from '../object.js';
+import type { StoredObject } from '../../apimachinery/object.js';
 import { identityTransformer, type ValueTransformer } from '../transformer.js';
 import { apiObjectVersioner, type Versioner } from '../versioner.js';
 import { Codec, CorruptDataError, interpretCorruptData, storageKeyOf, type ObjState } from './codec.js';

@@ -2,7 +2,7 @@ import { ExpiredError, expiredMessages, statusForError, TooLargeResourceVersionE
 import { initialEventsAnnotationKey, type WatchEvent, type WatchOptions, type Watcher } from '../interfaces.js';
 import { prefixRangeEnd } from '../keys.js';
 import { CompactedError, type KVEvent, type KVWatch, type KeyValue } from '../kv.js';
-import type { Status, StoredObject } from '../object.js';
+import type { Status, StoredObject } from '../../apimachinery/object.js';
 import { everything, predicateEmpty, predicateMatches, type SelectionPredicate } from '../selectionPredicate.js';
 import { WatchQueue } from '../watchQueue.js';
 import { maxLimit } from './list.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { encodeContinue } from '../continue.js';
 import { isNotFound } from '../errors.js';
 import type { Interface, WatchEvent, Watcher } from '../interfaces.js';
-import type { ObjectMeta, StoredObject } from '../object.js';
+import type { ObjectMeta, StoredObject } from '../../apimachinery/object.js';
 import type { TransformContext, ValueTransformer } from '../transformer.js';
 import { CorruptDataError } from '../kvstore/codec.js';
 import * as fields from '../../apimachinery/fields/index.js';

@@ -1,4 +1,4 @@
-import type { FieldError } from '../apimachinery/validation/field.js';
+import type { FieldError } from '../validation/field.js';
 
 /**
  * The hand-written behaviour of a kind, as k8s.io/apiserver's

@@ -1,6 +1,6 @@
-import { parseSelector } from '../../apimachinery/fields/index.js';
-import { parse as parseLabelSelector } from '../../apimachinery/labels/index.js';
-import type { RequestInfo } from '../../apimachinery/request/types.js';
+import { parseSelector } from '../fields/index.js';
+import { parse as parseLabelSelector } from '../labels/index.js';
+import type { RequestInfo } from './types.js';
 
 /**
  * RequestInfoFactory (k8s.io/apiserver/pkg/endpoints/request): what a path and method mean to
