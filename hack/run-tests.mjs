@@ -33,6 +33,8 @@ if (files.length === 0) {
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...flags, ...files], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-old-space-size=4096'].filter(Boolean).join(' ') },
+  // --conditions=source: the package's self-references (generated code imports `kube-ts-apiserver/…`)
+  // resolve to the .ts sources; in NODE_OPTIONS so that every process a test starts inherits it.
+  env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-old-space-size=4096', '--conditions=source'].filter(Boolean).join(' ') },
 });
 process.exit(result.status ?? 1);

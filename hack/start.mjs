@@ -16,13 +16,19 @@ const out = join(root, '.cache/start/serve.mjs');
 const workers = { 'yaml-worker': join(root, 'runtime/apimachinery/serializer/yaml-worker.ts') };
 const inputsFile = join(root, '.cache/start/inputs.json');
 
+/** Every dependency of package.json, with its subpaths: what the bundle imports at run time. */
+function externalPackages() {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).flatMap((name) => [name, `${name}/*`]);
+}
+
 /** True when the bundle exists and no source it was built from (nor this script) is newer. */
 function fresh() {
   if (!existsSync(out) || !existsSync(inputsFile)) return false;
   if (Object.keys(workers).some((name) => !existsSync(join(dirname(out), `${name}.mjs`)))) return false;
   const built = statSync(out).mtimeMs;
   const inputs = JSON.parse(readFileSync(inputsFile, 'utf8'));
-  return [fileURLToPath(import.meta.url), join(root, 'package-lock.json'), ...inputs.map((i) => join(root, i))]
+  return [fileURLToPath(import.meta.url), join(root, 'package.json'), join(root, 'package-lock.json'), ...inputs.map((i) => join(root, i))]
     .every((p) => existsSync(p) && statSync(p).mtimeMs <= built);
 }
 
@@ -37,7 +43,10 @@ if (!fresh()) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    // Dependencies stay external; the package's own entry points (generated code imports
+    // `kube-ts-apiserver/…`) are bundled from their sources through the "source" condition.
+    external: externalPackages(),
+    conditions: ['source'],
     sourcemap: 'inline',
     metafile: true,
     logLevel: 'warning',

@@ -10,7 +10,7 @@ import { Imports } from './ts.js';
 
 /** Where the fake clientset lives: beside the clientset it fakes. */
 export const FAKE_CLIENTSET = `${GENERATED}/clientset/fake/index.ts`;
-const RUNTIME_FAKE = 'runtime/client/fake/index';
+const RUNTIME_FAKE = paths.runtimeFake;
 
 /**
  * The fake clientset (client-go's fake package): the generated Clientset

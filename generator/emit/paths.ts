@@ -7,6 +7,14 @@ import type { GroupModel, KindModel, VersionModel } from '../model/types.js';
  */
 export const GENERATED = 'generated';
 
+/** The framework's package name: what generated code imports its runtime and built-in types from. */
+export const PACKAGE = 'kube-ts-apiserver';
+
+/** `kube-ts-apiserver` or one of its subpaths. */
+export function isPackageSpecifier(module: string): boolean {
+  return module === PACKAGE || module.startsWith(`${PACKAGE}/`);
+}
+
 export const paths = {
   schema: (g: GroupModel, v: VersionModel, k: KindModel) => `${GENERATED}/schemas/${g.clientName}/${v.name}/${k.kind.toLowerCase()}.json`,
   openapi: (g: GroupModel, v: VersionModel) => `${GENERATED}/openapi/${g.clientName}/${v.name}.json`,
@@ -22,14 +30,21 @@ export const paths = {
   index: () => `${GENERATED}/index.ts`,
   protobuf: (g: GroupModel, v: VersionModel) => `${GENERATED}/protobuf/${g.clientName}/${v.name}.ts`,
   protobufIndex: () => `${GENERATED}/protobuf/index.ts`,
-  runtimeClient: 'runtime/client/index',
-  runtimeRegistry: 'runtime/registry/types',
-  runtimeProtobuf: 'runtime/apimachinery/serializer/protobuf/descriptor',
-  metaTypes: 'apis/meta/v1/types',
+  // The framework's public entry points (package.json "exports"): generated code imports the
+  // package by name, in this repository (a self-reference) as in a user's project.
+  runtimeClient: `${PACKAGE}/client`,
+  runtimeFake: `${PACKAGE}/client/fake`,
+  runtimeRegistry: `${PACKAGE}/runtime`,
+  runtimeProtobuf: `${PACKAGE}/runtime`,
+  metaTypes: `${PACKAGE}/apis/meta/v1`,
 } as const;
 
-/** Relative ESM import specifier from one project file to a module (project-relative, no extension). */
+/**
+ * ESM import specifier from one project file to a module: a package entry point as it is, a
+ * project file (project-relative, no extension) as a relative path.
+ */
 export function importFrom(fromFile: string, module: string, extension = '.js'): string {
+  if (isPackageSpecifier(module)) return module;
   let rel = posix.relative(posix.dirname(fromFile), module);
   if (!rel.startsWith('.')) rel = `./${rel}`;
   return rel.endsWith('.json') ? rel : `${rel.replace(/\.ts$/, '')}${extension}`;

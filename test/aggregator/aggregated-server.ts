@@ -66,7 +66,7 @@ export class AggregatedServerProcess {
     const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'aggregated-it-'));
     const cp = o.controlPlane;
     const args = [
-      '--import', 'tsx', serveScript,
+      '--conditions=source', '--import', 'tsx', serveScript,
       '--secure-port', String(o.port ?? 0),
       '--bind-address', '127.0.0.1',
       '--data-dir', dataDir,

@@ -132,7 +132,7 @@ describe('standalone aggregated server (npm run serve-aggregated)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'aggregated-flags-'));
     try {
       const serve = (...args: string[]): ReturnType<typeof spawnSync> =>
-        spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'runtime/aggregated/serve.ts'), '--data-dir', dir, ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+        spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', join(repoRoot, 'runtime/aggregated/serve.ts'), '--data-dir', dir, ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
       const core = serve('--groups', 'apiextensions.k8s.io');
       assert.equal(core.status, 2, String(core.stderr));
       assert.match(String(core.stderr), /--groups: "apiextensions\.k8s\.io" is not a group of apis\/ a standalone server can serve \(available: wardle\.example\.com\)/);

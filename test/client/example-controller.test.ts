@@ -30,7 +30,7 @@ class Controller {
   }
 
   static start(args: readonly string[], env: NodeJS.ProcessEnv = {}): Controller {
-    const proc = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+    const proc = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', main, ...args], {
       cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', KUBECONFIG: '', ...env },
     });
     return new Controller(proc);

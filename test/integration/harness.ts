@@ -129,7 +129,7 @@ export class ControlPlane {
     try {
       if (ownsEtcd) etcd = await startEtcd();
       const etcdPrefix = o.backend === 'etcd3' ? (o.etcdPrefix ?? `/registry-${randomBytes(6).toString('hex')}`) : undefined;
-      const args = [...(o.bundled === true ? [join(repoRoot, 'hack/start.mjs')] : ['--import', 'tsx', serveScript]), '--secure-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir];
+      const args = [...(o.bundled === true ? [join(repoRoot, 'hack/start.mjs')] : ['--conditions=source', '--import', 'tsx', serveScript]), '--secure-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir];
       if (o.backend === 'etcd3' && etcd && etcdPrefix) {
         args.push('--storage-backend', 'etcd3', '--etcd-servers', etcd.endpoints.join(','), '--etcd-prefix', etcdPrefix);
       } else {
