@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { importAndGenerate, runCodegen } from './codegen.js';
+import { type CodegenSummary, importAndGenerate, runCodegen } from './codegen.js';
 import { CodegenError } from './model/diagnostics.js';
-import type { ApiModel } from './model/types.js';
 
 const USAGE = `usage: hack/update-codegen [--root DIR] [--out DIR] [--crd FILE.yaml…]
 
@@ -11,9 +10,15 @@ and writes schemas, CRD manifests, REST storage definitions, clientsets,
 listers and informers to --out (default: <root>/generated).
 
 --crd imports CustomResourceDefinition manifests written elsewhere (a
-third-party operator's CRDs): they are copied to apis/crds/, and every run
-generates TypeScript types plus typed clients, listers and informers for
-the CRDs kept there.`;
+third-party operator's CRDs, apiextensions.k8s.io/v1 or v1beta1; documents
+of other kinds are skipped): they are copied to apis/crds/ (replacing a
+kept manifest of the same file name), and every run generates TypeScript
+types plus typed clients, listers and informers for the CRDs kept there.
+An import that fails changes nothing.
+
+A run whose inputs did not change since the last one (by content) finds its
+outputs in node_modules/.cache/kube-ts-codegen/ and writes nothing;
+--no-cache generates everything afresh.`;
 
 async function main(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -22,6 +27,7 @@ async function main(argv: readonly string[]): Promise<number> {
       root: { type: 'string' },
       out: { type: 'string' },
       crd: { type: 'string', multiple: true },
+      'no-cache': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -39,27 +45,27 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   // `--crd a.yaml b.yaml` lists files after one flag, as the usage shows.
   const crdFiles = values.crd === undefined ? undefined : [...values.crd, ...positionals];
-  const result = crdFiles !== undefined
-    ? await importAndGenerate(root, crdFiles.map((f) => resolve(f)))
-    : await runCodegen({ root, ...(values.out === undefined ? {} : { outDir: resolve(values.out) }) });
-  report(result.model, result.files.length, result.write, started);
+  const cache = values['no-cache'] !== true;
+  if (crdFiles !== undefined && values.out !== undefined) {
+    console.error(`hack/update-codegen: --crd writes the project's own generated/; it cannot be combined with --out\n\n${USAGE}`);
+    return 2;
+  }
+  if (crdFiles !== undefined) {
+    const result = await importAndGenerate(root, crdFiles.map((f) => resolve(f)), { cache });
+    for (const file of result.skipped) console.log(`  skipped ${file}: no CustomResourceDefinition in it`);
+    report(result.summary, result.write, false, started);
+  } else {
+    const result = await runCodegen({ root, cache, ...(values.out === undefined ? {} : { outDir: resolve(values.out) }) });
+    report(result.summary, result.write, result.upToDate, started);
+  }
   return 0;
 }
 
-function report(model: ApiModel, fileCount: number, write: { written: number; removed: number }, started: number): void {
-  let versions = 0;
-  let kinds = 0;
-  for (const group of model.groups) {
-    for (const version of group.versions) {
-      versions++;
-      kinds += version.kinds.length;
-      const label = `${group.name === '' ? 'core' : group.name}/${version.name}${group.origin === 'crd' ? ' (imported CRD)' : ''}`;
-      const flags = [version.storage ? 'storage' : '', version.hub ? 'hub' : '', version.deprecation ? 'deprecated' : ''].filter(Boolean);
-      console.log(`  ${label}: ${version.kinds.length === 0 ? 'types only' : version.kinds.map((k) => k.kind).join(', ')}${flags.length > 0 ? ` (${flags.join(', ')})` : ''}`);
-    }
-  }
+function report(summary: CodegenSummary, write: { written: number; removed: number }, upToDate: boolean, started: number): void {
+  for (const line of summary.lines) console.log(`  ${line}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
-  console.log(`generated ${fileCount} files (${write.written} written, ${write.removed} removed) for ${model.groups.length} groups, ${versions} versions, ${kinds} kinds in ${seconds}s`);
+  const what = upToDate ? 'up to date, nothing written' : `${write.written} written, ${write.removed} removed`;
+  console.log(`generated ${summary.files} files (${what}) for ${summary.groups} groups, ${summary.versions} versions, ${summary.kinds} kinds in ${seconds}s`);
 }
 
 main(process.argv.slice(2)).then(

@@ -1,58 +1,115 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import { parseAllDocuments } from 'yaml';
 import type { CustomResourceDefinition } from '../../apis/apiextensions/v1/types.js';
-import { DiagnosticSink } from '../model/diagnostics.js';
+import type { DiagnosticSink } from '../model/diagnostics.js';
 import { inlineSchema } from '../model/inline.js';
 import { compareVersionPriority, groupClientName } from '../model/names.js';
-import type { JSONSchemaProps } from '../model/schema.js';
-import { ALL_VERBS, type GroupModel, type KindModel, type VersionModel } from '../model/types.js';
+import { ALL_VERBS, type GroupModel, type KindModel, type SourceLocation, type VersionModel } from '../model/types.js';
 import { defaultOpenAPIPackage } from '../parse/packages.js';
 import type { OutputFile } from '../emit/output.js';
 import { GENERATED, importFrom, paths } from '../emit/paths.js';
 import { HEADER_TEXT } from '../print/header.js';
+import type { CodegenCache } from './cache.js';
+import { type ReadManifest, readManifest } from './read.js';
+import { printTypes } from './types.js';
 
 /** Where imported CRD manifests are kept: every run regenerates their clients. */
 export const CRD_DIR = 'apis/crds';
 
-/**
- * Reads CustomResourceDefinition manifests (multi-document YAML) into model
- * groups of origin `crd`: no server code is generated for them, only
- * TypeScript types and the same typed clients, listers and informers as for
- * groups defined in TypeScript.
- */
-export function readCRDGroups(files: readonly { path: string; text: string }[], sink: DiagnosticSink): GroupModel[] {
-  const byGroup = new Map<string, { crd: CustomResourceDefinition; file: string }[]>();
-  for (const file of files) {
-    for (const doc of parseAllDocuments(file.text)) {
-      if (doc.errors.length > 0) {
-        sink.error({ file: file.path, line: 1 }, `not valid YAML: ${doc.errors[0]!.message}`);
-        continue;
-      }
-      const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
-      if (value === null || value === undefined) continue;
-      const crd = value as Partial<CustomResourceDefinition>;
-      if (crd.apiVersion !== 'apiextensions.k8s.io/v1' || crd.kind !== 'CustomResourceDefinition' || crd.spec === undefined) {
-        sink.error({ file: file.path, line: 1 }, 'only apiextensions.k8s.io/v1 CustomResourceDefinition documents can be imported');
-        continue;
-      }
-      byGroup.set(crd.spec.group, [...(byGroup.get(crd.spec.group) ?? []), { crd: crd as CustomResourceDefinition, file: file.path }]);
-    }
-  }
-  return [...byGroup.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([group, crds]) => crdGroup(group, crds, sink));
+export interface CRDFile {
+  /** Project-relative path (or the path given on the command line), as errors name it. */
+  readonly path: string;
+  readonly text: string;
 }
 
-function crdGroup(group: string, crds: readonly { crd: CustomResourceDefinition; file: string }[], sink: DiagnosticSink): GroupModel {
+interface Located {
+  readonly crd: CustomResourceDefinition;
+  readonly at: SourceLocation;
+}
+
+/**
+ * Reads CustomResourceDefinition manifests into model groups of origin
+ * `crd`: no server code is generated for them, only TypeScript types and the
+ * same typed clients, listers and informers as for groups defined in
+ * TypeScript. Collisions that would make two things one (the same CRD twice,
+ * a kind defined twice in a group, two groups with one client name, a group
+ * that apis/ defines) are errors naming both places.
+ */
+export function readCRDGroups(files: readonly CRDFile[], sink: DiagnosticSink, cache: CodegenCache, sourceGroups: readonly GroupModel[] = []): GroupModel[] {
+  const byGroup = new Map<string, Located[]>();
+  const seen = new Map<string, SourceLocation>();
+  const fileByBase = new Map<string, string>();
+  for (const file of files) {
+    const base = basename(file.path);
+    const other = fileByBase.get(base);
+    if (other !== undefined) {
+      sink.error({ file: file.path, line: 1 }, `another manifest has the same file name: ${other} (both would be kept as ${CRD_DIR}/${base})`);
+      continue;
+    }
+    fileByBase.set(base, file.path);
+    const manifest = readCached(file.text, cache);
+    for (const p of manifest.problems) sink.error({ file: file.path, line: p.line }, p.message);
+    for (const { crd, line } of manifest.crds) {
+      const at = { file: file.path, line };
+      const name = `${crd.spec.names.plural}.${crd.spec.group}`;
+      const first = seen.get(name) ?? seen.get(`${crd.spec.group}/${crd.spec.names.kind}`);
+      if (first !== undefined) {
+        sink.error(at, `CustomResourceDefinition ${name} (kind ${crd.spec.names.kind}) is also defined at ${where(first)}`);
+        continue;
+      }
+      seen.set(name, at);
+      seen.set(`${crd.spec.group}/${crd.spec.names.kind}`, at);
+      byGroup.set(crd.spec.group, [...(byGroup.get(crd.spec.group) ?? []), { crd, at }]);
+    }
+  }
+  checkClientNames(byGroup, sourceGroups, sink);
+  return [...byGroup.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([group, crds]) => crdGroup(group, crds));
+}
+
+/** A client name is one accessor and one directory under generated/: it must name one group. */
+function checkClientNames(byGroup: ReadonlyMap<string, readonly Located[]>, sourceGroups: readonly GroupModel[], sink: DiagnosticSink): void {
+  const owners = new Map<string, { group: string; at: SourceLocation }>();
+  for (const g of sourceGroups) {
+    const at = g.versions.flatMap((v) => v.kinds).find((k) => k.source !== undefined)?.source ?? { file: g.dir ?? 'apis', line: 1 };
+    owners.set(g.clientName, { group: g.name, at });
+  }
+  for (const [group, crds] of [...byGroup].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const at = crds[0]!.at;
+    const clientName = groupClientName(group);
+    const owner = owners.get(clientName);
+    if (owner === undefined) {
+      owners.set(clientName, { group, at });
+    } else if (owner.group === group) {
+      sink.error(at, `imported CRD group ${group} is also defined in apis/ (${where(owner.at)})`);
+    } else {
+      sink.error(at, `group ${group} and group ${owner.group} (${where(owner.at)}) would both have the client name "${clientName}" (generated/*/${clientName}/)`);
+    }
+  }
+}
+
+function where(at: SourceLocation): string {
+  return `${at.file}:${at.line}`;
+}
+
+/** A manifest read once per content: YAML parsing is the slow part of a large CRD set. */
+function readCached(text: string, cache: CodegenCache): ReadManifest {
+  const key = cache.key('crd-manifest', text);
+  const hit = cache.read('crd', key);
+  if (hit !== undefined) return JSON.parse(hit) as ReadManifest;
+  const manifest = readManifest(text);
+  cache.write('crd', key, JSON.stringify(manifest));
+  return manifest;
+}
+
+function crdGroup(group: string, crds: readonly Located[]): GroupModel {
   const clientName = groupClientName(group);
   const versionNames = [...new Set(crds.flatMap(({ crd }) => crd.spec.versions.filter((v) => v.served).map((v) => v.name)))]
     .sort(compareVersionPriority);
   const versions = versionNames.map((name): VersionModel => {
-    const kinds = crds.flatMap(({ crd, file }): KindModel[] => {
+    const kinds = crds.flatMap(({ crd, at }): KindModel[] => {
       const v = crd.spec.versions.find((x) => x.name === name && x.served);
       if (v === undefined) return [];
-      const schema = v.schema?.openAPIV3Schema;
-      if (schema === undefined) sink.error({ file, line: 1 }, `${crd.spec.names.kind} ${name} has no openAPIV3Schema: nothing to type`);
+      const schema = v.schema!.openAPIV3Schema!;
       const names = crd.spec.names;
       const scale = v.subresources?.scale;
       return [{
@@ -74,13 +131,13 @@ function crdGroup(group: string, crds: readonly { crd: CustomResourceDefinition;
         })),
         selectableFields: (v.selectableFields ?? []).map((f) => f.jsonPath),
         definition: `${defaultOpenAPIPackage(group, name)}.${names.kind}`,
-        schema: inlineSchema(schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, {}),
-        description: schema?.description ?? '',
+        schema: inlineSchema(schema, {}),
+        description: schema.description ?? '',
         typeRef: { module: `${GENERATED}/types/${clientName}/${name}`, name: names.kind },
         hooks: { conversion: undefined, defaults: undefined, strategy: undefined },
-        source: { file, line: 1 },
+        source: at,
       }];
-    }).sort((a, b) => a.kind.localeCompare(b.kind));
+    }).sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
     const storage = crds.some(({ crd }) => crd.spec.versions.some((v) => v.name === name && v.storage));
     const deprecated = crds.flatMap(({ crd }) => crd.spec.versions).find((v) => v.name === name && v.deprecated === true);
     const deprecation = deprecated === undefined ? undefined : { warning: deprecated.deprecationWarning };
@@ -90,7 +147,7 @@ function crdGroup(group: string, crds: readonly { crd: CustomResourceDefinition;
 }
 
 /** Reads every manifest under apis/crds/ (sorted), for the main codegen run. */
-export function readCRDDir(root: string): { path: string; text: string }[] {
+export function readCRDDir(root: string): CRDFile[] {
   const dir = join(root, CRD_DIR);
   let names: string[];
   try {
@@ -98,72 +155,34 @@ export function readCRDDir(root: string): { path: string; text: string }[] {
   } catch {
     return [];
   }
-  return names.map((n) => ({ path: `${CRD_DIR}/${basename(n)}`, text: readFileSync(join(dir, n), 'utf8') }));
+  return names.map((n) => ({ path: `${CRD_DIR}/${n}`, text: readFileSync(join(dir, n), 'utf8') }));
 }
 
 /**
- * TypeScript types of imported kinds, one module per group version, by
- * json-schema-to-typescript. `metadata` is typed as ObjectMeta; fields a
- * schema does not declare are not allowed unless it preserves unknown fields.
+ * TypeScript types of imported kinds, one module per group version (see
+ * printTypes), each printed once per content of its kinds' schemas.
  */
-export async function emitCRDTypes(groups: readonly GroupModel[]): Promise<OutputFile[]> {
+export function emitCRDTypes(groups: readonly GroupModel[], cache: CodegenCache): OutputFile[] {
   const out: OutputFile[] = [];
   for (const group of groups.filter((g) => g.origin === 'crd')) {
     for (const version of group.versions) {
       const path = paths.types(group, version);
-      const parts: string[] = [];
-      for (const kind of version.kinds) {
-        const schema = forTypes(kind.schema, true);
-        parts.push(await compile(schema as JSONSchema, kind.kind, {
-          bannerComment: '',
-          additionalProperties: false,
-          strictIndexSignatures: true,
-          unknownAny: true,
-          format: true,
-          declareExternallyReferenced: true,
-          style: { singleQuote: true, printWidth: 120 },
-        }));
+      const kinds = version.kinds.map((k) => ({ kind: k.kind, description: k.description, schema: k.schema }));
+      const key = cache.key('crd-types', JSON.stringify(kinds));
+      let body = cache.read('types', key);
+      if (body === undefined) {
+        body = printTypes(kinds);
+        cache.write('types', key, body);
       }
-      const text = [
-        `// ${HEADER_TEXT}`,
-        '',
-        `import type { ObjectMeta } from '${importFrom(path, paths.metaTypes)}';`,
-        '',
-        parts.map((p) => p.trim()).join('\n\n'),
-        '',
-      ].join('\n');
+      const text = [`// ${HEADER_TEXT}`, '', `import type { ObjectMeta } from '${importFrom(path, paths.metaTypes)}';`, '', body, ''].join('\n');
       out.push({ path, format: 'text', text });
     }
   }
   return out;
 }
 
-/** Schema adjusted for type generation: ObjectMeta for metadata, int-or-string as a union. */
-function forTypes(schema: JSONSchemaProps, root: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...schema };
-  delete out['x-kubernetes-validations'];
-  if (schema['x-kubernetes-int-or-string'] === true) return { ...pickDoc(schema), tsType: 'number | string' };
-  if (schema['x-kubernetes-preserve-unknown-fields'] === true && schema.properties === undefined) {
-    return { ...pickDoc(schema), tsType: schema.type === 'object' ? '{ [key: string]: unknown }' : 'unknown' };
-  }
-  if (schema.properties !== undefined || root) {
-    // Every custom resource carries apiVersion, kind and metadata whether its schema declares
-    // them or not (kube's structural schemas allow them implicitly): declared first, so a schema
-    // that does declare them keeps its own order and documentation.
-    const props: Record<string, unknown> = root ? { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { tsType: 'ObjectMeta' } } : {};
-    for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-      props[name] = (root || schema['x-kubernetes-embedded-resource'] === true) && name === 'metadata'
-        ? { tsType: 'ObjectMeta' }
-        : forTypes(prop, false);
-    }
-    out['properties'] = props;
-    if (schema['x-kubernetes-preserve-unknown-fields'] === true) out['additionalProperties'] = true;
-  }
-  if (schema.items !== undefined && !Array.isArray(schema.items)) out['items'] = forTypes(schema.items, false);
-  if (typeof schema.additionalProperties === 'object') out['additionalProperties'] = forTypes(schema.additionalProperties, false);
-  return out;
-}
-
-function pickDoc(schema: JSONSchemaProps): Record<string, unknown> {
-  return schema.description === undefined ? {} : { description: schema.description };
+/** Whether a manifest holds a CustomResourceDefinition (or a problem to report): what `--crd` keeps. */
+export function holdsCRDs(text: string, cache: CodegenCache): boolean {
+  const manifest = readCached(text, cache);
+  return manifest.crds.length > 0 || manifest.problems.length > 0;
 }
