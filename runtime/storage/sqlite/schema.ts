@@ -61,7 +61,10 @@ export interface LogRow {
   prev_expires_at: number | null;
 }
 
-/** Prepared statements, compiled once per database. */
+/**
+ * Prepared statements, compiled once per database. @internal (not in the package's declarations:
+ * better-sqlite3's statement type cannot be named there).
+ */
 export function prepareStatements(db: Database.Database) {
   return {
     getMeta: db.prepare<[string], { value: number }>('SELECT value FROM meta WHERE name = ?'),
@@ -118,4 +121,5 @@ export function prepareStatements(db: Database.Database) {
   };
 }
 
+/** @internal */
 export type Statements = ReturnType<typeof prepareStatements>;
