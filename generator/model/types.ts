@@ -9,7 +9,7 @@
  * Kubernetes version priority, kinds by name): emitters may rely on the order
  * and never sort again.
  */
-import type { PrinterColumnDefinition, Verb } from '../../runtime/registry/types.js';
+import type { PrinterColumnDefinition, Verb } from '../../runtime/apimachinery/definition/resource.js';
 import type { ProtoMessage } from './protobuf.js';
 import type { JSONSchemaProps } from './schema.js';
 

@@ -1,5 +1,6 @@
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from '../../apis/apiextensions/v1/types.js';
-import type { APIGroupDefinition, APIVersionDefinition, PrinterColumnDefinition, ResourceDefinition, Verb } from '../registry/types.js';
+import type { APIGroupDefinition, APIVersionDefinition } from '../registry/types.js';
+import type { PrinterColumnDefinition, ResourceDefinition, Verb } from '../apimachinery/definition/resource.js';
 import { compareVersionsForDiscovery } from '../server/discovery/version-order.js';
 import { deprecationWarningOf, servedNames, storageVersionOf } from './apihelpers.js';
 import { customResourceStrategy } from './strategy.js';

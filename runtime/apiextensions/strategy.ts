@@ -6,7 +6,7 @@ import { isQualifiedName } from '../apimachinery/validation/names.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { KubeObject } from '../registry/rest.js';
 import type { RESTStrategy } from '../apimachinery/definition/strategy.js';
-import type { ResourceDefinition } from '../registry/types.js';
+import type { ResourceDefinition } from '../apimachinery/definition/resource.js';
 
 type ScalePaths = NonNullable<ResourceDefinition['subresources']['scale']>;
 

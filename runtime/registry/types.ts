@@ -1,6 +1,4 @@
-import type { JSONSchemaProps } from '../../apis/apiextensions/v1/schema.js';
-import type { Conversion, Defaulter } from '../apimachinery/scheme/conversion.js';
-import type { RESTStrategy } from '../apimachinery/definition/strategy.js';
+import type { OpenAPIComponentsDocument, ResourceDefinition } from '../apimachinery/definition/resource.js';
 
 /**
  * REST storage definitions: what generated/registry/<group>.ts declares for
@@ -27,47 +25,4 @@ export interface APIVersionDefinition {
    */
   readonly openapi: OpenAPIComponentsDocument;
   readonly resources: readonly ResourceDefinition[];
-}
-
-/** What the registry needs of a generated OpenAPI document: its named schemas. */
-export interface OpenAPIComponentsDocument {
-  readonly components: { readonly schemas: Readonly<Record<string, unknown>> };
-}
-
-export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
-
-export interface PrinterColumnDefinition {
-  readonly name: string;
-  readonly type: 'integer' | 'number' | 'string' | 'boolean' | 'date';
-  readonly jsonPath: string;
-  readonly description?: string;
-  readonly format?: string;
-  readonly priority: number;
-}
-
-export interface ResourceDefinition {
-  readonly kind: string;
-  readonly listKind: string;
-  readonly plural: string;
-  readonly singular: string;
-  readonly shortNames: readonly string[];
-  readonly categories: readonly string[];
-  readonly namespaced: boolean;
-  readonly verbs: readonly Verb[];
-  readonly subresources: {
-    readonly status: boolean;
-    readonly scale?: { readonly specReplicasPath: string; readonly statusReplicasPath: string; readonly labelSelectorPath?: string };
-  };
-  readonly printerColumns: readonly PrinterColumnDefinition[];
-  readonly selectableFields: readonly string[];
-  /** Structural schema of this version, for validation, pruning and defaulting. */
-  readonly schema: JSONSchemaProps;
-  /** Name of the kind's component in the version's OpenAPI document. */
-  readonly openapiDefinition: string;
-  /** Version ↔ hub conversion; absent where the version's shape equals the hub's. */
-  readonly conversion?: Conversion<unknown, unknown>;
-  /** Hand-written defaulting of objects in this version. */
-  readonly defaults?: Defaulter<never>;
-  /** Strategy hooks; set on the hub version's resource. */
-  readonly strategy?: RESTStrategy<never>;
 }

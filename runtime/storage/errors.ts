@@ -1,4 +1,6 @@
+import { InterpretableError, type ErrorTarget, type StatusError } from '../apimachinery/errors/index.js';
 import type { Status } from '../apimachinery/object.js';
+import { interpretStorageError } from './interpret.js';
 
 /**
  * Typed storage errors, as k8s.io/apiserver/pkg/storage/errors.go plus the apierrors the
@@ -30,11 +32,16 @@ function storageErrorMessage(e: { what: string; code: number; key: string; resou
   return `StorageError: ${e.what}, Code: ${e.code}, Key: ${e.key}, ResourceVersion: ${e.resourceVersion ?? 0}, AdditionalErrorMsg: ${e.detail ?? ''}`;
 }
 
-export abstract class StorageError extends Error {
+export abstract class StorageError extends InterpretableError {
   abstract readonly code: StorageErrorCode;
   abstract readonly httpCode: number;
   /** The Status reason kube-apiserver reports for this error. */
   abstract readonly reason: string;
+
+  /** The Status a request against `target` answers with (storage.Interpret*Error). */
+  interpret(target: ErrorTarget): StatusError {
+    return interpretStorageError(this, target);
+  }
 
   /** A Status object for ERROR watch events and error bodies. */
   toStatus(): Status {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { JSONSchemaProps } from '../../apis/apiextensions/v1/schema.js';
-import type { APIGroupDefinition, ResourceDefinition } from '../../runtime/registry/types.js';
+import type { APIGroupDefinition } from '../../runtime/registry/types.js';
+import type { ResourceDefinition } from '../../runtime/apimachinery/definition/resource.js';
 import { startServer, type TestServer } from './helpers.js';
 
 /**

@@ -7,7 +7,8 @@ import * as labels from '../../runtime/apimachinery/labels/index.js';
 import { StatusError } from '../../runtime/apimachinery/errors/index.js';
 import { createResourceStorage, storagePrefix, type RandomIntFunc } from '../../runtime/registry/generic/index.js';
 import type { InternalListOptions, KubeObject, RequestContext, UpdatedObjectInfo, ValidateObjectFunc } from '../../runtime/registry/rest.js';
-import type { APIGroupDefinition, ResourceDefinition } from '../../runtime/registry/types.js';
+import type { APIGroupDefinition } from '../../runtime/registry/types.js';
+import type { ResourceDefinition } from '../../runtime/apimachinery/definition/resource.js';
 import { newStorageFactory, type Interface, type StorageConfig, type StorageFactory, type WatchEvent, type Watcher } from '../../runtime/storage/index.js';
 
 /** A fixed clock that tests move forward by hand. */

@@ -1,6 +1,6 @@
 import type { CustomResourceDefinition, JSONSchemaProps } from '../../../apis/apiextensions/v1/types.js';
 import { coreGroup } from '../../../generated/registry/core.js';
-import type { ResourceDefinition } from '../../registry/types.js';
+import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import { buildGroupVersionOpenAPI, CUSTOM_RESOURCE_PATCH_TYPES, openAPIResource, type OpenAPIResource, type OpenAPIV3Document } from '../../server/openapi/index.js';
 import { crdGroupDefinition } from '../definition.js';
 import { isConditionTrue, NON_STRUCTURAL_SCHEMA } from './conditions.js';

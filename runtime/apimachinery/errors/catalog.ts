@@ -1,6 +1,6 @@
 import type { StatusCause, StatusDetails } from '../../../apis/meta/v1/status.js';
-import { StorageError } from '../../storage/errors.js';
 import { formatFieldError, formatFieldErrorBody, type FieldError } from '../validation/field.js';
+import { InterpretableError } from './interpretable.js';
 import { StatusError, type FailureStatus, type StatusReason } from './status-error.js';
 
 /**
@@ -189,36 +189,11 @@ export function newInternalError(err: unknown): StatusError {
 
 /**
  * Any error as the StatusError the client receives (ErrorToAPIStatus): StatusErrors unchanged,
- * storage errors through fromStorageError, and anything else as a 500 with an empty reason.
+ * errors of lower layers (storage) as they interpret themselves against the target, and anything
+ * else as a 500 with an empty reason.
  */
 export function toStatusError(err: unknown, target?: { gr: GroupResource; name: string; operation?: string }): StatusError {
   if (err instanceof StatusError) return err;
-  if (err instanceof StorageError) return fromStorageError(err, target?.gr ?? { group: '', resource: '' }, target?.name ?? '', target?.operation ?? 'request');
+  if (err instanceof InterpretableError) return err.interpret({ gr: target?.gr ?? { group: '', resource: '' }, name: target?.name ?? '', operation: target?.operation ?? 'request' });
   return failure(500, '', err instanceof Error ? err.message : String(err));
-}
-
-/** storage.Interpret*Error: storage errors as the Status kube-apiserver answers with. */
-export function fromStorageError(err: StorageError, gr: GroupResource, name: string, operation: string): StatusError {
-  switch (err.code) {
-    case 'KeyNotFound':
-      return newNotFound(gr, name);
-    case 'KeyExists':
-      return newAlreadyExists(gr, name);
-    case 'ResourceVersionConflicts':
-      return newConflict(gr, name, OPTIMISTIC_LOCK_ERROR_MSG);
-    case 'InvalidObj':
-      return newConflict(gr, name, 'detail' in err && typeof err.detail === 'string' ? err.detail : err.message);
-    case 'Unreachable':
-    case 'Timeout':
-      return newServerTimeout(gr, operation, 2);
-    case 'ResourceVersionSetOnCreate':
-      return failure(500, '', err.message);
-    default: {
-      const s = err.toStatus();
-      const e = failure(s.code, s.reason as StatusReason, s.message, s.details);
-      // An expired continue token's 410 carries the token of an inconsistent continuation (kube's ListMeta.Continue).
-      if (s.metadata.continue) e.status.metadata.continue = s.metadata.continue;
-      return e;
-    }
-  }
 }

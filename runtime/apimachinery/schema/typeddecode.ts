@@ -1,4 +1,4 @@
-import type { OpenAPIComponentsDocument } from '../../registry/types.js';
+import type { OpenAPIComponentsDocument } from '../definition/resource.js';
 import { hasField, isJSONObject, jsonTypeName } from '../serializer/jsonvalue.js';
 
 /**

@@ -1,5 +1,16 @@
-import type { APIGroupDefinition, ResourceDefinition } from '../../registry/types.js';
+import type { ResourceDefinition } from '../definition/resource.js';
 import type { StoredObject } from '../object.js';
+
+/**
+ * What a scheme reads of a group: its name, hub and storage versions, and the kinds each version
+ * serves. The registry's APIGroupDefinition is one; declared here so this layer needs nothing above.
+ */
+export interface SchemeGroup {
+  readonly name: string;
+  readonly hubVersion: string;
+  readonly storageVersion: string;
+  readonly versions: readonly { readonly name: string; readonly resources: readonly ResourceDefinition[] }[];
+}
 
 /**
  * The versions of one kind and the conversions between them (runtime.Scheme for a single
@@ -16,7 +27,7 @@ export class KindScheme {
   readonly storageVersion: string;
   private readonly byVersion: ReadonlyMap<string, ResourceDefinition>;
 
-  constructor(group: APIGroupDefinition, kind: string) {
+  constructor(group: SchemeGroup, kind: string) {
     this.group = group.name;
     this.kind = kind;
     const byVersion = new Map<string, ResourceDefinition>();

@@ -1,5 +1,4 @@
 import type { APIRequest, Filter } from '../../apimachinery/request/http.js';
-import type { LifecycleSignal } from '../../server/lifecycle.js';
 
 /** Health probes and metrics scraping are served to the end of a shutdown. */
 const EXEMPT_PATH_PREFIXES = ['/readyz', '/livez', '/healthz', '/metrics'];
@@ -20,13 +19,21 @@ export function isRequestExemptFromRetryAfter(req: Pick<APIRequest, 'path' | 'he
 export const SHUTDOWN_RETRY_AFTER_MESSAGE = 'The apiserver is shutting down, please try again later.';
 
 /**
+ * The lifecycle event the filter reads (the server's LifecycleSignal is one): whether it happened.
+ * Declared here, as kube's filter takes a channel, so the filters need nothing of the server.
+ */
+export interface ShutdownEvent {
+  readonly signaled: boolean;
+}
+
+/**
  * WithRetryAfter (--shutdown-send-retry-after): once the server stops accepting new requests,
  * every new one, on a new or a kept-alive connection, is answered 429 with `Retry-After: 5` and,
  * on HTTP/1.1, `Connection: close`, so the client retries elsewhere (or here, after a restart)
  * on a new connection; the listener stays open until the requests in flight are drained. The
  * body is kube's: net/http's http.Error, plain text, not a Status.
  */
-export function withRetryAfter(notAcceptingNewRequest: LifecycleSignal): Filter {
+export function withRetryAfter(notAcceptingNewRequest: ShutdownEvent): Filter {
   return async (req, res, next) => {
     if (!notAcceptingNewRequest.signaled || isRequestExemptFromRetryAfter(req)) return next(req, res);
     // HTTP/2 has no Connection header (RFC 9113 §8.2.2): there the server's GOAWAY ends the connection.

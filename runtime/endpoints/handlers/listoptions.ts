@@ -3,7 +3,7 @@ import * as fields from '../../apimachinery/fields/index.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { buildPredicate } from '../../registry/generic/index.js';
 import type { InternalListOptions } from '../../registry/rest.js';
-import type { ResourceDefinition } from '../../registry/types.js';
+import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import { queryBool, queryInt, queryString } from './queryparams.js';
 
 /** ListOptions as sent (metainternalversion.ListOptions before the selectors are resolved). */

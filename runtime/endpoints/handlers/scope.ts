@@ -3,7 +3,7 @@ import { ConversionCache, type KindScheme } from '../../apimachinery/scheme/sche
 import type { SchemaValidator } from '../../apimachinery/validation/schema-validator.js';
 import type { AdmissionChain } from '../../admission/types.js';
 import type { Getter, KubeObject, ResourceStorage, StandardStorage, Updater } from '../../registry/rest.js';
-import type { OpenAPIComponentsDocument, ResourceDefinition } from '../../registry/types.js';
+import type { OpenAPIComponentsDocument, ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import type { EndpointRestrictions } from '../negotiation/negotiate.js';
 import type { TableConvertor } from '../table/convertor.js';
 

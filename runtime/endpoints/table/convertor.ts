@@ -1,5 +1,5 @@
 import type { Table, TableColumnDefinition, TableRow } from '../../../apis/meta/v1/table.js';
-import type { PrinterColumnDefinition } from '../../registry/types.js';
+import type { PrinterColumnDefinition } from '../../apimachinery/definition/resource.js';
 import { humanAge } from './duration.js';
 import { goFormat } from './gofmt.js';
 import { parseJSONPath, type JSONPath } from './jsonpath.js';

@@ -3,7 +3,7 @@ import * as fields from '../../apimachinery/fields/index.js';
 import * as labels from '../../apimachinery/labels/index.js';
 import type { Attrs, AttrFunc, SelectionPredicate } from '../../storage/index.js';
 import type { KubeObject } from '../rest.js';
-import type { ResourceDefinition } from '../types.js';
+import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import { ownField } from '../../apimachinery/serializer/jsonvalue.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Scale } from '../../../apis/autoscaling/v1/types.js';
 import { newBadRequest, newInternalError, newInvalid, newNotFound } from '../../apimachinery/errors/index.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import type { Getter, KubeObject, RequestContext, UpdatedObjectInfo, Updater, ValidateObjectFunc, WriteOptions } from '../rest.js';
-import type { ResourceDefinition } from '../types.js';
+import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import { selectableFieldName } from './predicate.js';
 import type { Store } from './store.js';
 import { HUB_VIEW, type VersionView } from './view.js';

@@ -25,7 +25,7 @@ import type {
   WriteOptions,
 } from '../rest.js';
 import type { RESTStrategy } from '../../apimachinery/definition/strategy.js';
-import type { ResourceDefinition } from '../types.js';
+import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import type { ResourceInfo } from './context.js';
 import { fillSystemFields, finishCreate, needsNameGeneration, prepareCreate } from './create.js';
 import { checkDeletePreconditions, deletionFinalizers, markAsDeleting } from './delete.js';

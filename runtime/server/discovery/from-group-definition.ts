@@ -1,4 +1,5 @@
-import type { APIGroupDefinition, APIVersionDefinition, ResourceDefinition } from '../../registry/types.js';
+import type { APIGroupDefinition, APIVersionDefinition } from '../../registry/types.js';
+import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import { storageVersionHash } from './storage-version-hash.js';
 import type { GroupVersionDescription, ResourceDescription, SubresourceDescription } from './types.js';
 

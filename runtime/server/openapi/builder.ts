@@ -1,4 +1,5 @@
-import type { APIGroupDefinition, ResourceDefinition } from '../../registry/types.js';
+import type { APIGroupDefinition } from '../../registry/types.js';
+import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import { metaSchemas, scaleSchemas, schemaRef } from './meta-schemas.js';
 import { resourcePaths } from './operations.js';
 import { BUILTIN_PATCH_TYPES, type GroupVersionOpenAPIInput, type OpenAPIResource, type OpenAPIV3Document, type PatchType, type PathItem } from './types.js';
