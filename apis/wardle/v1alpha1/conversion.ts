@@ -1,4 +1,4 @@
-import type { Conversion } from '../../../runtime/apimachinery/scheme/conversion.js';
+import type { Conversion } from 'kube-ts-apiserver/runtime';
 import type * as hub from '../v1beta1/types.js';
 import type { Flunder } from './types.js';
 

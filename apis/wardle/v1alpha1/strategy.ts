@@ -1,4 +1,4 @@
-import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
+import type { RESTStrategy } from 'kube-ts-apiserver/runtime';
 import type { Fischer } from './types.js';
 
 /**
