@@ -2,7 +2,7 @@ import { anonymousAuthenticator } from '../authentication/anonymous.js';
 import { requestHeaderAuthenticator } from '../authentication/requestheader.js';
 import { x509Authenticator } from '../authentication/x509.js';
 import { authenticatedGroupAdder, unionAuthenticator, unionFailOnError, type Authenticator } from '../authentication/authenticator.js';
-import { CABundle, ClientCertificateVerifier } from '../endpoints/filters/clientcert.js';
+import { CABundle, ClientCertificateVerifier } from '../authentication/clientcert.js';
 import { readFlagFile } from './certs.js';
 import type { CompletedAggregatedOptions } from './options.js';
 

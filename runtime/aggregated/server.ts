@@ -5,7 +5,7 @@ import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js'
 import { newAdmissionChain, type AdmissionPlugin, type ObjectLookup } from '../admission/types.js';
 import { installAPIGroup } from '../controlplane/install.js';
 import { systemContext } from '../controlplane/loopback.js';
-import { ResourceRegistry } from '../controlplane/resources.js';
+import { ResourceRegistry } from '../registry/resources.js';
 import { addStorageHealthChecks } from '../controlplane/storagehealth.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 import { Config } from '../server/config.js';

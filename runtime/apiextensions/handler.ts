@@ -2,7 +2,7 @@ import type { CustomResourceDefinition } from '../../apis/apiextensions/v1/types
 import type { AdmissionChain } from '../admission/types.js';
 import { newInternalError, newMethodNotSupported, StatusError } from '../apimachinery/errors/index.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
-import type { InstalledResource } from '../controlplane/resources.js';
+import type { InstalledResource } from '../registry/resources.js';
 import { storagePrefix } from '../registry/generic/index.js';
 import type { ResourceStorage } from '../registry/rest.js';
 import type { APIRequest, Handler } from '../apimachinery/request/http.js';

@@ -3,7 +3,7 @@ import { requestHeaderAuthenticator, type RequestHeaderConfig } from './requesth
 import { tokenFileAuthenticator, type StaticTokens } from './tokenfile.js';
 import { x509Authenticator } from './x509.js';
 import { authenticatedGroupAdder, unionAuthenticator, unionFailOnError, type Authenticator } from './authenticator.js';
-import type { ClientCertificateVerifier } from '../endpoints/filters/clientcert.js';
+import type { ClientCertificateVerifier } from './clientcert.js';
 
 /** What kube-apiserver's authentication flags configure; an absent field turns its authenticator off. */
 export interface BuiltInAuthenticationConfig {

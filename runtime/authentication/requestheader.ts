@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { UserInfo } from '../apimachinery/request/types.js';
 import type { Authenticator } from './authenticator.js';
-import { CertificateVerificationError, type ClientCertificateVerifier } from '../endpoints/filters/clientcert.js';
+import { CertificateVerificationError, type ClientCertificateVerifier } from './clientcert.js';
 
 /** The request-header flags (--requestheader-*), header names as given (any case). */
 export interface RequestHeaderConfig {

@@ -1,5 +1,5 @@
 import type { Authenticator } from './authenticator.js';
-import type { ClientCertificateVerifier } from '../endpoints/filters/clientcert.js';
+import type { ClientCertificateVerifier } from './clientcert.js';
 
 /**
  * x509.New with CommonNameUserConversion: a client certificate that verifies against the

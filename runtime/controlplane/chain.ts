@@ -8,7 +8,7 @@ import { LoopbackRESTClient } from '../client/loopback/index.js';
 import { newBuiltInAuthenticator } from '../authentication/builtin.js';
 import { parseTokenFile } from '../authentication/tokenfile.js';
 import type { Authenticator } from '../authentication/authenticator.js';
-import { CABundle, ClientCertificateVerifier } from '../endpoints/filters/clientcert.js';
+import { CABundle, ClientCertificateVerifier } from '../authentication/clientcert.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 import { Config } from '../server/config.js';
 import { notFoundHandler } from '../server/delegation.js';
@@ -25,7 +25,7 @@ import { newServiceAllocators } from './service/ranges.js';
 import { ServiceStorage } from './service/rest.js';
 import { addStorageHealthChecks } from './storagehealth.js';
 import type { CompletedServerRunOptions } from './options.js';
-import type { ResourceRegistry } from './resources.js';
+import type { ResourceRegistry } from '../registry/resources.js';
 
 export interface ChainOptions {
   readonly options: CompletedServerRunOptions;

@@ -17,7 +17,7 @@ import { completeOptions, type ServerRunOptions } from './options.js';
 import { defaultAdvertiseAddress, KubernetesServiceController } from '../controllers/kubernetesservice/controller.js';
 import { APIServerLeases } from '../controllers/kubernetesservice/leases.js';
 import { ServiceIPRepair } from '../controllers/servicerepair/repair.js';
-import { ResourceRegistry } from './resources.js';
+import { ResourceRegistry } from '../registry/resources.js';
 
 export interface ControlPlane {
   /** https://<bind-address>:<port> */

@@ -10,7 +10,7 @@ import type { Handler } from '../apimachinery/request/http.js';
 import { webServiceNotFound } from '../server/mux.js';
 import { openAPIFromGroupDefinition, type OpenAPIService } from '../server/openapi/index.js';
 import type { Interface as StorageInterface, StorageFactory } from '../storage/index.js';
-import type { ResourceRegistry } from './resources.js';
+import type { ResourceRegistry } from '../registry/resources.js';
 
 export interface InstallGroupOptions {
   readonly factory: StorageFactory;

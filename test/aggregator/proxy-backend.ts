@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { webcrypto } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { requestHeaderAuthenticator } from '../../runtime/authentication/requestheader.js';
-import { CABundle, ClientCertificateVerifier } from '../../runtime/endpoints/filters/clientcert.js';
+import { CABundle, ClientCertificateVerifier } from '../../runtime/authentication/clientcert.js';
 import type { UserInfo } from '../../runtime/apimachinery/request/types.js';
 import { adaptRequest } from '../../runtime/apimachinery/request/http.js';
 

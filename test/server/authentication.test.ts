@@ -7,7 +7,7 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { newBuiltInAuthenticator, type BuiltInAuthenticationConfig } from '../../runtime/authentication/builtin.js';
 import { parseTokenFile } from '../../runtime/authentication/tokenfile.js';
-import { CABundle, ClientCertificateVerifier } from '../../runtime/endpoints/filters/clientcert.js';
+import { CABundle, ClientCertificateVerifier } from '../../runtime/authentication/clientcert.js';
 import { startServer, type TestServer } from './harness.js';
 import { newCA, newLeaf, type KeyPair, type TestCA } from './pki.js';
 

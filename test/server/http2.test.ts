@@ -7,7 +7,7 @@ import type { X509Certificate } from 'node:crypto';
 import { connect } from 'node:http2';
 import { describe, it } from 'node:test';
 import { x509Authenticator } from '../../runtime/authentication/x509.js';
-import { CABundle, ClientCertificateVerifier } from '../../runtime/endpoints/filters/clientcert.js';
+import { CABundle, ClientCertificateVerifier } from '../../runtime/authentication/clientcert.js';
 import { startServer } from './harness.js';
 import { newCA, newLeaf } from './pki.js';
 

@@ -2,7 +2,7 @@ import type { ListWatch } from '../../client/cache.js';
 import type { List, ListOptions, Watch, WatchEvent } from '../../client/types.js';
 import type { RequestContext, StandardStorage } from '../../registry/rest.js';
 import type { WatchEvent as StorageWatchEvent } from '../../storage/index.js';
-import { LIST_EVERYTHING } from '../../controlplane/resources.js';
+import { LIST_EVERYTHING } from '../../registry/resources.js';
 import { metadataOf, type ObjectMetadata } from './metadata.js';
 
 /**

@@ -1,7 +1,7 @@
 import { isDeletedFinalStateUnknown } from '../../client/cache.js';
 import { newSharedIndexInformer, type SharedIndexInformerImpl } from '../../client/cache/index.js';
 import type { Logger } from '../../client/cache/index.js';
-import type { InstalledResource } from '../../controlplane/resources.js';
+import type { InstalledResource } from '../../registry/resources.js';
 import type { GraphBuilder } from './graph-builder.js';
 import { storageListWatch } from './list-watch.js';
 import type { ObjectMetadata } from './metadata.js';

@@ -1,7 +1,7 @@
 import type { DeletionPropagation } from '../../../apis/meta/v1/options.js';
 import { isConflict, isNotFound, newNotFound } from '../../apimachinery/errors/index.js';
 import type { KubeObject, RequestContext, UpdatedObjectInfo } from '../../registry/rest.js';
-import type { InstalledResource } from '../../controlplane/resources.js';
+import type { InstalledResource } from '../../registry/resources.js';
 import type { ObjectIdentity } from './graph.js';
 import { metadataOf } from './metadata.js';
 

@@ -2,7 +2,7 @@ import type { Namespace } from '../../../apis/core/v1/types.js';
 import { isNotFound } from '../../apimachinery/errors/index.js';
 import { formatTime } from '../../registry/generic/index.js';
 import type { RequestContext, StandardStorage } from '../../registry/rest.js';
-import { LIST_EVERYTHING } from '../../controlplane/resources.js';
+import { LIST_EVERYTHING } from '../../registry/resources.js';
 import { deletionConditions, mergeConditions, type DeletionOutcome } from './conditions.js';
 import type { NamespaceStorage } from '../../controlplane/namespace/rest.js';
 

@@ -5,7 +5,7 @@ import type { AllocationTransaction, NetworkAllocators } from '../../registry/al
 import type { Service } from '../../../apis/core/v1/types.js';
 import { isNotFound } from '../../apimachinery/errors/index.js';
 import type { KubeObject, RequestContext, ResourceStorage, StandardStorage, UpdatedObjectInfo } from '../../registry/rest.js';
-import { LIST_EVERYTHING } from '../resources.js';
+import { LIST_EVERYTHING } from '../../registry/resources.js';
 
 /**
  * Service storage (pkg/registry/core/service/storage): the generic store, with cluster IPs and

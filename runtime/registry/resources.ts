@@ -2,7 +2,7 @@ import type { ObjectLookup } from '../admission/types.js';
 import { isNotFound } from '../apimachinery/errors/index.js';
 import * as fields from '../apimachinery/fields/index.js';
 import * as labels from '../apimachinery/labels/index.js';
-import type { InternalListOptions, RequestContext, ResourceStorage } from '../registry/rest.js';
+import type { InternalListOptions, RequestContext, ResourceStorage } from './rest.js';
 import type { Interface as StorageInterface } from '../storage/index.js';
 
 /** One served resource: its REST storages and the storage.Interface under them. */

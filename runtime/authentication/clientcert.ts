@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { TLSSocket, type DetailedPeerCertificate } from 'node:tls';
-import { connectionOf, type APIRequest } from '../../apimachinery/request/http.js';
+import { connectionOf, type APIRequest } from '../apimachinery/request/http.js';
 
 /**
  * Client certificates for the authenticators: the chain a TLS client presented, and its
