@@ -1,4 +1,4 @@
-import { isMap, LineCounter, parseAllDocuments } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type ParsedNode, parseAllDocuments, type Scalar } from 'yaml';
 import type { CustomResourceDefinition } from '../../apis/apiextensions/v1/types.js';
 import { convertV1beta1 } from './v1beta1.js';
 
@@ -57,10 +57,7 @@ export function readManifest(text: string): ReadManifest {
       skipped.push({ line, what: `${typeof kind === 'string' ? kind : '(no kind)'} ${typeof apiVersion === 'string' ? apiVersion : '(no apiVersion)'}` });
       continue;
     }
-    const fieldLine = (path: readonly (string | number)[]): number => {
-      const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
-      return node?.range === undefined ? line : lineOf(node.range[0]);
-    };
+    const fieldLine = (path: readonly (string | number)[]): number => lineOf(fieldOffset(doc.contents, path));
     const crd = apiVersion === 'apiextensions.k8s.io/v1beta1'
       ? convertV1beta1(value)
       : (value as unknown as CustomResourceDefinition);
@@ -72,6 +69,29 @@ export function readManifest(text: string): ReadManifest {
     crds.push({ line, crd });
   }
   return { crds, skipped, problems };
+}
+
+/**
+ * Where a field is written: the offset of its key (of the item, in a
+ * sequence), or of the deepest part of the path that exists.
+ */
+function fieldOffset(root: ParsedNode, path: readonly (string | number)[]): number | undefined {
+  let node: unknown = root;
+  let offset = root.range[0];
+  for (const step of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && p.key.value === step);
+      if (pair === undefined) break;
+      offset = (pair.key as Scalar).range?.[0] ?? offset;
+      node = pair.value;
+    } else if (isSeq(node) && typeof step === 'number' && node.items[step] !== undefined) {
+      node = node.items[step];
+      offset = (node as ParsedNode).range[0];
+    } else {
+      break;
+    }
+  }
+  return offset;
 }
 
 /**
