@@ -5,7 +5,7 @@ import { apiextensionsGroup } from './registry/apiextensions.js';
 import { apiregistrationGroup } from './registry/apiregistration.js';
 import { coreGroup } from './registry/core.js';
 import { wardleGroup } from './registry/wardle.js';
-/** Every API group defined in apis/, as the core server installs them. */
+/** Every API group defined in apis/: what this project passes to runControlPlane and runAggregatedServer. */
 export const apiGroups: readonly APIGroupDefinition[] = [coreGroup, apiextensionsGroup, apiregistrationGroup, wardleGroup];
 export { Clientset } from './clientset/index.js';
 export { SharedInformerFactory } from './informers/factory.js';

@@ -28,7 +28,7 @@ export function emitAll(model: ApiModel): OutputFile[] {
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** generated/index.ts: the groups the runtime installs, and the client entry points. */
+/** generated/index.ts: the project's groups, as the servers take them, and the client entry points. */
 function indexFile(model: ApiModel): SourceFileStructure {
   const file = paths.index();
   const imports = new Imports(file);
@@ -43,7 +43,7 @@ function indexFile(model: ApiModel): SourceFileStructure {
         kind: StructureKind.VariableStatement,
         isExported: true,
         declarationKind: VariableDeclarationKind.Const,
-        docs: ['Every API group defined in apis/, as the core server installs them.'],
+        docs: ['Every API group defined in apis/: what this project passes to runControlPlane and runAggregatedServer.'],
         declarations: [{
           name: 'apiGroups',
           type: 'readonly APIGroupDefinition[]',

@@ -8,9 +8,10 @@ import { Imports } from './ts.js';
 
 /**
  * REST storage definitions: one module per group from apis/ declaring, as
- * data, what the core server mounts (resources, scope, verbs, schemas,
+ * data, what a server mounts (resources, scope, verbs, schemas,
  * subresources, columns) and importing the hand-written conversion,
- * defaulting and strategy code from apis/.
+ * defaulting and strategy code from apis/, and the group's declaration
+ * (apis/<group>/group.ts: admission plugins, REST overrides, its server).
  */
 export function emitRegistries(model: ApiModel): OutputFile[] {
   return model.groups
@@ -34,6 +35,9 @@ function registryFile(group: GroupModel): SourceFileStructure {
   }));
   const hub = group.versions.find((v) => v.hub)!;
   const storage = group.versions.find((v) => v.storage)!;
+  const declaration = group.declaration === undefined
+    ? {}
+    : { declaration: new RawCode(imports.add(group.declaration.module, group.declaration.name, { as: `${lowerFirst(group.clientName)}Declaration` })) };
   return {
     kind: StructureKind.SourceFile,
     statements: [
@@ -41,7 +45,7 @@ function registryFile(group: GroupModel): SourceFileStructure {
       exportConst({
         name: registryConstName(group),
         doc: `REST storage definition of the ${group.name === '' ? 'core' : group.name} API group.`,
-        value: { name: group.name, hubVersion: hub.name, storageVersion: storage.name, versions },
+        value: { name: group.name, hubVersion: hub.name, storageVersion: storage.name, versions, ...declaration },
         satisfies: 'APIGroupDefinition',
       }),
     ],

@@ -36,6 +36,11 @@ export interface GroupModel {
   readonly versions: readonly VersionModel[];
   /** Where the group's types came from: TypeScript sources or an imported CRD manifest. */
   readonly origin: 'source' | 'crd';
+  /**
+   * `group` from apis/<group>/group.ts: what the group declares beyond its types (admission
+   * plugins, REST overrides, the server that serves it), put on its registry definition.
+   */
+  readonly declaration?: TypeRef;
 }
 
 export interface VersionModel {

@@ -89,3 +89,18 @@ export interface ObjectLookup {
   /** Every object, from the watch cache without waiting for it to catch up, as an informer's lister answers. */
   list(gr: { group: string; resource: string }, namespace: string, ctx: AdmissionContext): Promise<readonly StoredObject[]>;
 }
+
+/**
+ * What the server hands a plugin when it builds it (kube's admission plugin initializers): the
+ * plugin keeps what it needs. Servers differ in what `lookup` reaches (a standalone aggregated
+ * server sees its own objects, and namespaces only through its control plane).
+ */
+export interface PluginInitializer {
+  readonly lookup: ObjectLookup;
+}
+
+/**
+ * How a group declares an admission plugin (kube's admission.Factory, with the initializers
+ * applied): the server calls it once, when it builds its admission chain.
+ */
+export type PluginFactory = (init: PluginInitializer) => AdmissionPlugin;

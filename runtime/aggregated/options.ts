@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from '../controlplane/flags.js';
-import { apiGroups } from '../../generated/index.js';
+import { isBuiltinGroup } from '../controlplane/groups.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 
 /**
@@ -8,7 +8,7 @@ import type { APIGroupDefinition } from '../registry/types.js';
  * reduced to what this runtime has), with kube's names where they exist.
  */
 export interface AggregatedServerOptions {
-  /** Groups from apis/ to serve; default wardle.example.com. */
+  /** --groups: which of the server's groups to serve; default every one a control plane does not own itself. */
   groups?: readonly string[];
   securePort?: number;
   bindAddress?: string;
@@ -16,7 +16,7 @@ export interface AggregatedServerOptions {
   dataDir?: string;
   storageBackend?: 'sqlite' | 'etcd3';
   etcdServers?: readonly string[];
-  /** Default `/registry/<groups>` (sample-apiserver: /registry/wardle.example.com). */
+  /** Default `/registry/<groups>` (sample-apiserver: /registry/<its group>). */
   etcdPrefix?: string;
   /** kube's --etcd-healthcheck-timeout in ms (the `etcd` check of /livez and /readyz); 0 or absent: 2 s. */
   etcdHealthcheckTimeoutMs?: number;
@@ -86,26 +86,31 @@ export interface CompletedAggregatedOptions {
   readonly completed: true;
 }
 
-export const DEFAULT_GROUPS: readonly string[] = ['wardle.example.com'];
-/** The Service of sample-apiserver's README: `api` in namespace `wardle`. */
-export const DEFAULT_SERVICE = { name: 'api', namespace: 'wardle' } as const;
+/**
+ * The Service the APIService names, as sample-apiserver's README deploys it: `api`, in a
+ * namespace named after the group (the first label of the first group served).
+ */
+export const DEFAULT_SERVICE_NAME = 'api';
 /** The data dir of `npm start`, whose front-proxy CA is trusted by default. */
 const CONTROL_PLANE_FRONT_PROXY_CA = '.kube-ts/pki/front-proxy-ca.crt';
 
-/** Groups the control plane itself owns: a standalone server cannot serve them on its own storage. */
-const CONTROL_PLANE_GROUPS: ReadonlySet<string> = new Set(['', 'apiextensions.k8s.io', 'apiregistration.k8s.io']);
-
 export { OptionsError };
 
-/** The groups of apis/ a standalone server may serve. */
-export function servableGroups(): readonly APIGroupDefinition[] {
-  return apiGroups.filter((g) => !CONTROL_PLANE_GROUPS.has(g.name));
+/**
+ * Of the groups a server is given, those a standalone server may serve: not the control plane's
+ * own groups, which live in the control plane's storage.
+ */
+export function servableGroups(groups: readonly APIGroupDefinition[]): readonly APIGroupDefinition[] {
+  return groups.filter((g) => !isBuiltinGroup(g.name));
 }
 
-export function completeAggregatedOptions(o: AggregatedServerOptions): CompletedAggregatedOptions {
-  const groupNames = [...new Set(o.groups ?? DEFAULT_GROUPS)];
-  if (groupNames.length === 0) throw new OptionsError('--groups: at least one group is required');
-  const available = servableGroups();
+/** Completes the flags of a server given `apiGroups` (the project's generated index). */
+export function completeAggregatedOptions(o: AggregatedServerOptions, apiGroups: readonly APIGroupDefinition[]): CompletedAggregatedOptions {
+  const available = servableGroups(apiGroups);
+  const groupNames = [...new Set(o.groups ?? available.map((g) => g.name))];
+  if (groupNames.length === 0) {
+    throw new OptionsError(o.groups === undefined ? 'no group to serve: the server was given none but the control plane\'s own' : '--groups: at least one group is required');
+  }
   const groups = groupNames.map((name) => {
     const g = available.find((a) => a.name === name);
     if (g === undefined) throw new OptionsError(`--groups: ${JSON.stringify(name)} is not a group of apis/ a standalone server can serve (available: ${available.map((a) => a.name).join(', ')})`);
@@ -118,7 +123,7 @@ export function completeAggregatedOptions(o: AggregatedServerOptions): Completed
   if (!Number.isInteger(securePort) || securePort < 0 || securePort > 65535) throw new OptionsError(`--secure-port ${securePort} must be between 0 and 65535`);
   if ((o.tlsCertFile === undefined) !== (o.tlsPrivateKeyFile === undefined)) throw new OptionsError('--tls-cert-file and --tls-private-key-file must be given together');
   const bindAddress = o.bindAddress ?? '127.0.0.1';
-  const service = { name: o.serviceName ?? DEFAULT_SERVICE.name, namespace: o.serviceNamespace ?? DEFAULT_SERVICE.namespace };
+  const service = { name: o.serviceName ?? DEFAULT_SERVICE_NAME, namespace: o.serviceNamespace ?? groupNames[0]!.split('.')[0]! };
   const headers = (flag: string, given: readonly string[] | undefined, dflt: readonly string[]): readonly string[] => {
     const names = (given ?? dflt).map((h) => h.trim());
     if (names.some((h) => h === '')) throw new OptionsError(`--${flag}: empty header name`);
@@ -171,7 +176,8 @@ export const USAGE = `Usage: npm run serve-aggregated -- [flags]
 Serves groups from apis/ as an aggregated API server behind the control plane's aggregator
 (kube's sample-apiserver), on its own storage and certificate.
 
-  --groups G[,G…]                 Groups of apis/ to serve. Default wardle.example.com.
+  --groups G[,G…]                 Groups of apis/ to serve. Default every group of apis/ but the
+                                  control plane's own (core, apiextensions.k8s.io, apiregistration.k8s.io).
   --secure-port N                 HTTPS port (0 picks a free port). Default 8443.
   --bind-address IP               Address to listen on. Default 127.0.0.1.
   --data-dir DIR                  Serving CA and certificate, SQLite store. Default ./.kube-ts-aggregated.
@@ -185,7 +191,8 @@ Serves groups from apis/ as an aggregated API server behind the control plane's 
   --tls-cert-file FILE            Serving certificate (PEM). Default: made in <data-dir>/pki by
   --tls-private-key-file FILE     <data-dir>/pki/ca.crt, whose PEM is the APIService's caBundle.
   --service-name NAME             The Service the APIService names; its DNS names
-  --service-namespace NS          (NAME.NS.svc) go into the made certificate. Default api, wardle.
+  --service-namespace NS          (NAME.NS.svc) go into the made certificate. Default api, in the
+                                  namespace named by the first label of the first group served (foo.example.com: api.foo.svc).
   --tls-san HOST[,HOST…]          More DNS names or IPs for the made certificate.
   --requestheader-client-ca-file FILE        The control plane's front-proxy CA (its <data-dir>/pki/front-proxy-ca.crt).
                                              Default .kube-ts/pki/front-proxy-ca.crt (npm start's data dir).

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { banFlunder } from '../../apis/wardle/v1beta1/admission.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
-import { newAdmissionChain, type AdmissionPlugin, type ObjectLookup } from '../admission/types.js';
+import { newAdmissionChain } from '../admission/types.js';
+import { groupAdmissionPlugins } from '../controlplane/groups.js';
 import { installAPIGroup } from '../controlplane/install.js';
 import { systemContext } from '../controlplane/loopback.js';
 import { ResourceRegistry } from '../registry/resources.js';
@@ -29,7 +29,7 @@ export interface AggregatedServer {
   readonly groups: readonly string[];
   /** The CA of a made serving certificate (the APIService's caBundle); undefined with --tls-cert-file. */
   readonly servingCA: { readonly certPEM: string; readonly file: string } | undefined;
-  /** e.g. `sqlite /data/aggregated.db` or `etcd3 http://… prefix /registry/wardle.example.com` */
+  /** e.g. `sqlite /data/aggregated.db` or `etcd3 http://… prefix /registry/<group>` */
   readonly storageDescription: string;
   /** Whether namespaces are checked against a control plane (--kubeconfig). */
   readonly namespaceLifecycle: boolean;
@@ -41,14 +41,15 @@ export interface AggregatedServer {
 export const AGGREGATED_SERVER_NAME = 'kube-ts-aggregated-apiserver';
 
 /**
- * Starts a standalone aggregated API server in this process (sample-apiserver's
- * RunWardleServer): one GenericAPIServer serving the chosen groups from apis/ with the same
- * install path as the control plane (generic store, strategies, admission, discovery,
- * OpenAPI), on its own storage, behind its own certificate, authenticating the aggregator's
- * front proxy. Resolves once /readyz would pass.
+ * Starts a standalone aggregated API server in this process (sample-apiserver's server): one
+ * GenericAPIServer serving the chosen ones of `groups` (the project's generated index; --groups,
+ * by default all but the control plane's own) with the same install path as the control plane
+ * (generic store or the group's REST overrides, strategies, the groups' admission plugins,
+ * discovery, OpenAPI), on its own storage, behind its own certificate, authenticating the
+ * aggregator's front proxy. Resolves once /readyz would pass.
  */
-export async function startAggregatedServer(options: AggregatedServerOptions): Promise<AggregatedServer> {
-  const o = completeAggregatedOptions(options);
+export async function startAggregatedServer(groups: readonly APIGroupDefinition[], options: AggregatedServerOptions): Promise<AggregatedServer> {
+  const o = completeAggregatedOptions(options, groups);
   mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
   const certificate = await ensureServingCertificate(o);
   const authentication = delegatedAuthentication(o);
@@ -65,7 +66,8 @@ export async function startAggregatedServer(options: AggregatedServerOptions): P
 
   const resources = new ResourceRegistry(systemContext);
   const lookup = o.kubeconfig === undefined ? resources.lookup() : namespaceLookupOverKubeconfig(o.kubeconfig, resources.lookup());
-  const admission = newAdmissionChain([...(o.kubeconfig === undefined ? [] : [namespaceLifecycle(lookup)]), ...groupAdmissionPlugins(o.groups, lookup)]);
+  // The groups' plugins see this server's own objects, and namespaces through the control plane.
+  const admission = newAdmissionChain([...(o.kubeconfig === undefined ? [] : [namespaceLifecycle(lookup)]), ...groupAdmissionPlugins(o.groups, { lookup })]);
   const discovery = new DiscoveryManager();
   const openapi = new OpenAPIService();
   for (const group of o.groups) await installAPIGroup(server, group, { factory, resources, admission, discovery, openapi });
@@ -104,14 +106,6 @@ export async function startAggregatedServer(options: AggregatedServerOptions): P
         await audit?.close();
       })()),
   };
-}
-
-/**
- * The admission plugins of the served groups (sample-apiserver registers BanFlunder for
- * wardle). They see this server's own objects, and namespaces through `lookup`.
- */
-function groupAdmissionPlugins(groups: readonly APIGroupDefinition[], lookup: ObjectLookup): AdmissionPlugin[] {
-  return groups.some((g) => g.name === 'wardle.example.com') ? [banFlunder(lookup)] : [];
 }
 
 function storageFor(o: CompletedAggregatedOptions): { storageConfig: StorageConfig; storageDescription: string } {

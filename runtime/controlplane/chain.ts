@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import type { AdmissionChain } from '../admission/types.js';
 import { mergeAggregatedAPIs, type AggregationTimings } from '../aggregator/discovery-aggregation.js';
 import { APIAggregator, builtinAPIServices, type APIAggregatorOptions } from '../aggregator/index.js';
-import { APIExtensionsControllers, groupReservedNames, withCRDCleanupOnDelete } from '../apiextensions/controllers/index.js';
+import { APIExtensionsControllers, groupReservedNames } from '../apiextensions/controllers/index.js';
 import { endpointServiceResolver, newCRDHandler } from '../apiextensions/index.js';
 import { LoopbackRESTClient } from '../client/loopback/index.js';
 import { newBuiltInAuthenticator } from '../authentication/builtin.js';
 import { parseTokenFile } from '../authentication/tokenfile.js';
 import type { Authenticator } from '../authentication/authenticator.js';
 import { CABundle, ClientCertificateVerifier } from '../authentication/clientcert.js';
-import type { APIGroupDefinition } from '../registry/types.js';
+import type { APIGroupDefinition, GroupServer } from '../registry/types.js';
 import { Config } from '../server/config.js';
 import { notFoundHandler } from '../server/delegation.js';
 import { DiscoveryManager, discoveryRoutes, newDiscoveryHandler } from '../server/discovery/index.js';
@@ -18,6 +18,7 @@ import { OpenAPIService, openAPIRoutes } from '../server/openapi/index.js';
 import { Serving } from '../server/serving.js';
 import type { StorageFactory } from '../storage/index.js';
 import type { PKI } from './certs.js';
+import { groupServer } from './groups.js';
 import { installAPIGroup } from './install.js';
 import { APISERVER_USER } from './loopback.js';
 import { NamespaceStorage } from './namespace/rest.js';
@@ -33,16 +34,12 @@ export interface ChainOptions {
   readonly factory: StorageFactory;
   readonly resources: ResourceRegistry;
   readonly admission: AdmissionChain;
+  /** The groups served in process, each on the server it declares (none declared `aggregated`). */
   readonly groups: readonly APIGroupDefinition[];
   /** The aggregator's timings (availability check period, connect timeout, discovery and OpenAPI refresh); kube's defaults otherwise. */
   readonly aggregator?: Pick<APIAggregatorOptions, 'availabilityCheckPeriodMs' | 'discoveryCheckTimeoutMs' | 'connectTimeoutMs'> & AggregationTimings;
 }
 
-/** Which server of the chain owns a group from apis/: kube-apiserver unless named here. */
-const OWNER: Readonly<Record<string, 'aggregator' | 'apiextensions'>> = {
-  'apiregistration.k8s.io': 'aggregator',
-  'apiextensions.k8s.io': 'apiextensions',
-};
 
 /**
  * The delegation chain: aggregator → kube-apiserver → apiextensions-apiserver → 404, each
@@ -67,29 +64,17 @@ export async function assembleChain(c: ChainOptions) {
 
   const discovery = new DiscoveryManager();
   const openapi = new OpenAPIService();
-  let namespaces: NamespaceStorage | undefined;
-  let services: ServiceStorage | undefined;
   const serviceAllocators = await newServiceAllocators(c.factory, { ipRanges: o.serviceClusterIPRanges, nodePorts: o.serviceNodePortRange });
   const servers: Record<'aggregator' | 'apiextensions' | 'core', GenericAPIServer> = { aggregator, apiextensions, core: kubeAPIServer };
   for (const group of c.groups) {
-    await installAPIGroup(servers[OWNER[group.name] ?? 'core'], group, {
-      ...c,
-      discovery,
-      openapi,
-      decorate: (g, kind, storages, storage) => {
-        if (g === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition') return withCRDCleanupOnDelete(storages, storage);
-        if (g === '' && kind === 'Service') {
-          services = new ServiceStorage(storages, serviceAllocators);
-          return services.storages;
-        }
-        if (g !== '' || kind !== 'Namespace') return storages;
-        namespaces = new NamespaceStorage(storages, storage);
-        return namespaces.storages;
-      },
-    });
+    await installAPIGroup(servers[chainServer(group)], group, { ...c, discovery, openapi, restContext: { serviceAllocators } });
   }
-  if (namespaces === undefined) throw new Error('the core group must define Namespace');
-  if (services === undefined) throw new Error('the core group must define Service');
+  // The control plane's own controllers work on the core group's Namespace and Service storages,
+  // as the core group declares them (apis/core/group.ts).
+  const namespaces = c.resources.get({ group: '', resource: 'namespaces' })?.override;
+  if (!(namespaces instanceof NamespaceStorage)) throw new Error('the core group must serve namespaces from NamespaceStorage');
+  const services = c.resources.get({ group: '', resource: 'services' })?.override;
+  if (!(services instanceof ServiceStorage)) throw new Error('the core group must serve services from ServiceStorage');
   // The control plane's own client: requests go into the head's handler, behind the filters.
   const loopback = new LoopbackRESTClient({ handler: aggregator.handler, user: APISERVER_USER, userAgent: 'kube-apiserver/loopback' });
   const customResources = serveCustomResources(apiextensions, c, { loopback, discovery, openapi, requestTimeoutSeconds: o.requestTimeoutSeconds });
@@ -183,7 +168,7 @@ function serveCustomResources(
  * version the servers behind it serve and for every CRD's.
  */
 function serveAPIServices(aggregator: GenericAPIServer, c: ChainOptions, o: { loopback: LoopbackRESTClient; discovery: DiscoveryManager }): APIAggregator {
-  const delegated = c.groups.filter((g) => OWNER[g.name] !== 'aggregator');
+  const delegated = c.groups.filter((g) => chainServer(g) !== 'aggregator');
   const builtinGroupVersions = new Set(c.groups.flatMap((g) => g.versions.map((v) => `${g.name}/${v.name}`)));
   return new APIAggregator({
     server: aggregator,
@@ -194,6 +179,13 @@ function serveAPIServices(aggregator: GenericAPIServer, c: ChainOptions, o: { lo
     isBuiltinGroupVersion: (group, version) => builtinGroupVersions.has(`${group}/${version}`),
     ...aggregatorTimings(c.aggregator),
   });
+}
+
+/** The member of the chain a group declares it is served by. */
+function chainServer(group: APIGroupDefinition): 'aggregator' | 'apiextensions' | 'core' {
+  const server: GroupServer = groupServer(group);
+  if (server === 'aggregated') throw new Error(`group ${group.name} is served by an aggregated API server, not in process`);
+  return server === 'kube-aggregator' ? 'aggregator' : server === 'apiextensions-apiserver' ? 'apiextensions' : 'core';
 }
 
 function aggregatorTimings(t: ChainOptions['aggregator']): Pick<APIAggregatorOptions, 'availabilityCheckPeriodMs' | 'discoveryCheckTimeoutMs' | 'connectTimeoutMs'> {

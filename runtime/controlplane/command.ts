@@ -23,8 +23,8 @@ export interface ServerCommand<O> {
  * Serving.shutdown: every request it has read is answered, watches end cleanly) before exit 0
  * (1 if the shutdown fails). A second signal exits 1 at once, as kube's signal handler does.
  */
-export function runServerCommand<O>(cmd: ServerCommand<O>): void {
-  main(cmd).then(
+export function runServerCommand<O>(cmd: ServerCommand<O>, argv: readonly string[] = process.argv.slice(2)): void {
+  main(cmd, argv).then(
     (code) => process.exit(code),
     (err: unknown) => {
       console.error(`${cmd.name}:`, err instanceof Error ? err.message : err);
@@ -33,10 +33,10 @@ export function runServerCommand<O>(cmd: ServerCommand<O>): void {
   );
 }
 
-async function main<O>(cmd: ServerCommand<O>): Promise<number> {
+async function main<O>(cmd: ServerCommand<O>, argv: readonly string[]): Promise<number> {
   let server: RunningServer;
   try {
-    const { help, ...options } = cmd.parse(process.argv.slice(2));
+    const { help, ...options } = cmd.parse(argv);
     if (help) {
       console.log(cmd.usage);
       return 0;

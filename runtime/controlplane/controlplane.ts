@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { banFlunder } from '../../apis/wardle/v1beta1/admission.js';
-import { apiGroups } from '../../generated/index.js';
 import { newAdmissionChain } from '../admission/types.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
 import type { LoopbackRESTClient } from '../client/loopback/index.js';
+import type { APIGroupDefinition } from '../registry/types.js';
 import { newStorageFactory, type StorageConfig } from '../storage/index.js';
 import { assembleChain, type ChainOptions } from './chain.js';
 import { ensurePKI } from './certs.js';
+import { groupAdmissionPlugins, groupServer, withBuiltinGroups } from './groups.js';
 import { GarbageCollector } from '../controllers/garbagecollector/index.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { systemContext } from './loopback.js';
@@ -36,8 +36,14 @@ export interface ControlPlane {
   stop(): Promise<void>;
 }
 
-/** The command's options, and what only an in-process caller (a test) tunes. */
+/** The command's options, and what only an in-process caller (the command's entry, a test) gives. */
 export interface ControlPlaneOptions extends ServerRunOptions {
+  /**
+   * The project's API groups (its generated index), served beside the built-in groups, which are
+   * always served: a group named like a built-in one is that one. Groups declared `aggregated`
+   * are left to their aggregated server.
+   */
+  readonly groups?: readonly APIGroupDefinition[];
   /** The aggregator's timings: availability check period, discovery check and connect timeouts. */
   readonly aggregator?: ChainOptions['aggregator'];
 }
@@ -76,8 +82,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const factory = newStorageFactory(storageConfig);
 
   const resources = new ResourceRegistry(systemContext);
-  const admission = newAdmissionChain([namespaceLifecycle(resources.lookup()), banFlunder(resources.lookup())]);
-  const chain = await assembleChain({ options: o, pki, factory, resources, admission, groups: apiGroups, ...(options.aggregator !== undefined ? { aggregator: options.aggregator } : {}) });
+  const groups = withBuiltinGroups(options.groups ?? []).filter((g) => groupServer(g) !== 'aggregated');
+  const lookup = resources.lookup();
+  const admission = newAdmissionChain([namespaceLifecycle(lookup), ...groupAdmissionPlugins(groups, { lookup })]);
+  const chain = await assembleChain({ options: o, pki, factory, resources, admission, groups, ...(options.aggregator !== undefined ? { aggregator: options.aggregator } : {}) });
 
   // The bootstrap controller (system namespaces, kept present) and the namespace controller run
   // as post-start hooks of kube-apiserver: /readyz passes once the namespaces exist.

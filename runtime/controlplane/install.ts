@@ -2,14 +2,15 @@ import type { AdmissionChain } from '../admission/types.js';
 import { installAPIGroupVersion } from '../endpoints/installer.js';
 import { createResourceStorage, storagePrefix } from '../registry/generic/index.js';
 import type { ResourceStorage } from '../registry/rest.js';
-import type { APIGroupDefinition } from '../registry/types.js';
+import type { APIGroupDefinition, RESTOverride, RESTOverrideContext } from '../registry/types.js';
+import { ownField } from '../apimachinery/serializer/jsonvalue.js';
 import type { DiscoveryManager } from '../server/discovery/index.js';
 import { discoveryFromGroupDefinition } from '../server/discovery/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
 import type { Handler } from '../apimachinery/request/http.js';
 import { webServiceNotFound } from '../server/mux.js';
 import { openAPIFromGroupDefinition, type OpenAPIService } from '../server/openapi/index.js';
-import type { Interface as StorageInterface, StorageFactory } from '../storage/index.js';
+import type { StorageFactory } from '../storage/index.js';
 import type { ResourceRegistry } from '../registry/resources.js';
 
 export interface InstallGroupOptions {
@@ -18,14 +19,15 @@ export interface InstallGroupOptions {
   readonly admission: AdmissionChain;
   readonly discovery: DiscoveryManager;
   readonly openapi: OpenAPIService;
-  /** Replaces a kind's storages before they are served (the Namespace storage does). */
-  readonly decorate?: (group: string, kind: string, storages: ResourceStorage, storage: StorageInterface) => ResourceStorage;
+  /** What the server offers REST overrides beyond the kind's own storage (the control plane's allocators). */
+  readonly restContext?: Pick<RESTOverrideContext, 'serviceAllocators'>;
 }
 
 /**
- * Installs a group from apis/ on a server of the chain (kube's InstallAPIGroup): one storage per
- * kind (shared by all versions), the REST handlers of every version under
- * /apis/<group>/<version>/ (/api/v1/ for core), and the group's discovery and OpenAPI documents.
+ * Installs a group on a server (kube's InstallAPIGroup): one storage per kind (shared by all
+ * versions: the generic store, or what the group's declaration puts in its place), the REST
+ * handlers of every version under /apis/<group>/<version>/ (/api/v1/ for core), and the group's
+ * discovery and OpenAPI documents.
  */
 export async function installAPIGroup(server: GenericAPIServer, group: APIGroupDefinition, opts: InstallGroupOptions): Promise<void> {
   const storages = new Map<string, ResourceStorage>();
@@ -34,9 +36,10 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
       if (storages.has(r.kind)) continue;
       const storage = await opts.factory.forResource({ resourcePrefix: storagePrefix(group.name, r.plural) });
       const created = createResourceStorage({ group, kind: r.kind, storage });
-      const rest = opts.decorate?.(group.name, r.kind, created, storage) ?? created;
+      const override = await restOverride(group, r.kind)?.({ ...opts.restContext, group: group.name, kind: r.kind, storages: created, storage });
+      const rest = override?.storages ?? created;
       storages.set(r.kind, rest);
-      opts.resources.add({ group: group.name, resource: r.plural, kind: r.kind, namespaced: r.namespaced, rest, storage });
+      opts.resources.add({ group: group.name, resource: r.plural, kind: r.kind, namespaced: r.namespaced, rest, storage, ...(override === undefined ? {} : { override }) });
     }
   }
   for (const version of group.versions) {
@@ -51,6 +54,12 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
     opts.discovery.setGroupVersion(gv.group, gv.version, gv.resources, { groupPriorityMinimum: gv.groupPriorityMinimum, versionPriority: gv.versionPriority });
   }
   for (const gv of openAPIFromGroupDefinition(group)) opts.openapi.setGroupVersion(gv.group, gv.version, gv.document);
+}
+
+/** The group's declared REST override of a kind (kinds are the declaration's own keys, never inherited ones). */
+function restOverride(group: APIGroupDefinition, kind: string): RESTOverride | undefined {
+  const rest = group.declaration?.rest;
+  return rest === undefined ? undefined : (ownField(rest, kind) as RESTOverride | undefined);
 }
 
 /**

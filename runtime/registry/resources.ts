@@ -3,6 +3,7 @@ import { isNotFound } from '../apimachinery/errors/index.js';
 import * as fields from '../apimachinery/fields/index.js';
 import * as labels from '../apimachinery/labels/index.js';
 import type { InternalListOptions, RequestContext, ResourceStorage } from './rest.js';
+import type { RESTStorageOverride } from './types.js';
 import type { Interface as StorageInterface } from '../storage/index.js';
 
 /** One served resource: its REST storages and the storage.Interface under them. */
@@ -13,6 +14,8 @@ export interface InstalledResource {
   readonly namespaced: boolean;
   readonly rest: ResourceStorage;
   readonly storage: StorageInterface;
+  /** What the group's REST override for the kind returned (its `storages` are `rest`); absent: the generic store. */
+  readonly override?: RESTStorageOverride;
 }
 
 /** List options selecting every object at the latest revision: what in-process consumers read with. */

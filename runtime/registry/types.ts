@@ -1,3 +1,7 @@
+import type { PluginFactory } from '../admission/types.js';
+import type { Interface as StorageInterface } from '../storage/index.js';
+import type { NetworkAllocators } from './allocator/types.js';
+import type { ResourceStorage } from './rest.js';
 import type { OpenAPIComponentsDocument, ResourceDefinition } from '../apimachinery/definition/resource.js';
 
 /**
@@ -13,6 +17,60 @@ export interface APIGroupDefinition {
   readonly hubVersion: string;
   /** The version objects are encoded in at rest. */
   readonly storageVersion: string;
+  /** What the group declares beyond its types (apis/<group>/group.ts); absent: nothing more. */
+  readonly declaration?: APIGroupDeclaration;
+}
+
+/**
+ * Everything group-specific a server needs beyond the types, declared by the group in
+ * apis/<group>/group.ts (export `group`) and carried to the runtime by generated/registry:
+ * every server that installs the group applies it the same way, built-in groups included.
+ * Kube's counterparts: the admission plugins a server registers, the group's
+ * RESTStorageProvider, and the server of the delegation chain the group is installed on.
+ */
+export interface APIGroupDeclaration {
+  /** Default `kube-apiserver`. */
+  readonly server?: GroupServer;
+  /**
+   * Admission plugins the group brings: every server installing the group runs them, after its
+   * own (NamespaceLifecycle), in the order of the installed groups and of this list. They see
+   * every write the server admits, as kube's plugins do, so they check the group and kind.
+   */
+  readonly admissionPlugins?: readonly PluginFactory[];
+  /** Per kind: the REST storage served instead of the generic store's (kube's per-resource NewREST). */
+  readonly rest?: Readonly<Record<string, RESTOverride>>;
+}
+
+/**
+ * Which server serves a group. In a control plane: one of the servers of the delegation chain
+ * (kube-aggregator → kube-apiserver → apiextensions-apiserver), or `aggregated`: not served in
+ * process at all but by a standalone aggregated API server that an APIService points the
+ * aggregator at (what a standalone server serves by default).
+ */
+export type GroupServer = 'kube-apiserver' | 'apiextensions-apiserver' | 'kube-aggregator' | 'aggregated';
+
+/** What a kind's REST override is built from. */
+export interface RESTOverrideContext {
+  readonly group: string;
+  readonly kind: string;
+  /** The generic store's storages of the kind, to wrap or to delegate to. */
+  readonly storages: ResourceStorage;
+  /** The storage.Interface under them. */
+  readonly storage: StorageInterface;
+  /** The control plane's cluster IP and node port allocators; absent on a standalone aggregated server. */
+  readonly serviceAllocators?: NetworkAllocators;
+}
+
+/**
+ * A kind's REST storage, built once when the group is installed. The returned object is kept
+ * with the installed resource, so the server's own controllers can reach what it offers beyond
+ * `storages` (a namespace's finalize, a Service's allocations).
+ */
+export type RESTOverride = (ctx: RESTOverrideContext) => RESTStorageOverride | Promise<RESTStorageOverride>;
+
+export interface RESTStorageOverride {
+  /** What is served for the kind. */
+  readonly storages: ResourceStorage;
 }
 
 export interface APIVersionDefinition {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Clientset } from '../../generated/clientset/index.js';
 import { wardleGroup } from '../../generated/registry/wardle.js';
+import { apiGroups } from '../../generated/index.js';
 import { startControlPlane, type ControlPlane } from '../../runtime/controlplane/controlplane.js';
 import type { PKI } from '../../runtime/controlplane/certs.js';
 import { readCredentials } from '../integration/harness.js';
@@ -40,6 +41,7 @@ describe('merged discovery and OpenAPI in the control plane', () => {
     pki = await testPKI(dir);
     backend = await startBackend({ pki, group: renamedGroup(wardleGroup, GROUP) });
     plane = await startControlPlane({
+      groups: apiGroups,
       dataDir: dir,
       securePort: 0,
       bindAddress: '127.0.0.1',

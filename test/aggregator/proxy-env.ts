@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIService, APIServiceCondition } from '../../apis/apiregistration/v1/types.js';
 import { Clientset } from '../../generated/clientset/index.js';
+import { apiGroups } from '../../generated/index.js';
 import { isNotFound } from '../../runtime/apimachinery/errors/index.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../../runtime/controlplane/controlplane.js';
 import { readCredentials } from '../integration/harness.js';
@@ -29,7 +30,7 @@ export async function startAggregatorEnv(o: Partial<ControlPlaneOptions> = {}): 
   const tokenAuthFile = join(dataDir, 'tokens.csv');
   writeFileSync(tokenAuthFile, `${TOKEN},tina,tina-uid,"devs,ops"\n`);
   const plane = await startControlPlane({
-    dataDir, securePort: 0, bindAddress: '127.0.0.1', storageBackend: 'sqlite', tokenAuthFile,
+    dataDir, securePort: 0, bindAddress: '127.0.0.1', storageBackend: 'sqlite', tokenAuthFile, groups: apiGroups,
     aggregator: { availabilityCheckPeriodMs: 1_000, connectTimeoutMs: 2_000, discoveryCheckTimeoutMs: 2_000 },
     ...o,
   });

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { CustomResourceDefinition } from '../../apis/apiextensions/v1/types.js';
 import { Clientset } from '../../generated/clientset/index.js';
 import { isMethodNotSupported, isNotFound, isStatusError } from '../../runtime/apimachinery/errors/index.js';
+import { apiGroups } from '../../generated/index.js';
 import { startControlPlane, type ControlPlane } from '../../runtime/controlplane/controlplane.js';
 import { readCredentials } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
@@ -59,7 +60,7 @@ describe('apiextensions controllers (in-process control plane, SQLite)', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'crd-controllers-'));
-    cp = await startControlPlane({ dataDir: dir, securePort: 0, bindAddress: '127.0.0.1' });
+    cp = await startControlPlane({ dataDir: dir, securePort: 0, bindAddress: '127.0.0.1', groups: apiGroups });
     cs = new Clientset(cp.loopback);
     https = new HttpsClient(readCredentials(cp.kubeconfigPath));
   });
@@ -284,7 +285,7 @@ describe('apiextensions controllers (in-process control plane, SQLite)', () => {
 
     https.close();
     await cp.stop();
-    cp = await startControlPlane({ dataDir: dir, securePort: 0, bindAddress: '127.0.0.1' });
+    cp = await startControlPlane({ dataDir: dir, securePort: 0, bindAddress: '127.0.0.1', groups: apiGroups });
     cs = new Clientset(cp.loopback);
     https = new HttpsClient(readCredentials(cp.kubeconfigPath));
     // No waiting: startControlPlane resolves once the post-start hooks (crd-informer-synced among them) are done.

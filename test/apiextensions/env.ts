@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { apiGroups } from '../../generated/index.js';
 import { startControlPlane, type ControlPlane } from '../../runtime/controlplane/controlplane.js';
 import { readCredentials } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
@@ -16,7 +17,7 @@ export interface Env {
 
 export async function startEnv(): Promise<Env> {
   const dataDir = mkdtempSync(join(tmpdir(), 'apiextensions-'));
-  const plane = await startControlPlane({ dataDir, securePort: 0, bindAddress: '127.0.0.1', storageBackend: 'sqlite' });
+  const plane = await startControlPlane({ dataDir, securePort: 0, bindAddress: '127.0.0.1', storageBackend: 'sqlite', groups: apiGroups });
   const client = new HttpsClient(readCredentials(plane.kubeconfigPath));
   return {
     plane,

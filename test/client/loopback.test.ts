@@ -14,6 +14,7 @@ import {
 } from '../../runtime/apimachinery/errors/index.js';
 import { LoopbackRESTClient } from '../../runtime/client/loopback/index.js';
 import { restClientFromKubeconfig, type HTTPRESTClient, type RESTClient, type Warning, type WatchEvent } from '../../runtime/client/index.js';
+import { apiGroups } from '../../generated/index.js';
 import { startControlPlane, type ControlPlane } from '../../runtime/controlplane/controlplane.js';
 
 const ALPHA = 'wardle.example.com/v1alpha1';
@@ -52,7 +53,7 @@ describe('the generated Clientset over the loopback REST client (in-process cont
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'loopback-client-'));
-    cp = await startControlPlane({ dataDir: dir, securePort: 0, bindAddress: '127.0.0.1' });
+    cp = await startControlPlane({ dataDir: dir, securePort: 0, bindAddress: '127.0.0.1', groups: apiGroups });
     cs = new Clientset(cp.loopback);
     http = restClientFromKubeconfig({ path: cp.kubeconfigPath }).rest;
     httpCS = new Clientset(http);

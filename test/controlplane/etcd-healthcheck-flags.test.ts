@@ -2,6 +2,7 @@
 // server commands; absent or 0 is kube's 2 s default, resolved by the storage.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { apiGroups } from '../../generated/index.js';
 import { completeAggregatedOptions, parseAggregatedServerOptions } from '../../runtime/aggregated/options.js';
 import { completeOptions, OptionsError, parseServerRunOptions } from '../../runtime/controlplane/options.js';
 import { complete } from '../../runtime/storage/factory.js';
@@ -18,7 +19,7 @@ test('the control plane takes --etcd-healthcheck-timeout and --etcd-readycheck-t
 });
 
 test('the aggregated server takes the same flags', () => {
-  const o = completeAggregatedOptions(parseAggregatedServerOptions(['--etcd-healthcheck-timeout=3s', '--etcd-readycheck-timeout=4s']));
+  const o = completeAggregatedOptions(parseAggregatedServerOptions(['--etcd-healthcheck-timeout=3s', '--etcd-readycheck-timeout=4s']), apiGroups);
   assert.equal(o.etcdHealthcheckTimeoutMs, 3000);
   assert.equal(o.etcdReadycheckTimeoutMs, 4000);
 });

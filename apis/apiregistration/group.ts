@@ -1,0 +1,6 @@
+import type { APIGroupDeclaration } from '../../runtime/registry/types.js';
+
+/** What apiregistration.k8s.io declares beyond its types: APIServices are kube-aggregator's own API. */
+export const group = {
+  server: 'kube-aggregator',
+} satisfies APIGroupDeclaration;

@@ -1,0 +1,19 @@
+import type { APIGroupDeclaration } from '../../runtime/registry/types.js';
+import { NamespaceStorage } from '../../runtime/controlplane/namespace/rest.js';
+import { ServiceStorage } from '../../runtime/controlplane/service/rest.js';
+
+/**
+ * What the core group declares beyond its types (kube's legacy RESTStorageProvider): Namespace
+ * deletion goes through Terminating and the namespace's finalizers, and Services allocate
+ * cluster IPs and node ports from the control plane's allocators.
+ */
+export const group = {
+  server: 'kube-apiserver',
+  rest: {
+    Namespace: ({ storages, storage }) => new NamespaceStorage(storages, storage),
+    Service: ({ storages, serviceAllocators }) => {
+      if (serviceAllocators === undefined) throw new Error('Service storage needs the control plane\'s cluster IP and node port allocators');
+      return new ServiceStorage(storages, serviceAllocators);
+    },
+  },
+} satisfies APIGroupDeclaration;
