@@ -28,3 +28,17 @@ export type {
   WorkQueue, GetResult, DelayingWorkQueue, DelayingQueueOptions, RateLimitingWorkQueue, RateLimitingQueueOptions, RateLimiter,
   ControllerOptions, ReconcileResult,
 } from './workqueue/index.js';
+// What controller code needs beside clients and informers: a mutable copy of a cached object, retries
+// of conflicting writes (client-go's util/retry), the error predicates of apimachinery/pkg/api/errors,
+// and the label and field selector parsers (`labels.parse('app=web,tier!=db')`, `fields.parseSelector(…)`).
+export { deepCopy, type DeepMutable } from './deepcopy.js';
+export { retryOnConflict, retryOnError, defaultRetry, defaultRetryBackoff, type RetryBackoff, type RetryOptions } from './retry.js';
+export {
+  StatusError, isStatusError, reasonForError, isNotFound, isAlreadyExists, isConflict, isInvalid, isBadRequest, isUnauthorized,
+  isForbidden, isMethodNotSupported, isTooManyRequests, isServiceUnavailable, isTimeout, isServerTimeout, isGone, isResourceExpired,
+  isNotAcceptable, isUnsupportedMediaType, isRequestEntityTooLargeError, isInternalError, isStoreReadError, isUnexpectedServerError,
+  suggestsClientDelay,
+} from '../apimachinery/errors/index.js';
+export type { StatusReason, FailureStatus } from '../apimachinery/errors/index.js';
+export * as labels from '../apimachinery/labels/index.js';
+export * as fields from '../apimachinery/fields/index.js';

@@ -106,3 +106,18 @@ export const isServerTimeout = (err: unknown): boolean => reasonForError(err) ==
 export const isGone = (err: unknown): boolean => reasonOrCode(err, 'Gone', 410);
 /** Expired (too old resourceVersion or continue token) or the deprecated generic Gone. */
 export const isResourceExpired = (err: unknown): boolean => reasonForError(err) === 'Expired' || reasonForError(err) === 'Gone';
+export const isNotAcceptable = (err: unknown): boolean => reasonOrCode(err, 'NotAcceptable', 406);
+export const isUnsupportedMediaType = (err: unknown): boolean => reasonOrCode(err, 'UnsupportedMediaType', 415);
+export const isRequestEntityTooLargeError = (err: unknown): boolean => reasonOrCode(err, 'RequestEntityTooLarge', 413);
+export const isInternalError = (err: unknown): boolean => reasonOrCode(err, 'InternalError', 500);
+export const isStoreReadError = (err: unknown): boolean => reasonForError(err) === 'StoreReadError';
+/** The answer was not a Status (a proxy's page, an empty body): the client built this error from the HTTP code. */
+export const isUnexpectedServerError = (err: unknown): boolean =>
+  isStatusError(err) && err.causes.some((c) => c.reason === 'UnexpectedServerResponse');
+
+/** Seconds the server asked the client to wait before retrying (ServerTimeout, or any Retry-After in the details); undefined when it did not. */
+export function suggestsClientDelay(err: unknown): number | undefined {
+  if (!isStatusError(err) || err.status.details === undefined) return undefined;
+  const seconds = err.status.details.retryAfterSeconds ?? 0;
+  return err.reason === 'ServerTimeout' || seconds > 0 ? seconds : undefined;
+}
