@@ -54,7 +54,7 @@ function lister(g: GroupModel, v: VersionModel, k: KindModel): SourceFileStructu
         kind: StructureKind.TypeAlias,
         isExported: true,
         name: informerNames.lister(k),
-        docs: [`Lists ${k.kind} objects from an informer's cache. Returned objects are shared and frozen.`],
+        docs: [`Lists ${k.kind} objects from an informer's cache. Returned objects are shared and frozen (read-only by type): deepCopy() one to change it.`],
         type: `${base}<${type}>`,
       },
       {
@@ -99,15 +99,18 @@ function informer(g: GroupModel, v: VersionModel, k: KindModel): SourceFileStruc
         kind: StructureKind.Function,
         isExported: true,
         name: informerNames.newInformer(k),
-        docs: ['Asks the factory for the one shared informer of this resource; listing and watching go through the typed client.'],
+        docs: [[
+          'Asks the factory for the one shared informer of this resource now (not at first use), so that start() runs it,',
+          'or runs it at once when the factory has started; listing and watching go through the typed client.',
+        ].join('\n')],
         parameters: [{ name: 'factory', type: 'SharedInformerFactoryCore' }, { name: 'clientset', type: 'Clientset' }],
         returnType: informerNames.informer(k),
         statements: [
-          `const informer = (): SharedIndexInformer<${type}> => factory.informerFor<${type}>(${names.resourceConst(k)}, (${k.scope === 'Namespaced' ? 'namespace' : ''}) => {`,
+          `const informer = factory.informerFor<${type}>(${names.resourceConst(k)}, (${k.scope === 'Namespaced' ? 'namespace' : ''}) => {`,
           `  const client = ${client};`,
           '  return { list: (options) => client.list(options), watch: (options) => client.watch(options) };',
           '});',
-          `return { informer, lister: () => ${informerNames.newLister(k)}(informer().getIndexer()) };`,
+          `return { informer: () => informer, lister: () => ${informerNames.newLister(k)}(informer.getIndexer()) };`,
         ],
       },
     ],
@@ -172,8 +175,8 @@ function factory(model: ApiModel): SourceFileStructure {
         name: 'SharedInformerFactory',
         docs: [[
           'Shared informers of every group version in apis/: asking twice for a resource returns the same informer,',
-          'so one list and one watch serve every consumer. Call start() after asking for informers, then',
-          'waitForCacheSync() before reading listers.',
+          'so one list and one watch serve every consumer. start() runs the informers asked for so far, and any',
+          'asked for later at once; waitForCacheSync() waits for all of them: call it before reading listers.',
         ].join('\n')],
         ctors: [{
           parameters: [

@@ -113,13 +113,19 @@ export interface SharedInformerFactoryOptions {
  * with typed accessors.
  */
 export interface SharedInformerFactoryCore {
+  /** The one informer of `resource`, created on first ask; running at once when the factory has started. */
   informerFor<T>(resource: ResourceDescriptor, listWatch: (namespace: string | undefined) => ListWatch<T>): SharedIndexInformer<T>;
   readonly options: SharedInformerFactoryOptions;
-  /** Starts the informers asked for so far that are not running yet; call again after asking for more. */
+  /**
+   * Starts the informers asked for so far; once started, the factory starts
+   * every informer asked for later at once (client-go's needs a second Start).
+   * A second call does nothing.
+   */
   start(): void;
   /**
-   * Waits for every started informer to sync, or for `signal` to abort; the
-   * map says which synced (false for those still syncing when it aborted).
+   * Waits for every started informer to sync (those asked for after an
+   * earlier wait included), or for `signal` to abort; the map says which
+   * synced (false for those still syncing when it aborted).
    */
   waitForCacheSync(signal?: AbortSignal): Promise<ReadonlyMap<string, boolean>>;
   /** Stops every informer and resolves when all their loops have ended. */

@@ -41,21 +41,37 @@ describe('SharedInformerFactoryCore', () => {
     assert.equal(api.openWatches(), 0);
   });
 
-  it('starts informers asked for after start on the next start, and waits only for started ones', async () => {
+  it('starts an informer asked for after start at once, and waitForCacheSync waits for it', async () => {
     const thingsAPI = new FakeAPI();
     const widgetsAPI = new FakeAPI();
     widgetsAPI.create('w');
     const factory = newSharedInformerFactoryCore({ tuning: { clock: new FakeClock(), logger: silentLogger } });
     factory.informerFor(things, lwOf(thingsAPI));
     factory.start();
+    assert.deepEqual(await factory.waitForCacheSync(), new Map([['things.v1.example.com', true]]));
+    // Asked for after start (and after a wait): it runs without a second start, and the next wait includes it.
     const late = factory.informerFor(widgets, lwOf(widgetsAPI));
-    assert.deepEqual([...(await factory.waitForCacheSync()).keys()], ['things.v1.example.com']);
-    assert.equal(late.hasSynced(), false);
-    assert.equal(widgetsAPI.calls.length, 0);
-    factory.start();
+    const rec = new Recorder();
+    late.addEventHandler(rec);
     assert.deepEqual(await factory.waitForCacheSync(), new Map([['things.v1.example.com', true], ['widgets.v1', true]]));
     assert.equal(late.getIndexer().getByKey('w')?.metadata.name, 'w');
+    widgetsAPI.create('v');
+    await until(() => rec.events.length === 2, 'the late informer delivers the initial add and the watch event');
+    factory.start(); // idempotent: no second list
+    assert.equal(widgetsAPI.callsOf('list').length, 1);
     await factory.shutdown();
+    assert.equal(widgetsAPI.openWatches(), 0);
+  });
+
+  it('starts nothing asked for after shutdown', async () => {
+    const api = new FakeAPI();
+    const factory = newSharedInformerFactoryCore({ tuning: { clock: new FakeClock(), logger: silentLogger } });
+    factory.start();
+    await factory.shutdown();
+    const informer = factory.informerFor(things, lwOf(api));
+    assert.deepEqual(await factory.waitForCacheSync(), new Map());
+    assert.equal(informer.hasSynced(), false);
+    assert.equal(api.calls.length, 0);
   });
 
   it('applies the factory namespace and list option tweak to every list and watch', async () => {

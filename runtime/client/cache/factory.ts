@@ -11,7 +11,7 @@ export interface SharedInformerFactoryCoreOptions extends SharedInformerFactoryO
   readonly tuning?: ReflectorTuning;
 }
 
-/** How a factory names a resource: `flunders.v1alpha1.wardle.example.com`, `namespaces.v1` for the core group. */
+/** How a factory names a resource: `apiservices.v1.apiregistration.k8s.io`, `namespaces.v1` for the core group. */
 export function informerKey(r: ResourceDescriptor): string {
   return r.group === '' ? `${r.resource}.${r.version}` : `${r.resource}.${r.version}.${r.group}`;
 }
@@ -21,11 +21,17 @@ export function informerKey(r: ResourceDescriptor): string {
  * informerFor of a resource creates its informer, later ones get the same, so
  * every consumer shares one list and one watch. The namespace and the list
  * option tweak are the factory's, so the resource alone identifies an informer.
+ *
+ * Unlike client-go's, an informer asked for after start() starts at once (and
+ * the next waitForCacheSync waits for it): client-go's rule "ask for every
+ * informer before Start" fails silently when broken (the informer never runs,
+ * its lister stays empty), so here it cannot be broken.
  */
 class SharedInformerFactoryCoreImpl implements SharedInformerFactoryCore {
   private readonly informers = new Map<string, SharedIndexInformerImpl<unknown>>();
   /** One controller per informer rather than one shared signal, which would gather listeners from every loop. */
   private readonly running = new Map<string, { readonly stop: AbortController; readonly done: Promise<void> }>();
+  private started = false;
   private shuttingDown = false;
 
   constructor(readonly options: SharedInformerFactoryCoreOptions) {}
@@ -41,17 +47,22 @@ class SharedInformerFactoryCoreImpl implements SharedInformerFactoryCore {
       indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
       tuning: this.options.tuning,
     });
-    this.informers.set(key, informer as unknown as SharedIndexInformerImpl<unknown>);
+    const stored = informer as unknown as SharedIndexInformerImpl<unknown>;
+    this.informers.set(key, stored);
+    if (this.started) this.run(key, stored);
     return informer;
   }
 
   start(): void {
-    if (this.shuttingDown) return;
-    for (const [key, informer] of this.informers) {
-      if (this.running.has(key)) continue;
-      const stop = new AbortController();
-      this.running.set(key, { stop, done: informer.run(stop.signal) });
-    }
+    this.started = true;
+    for (const [key, informer] of this.informers) this.run(key, informer);
+  }
+
+  /** Runs one informer unless it runs already or the factory is shutting down. */
+  private run(key: string, informer: SharedIndexInformerImpl<unknown>): void {
+    if (this.shuttingDown || this.running.has(key)) return;
+    const stop = new AbortController();
+    this.running.set(key, { stop, done: informer.run(stop.signal) });
   }
 
   async waitForCacheSync(signal?: AbortSignal): Promise<ReadonlyMap<string, boolean>> {
