@@ -1,13 +1,15 @@
 import type { SourceLocation } from './types.js';
 
-/** One problem in the API definitions, reported as `file:line: message`. */
+/** One problem in the API definitions, reported as `file:line:col: message` (`file:line:` when the column is unknown). */
 export interface Diagnostic {
   readonly location: SourceLocation | undefined;
   readonly message: string;
 }
 
 export function formatDiagnostic(d: Diagnostic): string {
-  return d.location === undefined ? d.message : `${d.location.file}:${d.location.line}: ${d.message}`;
+  if (d.location === undefined) return d.message;
+  const { file, line, column } = d.location;
+  return `${file}:${line}${column === undefined ? '' : `:${column}`}: ${d.message}`;
 }
 
 /**
@@ -25,8 +27,11 @@ export class CodegenError extends Error {
 export class DiagnosticSink {
   private readonly items: Diagnostic[] = [];
 
+  /** Records a problem; the same message at the same place (a type reached from several kinds) is kept once. */
   error(location: SourceLocation | undefined, message: string): void {
-    this.items.push({ location, message });
+    const seen = this.items.some((d) => d.message === message && d.location?.file === location?.file
+      && d.location?.line === location?.line && d.location?.column === location?.column);
+    if (!seen) this.items.push({ location, message });
   }
 
   get count(): number {
@@ -36,7 +41,8 @@ export class DiagnosticSink {
   throwIfAny(): void {
     if (this.items.length === 0) return;
     const sorted = [...this.items].sort((a, b) =>
-      (a.location?.file ?? '').localeCompare(b.location?.file ?? '') || (a.location?.line ?? 0) - (b.location?.line ?? 0));
+      (a.location?.file ?? '').localeCompare(b.location?.file ?? '') || (a.location?.line ?? 0) - (b.location?.line ?? 0)
+      || (a.location?.column ?? 0) - (b.location?.column ?? 0));
     throw new CodegenError(sorted);
   }
 }

@@ -2,6 +2,38 @@ import type { JSONSchemaProps } from './schema.js';
 
 export type Definitions = Readonly<Record<string, JSONSchemaProps>>;
 
+/** A reference back into a definition being expanded, outside any node that preserves unknown fields. */
+export interface Recursion<S> {
+  /** The definition referred to again. */
+  readonly ref: string;
+  /** Field path from the root (`spec.children[]`). */
+  readonly path: string;
+  /** What `siteOf` said of the nearest enclosing node it knows. */
+  readonly site: S | undefined;
+}
+
+export interface InlineOptions<S> {
+  /** Whether the schema is a kind's root (its `metadata` is reduced); default true. */
+  readonly resourceRoot?: boolean;
+  /** Called for each recursion not opted into with x-kubernetes-preserve-unknown-fields. */
+  readonly onRecursion?: (r: Recursion<S>) => void;
+  /** The declaration a node of `definitions` was built from, for `onRecursion`. */
+  readonly siteOf?: (node: JSONSchemaProps) => S | undefined;
+}
+
+interface Walk<S> {
+  readonly defs: Definitions;
+  readonly options: InlineOptions<S>;
+}
+
+interface At<S> {
+  readonly stack: readonly string[];
+  readonly path: string;
+  /** An enclosing node preserves unknown fields: a recursion below it keeps any value by choice. */
+  readonly preserving: boolean;
+  readonly site: S | undefined;
+}
+
 /**
  * Expands every `$ref` of `schema` into a self-contained structural schema,
  * the form a CRD's openAPIV3Schema and the validator need. Keywords written
@@ -14,42 +46,49 @@ export type Definitions = Readonly<Record<string, JSONSchemaProps>>;
  * `{type: object}`: the server validates ObjectMeta itself, and CRD schemas
  * may not constrain it further (as controller-gen emits).
  */
-export function inlineSchema(schema: JSONSchemaProps, definitions: Definitions): JSONSchemaProps {
-  return expand(schema, definitions, [], true);
+export function inlineSchema<S = never>(schema: JSONSchemaProps, definitions: Definitions, options: InlineOptions<S> = {}): JSONSchemaProps {
+  const walk: Walk<S> = { defs: definitions, options };
+  return expand(walk, schema, { stack: [], path: '', preserving: false, site: undefined }, options.resourceRoot ?? true);
 }
 
-function expand(schema: JSONSchemaProps, defs: Definitions, stack: readonly string[], resourceRoot: boolean): JSONSchemaProps {
+function expand<S>(walk: Walk<S>, schema: JSONSchemaProps, at: At<S>, resourceRoot: boolean): JSONSchemaProps {
   let out: JSONSchemaProps = schema;
-  let path = stack;
+  let stack = at.stack;
+  let site = walk.options.siteOf?.(schema) ?? at.site;
   if (schema.$ref !== undefined) {
     const { $ref, ...siblings } = schema;
     if (stack.includes($ref)) {
+      if (!at.preserving && siblings['x-kubernetes-preserve-unknown-fields'] !== true) walk.options.onRecursion?.({ ref: $ref, path: at.path, site });
       return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, ...pick(siblings, ['description', 'nullable']) };
     }
-    const def = defs[$ref];
+    const def = walk.defs[$ref];
     if (def === undefined) throw new Error(`inlineSchema: unknown definition ${$ref}`);
     out = { ...def, ...siblings };
-    path = [...stack, $ref];
+    stack = [...stack, $ref];
+    site = walk.options.siteOf?.(schema) ?? walk.options.siteOf?.(def) ?? at.site;
   } else {
     out = { ...schema };
   }
+  const below = (path: string): At<S> => ({ stack, path, preserving: at.preserving || out['x-kubernetes-preserve-unknown-fields'] === true, site });
+  const join = (name: string): string => (at.path === '' ? name : `${at.path}.${name}`);
   const embedded = resourceRoot || out['x-kubernetes-embedded-resource'] === true;
   if (out.properties !== undefined) {
     const props: Record<string, JSONSchemaProps> = {};
     for (const [name, prop] of Object.entries(out.properties)) {
-      props[name] = embedded && name === 'metadata' ? { type: 'object' } : expand(prop, defs, path, false);
+      props[name] = embedded && name === 'metadata' ? { type: 'object' } : expand(walk, prop, below(join(name)), false);
     }
     out.properties = props;
   }
   if (out.items !== undefined) {
-    out.items = Array.isArray(out.items) ? out.items.map((i) => expand(i, defs, path, false)) : expand(out.items, defs, path, false);
+    const items = below(`${at.path}[]`);
+    out.items = Array.isArray(out.items) ? out.items.map((i) => expand(walk, i, items, false)) : expand(walk, out.items, items, false);
   }
-  if (typeof out.additionalProperties === 'object') out.additionalProperties = expand(out.additionalProperties, defs, path, false);
+  if (typeof out.additionalProperties === 'object') out.additionalProperties = expand(walk, out.additionalProperties, below(`${at.path}[*]`), false);
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = out[key];
-    if (list !== undefined) out[key] = list.map((s) => expand(s, defs, path, false));
+    if (list !== undefined) out[key] = list.map((s) => expand(walk, s, below(at.path), false));
   }
-  if (out.not !== undefined) out.not = expand(out.not, defs, path, false);
+  if (out.not !== undefined) out.not = expand(walk, out.not, below(at.path), false);
   return out;
 }
 

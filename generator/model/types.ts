@@ -132,4 +132,6 @@ export interface SourceLocation {
   /** Project-relative path with forward slashes. */
   readonly file: string;
   readonly line: number;
+  /** 1-based column, when known: errors then read `file:line:col: message`. */
+  readonly column?: number;
 }

@@ -1,4 +1,3 @@
-import { compileRule } from '../../runtime/apimachinery/cel/compile.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import { inlineSchema, schemaAtPath, walkSchema } from './inline.js';
 import type { JSONSchemaProps } from './schema.js';
@@ -9,7 +8,8 @@ const SIMPLE_PATH = /^(\.[A-Za-z0-9_-]+)+$/;
 /**
  * Checks what no single declaration can: storage and hub versions, that
  * versions of a kind agree or declare a conversion, that paths named by
- * markers exist in the schema, and that every CEL rule compiles.
+ * markers exist in the schema (CEL rules and defaults are checked at their
+ * markers, generator/check).
  */
 export function validateModel(model: ApiModel, sink: DiagnosticSink): void {
   const clientNames = new Map<string, string>();
@@ -96,11 +96,6 @@ function validateKind(kind: KindModel, meta: JSONSchemaProps, sink: DiagnosticSi
         else if (!(items.required ?? []).includes(key) && keySchema.default === undefined) {
           sink.error(kind.source, `${kind.kind}.${path}: list map key "${key}" must be required or have a @default`);
         }
-      }
-    }
-    for (const rule of node['x-kubernetes-validations'] ?? []) {
-      for (const problem of compileRule(rule, node, { isResourceRoot: path === '' })) {
-        sink.error(kind.source, `${kind.kind}${path === '' ? '' : `.${path}`}: CEL ${problem.field} "${problem.field === 'rule' ? rule.rule : rule.messageExpression}" does not compile: ${problem.message}`);
       }
     }
   });

@@ -10,6 +10,8 @@ export interface RawTag {
   readonly text: string;
   /** 1-based line in the source file. */
   readonly line: number;
+  /** 1-based column of the tag's `@` in the source file. */
+  readonly column: number;
 }
 
 export interface ParsedComment {
@@ -19,16 +21,23 @@ export interface ParsedComment {
 
 const TAG_LINE = /^@([A-Za-z][\w-]*)(?:\s+(.*))?$/;
 
-/** `comment` is the full `/** … *\/` text; `firstLine` the line it starts on. */
-export function parseComment(comment: string, firstLine: number): ParsedComment {
+/**
+ * `comment` is the full `/** … *\/` text; `firstLine` and `firstColumn` (1-based) where it
+ * starts, so each tag knows its own position in the file.
+ */
+export function parseComment(comment: string, firstLine: number, firstColumn = 1): ParsedComment {
+  const rawLines = comment.split('\n');
   const body = comment.replace(/^\/\*\*/, '').replace(/\*\/$/, '');
   const lines = body.split('\n').map((l) => l.replace(/^\s*\*? ?/, '').trimEnd());
   const description: string[] = [];
-  const tags: { name: string; text: string[]; line: number }[] = [];
+  const tags: { name: string; text: string[]; line: number; column: number }[] = [];
   lines.forEach((content, i) => {
     const match = TAG_LINE.exec(content.trim());
     if (match !== null) {
-      tags.push({ name: match[1]!, text: match[2] === undefined ? [] : [match[2].trim()], line: firstLine + i });
+      // Later lines of the comment are whole lines of the file; the first starts at firstColumn.
+      const at = (rawLines[i] ?? '').indexOf(`@${match[1]!}`) + 1;
+      const column = i === 0 ? firstColumn + at - 1 : at;
+      tags.push({ name: match[1]!, text: match[2] === undefined ? [] : [match[2].trim()], line: firstLine + i, column });
       return;
     }
     const current = tags.at(-1);
@@ -40,7 +49,7 @@ export function parseComment(comment: string, firstLine: number): ParsedComment 
   });
   return {
     description: normalizeDescription(description),
-    tags: tags.map((t) => ({ name: t.name, text: t.text.join(' '), line: t.line })),
+    tags: tags.map((t) => ({ name: t.name, text: t.text.join(' '), line: t.line, column: t.column })),
   };
 }
 

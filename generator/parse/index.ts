@@ -1,6 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { type InterfaceDeclaration, Project, type SourceFile } from 'ts-morph';
+import { checkConversion } from '../check/conversions.js';
+import { checkDefaults } from '../check/defaults.js';
+import { checkRules } from '../check/rules.js';
+import { type DeclarationSite, SchemaSites } from '../check/sites.js';
 import { DiagnosticSink } from '../model/diagnostics.js';
 import { inlineSchema } from '../model/inline.js';
 import { compareVersionPriority, groupClientName } from '../model/names.js';
@@ -49,8 +53,10 @@ export function parseApis(options: ParseOptions): ApiModel {
     filesByPackage.set(pkg, files);
   }
   const packageByDir = new Map(packages.map((p) => [p.dir, p]));
+  const sites = new SchemaSites();
   const builder = new SchemaBuilder({
     sink,
+    sites,
     relativePath: rel,
     packageOf: (file) => packageByDir.get(rel(file).split('/').slice(0, -1).join('/')),
   });
@@ -88,6 +94,8 @@ export function parseApis(options: ParseOptions): ApiModel {
   sink.throwIfAny();
 
   const definitions = sortedRecord(builder.definitions);
+  checkRules(sites, definitions, sink);
+  checkDefaults(sites, definitions, sink);
   const groups = new Map<string, PackageInfo[]>();
   for (const pkg of packages) groups.set(pkg.groupName, [...(groups.get(pkg.groupName) ?? []), pkg]);
 
@@ -101,7 +109,7 @@ export function parseApis(options: ParseOptions): ApiModel {
         clientName: groupClientName(name),
         origin: 'source',
         versions: versions.map((pkg): VersionModel => ({
-          ...buildVersion(pkg, versions.length, kindsByPackage.get(pkg) ?? [], definitions, filesByPackage.get(pkg) ?? [], rel),
+          ...buildVersion(pkg, versions.length, kindsByPackage.get(pkg) ?? [], definitions, filesByPackage.get(pkg) ?? [], { rel, sink, sites }),
           protobuf: protobuf.get(pkg) ?? [],
         })),
       };
@@ -118,7 +126,7 @@ function buildVersion(
   kinds: readonly { decl: InterfaceDeclaration; facts: ReturnType<typeof readKindFacts>; definition: string }[],
   definitions: Readonly<Record<string, JSONSchemaProps>>,
   files: readonly SourceFile[],
-  rel: (f: string) => string,
+  { rel, sink, sites }: { rel: (f: string) => string; sink: DiagnosticSink; sites: SchemaSites },
 ): Omit<VersionModel, 'protobuf'> {
   const deprecated = pkg.markers.one('deprecatedVersion');
   const exportsOf = (name: string): ReadonlySet<string> => {
@@ -126,6 +134,7 @@ function buildVersion(
     return new Set(file === undefined ? [] : [...file.getExportedDeclarations().keys()]);
   };
   const conversions = exportsOf('conversion.ts');
+  const conversionFile = files.find((f) => f.getBaseName() === 'conversion.ts');
   const defaults = exportsOf('defaults.ts');
   const strategies = exportsOf('strategy.ts');
   const ref = (file: string, name: string, available: ReadonlySet<string>): TypeRef | undefined =>
@@ -147,6 +156,9 @@ function buildVersion(
         defaults: ref('defaults', `set${kind}Defaults`, defaults),
         strategy: ref('strategy', `${kind}Strategy`, strategies),
       };
+      if (hooks.conversion !== undefined && conversionFile !== undefined) {
+        checkConversion(conversionFile, hooks.conversion.name, rel(conversionFile.getFilePath()), sink);
+      }
       const root = definitions[definition]!;
       return {
         kind,
@@ -161,7 +173,10 @@ function buildVersion(
         printerColumns: facts.printerColumns,
         selectableFields: facts.selectableFields,
         definition,
-        schema: inlineSchema({ $ref: definition }, definitions),
+        schema: inlineSchema<DeclarationSite>({ $ref: definition }, definitions, {
+          siteOf: (node) => sites.siteOf(node),
+          onRecursion: (r) => sink.error(r.site?.location, recursionMessage(kind, r.ref, r.path, r.site)),
+        }),
         description: root.description ?? '',
         typeRef: { module: rel(decl.getSourceFile().getFilePath()).replace(/\.ts$/, ''), name: kind },
         hooks,
@@ -169,6 +184,14 @@ function buildVersion(
       };
     }).sort((a, b) => a.kind.localeCompare(b.kind)),
   };
+}
+
+/** A structural schema cannot refer to itself: kube's CRD schemas have no $ref. */
+function recursionMessage(kind: string, ref: string, path: string, site: DeclarationSite | undefined): string {
+  const type = ref.slice(ref.lastIndexOf('.') + 1);
+  return `${site === undefined ? '' : `${site.target}: `}type ${type} refers to itself (kind ${kind} at ${path}), and a structural schema cannot be recursive: `
+    + 'bound the depth with a separate type per level, or mark the field @preserveUnknownFields '
+    + '(+kubebuilder:pruning:PreserveUnknownFields) or @schemaless (+kubebuilder:validation:Schemaless) to keep that part unvalidated';
 }
 
 function discoverPackages(apisDir: string, rel: (f: string) => string, sink: DiagnosticSink): PackageInfo[] {

@@ -26,12 +26,18 @@ export interface KindFacts {
   readonly selectableFields: readonly string[];
 }
 
+/** Where a marker was written (the column is unknown for a declaration's own line). */
+interface Position {
+  readonly line: number;
+  readonly column?: number | undefined;
+}
+
 const COLUMN_TYPES: readonly PrinterColumnType[] = ['integer', 'number', 'string', 'boolean', 'date'];
 
 /** Reads `@resource`, `@nonNamespaced`, verbs, subresources, columns and selectable fields. */
 export function readKindFacts(decl: InterfaceDeclaration, markers: Markers, file: string, sink: DiagnosticSink): KindFacts {
   const kind = decl.getName();
-  const at = (line: number): SourceLocation => ({ file, line });
+  const at = (pos: Position): SourceLocation => ({ file, line: pos.line, column: pos.column });
   const resource = markers.one('resource');
   const rv = resource?.value.values ?? {};
   const str = (key: string): string | undefined => (typeof rv[key] === 'string' ? (rv[key] as string) : undefined);
@@ -41,9 +47,9 @@ export function readKindFacts(decl: InterfaceDeclaration, markers: Markers, file
   const declaredScope = str('scope');
   if (declaredScope !== undefined) {
     if (declaredScope !== 'Cluster' && declaredScope !== 'Namespaced') {
-      sink.error(at(resource!.line), `marker @resource: scope must be Cluster or Namespaced, got "${declaredScope}"`);
+      sink.error(at(resource!), `marker @resource: scope must be Cluster or Namespaced, got "${declaredScope}"`);
     } else if (markers.has('nonNamespaced') && declaredScope !== 'Cluster') {
-      sink.error(at(resource!.line), 'marker @resource: scope=Namespaced contradicts @nonNamespaced');
+      sink.error(at(resource!), 'marker @resource: scope=Namespaced contradicts @nonNamespaced');
     } else {
       scope = declaredScope;
     }
@@ -53,7 +59,7 @@ export function readKindFacts(decl: InterfaceDeclaration, markers: Markers, file
   const singular = str('singular') ?? kind.toLowerCase();
   for (const [what, value] of [['path', plural], ['singular', singular]] as const) {
     if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(value)) {
-      sink.error(at(resource?.line ?? decl.getStartLineNumber()), `marker @resource: ${what} "${value}" must be a lowercase DNS-1035 label`);
+      sink.error(at(resource ?? { line: decl.getStartLineNumber(), column: undefined }), `marker @resource: ${what} "${value}" must be a lowercase DNS-1035 label`);
     }
   }
 
@@ -66,27 +72,27 @@ export function readKindFacts(decl: InterfaceDeclaration, markers: Markers, file
     verbs: readVerbs(markers, file, sink),
     status: markers.all('subresource').some((m) => m.value.positional === 'status'),
     scale: readScale(markers, file, sink),
-    printerColumns: markers.all('printcolumn').map((m) => readColumn(m.value.values, at(m.line), sink)),
+    printerColumns: markers.all('printcolumn').map((m) => readColumn(m.value.values, at(m), sink)),
     selectableFields: markers.all('selectableField').map((m) => String(m.value.values['jsonPath'])),
   };
 }
 
 function readVerbs(markers: Markers, file: string, sink: DiagnosticSink): readonly Verb[] {
-  const check = (names: readonly string[], line: number, marker: string): Verb[] => {
+  const check = (names: readonly string[], pos: Position, marker: string): Verb[] => {
     const bad = names.filter((v) => !(ALL_VERBS as readonly string[]).includes(v));
-    if (bad.length > 0) sink.error({ file, line }, `marker @${marker}: unknown verb ${bad.join(', ')} (verbs: ${ALL_VERBS.join(', ')})`);
+    if (bad.length > 0) sink.error({ file, line: pos.line, column: pos.column }, `marker @${marker}: unknown verb ${bad.join(', ')} (verbs: ${ALL_VERBS.join(', ')})`);
     return names.filter((v): v is Verb => (ALL_VERBS as readonly string[]).includes(v));
   };
   const only = markers.one('onlyVerbs');
   const skip = markers.one('skipVerbs');
   const readonly = markers.one('readonly');
   const given = [only, skip, readonly].filter((m) => m !== undefined);
-  if (given.length > 1) sink.error({ file, line: given[1]!.line }, 'marker @onlyVerbs, @skipVerbs and @readonly exclude each other');
+  if (given.length > 1) sink.error({ file, line: given[1]!.line, column: given[1]!.column }, 'marker @onlyVerbs, @skipVerbs and @readonly exclude each other');
   let verbs: Verb[] = [...ALL_VERBS];
   if (readonly !== undefined) verbs = ['get', 'list', 'watch'];
-  if (only !== undefined) verbs = check(only.value, only.line, 'onlyVerbs');
+  if (only !== undefined) verbs = check(only.value, only, 'onlyVerbs');
   if (skip !== undefined) {
-    const skipped = check(skip.value, skip.line, 'skipVerbs');
+    const skipped = check(skip.value, skip, 'skipVerbs');
     verbs = verbs.filter((v) => !skipped.includes(v));
   }
   return [...new Set(verbs)].sort();
@@ -96,7 +102,7 @@ function readScale(markers: Markers, file: string, sink: DiagnosticSink): ScaleS
   const scale = markers.all('subresource').find((m) => m.value.positional === 'scale');
   for (const m of markers.all('subresource')) {
     if (m.value.positional === 'status' && Object.keys(m.value.values).length > 0) {
-      sink.error({ file, line: m.line }, 'marker @subresource: status takes no arguments');
+      sink.error({ file, line: m.line, column: m.column }, 'marker @subresource: status takes no arguments');
     }
   }
   if (scale === undefined) return undefined;
@@ -104,7 +110,7 @@ function readScale(markers: Markers, file: string, sink: DiagnosticSink): ScaleS
   const spec = v['specpath'];
   const status = v['statuspath'];
   if (typeof spec !== 'string' || typeof status !== 'string') {
-    sink.error({ file, line: scale.line }, 'marker @subresource: scale needs specpath=… and statuspath=…');
+    sink.error({ file, line: scale.line, column: scale.column }, 'marker @subresource: scale needs specpath=… and statuspath=…');
     return undefined;
   }
   const selector = v['selectorpath'];

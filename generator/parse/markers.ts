@@ -28,6 +28,7 @@ export interface Marker<N extends MarkerName> {
   readonly name: N;
   readonly value: MarkerValue<N>;
   readonly line: number;
+  readonly column: number;
 }
 
 /** The decoded markers of one declaration. */
@@ -62,7 +63,7 @@ export function decodeMarkers(comment: ParsedComment, site: MarkerSite, file: st
   const out: Marker<MarkerName>[] = [];
   for (const tag of comment.tags) {
     if (DOCUMENTATION_TAGS.has(tag.name)) continue;
-    const location = { file, line: tag.line };
+    const location = { file, line: tag.line, column: tag.column };
     if (!Object.hasOwn(VOCABULARY, tag.name)) {
       sink.error(location, `marker @${tag.name}: unknown marker${suggest(tag.name)}`);
       continue;
@@ -82,7 +83,7 @@ export function decodeMarkers(comment: ParsedComment, site: MarkerSite, file: st
       sink.error(location, `marker @${name}: ${decoded}`);
       continue;
     }
-    out.push({ name, value: decoded.value as never, line: tag.line });
+    out.push({ name, value: decoded.value as never, line: tag.line, column: tag.column });
   }
   return new Markers(out);
 }

@@ -13,6 +13,12 @@ export interface MarkerTarget {
   readonly target: string;
 }
 
+/** Where a marker was written. */
+interface MarkerPosition {
+  readonly line: number;
+  readonly column: number;
+}
+
 type Keyword = 'numeric' | 'string' | 'array' | 'object' | 'any';
 
 /**
@@ -33,15 +39,15 @@ const KEYWORD_KIND: Readonly<Record<string, Keyword>> = {
  */
 export function applySchemaMarkers(schema: JSONSchemaProps, markers: Markers, at: MarkerTarget): JSONSchemaProps {
   let out: JSONSchemaProps = { ...schema };
-  const report = (line: number, name: string, message: string): void =>
-    at.sink.error({ file: at.location.file, line }, `marker @${name}: ${message} (on ${at.target})`);
+  const report = (pos: MarkerPosition, name: string, message: string): void =>
+    at.sink.error({ file: at.location.file, line: pos.line, column: pos.column }, `marker @${name}: ${message} (on ${at.target})`);
 
   // Type-changing markers first, so later keywords check against the final type.
   const intOrStr = markers.one('intOrString');
   if (intOrStr !== undefined) out = { ...intOrString(), ...(out.description === undefined ? {} : { description: out.description }) };
   const type = markers.one('type');
   if (type !== undefined) out.type = type.value;
-  if (markers.has('preserveUnknownFields')) out['x-kubernetes-preserve-unknown-fields'] = true;
+  if (markers.has('preserveUnknownFields')) out = preserveUnknownFields(out, markers.has('embeddedResource'));
   if (markers.has('embeddedResource')) {
     out['x-kubernetes-embedded-resource'] = true;
     out.type ??= 'object';
@@ -58,54 +64,54 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: Markers, at
     }
     return undefined;
   };
-  const set = <K extends keyof JSONSchemaProps>(name: string, line: number, key: K, value: JSONSchemaProps[K]): void => {
+  const set = <K extends keyof JSONSchemaProps>(name: string, pos: MarkerPosition, key: K, value: JSONSchemaProps[K]): void => {
     const target = itemsTarget(name);
     if (target === undefined) {
-      report(line, name, `does not apply to a value of type ${describeType(out)}`);
+      report(pos, name, `does not apply to a value of type ${describeType(out)}`);
       return;
     }
     target[key] = value;
   };
 
-  for (const m of markers.all('minimum')) set('minimum', m.line, 'minimum', m.value);
-  for (const m of markers.all('maximum')) set('maximum', m.line, 'maximum', m.value);
+  for (const m of markers.all('minimum')) set('minimum', m, 'minimum', m.value);
+  for (const m of markers.all('maximum')) set('maximum', m, 'maximum', m.value);
   for (const m of markers.all('multipleOf')) {
-    if (m.value <= 0) report(m.line, 'multipleOf', 'must be greater than 0');
-    else set('multipleOf', m.line, 'multipleOf', m.value);
+    if (m.value <= 0) report(m, 'multipleOf', 'must be greater than 0');
+    else set('multipleOf', m, 'multipleOf', m.value);
   }
   const exMin = markers.one('exclusiveMinimum');
   if (exMin !== undefined) {
-    if (!markers.has('minimum')) report(exMin.line, 'exclusiveMinimum', 'needs @minimum (it makes the minimum exclusive)');
-    else set('exclusiveMinimum', exMin.line, 'exclusiveMinimum', true);
+    if (!markers.has('minimum')) report(exMin, 'exclusiveMinimum', 'needs @minimum (it makes the minimum exclusive)');
+    else set('exclusiveMinimum', exMin, 'exclusiveMinimum', true);
   }
   const exMax = markers.one('exclusiveMaximum');
   if (exMax !== undefined) {
-    if (!markers.has('maximum')) report(exMax.line, 'exclusiveMaximum', 'needs @maximum (it makes the maximum exclusive)');
-    else set('exclusiveMaximum', exMax.line, 'exclusiveMaximum', true);
+    if (!markers.has('maximum')) report(exMax, 'exclusiveMaximum', 'needs @maximum (it makes the maximum exclusive)');
+    else set('exclusiveMaximum', exMax, 'exclusiveMaximum', true);
   }
   const min = markers.one('minimum')?.value;
   const max = markers.one('maximum')?.value;
-  if (min !== undefined && max !== undefined && min > max) report(markers.one('maximum')!.line, 'maximum', `${max} is below @minimum ${min}`);
+  if (min !== undefined && max !== undefined && min > max) report(markers.one('maximum')!, 'maximum', `${max} is below @minimum ${min}`);
 
-  for (const m of markers.all('minLength')) nonNegative(m.value, m.line, 'minLength') && set('minLength', m.line, 'minLength', m.value);
-  for (const m of markers.all('maxLength')) nonNegative(m.value, m.line, 'maxLength') && set('maxLength', m.line, 'maxLength', m.value);
+  for (const m of markers.all('minLength')) nonNegative(m.value, m, 'minLength') && set('minLength', m, 'minLength', m.value);
+  for (const m of markers.all('maxLength')) nonNegative(m.value, m, 'maxLength') && set('maxLength', m, 'maxLength', m.value);
   for (const m of markers.all('pattern')) {
     const problem = re2Problem(m.value);
-    if (problem !== undefined) report(m.line, 'pattern', `not a valid RE2 regular expression: ${problem}`);
-    else set('pattern', m.line, 'pattern', m.value);
+    if (problem !== undefined) report(m, 'pattern', `not a valid RE2 regular expression: ${problem}`);
+    else set('pattern', m, 'pattern', m.value);
   }
-  for (const m of markers.all('format')) set('format', m.line, 'format', m.value);
-  for (const m of markers.all('minItems')) nonNegative(m.value, m.line, 'minItems') && set('minItems', m.line, 'minItems', m.value);
-  for (const m of markers.all('maxItems')) nonNegative(m.value, m.line, 'maxItems') && set('maxItems', m.line, 'maxItems', m.value);
-  for (const m of markers.all('uniqueItems')) set('uniqueItems', m.line, 'uniqueItems', true);
-  for (const m of markers.all('minProperties')) nonNegative(m.value, m.line, 'minProperties') && set('minProperties', m.line, 'minProperties', m.value);
-  for (const m of markers.all('maxProperties')) nonNegative(m.value, m.line, 'maxProperties') && set('maxProperties', m.line, 'maxProperties', m.value);
+  for (const m of markers.all('format')) set('format', m, 'format', m.value);
+  for (const m of markers.all('minItems')) nonNegative(m.value, m, 'minItems') && set('minItems', m, 'minItems', m.value);
+  for (const m of markers.all('maxItems')) nonNegative(m.value, m, 'maxItems') && set('maxItems', m, 'maxItems', m.value);
+  for (const m of markers.all('uniqueItems')) set('uniqueItems', m, 'uniqueItems', true);
+  for (const m of markers.all('minProperties')) nonNegative(m.value, m, 'minProperties') && set('minProperties', m, 'minProperties', m.value);
+  for (const m of markers.all('maxProperties')) nonNegative(m.value, m, 'maxProperties') && set('maxProperties', m, 'maxProperties', m.value);
 
   for (const m of markers.all('enum')) {
     const target = out.type === 'array' && isSchema(out.items) ? (out.items = { ...out.items }) : out;
     const numeric = target.type === 'integer' || target.type === 'number';
     const values = m.value.map((v) => (numeric ? Number(v) : v));
-    if (numeric && values.some((v) => Number.isNaN(v))) report(m.line, 'enum', 'values of a numeric type must be numbers');
+    if (numeric && values.some((v) => Number.isNaN(v))) report(m, 'enum', 'values of a numeric type must be numbers');
     else target.enum = values;
   }
 
@@ -114,25 +120,25 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: Markers, at
     out.nullable = true;
   }
   for (const m of markers.all('default')) {
-    if (m.value === undefined) report(m.line, 'default', 'needs a JSON value (quote strings with spaces)');
+    if (m.value === undefined) report(m, 'default', 'needs a JSON value (quote strings with spaces)');
     else out.default = m.value;
   }
   for (const m of markers.all('example')) out.example = m.value;
   for (const m of markers.all('title')) out.title = m.value;
 
   const listType = markers.one('listType');
-  if (listType !== undefined) set('listType', listType.line, 'x-kubernetes-list-type', listType.value);
+  if (listType !== undefined) set('listType', listType, 'x-kubernetes-list-type', listType.value);
   const mapKeys = markers.all('listMapKey');
   if (mapKeys.length > 0) {
-    if (listType?.value !== 'map') report(mapKeys[0]!.line, 'listMapKey', 'needs @listType map');
-    else set('listMapKey', mapKeys[0]!.line, 'x-kubernetes-list-map-keys', mapKeys.map((k) => k.value));
+    if (listType?.value !== 'map') report(mapKeys[0]!, 'listMapKey', 'needs @listType map');
+    else set('listMapKey', mapKeys[0]!, 'x-kubernetes-list-map-keys', mapKeys.map((k) => k.value));
   } else if (listType?.value === 'map') {
-    report(listType.line, 'listType', '@listType map needs at least one @listMapKey');
+    report(listType, 'listType', '@listType map needs at least one @listMapKey');
   }
   const mapType = markers.one('mapType');
-  if (mapType !== undefined) set('mapType', mapType.line, 'x-kubernetes-map-type', mapType.value);
+  if (mapType !== undefined) set('mapType', mapType, 'x-kubernetes-map-type', mapType.value);
   const structType = markers.one('structType');
-  if (structType !== undefined) set('structType', structType.line, 'x-kubernetes-map-type', structType.value);
+  if (structType !== undefined) set('structType', structType, 'x-kubernetes-map-type', structType.value);
 
   const rules: ValidationRule[] = [...(out['x-kubernetes-validations'] ?? [])];
   for (const m of markers.all('validation')) {
@@ -143,7 +149,7 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: Markers, at
     if (v['fieldPath'] !== undefined) rule.fieldPath = String(v['fieldPath']);
     if (v['reason'] !== undefined) {
       const reason = String(v['reason']);
-      if (!REASONS.has(reason)) report(m.line, 'validation', `reason must be one of ${[...REASONS].join(', ')}`);
+      if (!REASONS.has(reason)) report(m, 'validation', `reason must be one of ${[...REASONS].join(', ')}`);
       rule.reason = reason;
     }
     rules.push(rule);
@@ -158,14 +164,28 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: Markers, at
 
   return out;
 
-  function nonNegative(value: number, line: number, name: string): boolean {
+  function nonNegative(value: number, pos: MarkerPosition, name: string): boolean {
     if (value >= 0) return true;
-    report(line, name, 'must not be negative');
+    report(pos, name, 'must not be negative');
     return false;
   }
 }
 
 const REASONS: ReadonlySet<string> = new Set(VALIDATION_REASONS);
+
+/**
+ * `@preserveUnknownFields` keeps the fields a schema does not know. A list or a
+ * map (additionalProperties) has no fields of its own to keep, so on those it
+ * applies to the items or values, as item keywords do (`unknown[]`,
+ * `Record<string, T>`); an embedded resource keeps it on itself.
+ */
+function preserveUnknownFields(s: JSONSchemaProps, embedded: boolean): JSONSchemaProps {
+  const flag = { 'x-kubernetes-preserve-unknown-fields': true } as const;
+  if (s.type === 'array' && isSchema(s.items)) return { ...s, items: { ...s.items, ...flag } };
+  const map = s.type === 'object' && s.properties === undefined && typeof s.additionalProperties === 'object';
+  if (map && !embedded) return { ...s, additionalProperties: { ...s.additionalProperties as JSONSchemaProps, ...flag } };
+  return { ...s, ...flag };
+}
 
 function isSchema(items: JSONSchemaProps['items']): items is JSONSchemaProps {
   return items !== undefined && !Array.isArray(items);

@@ -7,6 +7,7 @@ import {
   type TypeAliasDeclaration,
   type TypeNode,
 } from 'ts-morph';
+import type { SchemaSites } from '../check/sites.js';
 import type { DiagnosticSink } from '../model/diagnostics.js';
 import type { JSONSchemaProps } from '../model/schema.js';
 import type { SourceLocation } from '../model/types.js';
@@ -14,12 +15,15 @@ import { parseComment, type ParsedComment } from './comments.js';
 import { applySchemaMarkers } from './schema-markers.js';
 import { decodeMarkers, type Markers } from './markers.js';
 import type { PackageInfo } from './packages.js';
+import { type TypeContext, unrepresentable } from './unrepresentable.js';
 import type { MarkerSite } from './vocabulary.js';
 
 export type NamedDeclaration = InterfaceDeclaration | TypeAliasDeclaration | EnumDeclaration;
 
 export interface SchemaContext {
   readonly sink: DiagnosticSink;
+  /** Where markers with checks that need every definition (rules, defaults) are recorded. */
+  readonly sites: SchemaSites;
   /** Project-relative path of a file, forward slashes. */
   relativePath(file: string): string;
   /** The apis/ package a file belongs to, if any. */
@@ -60,50 +64,71 @@ export class SchemaBuilder {
     const markers = decodeMarkers(comment, 'field', file, this.ctx.sink);
     const typeNode = prop.getTypeNode();
     const location = this.location(prop);
+    const target = `property ${propertyName(prop)}`;
     let schema: JSONSchemaProps;
     if (markers.has('schemaless')) {
-      schema = {};
+      // controller-gen's Schemaless: the type is not looked at; any value is kept as sent.
+      schema = { 'x-kubernetes-preserve-unknown-fields': true };
     } else if (typeNode === undefined) {
       this.ctx.sink.error(location, `property ${prop.getName()} needs a type annotation`);
       schema = {};
     } else {
-      schema = this.forTypeNode(typeNode);
+      schema = this.forTypeNode(typeNode, {
+        target,
+        at: prop,
+        optIn: markers.has('preserveUnknownFields'),
+        intOrString: markers.has('intOrString'),
+        optional: prop.hasQuestionToken() || markers.has('optional'),
+      });
     }
     if (comment.description !== '') schema = { ...schema, description: comment.description };
-    schema = applySchemaMarkers(schema, markers, { location, sink: this.ctx.sink, target: `property ${prop.getName()}` });
+    schema = this.mark(schema, markers, { location, target, resourceRoot: false });
     return { schema, markers };
   }
 
-  forTypeNode(node: TypeNode): JSONSchemaProps {
-    if (Node.isParenthesizedTypeNode(node)) return this.forTypeNode(node.getTypeNode());
+  /**
+   * The schema of a type written in a declaration. Types with no structural
+   * schema (`unknown`, `object`, unions of objects or of unrelated scalars,
+   * `undefined` where a value is required) are errors at `ctx.at` unless the
+   * declaration opted into unvalidated data (`@preserveUnknownFields`).
+   */
+  forTypeNode(node: TypeNode, ctx: TypeContext): JSONSchemaProps {
+    if (Node.isParenthesizedTypeNode(node)) return this.forTypeNode(node.getTypeNode(), ctx);
+    const inner: TypeContext = { ...ctx, optional: false };
     switch (node.getKind()) {
       case SyntaxKind.StringKeyword: return { type: 'string' };
       case SyntaxKind.NumberKeyword: return { type: 'number' };
       case SyntaxKind.BooleanKeyword: return { type: 'boolean' };
-      case SyntaxKind.UnknownKeyword: return { 'x-kubernetes-preserve-unknown-fields': true };
-      case SyntaxKind.ObjectKeyword: return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+      case SyntaxKind.UnknownKeyword: return this.opaque(node, ctx, { 'x-kubernetes-preserve-unknown-fields': true });
+      case SyntaxKind.ObjectKeyword: return this.opaque(node, ctx, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
       default: break;
     }
-    if (Node.isArrayTypeNode(node)) return { type: 'array', items: this.forTypeNode(node.getElementTypeNode()) };
-    if (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.ReadonlyKeyword) return this.forTypeNode(node.getTypeNode());
+    if (Node.isArrayTypeNode(node)) return { type: 'array', items: this.forTypeNode(node.getElementTypeNode(), inner) };
+    if (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.ReadonlyKeyword) return this.forTypeNode(node.getTypeNode(), ctx);
     if (Node.isLiteralTypeNode(node)) return this.literalUnion([node]) ?? this.unsupported(node);
-    if (Node.isUnionTypeNode(node)) return this.union(node.getTypeNodes(), node);
-    if (Node.isTypeLiteral(node)) return this.objectSchema(node.getProperties(), node.getIndexSignatures().flatMap((s) => s.getReturnTypeNode() ?? []), node);
-    if (Node.isTypeReference(node)) return this.reference(node);
+    if (Node.isUnionTypeNode(node)) return this.union(node.getTypeNodes(), node, ctx);
+    if (Node.isTypeLiteral(node)) return this.objectSchema(node.getProperties(), node.getIndexSignatures().flatMap((s) => s.getReturnTypeNode() ?? []), node, inner);
+    if (Node.isTypeReference(node)) return this.reference(node, inner);
     return this.unsupported(node);
   }
 
-  private reference(node: import('ts-morph').TypeReferenceNode): JSONSchemaProps {
+  /** `unknown` and `object`: any value (object), kept unvalidated, only when the declaration says so. */
+  private opaque(node: TypeNode, ctx: TypeContext, schema: JSONSchemaProps): JSONSchemaProps {
+    if (!ctx.optIn) this.ctx.sink.error(this.location(ctx.at), unrepresentable.opaque(ctx, node.getText()));
+    return schema;
+  }
+
+  private reference(node: import('ts-morph').TypeReferenceNode, ctx: TypeContext): JSONSchemaProps {
     const typeName = node.getTypeName().getText();
     const args = node.getTypeArguments();
     const decl = this.resolve(node);
     if (decl === undefined) {
       // Only the lib types with a JSON meaning are accepted without a declaration in apis/.
-      if ((typeName === 'Array' || typeName === 'ReadonlyArray') && args.length === 1) return { type: 'array', items: this.forTypeNode(args[0]!) };
+      if ((typeName === 'Array' || typeName === 'ReadonlyArray') && args.length === 1) return { type: 'array', items: this.forTypeNode(args[0]!, ctx) };
       if (typeName === 'Record' && args.length === 2) {
         const key = args[0]!;
         if (key.getKind() !== SyntaxKind.StringKeyword) this.ctx.sink.error(this.location(node), 'Record keys must be string: JSON object keys are strings');
-        return { type: 'object', additionalProperties: this.forTypeNode(args[1]!) };
+        return { type: 'object', additionalProperties: this.forTypeNode(args[1]!, ctx) };
       }
       this.ctx.sink.error(this.location(node), `type ${typeName} is not declared in apis/ and has no JSON schema (use the scalars of apis/meta/v1, e.g. Time instead of Date)`);
       return {};
@@ -131,19 +156,21 @@ export class SchemaBuilder {
     const comment = commentOf(decl);
     const file = this.ctx.relativePath(decl.getSourceFile().getFilePath());
     const markers = decodeMarkers(comment, 'type', file, this.ctx.sink);
+    const target = `type ${decl.getName()}`;
     const finish = (schema: JSONSchemaProps): JSONSchemaProps => {
       const described = comment.description === '' ? schema : { ...schema, description: comment.description };
-      return applySchemaMarkers(described, markers, { location: this.location(decl), sink: this.ctx.sink, target: `type ${decl.getName()}` });
+      return this.mark(described, markers, { location: this.location(decl), target, resourceRoot: false });
     };
+    const ctx: TypeContext = { target, at: decl, optIn: markers.has('preserveUnknownFields'), intOrString: markers.has('intOrString'), optional: false };
     if (isScalarAlias(typeNode)) {
-      const schema = finish(this.forTypeNode(typeNode));
+      const schema = finish(this.forTypeNode(typeNode, ctx));
       this.inlined.set(decl, schema);
       return schema;
     }
     const name = this.definitionName(decl);
     this.names.set(decl, name);
     this.definitions.set(name, {});
-    this.definitions.set(name, finish(this.forTypeNode(typeNode)));
+    this.definitions.set(name, finish(this.forTypeNode(typeNode, ctx)));
     return { $ref: name };
   }
 
@@ -152,12 +179,22 @@ export class SchemaBuilder {
     const file = this.ctx.relativePath(decl.getSourceFile().getFilePath());
     const markers = given ?? decodeMarkers(comment, site, file, this.ctx.sink);
     const properties = collectProperties(decl, this.ctx.sink, (n) => this.location(n));
-    let schema = this.objectSchema(properties, decl.getIndexSignatures().flatMap((s) => s.getReturnTypeNode() ?? []), decl);
+    const target = `${site === 'kind' ? 'kind' : 'type'} ${decl.getName()}`;
+    const ctx: TypeContext = { target, at: decl, optIn: markers.has('preserveUnknownFields'), intOrString: false, optional: false };
+    let schema = this.objectSchema(properties, decl.getIndexSignatures().flatMap((s) => s.getReturnTypeNode() ?? []), decl, ctx);
     if (comment.description !== '') schema = { ...schema, description: comment.description };
-    return applySchemaMarkers(schema, markers, { location: this.location(decl), sink: this.ctx.sink, target: `type ${decl.getName()}` });
+    return this.mark(schema, markers, { location: this.location(decl), target, resourceRoot: site === 'kind' });
   }
 
-  private objectSchema(props: readonly PropertySignature[], indexTypes: readonly TypeNode[], at: Node): JSONSchemaProps {
+  /** Applies a declaration's schema markers and records the node for the checks that need every definition. */
+  private mark(schema: JSONSchemaProps, markers: Markers, site: { location: SourceLocation; target: string; resourceRoot: boolean }): JSONSchemaProps {
+    const out = applySchemaMarkers(schema, markers, { location: site.location, sink: this.ctx.sink, target: site.target });
+    this.ctx.sites.recordMarkers(out, markers, site);
+    return out;
+  }
+
+  /** `ctx` is the enclosing declaration's: an index signature's values are part of it. */
+  private objectSchema(props: readonly PropertySignature[], indexTypes: readonly TypeNode[], at: Node, ctx: TypeContext): JSONSchemaProps {
     const properties: Record<string, JSONSchemaProps> = {};
     const required: string[] = [];
     for (const prop of props) {
@@ -176,26 +213,49 @@ export class SchemaBuilder {
     if (indexTypes.length > 1) this.ctx.sink.error(this.location(at), 'at most one index signature is supported');
     if (indexTypes[0] !== undefined) {
       if (props.length > 0) this.ctx.sink.error(this.location(at), 'an object cannot have both properties and an index signature in a structural schema');
-      schema.additionalProperties = this.forTypeNode(indexTypes[0]);
+      schema.additionalProperties = this.forTypeNode(indexTypes[0], ctx);
     }
     return schema;
   }
 
-  private union(members: readonly TypeNode[], at: TypeNode): JSONSchemaProps {
-    const nonNull = members.filter((m) => !isNullType(m));
-    const nullable = nonNull.length < members.length;
+  /**
+   * Unions with a structural form: `T | null` (nullable), literals (enum),
+   * `number | string` declared int-or-string. `undefined` is dropped where the
+   * property is optional (`f?: T | undefined` is `f?: T`) and an error where a
+   * value is required. Anything else is an error unless opted in.
+   */
+  private union(members: readonly TypeNode[], at: TypeNode, ctx: TypeContext): JSONSchemaProps {
+    const defined = members.filter((m) => m.getKind() !== SyntaxKind.UndefinedKeyword);
+    if (defined.length < members.length && !ctx.optional) {
+      this.ctx.sink.error(this.location(ctx.at), unrepresentable.undefinedMember(ctx, at.getText()));
+    }
+    const nonNull = defined.filter((m) => !isNullType(m));
+    const nullable = nonNull.length < defined.length;
     const withNull = (s: JSONSchemaProps): JSONSchemaProps => (nullable ? { ...s, nullable: true } : s);
-    if (nonNull.length === 1) return withNull(this.forTypeNode(nonNull[0]!));
+    if (nonNull.length === 1) return withNull(this.forTypeNode(nonNull[0]!, ctx));
     const literals = this.literalUnion(nonNull);
     if (literals !== undefined) return withNull(literals);
     const kinds = new Set(nonNull.map((m) => m.getKind()));
     if (kinds.size === 2 && kinds.has(SyntaxKind.NumberKeyword) && kinds.has(SyntaxKind.StringKeyword)) {
+      if (!ctx.intOrString && !ctx.optIn) this.ctx.sink.error(this.location(ctx.at), unrepresentable.numberOrString(ctx, at.getText()));
       return withNull(intOrString());
     }
-    // Any other union has no structural schema: Kubernetes documents such
-    // types (JSONSchemaPropsOrArray, …) as schemaless values.
-    void at;
+    // Kubernetes documents such types (JSONSchemaPropsOrArray, …) as schemaless
+    // values: faithful only when the declaration says its data is unvalidated.
+    if (!ctx.optIn) this.ctx.sink.error(this.location(ctx.at), unrepresentable.union(ctx, at.getText(), nonNull.map((m) => this.memberKind(m))));
     return withNull({ 'x-kubernetes-preserve-unknown-fields': true });
+  }
+
+  /** Whether a union member is an object (interface, object literal, Record) or a scalar/array. */
+  private memberKind(node: TypeNode): 'object' | 'scalar' {
+    if (Node.isTypeLiteral(node) || node.getKind() === SyntaxKind.ObjectKeyword) return 'object';
+    if (Node.isTypeReference(node)) {
+      const decl = this.resolve(node);
+      if (decl !== undefined && Node.isInterfaceDeclaration(decl)) return 'object';
+      if (decl !== undefined && Node.isTypeAliasDeclaration(decl) && !isScalarAlias(decl.getTypeNodeOrThrow())) return 'object';
+      if (decl === undefined && node.getTypeName().getText() === 'Record') return 'object';
+    }
+    return 'scalar';
   }
 
   /** A union of string (or number) literals is an enum; undefined when the members are not all literals. */
@@ -250,7 +310,8 @@ export class SchemaBuilder {
   }
 
   location(node: Node): SourceLocation {
-    return { file: this.ctx.relativePath(node.getSourceFile().getFilePath()), line: node.getStartLineNumber() };
+    const { line, column } = node.getSourceFile().getLineAndColumnAtPos(node.getStart());
+    return { file: this.ctx.relativePath(node.getSourceFile().getFilePath()), line, column };
   }
 }
 
@@ -278,7 +339,8 @@ export function commentOf(node: Node): ParsedComment {
   const docs = Node.isJSDocable(node) ? node.getJsDocs() : [];
   const doc = docs.at(-1);
   if (doc === undefined) return { description: '', tags: [] };
-  return parseComment(doc.getText(), doc.getStartLineNumber());
+  const start = doc.getSourceFile().getLineAndColumnAtPos(doc.getStart());
+  return parseComment(doc.getText(), start.line, start.column);
 }
 
 /** Own properties after inherited ones, an own property overriding an inherited one of the same name. */

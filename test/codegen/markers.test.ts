@@ -197,7 +197,7 @@ describe('presence markers', () => {
 
   test('@required together with @optional is an error', () => {
     const err = parseErrors({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget('  /**\n   * @required\n   * @optional\n   */\n  x?: string;') });
-    assert.match(err.message, /apis\/t\/v1\/types\.ts:\d+: marker @required: property x cannot be both @required and @optional/);
+    assert.match(err.message, /apis\/t\/v1\/types\.ts:\d+:\d+: marker @required: property x cannot be both @required and @optional/);
   });
 });
 
@@ -411,6 +411,13 @@ ${kindFields}
   }
 });
 
+/** Column (1-based) of `needle` in the first line of `text` that contains it. */
+function columnOf(text: string, needle: string): number {
+  const l = text.split('\n').find((x) => x.includes(needle));
+  assert.ok(l !== undefined, `${needle} in source`);
+  return l.indexOf(needle) + 1;
+}
+
 /** Line (1-based) of the first line of `text` that contains `needle`. */
 function lineOf(text: string, needle: string): number {
   const i = text.split('\n').findIndex((l) => l.includes(needle));
@@ -427,14 +434,15 @@ describe('errors', () => {
   test('an unknown marker names file, line and the nearest marker', () => {
     const { err, source } = fails('  name?: string;\n  /**\n   * Size.\n   *\n   * @minimun 1\n   */\n  size?: int32;');
     const line = lineOf(source, '@minimun');
-    assert.equal(err.message, `${TYPES}:${line}: marker @minimun: unknown marker (did you mean @minimum?)`);
-    assert.deepEqual(err.diagnostics.map((d) => ({ file: d.location?.file, line: d.location?.line })), [{ file: TYPES, line }]);
+    const column = columnOf(source, '@minimun');
+    assert.equal(err.message, `${TYPES}:${line}:${column}: marker @minimun: unknown marker (did you mean @minimum?)`);
+    assert.deepEqual(err.diagnostics.map((d) => ({ file: d.location?.file, line: d.location?.line, column: d.location?.column })), [{ file: TYPES, line, column }]);
   });
 
   test('an unknown marker in doc.ts names doc.ts', () => {
     const doc = '/**\n * Docs.\n *\n * @groupName t.example.com\n * @storageVersoin\n */\nexport {};\n';
     const err = parseErrors({ [`${GROUP}/v1/doc.ts`]: doc, [TYPES]: widget('  size?: int32;') });
-    assert.match(err.message, new RegExp(`^${GROUP}/v1/doc\\.ts:5: marker @storageVersoin: unknown marker \\(did you mean @storageVersion\\?\\)`, 'm'));
+    assert.match(err.message, new RegExp(`^${GROUP}/v1/doc\\.ts:5:4: marker @storageVersoin: unknown marker \\(did you mean @storageVersion\\?\\)`, 'm'));
   });
 
   const malformed: readonly { name: string; body?: string; kindMarkers?: string; needle: string; marker: string }[] = [
@@ -464,7 +472,9 @@ describe('errors', () => {
       assert.equal(d.location?.file, TYPES, err.message);
       assert.ok(lines.includes(d.location?.line ?? -1), `line ${d.location?.line} should be one of ${lines.join(', ')}: ${err.message}`);
       assert.match(d.message, new RegExp(`marker @${row.marker}\\b`), err.message);
-      assert.match(err.message, new RegExp(`^${TYPES.replaceAll('.', '\\.')}:${d.location?.line}: marker @${row.marker}`, 'm'));
+      const column = columnOf(source.split('\n')[d.location!.line - 1]!, `@${row.marker}`);
+      assert.equal(d.location?.column, column, err.message);
+      assert.match(err.message, new RegExp(`^${TYPES.replaceAll('.', '\\.')}:${d.location?.line}:${column}: marker @${row.marker}`, 'm'));
     });
   }
 
@@ -474,17 +484,17 @@ describe('errors', () => {
     { name: 'a type error', rule: "self.size + 'a' == 1" },
   ];
   for (const row of cel) {
-    test(`a CEL rule with ${row.name} does not compile`, () => {
+    test(`a CEL rule with ${row.name} does not compile, reported at its @validation marker`, () => {
       const spec = `  /** @validation rule="${row.rule}" */\n  inner?: Inner;`;
       const src = widget(spec, { extra: 'export interface Inner {\n  size: int32;\n}\n' });
       const e = parseErrors({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: src });
-      const kindLine = lineOf(src, 'export interface Widget ');
+      const line = lineOf(src, '@validation');
+      const column = columnOf(src, '@validation');
       const d = e.diagnostics.find((x) => x.message.includes('does not compile'));
       assert.ok(d, e.message);
-      assert.equal(d.location?.file, TYPES);
-      assert.equal(d.location?.line, kindLine, e.message);
-      assert.match(e.message, new RegExp(`^${TYPES.replaceAll('.', '\\.')}:${kindLine}: Widget\\.spec\\.inner: CEL rule `, 'm'));
-      assert.match(e.message, /does not compile/);
+      assert.deepEqual(d.location, { file: TYPES, line, column }, e.message);
+      assert.match(e.message, new RegExp(`^${TYPES.replaceAll('.', '\\.')}:${line}:${column}: marker @validation: CEL rule `, 'm'));
+      assert.match(e.message, /does not compile: .*\(on property inner\)$/m);
       assert.ok(e.message.includes(row.rule), e.message);
     });
   }
@@ -501,7 +511,8 @@ describe('errors', () => {
       const files = row.files();
       const err = parseErrors(files);
       const line = lineOf(files[row.file]!, row.needle);
-      assert.match(err.message, new RegExp(`^${row.file.replaceAll('.', '\\.')}:${line}: marker @${row.marker}: not allowed on a `, 'm'));
+      const column = columnOf(files[row.file]!, row.needle);
+      assert.match(err.message, new RegExp(`^${row.file.replaceAll('.', '\\.')}:${line}:${column}: marker @${row.marker}: not allowed on a `, 'm'));
     });
   }
 });

@@ -14,7 +14,11 @@ export interface JSONSchemaProps {
   /** A format such as int32, int64, date-time, byte, uri, email, uuid, hostname, ipv4 or cidr. */
   format?: string;
   title?: string;
-  /** Default value, applied by the server when the field is absent. */
+  /**
+   * Default value, applied by the server when the field is absent.
+   *
+   * @preserveUnknownFields
+   */
   default?: unknown;
   maximum?: number;
   exclusiveMaximum?: boolean;
@@ -27,7 +31,10 @@ export interface JSONSchemaProps {
   minItems?: int64;
   uniqueItems?: boolean;
   multipleOf?: number;
-  /** @listType atomic */
+  /**
+   * @listType atomic
+   * @preserveUnknownFields
+   */
   enum?: unknown[];
   maxProperties?: int64;
   minProperties?: int64;
@@ -35,20 +42,34 @@ export interface JSONSchemaProps {
   required?: string[];
   /** A schema, or (rarely) a list of schemas; only a single schema is structural. */
   items?: JSONSchemaPropsOrArray;
-  /** @listType atomic */
+  /**
+   * @listType atomic
+   * @preserveUnknownFields
+   */
   allOf?: JSONSchemaProps[];
-  /** @listType atomic */
+  /**
+   * @listType atomic
+   * @preserveUnknownFields
+   */
   oneOf?: JSONSchemaProps[];
-  /** @listType atomic */
+  /**
+   * @listType atomic
+   * @preserveUnknownFields
+   */
   anyOf?: JSONSchemaProps[];
+  /** @preserveUnknownFields */
   not?: JSONSchemaProps;
+  /** @preserveUnknownFields */
   properties?: Record<string, JSONSchemaProps>;
   additionalProperties?: JSONSchemaPropsOrBool;
+  /** @preserveUnknownFields */
   patternProperties?: Record<string, JSONSchemaProps>;
   dependencies?: Record<string, JSONSchemaPropsOrStringArray>;
   additionalItems?: JSONSchemaPropsOrBool;
+  /** @preserveUnknownFields */
   definitions?: Record<string, JSONSchemaProps>;
   externalDocumentation?: ExternalDocumentation;
+  /** @preserveUnknownFields */
   example?: unknown;
   nullable?: boolean;
   /** Keep fields the schema does not specify instead of pruning them. */
@@ -72,13 +93,25 @@ export interface JSONSchemaProps {
   'x-kubernetes-validations'?: ValidationRule[];
 }
 
-/** Either one schema or a list of schemas (JSON Schema draft 4 `items`). */
+/**
+ * Either one schema or a list of schemas (JSON Schema draft 4 `items`).
+ *
+ * @preserveUnknownFields
+ */
 export type JSONSchemaPropsOrArray = JSONSchemaProps | JSONSchemaProps[];
 
-/** Either a schema or a boolean (for additionalProperties and additionalItems). */
+/**
+ * Either a schema or a boolean (for additionalProperties and additionalItems).
+ *
+ * @preserveUnknownFields
+ */
 export type JSONSchemaPropsOrBool = JSONSchemaProps | boolean;
 
-/** Either a schema or a list of property names (for dependencies). */
+/**
+ * Either a schema or a list of property names (for dependencies).
+ *
+ * @preserveUnknownFields
+ */
 export type JSONSchemaPropsOrStringArray = JSONSchemaProps | string[];
 
 export interface ExternalDocumentation {

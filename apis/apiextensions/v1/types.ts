@@ -173,13 +173,19 @@ export interface ConversionReview extends TypeMeta {
 export interface ConversionRequest {
   uid: string;
   desiredAPIVersion: string;
-  /** @listType atomic */
+  /**
+   * @listType atomic
+   * @preserveUnknownFields
+   */
   objects: unknown[];
 }
 
 export interface ConversionResponse {
   uid: string;
-  /** @listType atomic */
+  /**
+   * @listType atomic
+   * @preserveUnknownFields
+   */
   convertedObjects: unknown[];
   result: ConversionResult;
 }

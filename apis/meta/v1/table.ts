@@ -42,6 +42,7 @@ export interface TableRow {
    * The cells, one per column definition: strings, numbers, booleans, simple maps, lists or null.
    *
    * @listType atomic
+   * @preserveUnknownFields
    */
   cells: unknown[];
   /**
