@@ -3,13 +3,13 @@
 import { group as apiextensionsDeclaration } from '../../apis/apiextensions/group.js';
 import { setCustomResourceDefinitionDefaults as customResourceDefinitionV1Defaults } from '../../apis/apiextensions/v1/defaults.js';
 import { CustomResourceDefinitionStrategy as customResourceDefinitionV1Strategy } from '../../apis/apiextensions/v1/strategy.js';
-import type { APIGroupDefinition } from '../../runtime/registry/types.js';
 import apiextensionsV1OpenAPI from '../openapi/apiextensions/v1.json' with {
   type: 'json'
 };
 import customResourceDefinitionV1Schema from '../schemas/apiextensions/v1/customresourcedefinition.json' with {
   type: 'json'
 };
+import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the apiextensions.k8s.io API group. */
 export const apiextensionsGroup = {

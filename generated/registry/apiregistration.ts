@@ -2,13 +2,13 @@
 
 import { group as apiregistrationDeclaration } from '../../apis/apiregistration/group.js';
 import { APIServiceStrategy as aPIServiceV1Strategy } from '../../apis/apiregistration/v1/strategy.js';
-import type { APIGroupDefinition } from '../../runtime/registry/types.js';
 import apiregistrationV1OpenAPI from '../openapi/apiregistration/v1.json' with {
   type: 'json'
 };
 import aPIServiceV1Schema from '../schemas/apiregistration/v1/apiservice.json' with {
   type: 'json'
 };
+import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the apiregistration.k8s.io API group. */
 export const apiregistrationGroup = {

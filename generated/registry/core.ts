@@ -3,7 +3,6 @@
 import { group as coreDeclaration } from '../../apis/core/group.js';
 import { setNamespaceDefaults as namespaceV1Defaults, setServiceDefaults as serviceV1Defaults } from '../../apis/core/v1/defaults.js';
 import { NamespaceStrategy as namespaceV1Strategy, ServiceStrategy as serviceV1Strategy } from '../../apis/core/v1/strategy.js';
-import type { APIGroupDefinition } from '../../runtime/registry/types.js';
 import coreV1OpenAPI from '../openapi/core/v1.json' with {
   type: 'json'
 };
@@ -16,6 +15,7 @@ import namespaceV1Schema from '../schemas/core/v1/namespace.json' with {
 import serviceV1Schema from '../schemas/core/v1/service.json' with {
   type: 'json'
 };
+import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the core API group. */
 export const coreGroup = {

@@ -6,7 +6,6 @@ import { setFlunderDefaults as flunderV1alpha1Defaults } from '../../apis/wardle
 import { FischerStrategy as fischerV1alpha1Strategy } from '../../apis/wardle/v1alpha1/strategy.js';
 import { setFlunderDefaults as flunderV1beta1Defaults } from '../../apis/wardle/v1beta1/defaults.js';
 import { FlunderStrategy as flunderV1beta1Strategy } from '../../apis/wardle/v1beta1/strategy.js';
-import type { APIGroupDefinition } from '../../runtime/registry/types.js';
 import wardleV1alpha1OpenAPI from '../openapi/wardle/v1alpha1.json' with {
   type: 'json'
 };
@@ -22,6 +21,7 @@ import flunderV1alpha1Schema from '../schemas/wardle/v1alpha1/flunder.json' with
 import flunderV1beta1Schema from '../schemas/wardle/v1beta1/flunder.json' with {
   type: 'json'
 };
+import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the wardle.example.com API group. */
 export const wardleGroup = {
