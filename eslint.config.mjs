@@ -1,0 +1,56 @@
+// The house rules (ARCHITECTURE.md, "House rules"): ESLint's and typescript-eslint's recommended
+// rules, no `any`, type-only imports, imports that point down the layers (hack/lint/layers.mjs),
+// and size limits per file and per function just above the largest of 2026-11-25, so they hold
+// the line. Syntax-only rules (no type information), so a run stays fast.
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+import layers from './hack/lint/layers.mjs';
+
+/** Lines of code (blank and comment lines not counted), as ARCHITECTURE.md lists them. */
+const LIMITS = {
+  file: 400,
+  function: 125,
+  testFile: 480,
+  testFunction: 340,
+};
+
+const TESTS = ['test/**', '**/*.test.ts', 'runtime/storage/testing/**'];
+
+export default defineConfig(
+  { ignores: ['node_modules/**', 'generated/**', 'dist/**', '.data/**', '.cache/**', 'tmp/**', 'test/**/fixtures/**'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.mts', '**/*.mjs'],
+    languageOptions: {
+      parser: tseslint.parser,
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      // Node's globals, for the .mjs scripts (TypeScript checks the .ts files' own).
+      globals: Object.fromEntries(
+        ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'structuredClone', 'queueMicrotask', 'performance', 'fetch', 'globalThis', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate'].map((g) => [g, 'readonly']),
+      ),
+    },
+    plugins: { local: layers },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      // `import('…').T` annotations stay allowed: they import nothing at run time either.
+      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      // A leading underscore marks what is unused on purpose (a parameter kept for its position, a field dropped by destructuring).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
+      'local/layers': 'error',
+      'max-lines': ['error', { max: LIMITS.file, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: LIMITS.function, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
+  {
+    files: TESTS,
+    rules: {
+      'max-lines': ['error', { max: LIMITS.testFile, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: LIMITS.testFunction, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
+);
