@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Etcd3 } from 'etcd3';
 import { stringify } from 'yaml';
-import { eventually, fails, ok } from '../integration/assertions.js';
+import { eventually, fails } from '../integration/assertions.js';
 import { backends, ControlPlane, etcdUnavailable, type Backend } from '../integration/harness.js';
 import { asStatus, HttpsClient } from '../integration/https.js';
 import { Kubectl, kubectlUnavailable, squashLines } from '../integration/kubectl.js';

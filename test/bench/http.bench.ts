@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { newStorageFactory, type StorageFactory } from '../../runtime/storage/factory.js';
-import type { Interface } from '../../runtime/storage/interfaces.js';
 import type { StoredObject } from '../../runtime/apimachinery/object.js';
 import { ControlPlane, type Backend } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';

@@ -9,7 +9,7 @@ import { newStorageFactory } from '../../runtime/storage/factory.js';
 import { layerFigures, type LayerFigures } from '../storage/bench/layer.js';
 import { rawEtcd, rawSqlite, type RawFigures, type Sizes } from '../storage/bench/raw.js';
 import { startEtcd } from '../storage/etcdServer.js';
-import { EtcdKV } from '../../runtime/storage/etcd3/kv.js';
+import { type EtcdKV } from '../../runtime/storage/etcd3/kv.js';
 import { runBench } from './lib/process.js';
 
 const quick = process.env.BENCH_QUICK === '1';

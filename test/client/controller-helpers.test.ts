@@ -10,7 +10,7 @@ import { SharedInformerFactory } from '../../generated/informers/factory.js';
 import {
   newAlreadyExists, newBadRequest, newConflict, newForbidden, newGenericServerResponse, newInternalError, newInvalid,
   newMethodNotSupported, newNotAcceptable, newNotFound, newRequestEntityTooLarge, newResourceExpired, newServerTimeout,
-  newServiceUnavailable, newTimeoutError, newTooManyRequests, newUnauthorized, newUnsupportedMediaType, StatusError as CatalogStatusError,
+  newServiceUnavailable, newTimeoutError, newTooManyRequests, newUnauthorized, newUnsupportedMediaType, type StatusError as CatalogStatusError,
 } from '../../runtime/apimachinery/errors/index.js';
 import type { Clock } from '../../runtime/client/cache/index.js';
 import {

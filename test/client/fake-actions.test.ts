@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { newSimpleClientset } from '../../generated/clientset/fake/index.js';
-import { isConflict, isNotFound, newConflict, newNotFound, StatusError } from '../../runtime/apimachinery/errors/index.js';
+import { isConflict, isNotFound, newConflict, newNotFound, type StatusError } from '../../runtime/apimachinery/errors/index.js';
 import { WatchChannel } from '../../runtime/client/fake/index.js';
 
 describe('fake clientset: actions and reactors', () => {

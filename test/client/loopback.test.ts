@@ -10,7 +10,7 @@ import type { Flunder } from '../../apis/wardle/v1alpha1/types.js';
 import type { Flunder as FlunderV1beta1 } from '../../apis/wardle/v1beta1/types.js';
 import { Clientset } from '../../generated/clientset/index.js';
 import {
-  isAlreadyExists, isBadRequest, isConflict, isInvalid, isMethodNotSupported, isNotFound, isStatusError, StatusError,
+  isAlreadyExists, isBadRequest, isConflict, isInvalid, isMethodNotSupported, isNotFound, isStatusError, type StatusError,
 } from '../../runtime/apimachinery/errors/index.js';
 import { LoopbackRESTClient } from '../../runtime/client/loopback/index.js';
 import { restClientFromKubeconfig, type HTTPRESTClient, type RESTClient, type Warning, type WatchEvent } from '../../runtime/client/index.js';

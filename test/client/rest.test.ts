@@ -10,7 +10,7 @@ import type { Flunder } from '../../apis/wardle/v1alpha1/types.js';
 import type { Flunder as FlunderV1beta1 } from '../../apis/wardle/v1beta1/types.js';
 import { Clientset } from '../../generated/clientset/index.js';
 import {
-  isAlreadyExists, isBadRequest, isConflict, isInvalid, isMethodNotSupported, isNotFound, isStatusError, isUnauthorized, StatusError,
+  isAlreadyExists, isBadRequest, isConflict, isInvalid, isMethodNotSupported, isNotFound, isStatusError, isUnauthorized, type StatusError,
 } from '../../runtime/apimachinery/errors/index.js';
 import { restClientForConfig, restClientFromKubeconfig, type HTTPRESTClient, type Warning, type WatchEvent } from '../../runtime/client/index.js';
 import { describeBackends } from '../integration/harness.js';

@@ -162,7 +162,7 @@ export class EtcdCluster {
           await c.get('health').options({ deadline: Date.now() + 1000 }).exec();
           break;
         } catch (e) {
-          if (Date.now() > deadline) throw new Error(`etcd at ${ep} not healthy: ${(e as Error).message}`);
+          if (Date.now() > deadline) throw new Error(`etcd at ${ep} not healthy: ${(e as Error).message}`, { cause: e });
         } finally {
           c.close();
         }

@@ -4,7 +4,7 @@
  * k8s.io/apimachinery/pkg/apis/meta/v1. This module also re-exports the rest
  * of the package, so API types import everything from here.
  */
-import type { int32, int64, Time } from './scalars.js';
+import type { int64, Time } from './scalars.js';
 
 export type * from './scalars.js';
 export type * from './status.js';

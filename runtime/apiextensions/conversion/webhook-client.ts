@@ -72,7 +72,7 @@ export class WebhookClient {
     try {
       return JSON.parse(text) as unknown;
     } catch (err) {
-      throw new Error(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+      throw new Error(`couldn't get version/kind; json parse error: ${(err as Error).message}`, { cause: err });
     }
   }
 
@@ -100,7 +100,7 @@ export class WebhookClient {
       const ep = await this.opts.serviceResolver.resolve(svc.namespace, svc.name, svc.port ?? 443, { signal: signal ?? new AbortController().signal });
       return { host: ep.host, port: ep.port, path, servername: `${svc.name}.${svc.namespace}.svc`, hostHeader };
     } catch (err) {
-      throw new Error(`Post "${url}": ${(err as Error).message}`);
+      throw new Error(`Post "${url}": ${(err as Error).message}`, { cause: err });
     }
   }
 }

@@ -1,5 +1,5 @@
-import * as fields from '../../apimachinery/fields/index.js';
-import * as labels from '../../apimachinery/labels/index.js';
+import type * as fields from '../../apimachinery/fields/index.js';
+import type * as labels from '../../apimachinery/labels/index.js';
 import { fieldSet, parseSelectors, selectableFieldName } from '../../registry/generic/predicate.js';
 import type { KubeObject } from '../../registry/rest.js';
 import type { FakeResource } from './resources.js';

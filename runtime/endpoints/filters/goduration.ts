@@ -45,5 +45,5 @@ const UNIT_NS: Readonly<Record<string, number>> = {
   h: 3600e9,
 };
 
-/** time.Duration is an int64 of nanoseconds. */
-const MAX_DURATION_NS = 9223372036854775807;
+/** time.Duration is an int64 of nanoseconds; math.MaxInt64 as a double is 2^63, its nearest. */
+const MAX_DURATION_NS = 2 ** 63;

@@ -185,7 +185,7 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
     const recursive = opts.recursive ?? false;
     const prefix = prepareKey(this.cfg.resourcePrefix, key, recursive);
     const pred = (opts.predicate ?? everything) as SelectionPredicate<T>;
-    let watchRV = this.versioner.parseResourceVersion(opts.resourceVersion);
+    const watchRV = this.versioner.parseResourceVersion(opts.resourceVersion);
     if (opts.signal?.aborted) {
       const q = new WatchQueue<T>();
       q.end();

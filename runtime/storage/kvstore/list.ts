@@ -103,8 +103,8 @@ export async function getList<T extends StoredObject>(s: Store<T>, key: string, 
   const errors: ItemErrors = s.corruptObjectHandling ? new CorruptObjErrors() : new AbortOnFirstError();
   const items: T[] = [];
   let lastKey = '';
-  let hasMore = false;
-  let count = 0;
+  let hasMore: boolean;
+  let count: number;
   let pageLimit = limit;
   let start = continueKey || keyPrefix;
 

@@ -108,7 +108,7 @@ export class SqliteKV implements KV {
 
   async list(req: ListRequest): Promise<ListResponse> {
     this.assertOpen();
-    let at = this.readRevision(req.revision);
+    const at = this.readRevision(req.revision);
     const limit = req.limit && req.limit > 0 ? req.limit : Infinity;
     const count = this.countAt(req.key, req.rangeEnd, at);
     const kvs: KeyValue[] = [];

@@ -5,7 +5,7 @@ import type { Interface, WatchEvent, Watcher } from '../interfaces.js';
 import type { ObjectMeta, StoredObject } from '../../apimachinery/object.js';
 import type { TransformContext, ValueTransformer } from '../transformer.js';
 import { CorruptDataError } from '../kvstore/codec.js';
-import * as fields from '../../apimachinery/fields/index.js';
+import type * as fields from '../../apimachinery/fields/index.js';
 import * as labels from '../../apimachinery/labels/index.js';
 import type { AttrFunc, SelectionPredicate } from '../selectionPredicate.js';
 import { defaultClusterScopedAttr, defaultNamespaceScopedAttr } from '../selectionPredicate.js';

@@ -11,7 +11,7 @@ import { parse as parseSelector } from '../../../runtime/apimachinery/labels/ind
 import { newSharedInformerFactoryCore, type SharedInformerFactoryOptions, type WatchEvent } from '../../../runtime/client/index.js';
 import { isExpiredError, type Logger } from '../../../runtime/client/cache/index.js';
 import {
-  CountingRESTClient, diffStates, eventually, inParallel, type Notification, ReplayingHandler, sameState, seededRandom, stateOf,
+  type CountingRESTClient, diffStates, eventually, inParallel, type Notification, ReplayingHandler, sameState, seededRandom, stateOf,
 } from './informer-harness.js';
 
 export const LONG = 5 * 60_000;

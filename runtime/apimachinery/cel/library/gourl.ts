@@ -33,11 +33,12 @@ function wrap<T>(op: string, url: string, fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    throw new Error(`${op} ${JSON.stringify(url)}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`${op} ${JSON.stringify(url)}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
 }
 
 function parse(raw: string, viaRequest: boolean): GoURL {
+  // eslint-disable-next-line no-control-regex -- Go's net/url refuses exactly these bytes
   if (/[\x00-\x1f\x7f]/.test(raw)) throw new Error('net/url: invalid control character in URL');
   if (raw === '' && viaRequest) throw new Error('empty url');
   const url = { scheme: '', opaque: '', host: '', path: '', rawPath: '', rawQuery: '' };
