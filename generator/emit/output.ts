@@ -4,6 +4,7 @@ import type { SourceFileStructure } from 'ts-morph';
 export type OutputFile =
   | { readonly path: string; readonly format: 'ts'; readonly structure: SourceFileStructure }
   | { readonly path: string; readonly format: 'json'; readonly value: unknown }
-  | { readonly path: string; readonly format: 'yaml'; readonly value: unknown }
+  /** `comment`: prose printed as `#` lines after the generated-file header. */
+  | { readonly path: string; readonly format: 'yaml'; readonly value: unknown; readonly comment?: string }
   /** Already printed (types from json-schema-to-typescript), header included. */
   | { readonly path: string; readonly format: 'text'; readonly text: string };

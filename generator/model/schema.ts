@@ -8,7 +8,7 @@ export type { JSONSchemaProps, ValidationRule } from '../../apis/apiextensions/v
 /**
  * Strategic-merge-patch hints. Kubernetes publishes them in the OpenAPI of
  * built-in types but a CRD schema may not carry them, so the CRD emitter
- * drops them (see `withoutPatchHints`).
+ * drops them (see `crdSchema`).
  */
 export const PATCH_STRATEGY = 'x-kubernetes-patch-strategy';
 export const PATCH_MERGE_KEY = 'x-kubernetes-patch-merge-key';
