@@ -41,6 +41,8 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Run the command as `npm start` does (hack/start.mjs: the esbuild bundle and its worker entries) instead of from source through tsx. */
   bundled?: boolean;
+  /** The checkout whose command runs (a scratch copy of the repository with groups of its own); this repository by default. */
+  root?: string;
 }
 
 /** Every control plane this test process started; killed on exit even if a test fails. */
@@ -129,14 +131,16 @@ export class ControlPlane {
     try {
       if (ownsEtcd) etcd = await startEtcd();
       const etcdPrefix = o.backend === 'etcd3' ? (o.etcdPrefix ?? `/registry-${randomBytes(6).toString('hex')}`) : undefined;
-      const args = [...(o.bundled === true ? [join(repoRoot, 'hack/start.mjs')] : ['--conditions=source', '--import', 'tsx', serveScript]), '--secure-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir];
+      const root = o.root ?? repoRoot;
+      const serve = o.root === undefined ? serveScript : join(root, 'runtime/controlplane/serve.ts');
+      const args = [...(o.bundled === true ? [join(root, 'hack/start.mjs')] : ['--conditions=source', '--import', 'tsx', serve]), '--secure-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir];
       if (o.backend === 'etcd3' && etcd && etcdPrefix) {
         args.push('--storage-backend', 'etcd3', '--etcd-servers', etcd.endpoints.join(','), '--etcd-prefix', etcdPrefix);
       } else {
         args.push('--storage-backend', 'sqlite');
       }
       args.push(...(o.extraArgs ?? []));
-      const proc = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+      const proc = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
       running.add(proc);
       let readyMs: number;
       let output: string;
