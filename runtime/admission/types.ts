@@ -30,7 +30,7 @@ export interface Attributes {
 }
 
 export interface Plugin {
-  /** Plugin name, as in --enable-admission-plugins (e.g. NamespaceLifecycle, BanFlunder). */
+  /** Plugin name, as in --enable-admission-plugins (e.g. NamespaceLifecycle, or a group's own). */
   readonly name: string;
   /** Whether the plugin wants to see this operation at all. */
   handles(operation: Operation): boolean;
@@ -75,7 +75,7 @@ export function newAdmissionChain(plugins: readonly AdmissionPlugin[]): Admissio
 
 /**
  * Read access to stored objects for plugins that consult other objects (NamespaceLifecycle,
- * BanFlunder), as kube's admission initializers hand plugins informers. Objects are in the hub
+ * a group's own), as kube's admission initializers hand plugins informers. Objects are in the hub
  * version of their kind, shared and frozen.
  */
 export interface ObjectLookup {

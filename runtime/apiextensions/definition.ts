@@ -105,7 +105,7 @@ function printerColumn(c: NonNullable<CustomResourceDefinitionVersion['additiona
   };
 }
 
-/** The OpenAPI component name kube gives a CRD's kind: the group reversed, then version and kind (`com.example.stable.v1.CronTab`). */
+/** The OpenAPI component name kube gives a CRD's kind: the group reversed, then version and kind (`com.example.v1.Widget` for example.com). */
 export function openAPIDefinitionName(group: string, version: string, kind: string): string {
   return [...group.split('.').reverse(), version, kind].join('.');
 }

@@ -96,7 +96,7 @@ export interface Watch<T> extends AsyncIterable<WatchEvent<T>> {
 /** One HTTP request as the REST client sends it. */
 export interface RESTRequest {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Absolute API path: `/apis/wardle.example.com/v1alpha1/namespaces/ns/flunders/x`. */
+  /** Absolute API path: `/apis/example.com/v1/namespaces/ns/widgets/x`. */
   readonly path: string;
   readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
   readonly body?: unknown;

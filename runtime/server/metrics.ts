@@ -4,7 +4,7 @@ import type { RequestMetricLabels, RequestMetricsRecorder } from '../endpoints/f
 import type { Logger } from '../endpoints/filters/log.js';
 import type { Handler } from '../apimachinery/request/http.js';
 
-/** Counts stored objects per resource (`flunders.wardle.example.com`, `namespaces`). */
+/** Counts stored objects per resource (`customresourcedefinitions.apiextensions.k8s.io`, `namespaces`). */
 export type StorageObjectCounter = () => Promise<ReadonlyMap<string, number>>;
 
 const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;

@@ -153,7 +153,7 @@ export class NamingController {
 
 /**
  * undefined when `requested` may be accepted (it is already ours, or nobody uses it), else
- * kube's message: `"crontabs" is already in use`. An absent name is the empty string, as in Go.
+ * kube's message: `"widgets" is already in use`. An absent name is the empty string, as in Go.
  */
 function freshOrOwn(requested: string | undefined, accepted: string | undefined, used: ReadonlySet<string>): string | undefined {
   const r = requested ?? '';

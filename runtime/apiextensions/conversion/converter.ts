@@ -28,7 +28,7 @@ export function noneConverter(group: string): CRConverter {
   };
 }
 
-/** Go's GroupVersionKind.String(): `stable.example.com/v1, Kind=CronTab`. */
+/** Go's GroupVersionKind.String(): `example.com/v1, Kind=Widget`. */
 export function gvkString(obj: KubeObject): string {
   return `${String(obj.apiVersion ?? '')}, Kind=${String(obj.kind ?? '')}`;
 }

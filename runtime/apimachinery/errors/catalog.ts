@@ -6,7 +6,7 @@ import { StatusError, type FailureStatus, type StatusReason } from './status-err
 /**
  * The one catalog of API errors (k8s.io/apimachinery/pkg/api/errors). Messages and details
  * are kube-apiserver's word for word, because kubectl prints them as they come
- * (`Error from server (NotFound): flunders.wardle.example.com "x" not found`).
+ * (`Error from server (NotFound): apiservices.apiregistration.k8s.io "x" not found`).
  */
 
 /** A resource qualified by its group; `resource.group`, or `resource` for the core group. */

@@ -35,7 +35,7 @@ const resourceCases: ReadonlyArray<{ method: string; url: string; verb: string; 
   { method: 'GET', url: '/api/v1/namespaces/other/pods/foo/proxy/subpath', verb: 'get', prefix: 'api', group: '', version: 'v1', namespace: 'other', resource: 'pods', subresource: 'proxy', name: 'foo', parts: ['pods', 'foo', 'proxy', 'subpath'] },
   { method: 'PUT', url: '/api/v1/namespaces/other/finalize', verb: 'update', prefix: 'api', group: '', version: 'v1', namespace: 'other', resource: 'namespaces', subresource: 'finalize', name: 'other', parts: ['namespaces', 'other', 'finalize'] },
   { method: 'PUT', url: '/api/v1/namespaces/other/status', verb: 'update', prefix: 'api', group: '', version: 'v1', namespace: 'other', resource: 'namespaces', subresource: 'status', name: 'other', parts: ['namespaces', 'other', 'status'] },
-  { method: 'PUT', url: '/apis/wardle.example.com/v1beta1/namespaces/ns/flunders/f/status', verb: 'update', prefix: 'apis', group: 'wardle.example.com', version: 'v1beta1', namespace: 'ns', resource: 'flunders', subresource: 'status', name: 'f', parts: ['flunders', 'f', 'status'] },
+  { method: 'PUT', url: '/apis/example.com/v1beta1/namespaces/ns/widgets/f/status', verb: 'update', prefix: 'apis', group: 'example.com', version: 'v1beta1', namespace: 'ns', resource: 'widgets', subresource: 'status', name: 'f', parts: ['widgets', 'f', 'status'] },
   // verbs from methods
   { method: 'PATCH', url: '/api/v1/namespaces/other/pods/foo', verb: 'patch', prefix: 'api', group: '', version: 'v1', namespace: 'other', resource: 'pods', subresource: '', name: 'foo', parts: ['pods', 'foo'] },
   { method: 'DELETE', url: '/api/v1/namespaces/other/pods/foo', verb: 'delete', prefix: 'api', group: '', version: 'v1', namespace: 'other', resource: 'pods', subresource: '', name: 'foo', parts: ['pods', 'foo'] },
@@ -49,7 +49,7 @@ const resourceCases: ReadonlyArray<{ method: string; url: string; verb: string; 
   { method: 'DELETE', url: '/apis/extensions/v1/namespaces/other/pods', verb: 'deletecollection', prefix: 'apis', group: 'extensions', version: 'v1', namespace: 'other', resource: 'pods', subresource: '', name: '', parts: ['pods'] },
   // groups and versions
   { method: 'POST', url: '/apis/extensions/v1beta3/namespaces/other/pods', verb: 'create', prefix: 'apis', group: 'extensions', version: 'v1beta3', namespace: 'other', resource: 'pods', subresource: '', name: '', parts: ['pods'] },
-  { method: 'GET', url: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/flunders.wardle.example.com', verb: 'get', prefix: 'apis', group: 'apiextensions.k8s.io', version: 'v1', namespace: '', resource: 'customresourcedefinitions', subresource: '', name: 'flunders.wardle.example.com', parts: ['customresourcedefinitions', 'flunders.wardle.example.com'] },
+  { method: 'GET', url: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com', verb: 'get', prefix: 'apis', group: 'apiextensions.k8s.io', version: 'v1', namespace: '', resource: 'customresourcedefinitions', subresource: '', name: 'widgets.example.com', parts: ['customresourcedefinitions', 'widgets.example.com'] },
   // trailing and doubled slashes are trimmed only at the ends
   { method: 'GET', url: '/api/v1/pods/', verb: 'list', prefix: 'api', group: '', version: 'v1', namespace: '', resource: 'pods', subresource: '', name: '', parts: ['pods'] },
   // metadata.name field selectors name the object on list and watch (kube's TestSelectorParsing)
@@ -84,7 +84,7 @@ describe('resolveRequestInfo', () => {
     ['/api/v1', 'get'],
     ['/api/version/', 'get'],
     ['/apis', 'get'],
-    ['/apis/wardle.example.com', 'get'],
+    ['/apis/example.com', 'get'],
     ['/apis/extensions/v1beta1', 'get'],
     ['/apis/extensions/v1beta1/', 'get'],
     ['/apis/group/version/', 'get'],
@@ -93,7 +93,7 @@ describe('resolveRequestInfo', () => {
     ['/not-api/version/resource', 'get'],
     ['/healthz', 'get'],
     ['/readyz/ping', 'get'],
-    ['/openapi/v3/apis/wardle.example.com/v1beta1', 'get'],
+    ['/openapi/v3/apis/example.com/v1beta1', 'get'],
   ];
   for (const [path, verb] of nonResource) {
     it(`non-resource ${JSON.stringify(path)}`, () => {

@@ -28,7 +28,7 @@ export interface ReflectorTuning {
 }
 
 export interface ReflectorOptions<T> extends ReflectorTuning {
-  /** For logs and the watch error handler: usually the resource (`flunders.v1alpha1.wardle.example.com`). */
+  /** For logs and the watch error handler: usually the resource (`apiservices.v1.apiregistration.k8s.io`). */
   readonly name: string;
   readonly listWatch: ListWatch<T>;
   readonly store: ReflectorStore<T>;

@@ -47,7 +47,7 @@ export type WatchReactionFunc = (action: Extract<Action, { verb: 'watch' }>) => 
 /**
  * Whether a reactor registered for verb and resource handles the action:
  * `*` matches anything; the resource may name a subresource
- * (`flunders/status`), a bare resource matches its subresources too.
+ * (`services/status`), a bare resource matches its subresources too.
  */
 export function reactorMatches(verb: string, resource: string, action: Action): boolean {
   if (verb !== '*' && verb !== action.verb) return false;

@@ -20,7 +20,7 @@ export async function listResource(req: APIRequest, res: APIResponse, scope: Req
 }
 
 /**
- * The object name the URL itself carries (`…/flunders/x` for a legacy `/watch/` path), as
+ * The object name the URL itself carries (`…/services/x` for a legacy `/watch/` path), as
  * opposed to RequestInfo.name, which a list also takes from a metadata.name field selector.
  */
 export function nameInPath(req: APIRequest): string {

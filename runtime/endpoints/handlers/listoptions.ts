@@ -89,7 +89,7 @@ function validateWatchOptions(o: RawListOptions): FieldError[] {
 
 /**
  * The options the storage receives: selectors parsed (400 on parse errors and unsupported field
- * labels), and a request naming one object (`…/flunders/x` on a watch) pinned to it, where a
+ * labels), and a request naming one object (`…/services/x` on a watch) pinned to it, where a
  * field selector naming another object is a 400.
  */
 export function toInternalListOptions(o: RawListOptions, resource: ResourceDefinition, nameInPath: string): InternalListOptions {

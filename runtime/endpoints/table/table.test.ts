@@ -169,7 +169,7 @@ describe('printer cells of a strategy (APIService)', () => {
 
   test('Local for a local APIService, namespace/name for a service-backed one', () => {
     assert.deepEqual(row({ spec: {}, status: { conditions: [{ type: 'Available', status: 'True', reason: 'Local' }] } }), ['v1.x', 'Local', 'True']);
-    assert.deepEqual(row({ spec: { service: { namespace: 'wardle', name: 'api' } } }), ['v1.x', 'wardle/api', 'Unknown']);
+    assert.deepEqual(row({ spec: { service: { namespace: 'example', name: 'api' } } }), ['v1.x', 'example/api', 'Unknown']);
   });
 
   test('Available carries the reason when it is not True, as kube-aggregator prints it', () => {

@@ -9,7 +9,7 @@ export const finalizerDeleteDependents = 'foregroundDeletion';
 
 /**
  * rest.BeforeDelete's early precondition check, with kube's wording; kube names the resource
- * by its Kind here (`Operation cannot be fulfilled on Flunder.wardle.example.com "x": …`).
+ * by its Kind here (`Operation cannot be fulfilled on APIService.apiregistration.k8s.io "x": …`).
  * Storage checks the same preconditions again at the write.
  */
 export function checkDeletePreconditions(groupKind: GroupKind, obj: KubeObject, opts: Pick<DeleteOptions, 'preconditions'>): void {

@@ -2,7 +2,7 @@
  * kube-apiserver's operation naming (endpoints/openapi GetOperationIDAndTagsFromRoute):
  * `<verb><Group><Version><Rest>`, group from the path with `.k8s.io` trimmed and `core` for
  * /api, each part made a valid identifier by dropping other characters and capitalizing the
- * letter after them (`wardle.example.com` → `WardleExampleCom`).
+ * letter after them (`example.com` → `ExampleCom`).
  */
 export function toValidOperationID(s: string, capitalizeFirst: boolean): string {
   let out = '';
@@ -23,12 +23,12 @@ function groupPart(group: string): string {
   return group === '' ? 'core' : group.endsWith('.k8s.io') ? group.slice(0, -'.k8s.io'.length) : group;
 }
 
-/** `WardleExampleComV1alpha1`, `CoreV1`, `ApiextensionsV1`. */
+/** `ExampleComV1alpha1`, `CoreV1`, `ApiextensionsV1`. */
 export function operationGroupVersion(group: string, version: string): string {
   return toValidOperationID(groupPart(group), true) + toValidOperationID(version, true);
 }
 
-/** `wardleExampleCom_v1alpha1`, `core_v1`. */
+/** `exampleCom_v1alpha1`, `core_v1`. */
 export function operationTag(group: string, version: string): string {
   return `${toValidOperationID(groupPart(group), false)}_${toValidOperationID(version, false)}`;
 }

@@ -39,7 +39,7 @@ function ok(schemaName: string, ...codes: string[]): Operation['responses'] {
 interface OperationSpec {
   readonly verb: 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete';
   readonly action: KubernetesAction;
-  /** What follows the group-version in the operation ID: `NamespacedFlunder`, `CollectionFischer`. */
+  /** What follows the group-version in the operation ID: `NamespacedService`, `CollectionNamespace`. */
   readonly rest: string;
   readonly description: string;
   readonly gvk: GroupVersionKindRef;

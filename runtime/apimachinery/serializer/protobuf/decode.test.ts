@@ -282,13 +282,13 @@ describe('malformed bodies are 400 BadRequest, never a crash', () => {
 });
 
 describe('which kinds take protobuf bodies', () => {
-  const flunder = { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder' };
+  const widget = { apiVersion: 'example.com/v1', kind: 'Widget' };
 
   test('kinds with descriptors list protobuf in their 415; others answer 415 with JSON and YAML only', () => {
     assert.deepEqual(bodyMediaTypes(NAMESPACE), ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
     assert.deepEqual(bodyMediaTypes({ apiVersion: 'autoscaling/v1', kind: 'Scale' }), ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
-    assert.deepEqual(bodyMediaTypes(flunder), ['application/json', 'application/yaml']);
-    const err = statusOf(() => decodeTypedBody(Buffer.from(fixture.cases[0]!.protobuf, 'hex'), 'application/vnd.kubernetes.protobuf', { into: flunder, kind: 'Flunder' }));
+    assert.deepEqual(bodyMediaTypes(widget), ['application/json', 'application/yaml']);
+    const err = statusOf(() => decodeTypedBody(Buffer.from(fixture.cases[0]!.protobuf, 'hex'), 'application/vnd.kubernetes.protobuf', { into: widget, kind: 'Widget' }));
     assert.equal(err.code, 415);
     assert.equal(err.message, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
     const text = statusOf(() => decodeTypedBody(Buffer.from('x'), 'text/plain', { into: NAMESPACE }));
