@@ -14,11 +14,14 @@ import { apiGroups } from '../../generated/index.js';
 import { wardleGroup } from '../../generated/registry/wardle.js';
 import type { Attributes, Operation, ValidationInterface } from '../../runtime/admission/types.js';
 import { completeAggregatedOptions } from '../../runtime/aggregated/options.js';
+import { startAggregatedServer, type AggregatedServer } from '../../runtime/aggregated/server.js';
 import { newForbidden } from '../../runtime/apimachinery/errors/index.js';
+import { ensurePKI } from '../../runtime/controlplane/certs.js';
 import { startControlPlane, type ControlPlane } from '../../runtime/controlplane/controlplane.js';
 import { BUILTIN_GROUPS, withBuiltinGroups } from '../../runtime/controlplane/groups.js';
 import { withDelete } from '../../runtime/registry/rest.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';
+import { asStatus, HttpsClient } from '../integration/https.js';
 
 const GROUP = wardleGroup.name;
 const REFUSED_NAME = 'refused-by-declaration';
@@ -124,5 +127,46 @@ describe('the group seam: which server serves a group', () => {
     assert.deepEqual(completeAggregatedOptions({}, apiGroups).groups.map((g) => g.name), [GROUP]);
     assert.throws(() => completeAggregatedOptions({}, BUILTIN_GROUPS), /no group to serve: the server was given none but the control plane's own/);
     assert.throws(() => completeAggregatedOptions({ groups: [''] }, apiGroups), /--groups: "" is not a group of apis\/ a standalone server can serve \(available: wardle\.example\.com\)/);
+  });
+});
+
+describe('the group seam: a standalone aggregated server installs the same declaration', () => {
+  let dir: string;
+  let server: AggregatedServer;
+  let https: HttpsClient;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'seam-aggregated-server-'));
+    // Only its front-proxy CA is needed: a control plane's PKI, made without the control plane.
+    await ensurePKI(join(dir, 'cp'), { hosts: ['127.0.0.1'] });
+    server = await startAggregatedServer([...apiGroups.filter((g) => g.name !== GROUP), testGroup], {
+      dataDir: join(dir, 'aggregated'),
+      securePort: 0,
+      requestheaderClientCAFile: join(dir, 'cp', 'pki', 'front-proxy-ca.crt'),
+      anonymousAuth: true,
+    });
+    https = new HttpsClient({ server: server.url, caPEM: server.servingCA!.certPEM }, { anonymous: true });
+  });
+  after(async () => {
+    https?.close();
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const send = (method: string, path: string, body?: unknown) =>
+    https.request({ method, path, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }) });
+
+  test('it serves the given group but the control plane\'s own, with the declared plugin and REST override', async () => {
+    assert.deepEqual(server.groups, [GROUP]);
+    const flunders = `/apis/${GROUP}/v1beta1/namespaces/default/flunders`;
+    assert.equal((await send('POST', flunders, { apiVersion: `${GROUP}/v1beta1`, kind: 'Flunder', metadata: { name: 'allowed' } })).status, 201);
+    const refused = await send('POST', flunders, { apiVersion: `${GROUP}/v1beta1`, kind: 'Flunder', metadata: { name: REFUSED_NAME } });
+    assert.equal(refused.status, 403);
+    assert.equal(asStatus(refused.text).message, `flunders.${GROUP} "${REFUSED_NAME}" is forbidden: refused by the test group's declared plugin`);
+    const fischers = `/apis/${GROUP}/v1alpha1/fischers`;
+    assert.equal((await send('POST', fischers, { apiVersion: `${GROUP}/v1alpha1`, kind: 'Fischer', metadata: { name: 'kept' } })).status, 201);
+    const deleted = await send('DELETE', `${fischers}/kept`);
+    assert.equal(deleted.status, 403);
+    assert.equal(asStatus(deleted.text).message, `fischers.${GROUP} "kept" is forbidden: Fischer storage of the test group keeps every object`);
   });
 });
