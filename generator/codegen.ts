@@ -111,7 +111,10 @@ export async function importAndGenerate(root: string, crdFiles: readonly string[
     for (const g of kept) tx.write(join(root, crds.CRD_DIR, basename(g.path)), g.text);
     const write = syncTree(join(root, GENERATED), GENERATED, files, tx);
     tx.commit();
-    return { summary: summarize(model, files.length), write, upToDate: false, kept: kept.map((g) => `${crds.CRD_DIR}/${basename(g.path)}`), skipped };
+    const summary = summarize(model, files.length);
+    // apis/ now holds what was generated from: the next run with nothing changed is a no-op.
+    cache.write('runs', cache.key('run', digestTree(join(root, 'apis'))), JSON.stringify(runManifest(files, GENERATED, summary)));
+    return { summary, write, upToDate: false, kept: kept.map((g) => `${crds.CRD_DIR}/${basename(g.path)}`), skipped };
   } catch (err) {
     tx.rollback();
     throw err;

@@ -107,9 +107,8 @@ test('a program using the four sets\' typed clients type-checks, and a wrong fie
   assert.match(bad.output, /app\/main\.ts.*Property 'name' is missing/);
 });
 
-test('a second run with nothing changed is up to date and writes nothing', () => {
+test('the run after the import, with nothing changed, is up to date and writes nothing', () => {
   const mtimes = (): string[] => listFiles(join(project.root, 'generated')).map((f) => `${f} ${statSync(join(project.root, 'generated', f)).mtimeMs}`);
-  project.codegen();
   const before = mtimes();
   const out = project.codegen();
   assert.match(out, /generated \d+ files \(up to date, nothing written\) for \d+ groups/);
