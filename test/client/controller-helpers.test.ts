@@ -13,6 +13,7 @@ import {
   newServiceUnavailable, newTimeoutError, newTooManyRequests, newUnauthorized, newUnsupportedMediaType, type StatusError as CatalogStatusError,
 } from '../../runtime/apimachinery/errors/index.js';
 import type { Clock } from '../../runtime/client/cache/index.js';
+import { until } from '../integration/assertions.js';
 import {
   deepCopy, defaultRetry, defaultRetryBackoff, fields, isAlreadyExists, isBadRequest, isConflict, isForbidden, isGone, isInternalError,
   isInvalid, isMethodNotSupported, isNotAcceptable, isNotFound, isRequestEntityTooLargeError, isResourceExpired, isServerTimeout,
@@ -52,6 +53,29 @@ describe('deepCopy', () => {
     const updated = await cs.wardleV1alpha1().flunders('ns').update(typed);
     assert.equal(updated.spec?.reference, 'b');
     assert.equal(cached.metadata?.labels?.['app'], 'web', 'the cached object is untouched');
+    await factory.shutdown();
+  });
+
+  test('indexers and event handlers hand out the same read-only objects', async () => {
+    const cs = newSimpleClientset({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'a', namespace: 'ns' } });
+    const factory = new SharedInformerFactory(cs, newSharedInformerFactoryCore());
+    const informer = factory.wardle().v1alpha1().flunders().informer();
+    const added: DeepReadonly<Flunder>[] = [];
+    informer.addEventHandler({ onAdd: (obj) => void added.push(obj) });
+    factory.start();
+    await factory.waitForCacheSync();
+    await until('the initial add', () => added[0]);
+    const fromHandler = added[0] as DeepReadonly<Flunder>;
+    const fromIndexer = informer.getIndexer().getByKey('ns/a');
+    assert.equal(fromIndexer, fromHandler, 'one shared object');
+    assert.throws(() => {
+      // @ts-expect-error what a handler receives is read-only by type…
+      fromHandler.metadata!.name = 'b';
+    }, TypeError);
+    assert.throws(() => {
+      // @ts-expect-error …and so is what the indexer returns
+      informer.getIndexer().byIndex('namespace', 'ns')[0]!.spec = {};
+    }, TypeError);
     await factory.shutdown();
   });
 
