@@ -1,4 +1,4 @@
-import type { APIGroupDeclaration } from '../../runtime/registry/types.js';
+import type { APIGroupDeclaration } from 'kube-ts-apiserver/runtime';
 import { banFlunder } from './v1beta1/admission.js';
 
 /**

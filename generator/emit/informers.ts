@@ -75,7 +75,9 @@ function informer(g: GroupModel, v: VersionModel, k: KindModel): SourceFileStruc
   const type = imports.add(k.typeRef.module, k.typeRef.name, { typeOnly: true });
   imports.add(paths.runtimeClient, 'SharedIndexInformer', { typeOnly: true });
   imports.add(paths.runtimeClient, 'SharedInformerFactoryCore', { typeOnly: true });
-  imports.add(paths.clientset(), 'Clientset', { typeOnly: true });
+  // Only the group version's client: a kind's informer does not depend on the other groups of the
+  // project (the framework's built-in informers ship without this repository's clientset).
+  const groupClient = imports.add(paths.groupClient(g, v), names.groupClientClass(g, v), { typeOnly: true });
   imports.add(paths.client(g, v, k), names.resourceConst(k));
   imports.add(paths.lister(g, v, k), informerNames.lister(k), { typeOnly: true });
   imports.add(paths.lister(g, v, k), informerNames.newLister(k));
@@ -103,7 +105,10 @@ function informer(g: GroupModel, v: VersionModel, k: KindModel): SourceFileStruc
           'Asks the factory for the one shared informer of this resource now (not at first use), so that start() runs it,',
           'or runs it at once when the factory has started; listing and watching go through the typed client.',
         ].join('\n')],
-        parameters: [{ name: 'factory', type: 'SharedInformerFactoryCore' }, { name: 'clientset', type: 'Clientset' }],
+        parameters: [
+          { name: 'factory', type: 'SharedInformerFactoryCore' },
+          { name: 'clientset', type: `{ ${groupVersionAccessor(g.clientName, v.name)}(): ${groupClient} }` },
+        ],
         returnType: informerNames.informer(k),
         statements: [
           `const informer = factory.informerFor<${type}>(${names.resourceConst(k)}, (${k.scope === 'Namespaced' ? 'namespace' : ''}) => {`,

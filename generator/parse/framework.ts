@@ -21,13 +21,18 @@ export function frameworkRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'kube-ts-apiserver') break;
+    // The package's manifest, not dist/package.json (name and version only, for the compiled code).
+    if (existsSync(manifest) && isFrameworkManifest(JSON.parse(readFileSync(manifest, 'utf8')))) break;
     const up = dirname(dir);
     if (up === dir) throw new Error(`the kube-ts-apiserver package.json is not above ${fileURLToPath(import.meta.url)}`);
     dir = up;
   }
   cachedRoot = realpathSync(dir);
   return cachedRoot;
+}
+
+function isFrameworkManifest(m: unknown): boolean {
+  return typeof m === 'object' && m !== null && (m as { name?: unknown }).name === 'kube-ts-apiserver' && 'exports' in m;
 }
 
 /** Whether a file belongs to one of the framework's type packages. */

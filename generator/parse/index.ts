@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { type InterfaceDeclaration, Project, type SourceFile } from 'ts-morph';
+import { type InterfaceDeclaration, Project, type SourceFile, ts } from 'ts-morph';
 import { checkConversion } from '../check/conversions.js';
 import { checkDefaults } from '../check/defaults.js';
 import { checkRules } from '../check/rules.js';
@@ -11,6 +11,7 @@ import { compareVersionPriority, groupClientName } from '../model/names.js';
 import type { JSONSchemaProps } from '../model/schema.js';
 import type { ApiModel, GroupModel, KindHooks, KindModel, TypeRef, VersionModel } from '../model/types.js';
 import { validateModel } from '../model/validate.js';
+import { frameworkPackages } from './framework.js';
 import { readKindFacts } from './kinds.js';
 import { readProtobufMessages } from './protobuf.js';
 import { decodeMarkers } from './markers.js';
@@ -39,8 +40,15 @@ export function parseApis(options: ParseOptions): ApiModel {
   const rel = (file: string): string => relative(root, file).split(sep).join('/');
 
   const packages = discoverPackages(apisDir, rel, sink);
+  const framework = new Set(frameworkPackages(root, rel, sink));
+  packages.push(...framework);
   const project = new Project({
-    compilerOptions: { strict: true, allowJs: false, noEmit: true, skipLibCheck: true },
+    // Resolved as tsc resolves the project: types from the framework come from its package
+    // (`kube-ts-apiserver/apis/meta/v1`), read from the .ts sources it ships (the "source" condition).
+    compilerOptions: {
+      strict: true, allowJs: false, noEmit: true, skipLibCheck: true,
+      module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, customConditions: ['source'],
+    },
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,
     skipLoadingLibFiles: true,
@@ -97,7 +105,7 @@ export function parseApis(options: ParseOptions): ApiModel {
   checkRules(sites, definitions, sink);
   checkDefaults(sites, definitions, sink);
   const groups = new Map<string, PackageInfo[]>();
-  for (const pkg of packages) groups.set(pkg.groupName, [...(groups.get(pkg.groupName) ?? []), pkg]);
+  for (const pkg of packages.filter((p) => !framework.has(p))) groups.set(pkg.groupName, [...(groups.get(pkg.groupName) ?? []), pkg]);
 
   const model: ApiModel = {
     definitions,

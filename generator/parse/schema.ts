@@ -12,6 +12,7 @@ import type { DiagnosticSink } from '../model/diagnostics.js';
 import type { JSONSchemaProps } from '../model/schema.js';
 import type { SourceLocation } from '../model/types.js';
 import { parseComment, type ParsedComment } from './comments.js';
+import { isFrameworkTypeFile } from './framework.js';
 import { applySchemaMarkers } from './schema-markers.js';
 import { decodeMarkers, type Markers } from './markers.js';
 import type { PackageInfo } from './packages.js';
@@ -315,7 +316,7 @@ export class SchemaBuilder {
   }
 }
 
-/** The declaration in the project a type reference names; undefined for lib and node_modules types. */
+/** The declaration in the project a type reference names; undefined for lib and node_modules types (but the framework's type packages). */
 export function resolveTypeReference(node: import('ts-morph').TypeReferenceNode): NamedDeclaration | undefined {
   let symbol = node.getTypeName().getSymbol();
   if (symbol === undefined) return undefined;
@@ -323,7 +324,8 @@ export function resolveTypeReference(node: import('ts-morph').TypeReferenceNode)
   if (aliased !== undefined) symbol = aliased;
   for (const d of symbol.getDeclarations()) {
     if (Node.isInterfaceDeclaration(d) || Node.isTypeAliasDeclaration(d) || Node.isEnumDeclaration(d)) {
-      if (d.getSourceFile().isInNodeModules() || d.getSourceFile().isDeclarationFile()) return undefined;
+      const file = d.getSourceFile();
+      if (file.isDeclarationFile() || (file.isInNodeModules() && !isFrameworkTypeFile(file.getFilePath()))) return undefined;
       return d;
     }
   }

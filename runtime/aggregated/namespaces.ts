@@ -1,4 +1,4 @@
-import { Clientset } from '../../generated/clientset/index.js';
+import { CoreV1Client } from '../../generated/clientset/core/v1/index.js';
 import type { ObjectLookup } from '../admission/types.js';
 import { isNotFound, newInternalError } from '../apimachinery/errors/index.js';
 import { restClientFromKubeconfig } from '../client/index.js';
@@ -15,7 +15,7 @@ const NAMESPACES = { group: '', resource: 'namespaces' } as const;
  */
 export function namespaceLookupOverKubeconfig(kubeconfigPath: string, local: ObjectLookup): ObjectLookup {
   const { rest } = restClientFromKubeconfig({ path: kubeconfigPath, options: { userAgent: 'kube-ts-aggregated/namespace-lifecycle', timeoutMs: 10_000, maxRetries: 2 } });
-  const namespaces = new Clientset(rest).coreV1().namespaces();
+  const namespaces = new CoreV1Client(rest).namespaces();
   const isNamespaces = (gr: { group: string; resource: string }): boolean => gr.group === NAMESPACES.group && gr.resource === NAMESPACES.resource;
   const getNamespace = async (name: string, ctx: { readonly signal: AbortSignal }): Promise<StoredObject | undefined> => {
     try {

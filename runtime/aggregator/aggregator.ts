@@ -1,9 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import type { APIService } from '../../apis/apiregistration/v1/types.js';
-import { Clientset } from '../../generated/clientset/index.js';
-import type { APIServiceInformer } from '../../generated/informers/apiregistration/v1/apiservice.js';
-import { SharedInformerFactory } from '../../generated/informers/factory.js';
-import { newSharedInformerFactoryCore, type ReflectorTuning, type RESTClient } from '../client/index.js';
+import { ApiextensionsV1Client } from '../../generated/clientset/apiextensions/v1/index.js';
+import { ApiregistrationV1Client } from '../../generated/clientset/apiregistration/v1/index.js';
+import { CoreV1Client } from '../../generated/clientset/core/v1/index.js';
+import { newCustomResourceDefinitionInformer } from '../../generated/informers/apiextensions/v1/customresourcedefinition.js';
+import { type APIServiceInformer, newAPIServiceInformer } from '../../generated/informers/apiregistration/v1/apiservice.js';
+import { newEndpointsInformer } from '../../generated/informers/core/v1/endpoints.js';
+import { newServiceInformer } from '../../generated/informers/core/v1/service.js';
+import { newSharedInformerFactoryCore, type ReflectorTuning, type RESTClient, type SharedInformerFactoryCore } from '../client/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
 import type { Handler } from '../apimachinery/request/http.js';
 import { isAvailable } from './apiservice.js';
@@ -74,8 +78,9 @@ const FIRST_SYNC_POLL_MS = 100;
  * serving has stopped, also closes the connections to backends.
  */
 export class APIAggregator {
-  readonly clientset: Clientset;
-  readonly informers: SharedInformerFactory;
+  /** The built-in groups' clients the controllers use (not a project's clientset: the framework has none). */
+  readonly clients: { apiregistrationV1(): ApiregistrationV1Client; coreV1(): CoreV1Client; apiextensionsV1(): ApiextensionsV1Client };
+  readonly informers: SharedInformerFactoryCore;
   private readonly handlers: APIServiceHandlerManager;
   private readonly stopping = new AbortController();
   private readonly runs: Promise<unknown>[] = [];
@@ -84,8 +89,11 @@ export class APIAggregator {
   constructor(private readonly o: APIAggregatorOptions) {
     // Every worker's request and wait listens on it: many listeners, no leak.
     setMaxListeners(0, this.stopping.signal);
-    this.clientset = new Clientset(o.rest);
-    this.informers = new SharedInformerFactory(this.clientset, newSharedInformerFactoryCore(o.tuning !== undefined ? { tuning: o.tuning } : {}));
+    const apiregistration = new ApiregistrationV1Client(o.rest);
+    const core = new CoreV1Client(o.rest);
+    const apiextensions = new ApiextensionsV1Client(o.rest);
+    this.clients = { apiregistrationV1: () => apiregistration, coreV1: () => core, apiextensionsV1: () => apiextensions };
+    this.informers = newSharedInformerFactoryCore(o.tuning !== undefined ? { tuning: o.tuning } : {});
     const c = this.controllers();
     this.handlers = c.handlers;
     const completion = apiServicesAvailableCheck('autoregister-completion', o.builtinAPIServices.map((s) => s.metadata?.name ?? ''), c.apiServices);
@@ -97,10 +105,10 @@ export class APIAggregator {
   /** The handling and every controller, over the factory's informers; nothing runs yet. */
   private controllers(): Controllers {
     const o = this.o;
-    const apiServices = this.informers.apiregistration().v1().apiservices();
-    const services = this.informers.core().v1().services();
-    const endpoints = this.informers.core().v1().endpoints();
-    const client = this.clientset.apiregistrationV1().apiservices();
+    const apiServices = newAPIServiceInformer(this.informers, this.clients);
+    const services = newServiceInformer(this.informers, this.clients);
+    const endpoints = newEndpointsInformer(this.informers, this.clients);
+    const client = this.clients.apiregistrationV1().apiservices();
     const errors = o.onError !== undefined ? { onError: o.onError } : {};
     const timeouts = o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {};
     const remote = new RemoteAvailableController({
@@ -129,7 +137,7 @@ export class APIAggregator {
       local: new LocalAvailableController({ informer: apiServices, client, ...errors }),
       registration: new APIServiceRegistrationController({ informer: apiServices, handling: handlers, ...errors }),
       crdRegistration: new CRDRegistrationController({
-        informer: this.informers.apiextensions().v1().customresourcedefinitions(), registration: autoregister, ...errors,
+        informer: newCustomResourceDefinitionInformer(this.informers, this.clients), registration: autoregister, ...errors,
         ...(o.isBuiltinGroupVersion !== undefined ? { isBuiltinGroupVersion: o.isBuiltinGroupVersion } : {}),
       }),
     };

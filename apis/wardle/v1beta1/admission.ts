@@ -1,5 +1,5 @@
-import { newForbidden } from '../../../runtime/apimachinery/errors/index.js';
-import type { AdmissionContext, Attributes, MutationInterface, ObjectLookup, Operation } from '../../../runtime/admission/types.js';
+import { newForbidden } from 'kube-ts-apiserver/runtime';
+import type { AdmissionContext, Attributes, MutationInterface, ObjectLookup, Operation } from 'kube-ts-apiserver/runtime';
 import type { Fischer } from '../v1alpha1/types.js';
 
 const FISCHERS = { group: 'wardle.example.com', resource: 'fischers' } as const;

@@ -1,4 +1,4 @@
-import type { Condition, ObjectMeta, TypeMeta } from '../../meta/v1/types.js';
+import type { Condition, ObjectMeta, TypeMeta } from 'kube-ts-apiserver/apis/meta/v1';
 
 /** What a Flunder refers to. */
 export type ReferenceType = 'Flunder' | 'Fischer';

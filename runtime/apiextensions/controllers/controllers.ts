@@ -1,7 +1,8 @@
-import { Clientset } from '../../../generated/clientset/index.js';
-import { SharedInformerFactory } from '../../../generated/informers/factory.js';
-import type { CustomResourceDefinitionInformer } from '../../../generated/informers/apiextensions/v1/customresourcedefinition.js';
-import { newSharedInformerFactoryCore, type ReflectorTuning, type RESTClient } from '../../client/index.js';
+import { ApiextensionsV1Client } from '../../../generated/clientset/apiextensions/v1/index.js';
+import {
+  type CustomResourceDefinitionInformer, newCustomResourceDefinitionInformer,
+} from '../../../generated/informers/apiextensions/v1/customresourcedefinition.js';
+import { newSharedInformerFactoryCore, type ReflectorTuning, type RESTClient, type SharedInformerFactoryCore } from '../../client/index.js';
 import type { DiscoveryRegistry } from '../../server/discovery/index.js';
 import type { CRDSource } from '../source.js';
 import type { CRDControllerDeps } from './deps.js';
@@ -41,8 +42,8 @@ export interface APIExtensionsControllersOptions {
  * has synced), synced() for readiness, stop() before storage closes.
  */
 export class APIExtensionsControllers {
-  readonly clientset: Clientset;
-  readonly informers: SharedInformerFactory;
+  readonly client: ApiextensionsV1Client;
+  readonly informers: SharedInformerFactoryCore;
   /** What the CRD handler serves from. */
   readonly source: CRDSource;
   private readonly crdInformer: CustomResourceDefinitionInformer;
@@ -60,13 +61,14 @@ export class APIExtensionsControllers {
 
   constructor(o: APIExtensionsControllersOptions) {
     this.onError = o.onError ?? ((key, err) => process.stderr.write(`${key}: ${err instanceof Error ? err.message : String(err)}\n`));
-    this.clientset = new Clientset(o.rest);
-    this.informers = new SharedInformerFactory(this.clientset, newSharedInformerFactoryCore(o.tuning !== undefined ? { tuning: o.tuning } : {}));
-    this.crdInformer = this.informers.apiextensions().v1().customresourcedefinitions();
+    this.client = new ApiextensionsV1Client(o.rest);
+    this.informers = newSharedInformerFactoryCore(o.tuning !== undefined ? { tuning: o.tuning } : {});
+    const client = this.client;
+    this.crdInformer = newCustomResourceDefinitionInformer(this.informers, { apiextensionsV1: () => client });
     this.source = informerCRDSource(this.crdInformer);
     const deps: CRDControllerDeps = {
       informer: this.crdInformer,
-      crds: this.clientset.apiextensionsV1().customresourcedefinitions(),
+      crds: this.client.customresourcedefinitions(),
       ...(o.now !== undefined ? { now: o.now } : {}),
       ...(o.onError !== undefined ? { onError: o.onError } : {}),
     };
@@ -88,14 +90,14 @@ export class APIExtensionsControllers {
 
   /** Starts the CRD informer (list and watch through the REST client). */
   startInformers(): void {
-    this.informers.base.start();
+    this.informers.start();
   }
 
   /** Starts every controller once the informer has synced; returns at once. Idempotent. */
   start(): void {
     this.running ??= (async () => {
       const signal = this.stopping.signal;
-      await this.informers.base.waitForCacheSync(signal);
+      await this.informers.waitForCacheSync(signal);
       if (signal.aborted) return;
       let pending = 2;
       const onePublished = (): void => {
@@ -132,6 +134,6 @@ export class APIExtensionsControllers {
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.running;
-    await this.informers.base.shutdown();
+    await this.informers.shutdown();
   }
 }

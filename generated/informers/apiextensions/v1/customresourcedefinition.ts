@@ -2,7 +2,7 @@
 
 import type { CustomResourceDefinition } from '../../../../apis/apiextensions/v1/types.js';
 import { customResourceDefinitionResource } from '../../../clientset/apiextensions/v1/customresourcedefinition.js';
-import type { Clientset } from '../../../clientset/index.js';
+import type { ApiextensionsV1Client } from '../../../clientset/apiextensions/v1/index.js';
 import { type CustomResourceDefinitionLister, newCustomResourceDefinitionLister } from '../../../listers/apiextensions/v1/customresourcedefinition.js';
 import type { SharedIndexInformer, SharedInformerFactoryCore } from 'kube-ts-apiserver/client';
 
@@ -16,7 +16,7 @@ export interface CustomResourceDefinitionInformer {
  * Asks the factory for the one shared informer of this resource now (not at first use), so that start() runs it,
  * or runs it at once when the factory has started; listing and watching go through the typed client.
  */
-export function newCustomResourceDefinitionInformer(factory: SharedInformerFactoryCore, clientset: Clientset): CustomResourceDefinitionInformer {
+export function newCustomResourceDefinitionInformer(factory: SharedInformerFactoryCore, clientset: { apiextensionsV1(): ApiextensionsV1Client }): CustomResourceDefinitionInformer {
   const informer = factory.informerFor<CustomResourceDefinition>(customResourceDefinitionResource, () => {
     const client = clientset.apiextensionsV1().customresourcedefinitions();
     return { list: (options) => client.list(options), watch: (options) => client.watch(options) };

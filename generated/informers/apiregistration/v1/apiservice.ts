@@ -2,7 +2,7 @@
 
 import type { APIService } from '../../../../apis/apiregistration/v1/types.js';
 import { aPIServiceResource } from '../../../clientset/apiregistration/v1/apiservice.js';
-import type { Clientset } from '../../../clientset/index.js';
+import type { ApiregistrationV1Client } from '../../../clientset/apiregistration/v1/index.js';
 import { type APIServiceLister, newAPIServiceLister } from '../../../listers/apiregistration/v1/apiservice.js';
 import type { SharedIndexInformer, SharedInformerFactoryCore } from 'kube-ts-apiserver/client';
 
@@ -16,7 +16,7 @@ export interface APIServiceInformer {
  * Asks the factory for the one shared informer of this resource now (not at first use), so that start() runs it,
  * or runs it at once when the factory has started; listing and watching go through the typed client.
  */
-export function newAPIServiceInformer(factory: SharedInformerFactoryCore, clientset: Clientset): APIServiceInformer {
+export function newAPIServiceInformer(factory: SharedInformerFactoryCore, clientset: { apiregistrationV1(): ApiregistrationV1Client }): APIServiceInformer {
   const informer = factory.informerFor<APIService>(aPIServiceResource, () => {
     const client = clientset.apiregistrationV1().apiservices();
     return { list: (options) => client.list(options), watch: (options) => client.watch(options) };

@@ -2,7 +2,7 @@
 
 import type { Endpoints } from '../../../../apis/core/v1/endpoints.js';
 import { endpointsResource } from '../../../clientset/core/v1/endpoints.js';
-import type { Clientset } from '../../../clientset/index.js';
+import type { CoreV1Client } from '../../../clientset/core/v1/index.js';
 import { type EndpointsLister, newEndpointsLister } from '../../../listers/core/v1/endpoints.js';
 import type { SharedIndexInformer, SharedInformerFactoryCore } from 'kube-ts-apiserver/client';
 
@@ -16,7 +16,7 @@ export interface EndpointsInformer {
  * Asks the factory for the one shared informer of this resource now (not at first use), so that start() runs it,
  * or runs it at once when the factory has started; listing and watching go through the typed client.
  */
-export function newEndpointsInformer(factory: SharedInformerFactoryCore, clientset: Clientset): EndpointsInformer {
+export function newEndpointsInformer(factory: SharedInformerFactoryCore, clientset: { coreV1(): CoreV1Client }): EndpointsInformer {
   const informer = factory.informerFor<Endpoints>(endpointsResource, (namespace) => {
     const client = clientset.coreV1().endpoints(namespace ?? '');
     return { list: (options) => client.list(options), watch: (options) => client.watch(options) };
