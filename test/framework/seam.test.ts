@@ -17,8 +17,11 @@ const REPOSITORY_ENTRIES: ReadonlySet<string> = new Set(['runtime/controlplane/s
 /** Groups, kinds and resources of the consumer apis/ and CRDs of this repository. */
 const CONSUMER_NAMES = /wardle|flunder|fischer|crontab|stable\.example\.com/i;
 
-/** Module specifiers the runtime may not import: the project's generated index, a consumer group's code. */
-const CONSUMER_IMPORT = /(?:from|import)\s*\(?\s*['"]([^'"]*(?:generated\/index(?:\.js)?|apis\/(?:wardle|crds)\/[^'"]*|generated\/registry\/(?:wardle|stable)[^'"]*))['"]/;
+/**
+ * Module specifiers the runtime may not import: the project's generated index, its whole
+ * clientset and informer factory (they list every group of the project), a consumer group's code.
+ */
+const CONSUMER_IMPORT = /(?:from|import)\s*\(?\s*['"]([^'"]*(?:generated\/(?:index|clientset\/index|informers\/factory)(?:\.js)?|apis\/(?:wardle|crds)\/[^'"]*|generated\/[a-z]+\/(?:wardle|stable)[^'"]*))['"]/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -63,5 +66,7 @@ test('the check itself finds what it looks for', () => {
   assert.ok(!CONSUMER_NAMES.test("{ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' }"));
   assert.equal(CONSUMER_IMPORT.exec("import { apiGroups } from '../../generated/index.js';")?.[1], '../../generated/index.js');
   assert.equal(CONSUMER_IMPORT.exec("import { banFlunder } from '../../apis/wardle/v1beta1/admission.js';")?.[1], '../../apis/wardle/v1beta1/admission.js');
+  assert.equal(CONSUMER_IMPORT.exec("import { Clientset } from '../../generated/clientset/index.js';")?.[1], '../../generated/clientset/index.js');
   assert.equal(CONSUMER_IMPORT.exec("import { coreGroup } from '../../generated/registry/core.js';"), null);
+  assert.equal(CONSUMER_IMPORT.exec("import { CoreV1Client } from '../../generated/clientset/core/v1/index.js';"), null);
 });
