@@ -1,7 +1,7 @@
 // The example Flunder controller as a command: finds its server like kubectl (--kubeconfig,
 // else KUBECONFIG, else ~/.kube/config, else the pod's service account) and runs until SIGINT
 // or SIGTERM. Against this repository's server: `npm start`, then
-//   node --import tsx hack/examples/flunder-controller/main.ts --kubeconfig .kube-ts/admin.kubeconfig
+//   node --conditions=source --import tsx hack/examples/flunder-controller/main.ts --kubeconfig .kube-ts/admin.kubeconfig
 // Against any cluster: `kubectl apply -f generated/crds/` first.
 import { parseArgs } from 'node:util';
 import { Clientset } from '../../../generated/clientset/index.js';
