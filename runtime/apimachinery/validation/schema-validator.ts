@@ -66,9 +66,13 @@ const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
  * drops that key), yet in a CRD schema it is a field like any other. Such a property is
  * moved to patternProperties (`^__proto__$`), which ajv matches against the object's own
  * keys. Only schema positions are rewritten; defaults, enums and examples stay as written.
+ * Exclusive bounds are OpenAPI v3.0's (kube's `exclusiveMinimum: true` beside `minimum`), which
+ * ajv (draft-07: the bound itself is `exclusiveMinimum`) would refuse to compile.
  */
 function withProtoProperties(schema: JSONSchemaProps): JSONSchemaProps {
   const out: JSONSchemaProps = { ...schema };
+  draft07Bound(out, 'minimum', 'exclusiveMinimum');
+  draft07Bound(out, 'maximum', 'exclusiveMaximum');
   const props = schema.properties;
   if (props !== undefined) {
     const mapped: Record<string, JSONSchemaProps> = {};
@@ -86,6 +90,16 @@ function withProtoProperties(schema: JSONSchemaProps): JSONSchemaProps {
     if (l !== undefined) out[list] = l.map(withProtoProperties);
   }
   return out;
+}
+
+/** `{minimum: 0, exclusiveMinimum: true}` → `{exclusiveMinimum: 0}`; a false (or lone) flag bounds nothing. */
+function draft07Bound(schema: JSONSchemaProps, bound: 'minimum' | 'maximum', exclusive: 'exclusiveMinimum' | 'exclusiveMaximum'): void {
+  const raw = schema as Record<string, unknown>;
+  if (typeof raw[exclusive] !== 'boolean') return;
+  if (raw[exclusive] === true && typeof raw[bound] === 'number') {
+    raw[exclusive] = raw[bound];
+    delete raw[bound];
+  } else delete raw[exclusive];
 }
 
 function re2Engine(pattern: string, flags = ''): { test(s: string): boolean; toString(): string } {
