@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from '../controlplane/flags.js';
+import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from '../server/options/flags.js';
 import { isBuiltinGroup } from '../controlplane/groups.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 

@@ -6,7 +6,7 @@ import { groupAdmissionPlugins } from '../controlplane/groups.js';
 import { installAPIGroup } from '../controlplane/install.js';
 import { systemContext } from '../controlplane/loopback.js';
 import { ResourceRegistry } from '../registry/resources.js';
-import { addStorageHealthChecks } from '../controlplane/storagehealth.js';
+import { addStorageHealthChecks } from '../server/options/storage.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 import { Config } from '../server/config.js';
 import { DiscoveryManager, discoveryRoutes } from '../server/discovery/index.js';

@@ -24,7 +24,7 @@ import { APISERVER_USER } from './loopback.js';
 import { NamespaceStorage } from './namespace/rest.js';
 import { newServiceAllocators } from './service/ranges.js';
 import { ServiceStorage } from './service/rest.js';
-import { addStorageHealthChecks } from './storagehealth.js';
+import { addStorageHealthChecks } from '../server/options/storage.js';
 import type { CompletedServerRunOptions } from './options.js';
 import type { ResourceRegistry } from '../registry/resources.js';
 

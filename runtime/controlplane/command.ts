@@ -1,4 +1,4 @@
-import { OptionsError } from './flags.js';
+import { OptionsError } from '../server/options/flags.js';
 
 /** What a server command starts: the lines it prints once serving, and how it stops. */
 export interface RunningServer {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { CIDR } from '../registry/allocator/cidr.js';
 import { DEFAULT_NODE_PORT_RANGE, type PortRange } from '../registry/allocator/range.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRange, parseServiceNodePortRange } from './service/ranges.js';
-import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from './flags.js';
+import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from '../server/options/flags.js';
 
 /** The flags of the control plane command, with kube-apiserver's names where they exist. */
 export interface ServerRunOptions {

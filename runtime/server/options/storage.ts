@@ -1,5 +1,5 @@
-import type { GenericAPIServer } from '../server/genericapiserver.js';
-import type { StorageFactory } from '../storage/index.js';
+import type { GenericAPIServer } from '../genericapiserver.js';
+import type { StorageFactory } from '../../storage/index.js';
 
 /**
  * The storage's health checks (kube's EtcdOptions.addEtcdHealthEndpoint). On etcd: `etcd` on
