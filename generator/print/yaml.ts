@@ -1,43 +1,10 @@
-import { Schema, stringify, type ScalarTag } from 'yaml';
+import { stringify } from 'yaml';
+import { GO_YAML_OPTIONS } from '../../runtime/apimachinery/serializer/yaml-encode.js';
 import { HEADER_TEXT } from './header.js';
 import { sortKeys } from './json.js';
 
-/**
- * Plain scalars that go-yaml v2 (kubectl's and client-go's YAML reader, through sigs.k8s.io/yaml)
- * reads as numbers where YAML 1.1 would not: it drops every `_` before trying Go's ParseInt with
- * base 0 (`0X1F`, `0B1`, `0O17`, `1__0`, `-_1`) and a float pattern (`1e3_`), and reads anything
- * starting `YYYY-` as a timestamp candidate. Generous on purpose: a string quoted needlessly
- * reads the same, one left plain may not. Only `test` matters, as a `compat` tag.
- */
-const GO_YAML_V2_NUMBER: ScalarTag = {
-  tag: 'tag:yaml.org,2002:float',
-  default: true,
-  test: /^(?=[-+.0-9])(?=\D*\d)[-+]?_*(?:0_*[bBoOxX][0-9a-fA-F_]*|[0-9_]*(?:\.[0-9_]*)?(?:[eE][-+_]*[0-9_]*)?)$/,
-  resolve: (source) => source,
-};
-const GO_YAML_V2_TIMESTAMP: ScalarTag = {
-  tag: 'tag:yaml.org,2002:timestamp',
-  default: true,
-  test: /^[0-9]{4}-/,
-  resolve: (source) => source,
-};
-
-/**
- * The tags a plain string must not match to stay a string for every reader of the manifests:
- * YAML 1.2 (the output's own schema), YAML 1.1 (`y`, `n`, `on`, `off`, `yes`, `no`, `~`, octal
- * `012`, sexagesimal `1:20`, dates, `.inf`, `<<`) and go-yaml v2's looser numbers. A string that
- * any of them would read as another type is written quoted.
- */
-const COMPAT_TAGS = [...new Schema({ schema: 'yaml-1.1' }).tags, GO_YAML_V2_NUMBER, GO_YAML_V2_TIMESTAMP];
-
 /** Options of every generated YAML document; exported so tests stringify exactly as codegen does. */
-export const YAML_OPTIONS = {
-  lineWidth: 0,
-  indent: 2,
-  sortMapEntries: false,
-  aliasDuplicateObjects: false,
-  compat: COMPAT_TAGS,
-} as const;
+export const YAML_OPTIONS = GO_YAML_OPTIONS;
 
 /**
  * YAML as controller-gen writes CRDs: a `---` document, keys sorted, no line folding (long CEL

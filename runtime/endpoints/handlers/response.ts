@@ -1,10 +1,10 @@
-import { stringify as stringifyYAML } from 'yaml';
 import type { KubeObject, ObjectList } from '../../registry/rest.js';
 import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { negotiateOutputMediaType, type MediaTypeOptions, type SerializerInfo } from '../negotiation/negotiate.js';
 import type { TableSource } from '../table/convertor.js';
 import { parseTableOptions, transformObject, type TableOptions } from '../table/transform.js';
 import type { MaybePromise, RequestScope } from './scope.js';
+import { encodeYAML } from '../../apimachinery/serializer/yaml-encode.js';
 
 /**
  * Writing results (handlers/response.go transformResponseObject + responsewriters): the
@@ -84,7 +84,7 @@ function encodeShared(serializer: SerializerInfo, body: unknown, pretty: boolean
 
 /** Encodes with a serializer; pretty JSON is indented as json.MarshalIndent does. */
 export function encode(serializer: SerializerInfo, body: unknown, pretty: boolean): string {
-  if (serializer.subtype === 'yaml') return stringifyYAML(body, { aliasDuplicateObjects: false });
+  if (serializer.subtype === 'yaml') return encodeYAML(body);
   return pretty ? `${JSON.stringify(body, null, 2)}\n` : JSON.stringify(body);
 }
 
