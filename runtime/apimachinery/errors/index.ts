@@ -2,3 +2,4 @@
 export * from './status-error.js';
 export * from './catalog.js';
 export * from './interpretable.js';
+export * from './handle.js';

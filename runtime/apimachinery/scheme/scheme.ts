@@ -1,4 +1,7 @@
 import type { ResourceDefinition } from '../definition/resource.js';
+import { newInternalError } from '../errors/catalog.js';
+import { handleError } from '../errors/handle.js';
+import { StatusError } from '../errors/status-error.js';
 import type { StoredObject } from '../object.js';
 
 /**
@@ -79,13 +82,32 @@ export class KindScheme {
 
   private toHub<T extends StoredObject>(obj: T, from: string): T {
     const conversion = this.resource(from).conversion;
-    const out = conversion === undefined ? { ...obj } : (conversion.toHub(obj) as T);
+    const out = conversion === undefined ? { ...obj } : this.run(() => conversion.toHub(obj) as T, obj, from, this.hubVersion);
     return { ...out, apiVersion: this.apiVersion(this.hubVersion), kind: this.kind };
   }
 
   private fromHub<T extends StoredObject>(hub: T, to: string): T {
     const conversion = this.resource(to).conversion;
-    return conversion === undefined ? { ...hub } : (conversion.fromHub(hub) as T);
+    return conversion === undefined ? { ...hub } : this.run(() => conversion.fromHub(hub) as T, hub, this.hubVersion, to);
+  }
+
+  /**
+   * Runs a hand-written conversion. One that throws is the server's fault, not the request's:
+   * the client gets kube's 500 InternalError naming the conversion (as `conversion webhook for
+   * <gvk> failed: …` names a custom resource's), and the error with its stack goes to the log.
+   */
+  private run<T>(convert: () => T, obj: StoredObject, from: string, to: string): T {
+    try {
+      return convert();
+    } catch (err) {
+      // A conversion may refuse with a Status of its own (a 400 for a value it cannot map).
+      if (err instanceof StatusError) throw err;
+      const meta = obj.metadata;
+      handleError('conversion failed', {
+        kind: this.kind, namespace: meta?.namespace, name: meta?.name, from: this.apiVersion(from), to: this.apiVersion(to), err,
+      });
+      throw newInternalError(`conversion of ${this.apiVersion(from)}, Kind=${this.kind} to ${this.apiVersion(to)} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 }
 
