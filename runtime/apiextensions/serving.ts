@@ -1,12 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { CustomResourceDefinition, JSONSchemaProps } from '../../apis/apiextensions/v1/types.js';
+import type { CustomResourceDefinition } from '../../apis/apiextensions/v1/types.js';
 import type { AdmissionChain } from '../admission/types.js';
-import { applyDefaults } from '../apimachinery/schema/index.js';
 import type { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import { KindScheme } from '../apimachinery/scheme/scheme.js';
 import { installAPIGroupVersion } from '../endpoints/installer.js';
 import { createResourceStorage } from '../registry/generic/index.js';
-import type { KubeObject, ResourceStorage } from '../registry/rest.js';
+import type { ResourceStorage } from '../registry/rest.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 import type { Cancellation } from '../apimachinery/request/cancellation.js';
 import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
@@ -57,7 +56,6 @@ export class CRDServingInfo {
     const storageResource = group.versions.find((v) => v.name === group.storageVersion)?.resources[0];
     if (storageResource === undefined) throw new Error(`no storage version in ${crd.metadata?.name ?? ''}`);
     const kind = storageResource.kind;
-    const readDefaults = schemaHasDefaults(storageResource.schema) ? (hub: KubeObject) => applyDefaults(hub, storageResource.schema) : undefined;
     const converter = converterFor(crd, deps);
     const scheme = new KindScheme(group, kind);
     const codecs = new Map(servedVersionNames(crd).map((v) => [v, customResourceCodec(scheme, v, converter)] as const));
@@ -69,7 +67,6 @@ export class CRDServingInfo {
         group: storeGroupFor(group, version),
         kind,
         storage,
-        ...(readDefaults !== undefined ? { readDefaults } : {}),
         ...(versionView !== undefined ? { versionView } : {}),
       });
     };
@@ -171,13 +168,4 @@ function converterFor(crd: CustomResourceDefinition, deps: ServingDeps): CRConve
     });
   }
   throw new Error(`unknown conversion strategy ${JSON.stringify(conversion.strategy)} for CRD ${crd.metadata?.name ?? ''}`);
-}
-
-/** Whether reading from storage has any default to add. */
-function schemaHasDefaults(s: JSONSchemaProps | undefined): boolean {
-  if (s === undefined) return false;
-  if (s.default !== undefined && s.default !== null) return true;
-  if (Object.values(s.properties ?? {}).some(schemaHasDefaults)) return true;
-  if (s.items !== undefined && !Array.isArray(s.items) && schemaHasDefaults(s.items)) return true;
-  return typeof s.additionalProperties === 'object' && schemaHasDefaults(s.additionalProperties);
 }

@@ -71,3 +71,12 @@ function isNonNullableNull(v: unknown, s: JSONSchemaProps): boolean {
 function hasDefault(s: JSONSchemaProps): boolean {
   return s.default !== undefined && s.default !== null;
 }
+
+/** Whether defaulting with `schema` can add anything (reads from storage skip the copy when not). */
+export function schemaHasDefaults(s: JSONSchemaProps | undefined): boolean {
+  if (s === undefined) return false;
+  if (s.default !== undefined && s.default !== null) return true;
+  if (Object.values(s.properties ?? {}).some(schemaHasDefaults)) return true;
+  if (s.items !== undefined && !Array.isArray(s.items) && schemaHasDefaults(s.items)) return true;
+  return typeof s.additionalProperties === 'object' && schemaHasDefaults(s.additionalProperties);
+}

@@ -13,13 +13,13 @@ export class HubConverter {
   private readonly decoded = new WeakMap<object, KubeObject>();
 
   /**
-   * `readDefaults`, when given, completes every object read from storage, in the hub version,
-   * as kube's storage codec defaults custom resources on decode (schema defaults added after
-   * objects were written). It mutates the private copy it is handed.
+   * `readDefaults`, when given, completes every object read from storage, in the storage
+   * version before conversion, as kube's storage codec defaults what it decodes (schema
+   * defaults added after objects were written). It mutates the private copy it is handed.
    */
   constructor(
     private readonly scheme: KindScheme,
-    private readonly readDefaults?: (hub: KubeObject) => void,
+    private readonly readDefaults?: (stored: KubeObject) => void,
   ) {
     this.cache = new ConversionCache(scheme);
   }
@@ -47,8 +47,9 @@ export class HubConverter {
 
   /** A private, mutable hub copy of a stored object. */
   toHubCopy(stored: KubeObject): KubeObject {
-    const hub = structuredClone(this.scheme.convert(stored, this.scheme.hubVersion));
-    this.readDefaults?.(hub);
-    return hub;
+    const copy = structuredClone(stored);
+    this.readDefaults?.(copy);
+    // What the conversion shares with its input is the private copy's.
+    return this.scheme.convert(copy, this.scheme.hubVersion);
   }
 }

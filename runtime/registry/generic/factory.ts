@@ -1,3 +1,4 @@
+import { applyDefaults, schemaHasDefaults } from '../../apimachinery/schema/defaults.js';
 import { KindScheme } from '../../apimachinery/scheme/scheme.js';
 import type { Interface } from '../../storage/index.js';
 import type { KubeObject, ResourceStorage } from '../rest.js';
@@ -16,8 +17,12 @@ export interface ResourceStorageOptions {
   readonly now?: () => Date;
   /** Source of generated-name characters (default: crypto). */
   readonly random?: RandomIntFunc;
-  /** Completes every object read from storage, in the hub version (custom resources: schema defaults). */
-  readonly readDefaults?: (hub: KubeObject) => void;
+  /**
+   * Completes every object read from storage, in the storage version, before it is converted
+   * (default: the storage version's schema defaults, as kube's storage codec defaults what it
+   * decodes, so objects written before a default existed are served with it).
+   */
+  readonly readDefaults?: (stored: KubeObject) => void;
   /**
    * The version requests through these stores speak, when it is not the hub: the strategy
    * validates, and the /scale store reads replicas, in it (default: the hub's objects and paths).
@@ -38,7 +43,7 @@ export function createResourceStorage(opts: ResourceStorageOptions): ResourceSto
     storage: opts.storage,
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.random ? { random: opts.random } : {}),
-    ...(opts.readDefaults ? { readDefaults: opts.readDefaults } : {}),
+    ...readDefaultsOf(opts),
     ...(opts.versionView ? { versionView: opts.versionView } : {}),
   };
   const main = new Store(common);
@@ -48,4 +53,12 @@ export function createResourceStorage(opts: ResourceStorageOptions): ResourceSto
     ...(subresources.status ? { status: new Store({ ...common, target: 'status' }) } : {}),
     ...(subresources.scale ? { scale: new ScaleStore(main, subresources.scale, opts.versionView) } : {}),
   };
+}
+
+/** The schema defaults of the kind's storage version, when it has any. */
+function readDefaultsOf(opts: ResourceStorageOptions): { readDefaults?: (stored: KubeObject) => void } {
+  if (opts.readDefaults !== undefined) return { readDefaults: opts.readDefaults };
+  const version = opts.group.versions.find((v) => v.name === opts.group.storageVersion);
+  const schema = version?.resources.find((r) => r.kind === opts.kind)?.schema;
+  return schema !== undefined && schemaHasDefaults(schema) ? { readDefaults: (stored) => applyDefaults(stored, schema) } : {};
 }

@@ -55,8 +55,8 @@ export interface StoreOptions {
   readonly random?: RandomIntFunc;
   /** 'status' makes this the store of the /status subresource. */
   readonly target?: UpdateTarget;
-  /** Completes objects read from storage (custom resources: schema defaults); see HubConverter. */
-  readonly readDefaults?: (hub: KubeObject) => void;
+  /** Completes objects read from storage, in the storage version (schema defaults); see HubConverter. */
+  readonly readDefaults?: (stored: KubeObject) => void;
   /** The version the strategy validates objects in, when not the hub (see VersionView). */
   readonly versionView?: VersionView;
 }
