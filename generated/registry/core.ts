@@ -6,6 +6,7 @@ import { NamespaceStrategy as namespaceV1Strategy, ServiceStrategy as serviceV1S
 import coreV1OpenAPI from '../openapi/core/v1.json' with {
   type: 'json'
 };
+import { coreV1Protobuf } from '../protobuf/core/v1.js';
 import endpointsV1Schema from '../schemas/core/v1/endpoints.json' with {
   type: 'json'
 };
@@ -27,6 +28,7 @@ export const coreGroup = {
     {
       name: "v1",
       openapi: coreV1OpenAPI,
+      protobuf: coreV1Protobuf,
       resources: [
         {
           categories: [],

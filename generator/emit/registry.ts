@@ -4,6 +4,7 @@ import type { ApiModel, GroupModel, KindModel, VersionModel } from '../model/typ
 import { exportConst, RawCode } from '../print/typescript.js';
 import type { OutputFile } from './output.js';
 import { paths } from './paths.js';
+import { protobufConstName } from './protobuf.js';
 import { Imports } from './ts.js';
 
 /**
@@ -32,6 +33,7 @@ function registryFile(group: GroupModel): SourceFileStructure {
     ...(v.deprecation === undefined ? {} : { deprecation: { warning: v.deprecation.warning ?? defaultWarning(group, v) } }),
     openapi: new RawCode(imports.addJSON(paths.openapi(group, v), `${lowerFirst(group.clientName)}${upperFirst(v.name)}OpenAPI`)),
     resources: v.kinds.map((k) => resource(group, v, k, imports)),
+    ...(v.protobuf.length === 0 ? {} : { protobuf: new RawCode(imports.add(paths.protobuf(group, v), protobufConstName(group, v))) }),
   }));
   const hub = group.versions.find((v) => v.hub)!;
   const storage = group.versions.find((v) => v.storage)!;

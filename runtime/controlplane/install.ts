@@ -4,6 +4,7 @@ import { createResourceStorage, storagePrefix } from '../registry/generic/index.
 import type { ResourceStorage } from '../registry/rest.js';
 import type { APIGroupDefinition, RESTOverride, RESTOverrideContext } from '../registry/types.js';
 import { ownField } from '../apimachinery/serializer/jsonvalue.js';
+import { registerProtobufPackage } from '../apimachinery/serializer/protobuf/builtin.js';
 import type { DiscoveryManager } from '../server/discovery/index.js';
 import { discoveryFromGroupDefinition } from '../server/discovery/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
@@ -26,8 +27,8 @@ export interface InstallGroupOptions {
 /**
  * Installs a group on a server (kube's InstallAPIGroup): one storage per kind (shared by all
  * versions: the generic store, or what the group's declaration puts in its place), the REST
- * handlers of every version under /apis/<group>/<version>/ (/api/v1/ for core), and the group's
- * discovery and OpenAPI documents.
+ * handlers of every version under /apis/<group>/<version>/ (/api/v1/ for core), the protobuf
+ * messages of the versions that have them, and the group's discovery and OpenAPI documents.
  */
 export async function installAPIGroup(server: GenericAPIServer, group: APIGroupDefinition, opts: InstallGroupOptions): Promise<void> {
   const storages = new Map<string, ResourceStorage>();
@@ -43,6 +44,7 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
     }
   }
   for (const version of group.versions) {
+    if (version.protobuf !== undefined) registerProtobufPackage(version.protobuf);
     const { prefix, handler } = installAPIGroupVersion({ group, version: version.name, storages, admission: opts.admission });
     const versionRoot = prefix.endsWith('/') ? prefix : `${prefix}/`;
     // The version's own discovery document (`<prefix>/`) is no resource request: left to discovery.

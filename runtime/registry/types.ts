@@ -3,6 +3,7 @@ import type { Interface as StorageInterface } from '../storage/index.js';
 import type { NetworkAllocators } from './allocator/types.js';
 import type { ResourceStorage } from './rest.js';
 import type { OpenAPIComponentsDocument, ResourceDefinition } from '../apimachinery/definition/resource.js';
+import type { ProtobufPackage } from '../apimachinery/serializer/protobuf/descriptor.js';
 
 /**
  * REST storage definitions: what generated/registry/<group>.ts declares for
@@ -83,4 +84,6 @@ export interface APIVersionDefinition {
    */
   readonly openapi: OpenAPIComponentsDocument;
   readonly resources: readonly ResourceDefinition[];
+  /** The version's protobuf messages (generated/protobuf, from `@protobuf` numbers); absent: JSON and YAML only. */
+  readonly protobuf?: ProtobufPackage;
 }

@@ -16,6 +16,8 @@ import type { Attributes, Operation, ValidationInterface } from '../../runtime/a
 import { completeAggregatedOptions } from '../../runtime/aggregated/options.js';
 import { startAggregatedServer, type AggregatedServer } from '../../runtime/aggregated/server.js';
 import { newForbidden } from '../../runtime/apimachinery/errors/index.js';
+import { bodyMediaTypes } from '../../runtime/apimachinery/serializer/body.js';
+import type { ProtobufPackage } from '../../runtime/apimachinery/serializer/protobuf/descriptor.js';
 import { ensurePKI } from '../../runtime/controlplane/certs.js';
 import { startControlPlane, type ControlPlane } from '../../runtime/controlplane/controlplane.js';
 import { BUILTIN_GROUPS, withBuiltinGroups } from '../../runtime/controlplane/groups.js';
@@ -43,8 +45,15 @@ function seamPlugin(): ValidationInterface {
   };
 }
 
+/** Protobuf messages of the test group's preferred version: only what a Flunder envelope needs. */
+const PROTOBUF: ProtobufPackage = {
+  apiVersion: `${GROUP}/v1beta1`,
+  messages: [{ name: 'com.example.wardle.v1beta1.Flunder', kind: 'Flunder', fields: [{ name: 'metadata', number: 1, type: 'message', message: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }] }],
+};
+
 const testGroup: APIGroupDefinition = {
   ...wardleGroup,
+  versions: wardleGroup.versions.map((v) => (v.name === 'v1beta1' ? { ...v, protobuf: PROTOBUF } : v)),
   declaration: {
     admissionPlugins: [() => seamPlugin()],
     rest: {
@@ -94,6 +103,11 @@ describe('the group seam: a declared group is installed generically', () => {
     await cs.wardleV1alpha1().fischers().create({ apiVersion: `${GROUP}/v1alpha1`, kind: 'Fischer', metadata: { name: 'banning' }, disallowedFlunders: ['banned'] } satisfies Fischer);
     const created = await cs.wardleV1beta1().flunders('seam').create({ apiVersion: `${GROUP}/v1beta1`, kind: 'Flunder', metadata: { name: 'banned' } } satisfies Flunder);
     assert.equal(created.metadata?.name, 'banned');
+  });
+
+  test('a version\'s protobuf messages reach the decoder when the group is installed', () => {
+    assert.deepEqual(bodyMediaTypes({ apiVersion: `${GROUP}/v1beta1`, kind: 'Flunder' }), ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+    assert.deepEqual(bodyMediaTypes({ apiVersion: `${GROUP}/v1alpha1`, kind: 'Flunder' }), ['application/json', 'application/yaml']);
   });
 
   test('the declared REST override serves the kind in place of the generic store', async () => {

@@ -19,9 +19,10 @@ const CONSUMER_NAMES = /wardle|flunder|fischer|crontab|stable\.example\.com/i;
 
 /**
  * Module specifiers the runtime may not import: the project's generated index, its whole
- * clientset and informer factory (they list every group of the project), a consumer group's code.
+ * clientset, informer factory and protobuf index (they list every group of the project), a
+ * consumer group's code.
  */
-const CONSUMER_IMPORT = /(?:from|import)\s*\(?\s*['"]([^'"]*(?:generated\/(?:index|clientset\/index|informers\/factory)(?:\.js)?|apis\/(?:wardle|crds)\/[^'"]*|generated\/[a-z]+\/(?:wardle|stable)[^'"]*))['"]/;
+const CONSUMER_IMPORT = /(?:from|import)\s*\(?\s*['"]([^'"]*(?:generated\/(?:index|clientset\/index|informers\/factory|protobuf\/index)(?:\.js)?|apis\/(?:wardle|crds)\/[^'"]*|generated\/[a-z]+\/(?:wardle|stable)[^'"]*))['"]/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

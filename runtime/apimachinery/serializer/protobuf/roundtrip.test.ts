@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import protobuf from 'protobufjs/minimal.js';
-import { protobufPackages } from '../../../../generated/protobuf/index.js';
+import { autoscalingV1Protobuf } from '../../../../generated/protobuf/autoscaling/v1.js';
+import { coreV1Protobuf } from '../../../../generated/protobuf/core/v1.js';
+import { metaV1Protobuf } from '../../../../generated/protobuf/meta/v1.js';
 import { decodeProtobufObject, type FieldDescriptor, type MessageDescriptor, type ProtobufPackage, ProtobufScheme } from './index.js';
 
 // Property test: random Go values of every kind with descriptors, written with protobufjs'
@@ -38,7 +40,7 @@ const testPackage: ProtobufPackage = {
   ],
 };
 
-const packages: readonly ProtobufPackage[] = [...protobufPackages, testPackage];
+const packages: readonly ProtobufPackage[] = [coreV1Protobuf, autoscalingV1Protobuf, metaV1Protobuf, testPackage];
 const scheme = new ProtobufScheme(packages);
 const messages = new Map(packages.flatMap((p) => p.messages.map((m) => [m.name, m] as const)));
 
