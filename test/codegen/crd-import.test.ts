@@ -15,7 +15,7 @@ const POLICIES = fixture('clusterpolicies.yaml');
 let project: ScratchProject;
 let output: string;
 before(() => {
-  project = scratchProject({ withApis: false });
+  project = scratchProject();
   // The documented form: one --crd followed by every manifest.
   output = project.codegen('--crd', CERTS, RELEASES, POLICIES);
 });
