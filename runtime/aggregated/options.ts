@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from '../server/options/flags.js';
+import { boolFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, stringSliceFlag } from '../server/options/flags.js';
+import { completeStorageOptions, STORAGE_FLAGS, storageOptionsFromFlags, storageUsage, type CompletedStorageOptions, type StorageOptions } from '../server/options/storage.js';
 import { isBuiltinGroup } from '../controlplane/groups.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 
@@ -7,22 +8,13 @@ import type { APIGroupDefinition } from '../registry/types.js';
  * The flags of the standalone aggregated API server (sample-apiserver's RecommendedOptions,
  * reduced to what this runtime has), with kube's names where they exist.
  */
-export interface AggregatedServerOptions {
+export interface AggregatedServerOptions extends StorageOptions {
   /** --groups: which of the server's groups to serve; default every one a control plane does not own itself. */
   groups?: readonly string[];
   securePort?: number;
   bindAddress?: string;
   /** Serving CA and certificate (when generated), the SQLite store, the audit log's default place. */
   dataDir?: string;
-  storageBackend?: 'sqlite' | 'etcd3';
-  etcdServers?: readonly string[];
-  /** Default `/registry/<groups>` (sample-apiserver: /registry/<its group>). */
-  etcdPrefix?: string;
-  /** kube's --etcd-healthcheck-timeout in ms (the `etcd` check of /livez and /readyz); 0 or absent: 2 s. */
-  etcdHealthcheckTimeoutMs?: number;
-  /** kube's --etcd-readycheck-timeout in ms (the `etcd-readiness` check of /readyz); 0 or absent: 2 s. */
-  etcdReadycheckTimeoutMs?: number;
-  watchCache?: boolean;
   requestTimeoutSeconds?: number;
   /** Serving certificate and key files; both or neither. Neither: a CA and a certificate made in <data-dir>/pki. */
   tlsCertFile?: string;
@@ -54,18 +46,11 @@ export interface AggregatedServerOptions {
 }
 
 /** Options with every default resolved; only completeAggregatedOptions makes one. */
-export interface CompletedAggregatedOptions {
+export interface CompletedAggregatedOptions extends CompletedStorageOptions {
   readonly groups: readonly APIGroupDefinition[];
   readonly securePort: number;
   readonly bindAddress: string;
   readonly dataDir: string;
-  readonly storageBackend: 'sqlite' | 'etcd3';
-  readonly etcdServers: readonly string[];
-  readonly etcdPrefix: string;
-  /** undefined or 0: the storage's default, kube's 2 s. */
-  readonly etcdHealthcheckTimeoutMs: number | undefined;
-  readonly etcdReadycheckTimeoutMs: number | undefined;
-  readonly watchCache: boolean;
   readonly requestTimeoutSeconds: number;
   /** Absolute paths, or undefined to generate. */
   readonly tlsCertFile: string | undefined;
@@ -116,9 +101,8 @@ export function completeAggregatedOptions(o: AggregatedServerOptions, apiGroups:
     if (g === undefined) throw new OptionsError(`--groups: ${JSON.stringify(name)} is not a group of apis/ a standalone server can serve (available: ${available.map((a) => a.name).join(', ')})`);
     return g;
   });
-  const storageBackend = o.storageBackend ?? 'sqlite';
-  const etcdServers = o.etcdServers ?? [];
-  if (storageBackend === 'etcd3' && etcdServers.length === 0) throw new OptionsError('--etcd-servers must be specified with --storage-backend=etcd3');
+  // sample-apiserver's prefix is /registry/<its group>.
+  const storage = completeStorageOptions(o, { etcdPrefix: `/registry/${[...groupNames].sort().join('+')}` });
   const securePort = o.securePort ?? 8443;
   if (!Number.isInteger(securePort) || securePort < 0 || securePort > 65535) throw new OptionsError(`--secure-port ${securePort} must be between 0 and 65535`);
   if ((o.tlsCertFile === undefined) !== (o.tlsPrivateKeyFile === undefined)) throw new OptionsError('--tls-cert-file and --tls-private-key-file must be given together');
@@ -135,12 +119,7 @@ export function completeAggregatedOptions(o: AggregatedServerOptions, apiGroups:
     securePort,
     bindAddress,
     dataDir: resolve(o.dataDir ?? '.kube-ts-aggregated'),
-    storageBackend,
-    etcdServers,
-    etcdPrefix: o.etcdPrefix ?? `/registry/${[...groupNames].sort().join('+')}`,
-    etcdHealthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs,
-    etcdReadycheckTimeoutMs: o.etcdReadycheckTimeoutMs,
-    watchCache: o.watchCache ?? true,
+    ...storage,
     requestTimeoutSeconds: o.requestTimeoutSeconds ?? 60,
     tlsCertFile: o.tlsCertFile === undefined ? undefined : resolve(o.tlsCertFile),
     tlsPrivateKeyFile: o.tlsPrivateKeyFile === undefined ? undefined : resolve(o.tlsPrivateKeyFile),
@@ -181,13 +160,7 @@ Serves groups from apis/ as an aggregated API server behind the control plane's 
   --secure-port N                 HTTPS port (0 picks a free port). Default 8443.
   --bind-address IP               Address to listen on. Default 127.0.0.1.
   --data-dir DIR                  Serving CA and certificate, SQLite store. Default ./.kube-ts-aggregated.
-  --storage-backend sqlite|etcd3  Default sqlite (<data-dir>/aggregated.db).
-  --etcd-servers URL[,URL…]       etcd endpoints for --storage-backend etcd3.
-  --etcd-prefix PREFIX            Key prefix in etcd. Default /registry/<groups>.
-  --etcd-healthcheck-timeout D    Timeout of the etcd check of /livez and /readyz (Go duration). Default 2s.
-  --etcd-readycheck-timeout D     Timeout of the etcd-readiness check of /readyz (Go duration). Default 2s.
-  --watch-cache=false             Serve reads from storage instead of the watch cache.
-  --request-timeout SECONDS       Default request timeout. Default 60.
+${storageUsage({ sqliteFile: 'aggregated.db', etcdPrefix: '/registry/<groups>' })}  --request-timeout SECONDS       Default request timeout. Default 60.
   --tls-cert-file FILE            Serving certificate (PEM). Default: made in <data-dir>/pki by
   --tls-private-key-file FILE     <data-dir>/pki/ca.crt, whose PEM is the APIService's caBundle.
   --service-name NAME             The Service the APIService names; its DNS names
@@ -214,6 +187,7 @@ export function parseAggregatedServerOptions(argv: readonly string[]): Aggregate
   const values = parseFlags(argv, {
     ...SERVING_FLAGS,
     ...REQUEST_HEADER_FLAGS,
+    ...STORAGE_FLAGS,
     groups: { type: 'string', multiple: true },
     'tls-cert-file': { type: 'string' },
     'tls-private-key-file': { type: 'string' },
@@ -229,12 +203,7 @@ export function parseAggregatedServerOptions(argv: readonly string[]): Aggregate
     securePort: intFlag('secure-port', values['secure-port']),
     bindAddress: values['bind-address'],
     dataDir: values['data-dir'],
-    storageBackend: storageBackendFlag(values['storage-backend']),
-    etcdServers: stringSliceFlag(values['etcd-servers']),
-    etcdPrefix: values['etcd-prefix'],
-    etcdHealthcheckTimeoutMs: durationFlag('etcd-healthcheck-timeout', values['etcd-healthcheck-timeout']),
-    etcdReadycheckTimeoutMs: durationFlag('etcd-readycheck-timeout', values['etcd-readycheck-timeout']),
-    watchCache: boolFlag('watch-cache', values['watch-cache']),
+    ...storageOptionsFromFlags(values),
     requestTimeoutSeconds: intFlag('request-timeout', values['request-timeout']),
     tlsCertFile: values['tls-cert-file'],
     tlsPrivateKeyFile: values['tls-private-key-file'],

@@ -6,7 +6,7 @@ import { groupAdmissionPlugins } from '../controlplane/groups.js';
 import { installAPIGroup } from '../controlplane/install.js';
 import { systemContext } from '../controlplane/loopback.js';
 import { ResourceRegistry } from '../registry/resources.js';
-import { addStorageHealthChecks } from '../server/options/storage.js';
+import { addStorageHealthChecks, storageConfigFor } from '../server/options/storage.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 import { Config } from '../server/config.js';
 import { DiscoveryManager, discoveryRoutes } from '../server/discovery/index.js';
@@ -14,7 +14,7 @@ import type { GenericAPIServer } from '../server/genericapiserver.js';
 import type { Handler } from '../apimachinery/request/http.js';
 import { OpenAPIService, openAPIRoutes } from '../server/openapi/index.js';
 import { Serving } from '../server/serving.js';
-import { newStorageFactory, type StorageConfig } from '../storage/index.js';
+import { newStorageFactory } from '../storage/index.js';
 import { auditLogSink } from './audit-log.js';
 import { delegatedAuthentication } from './authentication.js';
 import { ensureServingCertificate } from './certs.js';
@@ -54,7 +54,7 @@ export async function startAggregatedServer(groups: readonly APIGroupDefinition[
   const certificate = await ensureServingCertificate(o);
   const authentication = delegatedAuthentication(o);
   const audit = o.auditLogPath === undefined ? undefined : auditLogSink(o.auditLogPath);
-  const { storageConfig, storageDescription } = storageFor(o);
+  const { storageConfig, storageDescription } = storageConfigFor(o, join(o.dataDir, 'aggregated.db'));
   const factory = newStorageFactory(storageConfig);
 
   const config = new Config({
@@ -105,26 +105,6 @@ export async function startAggregatedServer(groups: readonly APIGroupDefinition[
         await factory.close();
         await audit?.close();
       })()),
-  };
-}
-
-function storageFor(o: CompletedAggregatedOptions): { storageConfig: StorageConfig; storageDescription: string } {
-  if (o.storageBackend === 'sqlite') {
-    const path = join(o.dataDir, 'aggregated.db');
-    return { storageConfig: { backend: { backend: 'sqlite', path }, watchCache: o.watchCache }, storageDescription: `sqlite ${path}` };
-  }
-  return {
-    storageConfig: {
-      backend: {
-        backend: 'etcd3',
-        endpoints: o.etcdServers,
-        prefix: o.etcdPrefix,
-        healthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs ?? 0,
-        readycheckTimeoutMs: o.etcdReadycheckTimeoutMs ?? 0,
-      },
-      watchCache: o.watchCache,
-    },
-    storageDescription: `etcd3 ${o.etcdServers.join(',')} prefix ${o.etcdPrefix}`,
   };
 }
 

@@ -4,7 +4,8 @@ import { newAdmissionChain } from '../admission/types.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
 import type { LoopbackRESTClient } from '../client/loopback/index.js';
 import type { APIGroupDefinition } from '../registry/types.js';
-import { newStorageFactory, type StorageConfig } from '../storage/index.js';
+import { storageConfigFor } from '../server/options/storage.js';
+import { newStorageFactory } from '../storage/index.js';
 import { assembleChain, type ChainOptions } from './chain.js';
 import { ensurePKI } from './certs.js';
 import { groupAdmissionPlugins, groupServer, withBuiltinGroups } from './groups.js';
@@ -58,27 +59,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
   const pki = await ensurePKI(o.dataDir, { hosts: o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? [] : [o.bindAddress] });
 
-  // --etcd-compaction-interval: etcd keeps one interval of history (kube's compactor); SQLite,
-  // which has no other server to coordinate with, drops everything before the current revision.
-  const interval = o.etcdCompactionIntervalMs;
-  const storageConfig: StorageConfig =
-    o.storageBackend === 'sqlite'
-      ? {
-          backend: { backend: 'sqlite', path: join(o.dataDir, 'kube.db'), ...(interval === undefined ? {} : { compactionIntervalMs: interval, retainRevisions: 0 }) },
-          watchCache: o.watchCache,
-        }
-      : {
-          backend: {
-            backend: 'etcd3',
-            endpoints: o.etcdServers,
-            prefix: o.etcdPrefix,
-            ...(interval === undefined ? {} : { compactionIntervalMs: interval }),
-            healthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs ?? 0,
-            readycheckTimeoutMs: o.etcdReadycheckTimeoutMs ?? 0,
-          },
-          watchCache: o.watchCache,
-        };
-  const storageDescription = o.storageBackend === 'sqlite' ? `sqlite ${join(o.dataDir, 'kube.db')}` : `etcd3 ${o.etcdServers.join(',')} prefix ${o.etcdPrefix}`;
+  const { storageConfig, storageDescription } = storageConfigFor(o, join(o.dataDir, 'kube.db'));
   const factory = newStorageFactory(storageConfig);
 
   const resources = new ResourceRegistry(systemContext);

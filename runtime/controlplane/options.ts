@@ -2,27 +2,14 @@ import { resolve } from 'node:path';
 import type { CIDR } from '../registry/allocator/cidr.js';
 import { DEFAULT_NODE_PORT_RANGE, type PortRange } from '../registry/allocator/range.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRange, parseServiceNodePortRange } from './service/ranges.js';
-import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, storageBackendFlag, stringSliceFlag } from '../server/options/flags.js';
+import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, stringSliceFlag } from '../server/options/flags.js';
+import { completeStorageOptions, STORAGE_FLAGS, storageOptionsFromFlags, storageUsage, type CompletedStorageOptions, type StorageOptions } from '../server/options/storage.js';
 
 /** The flags of the control plane command, with kube-apiserver's names where they exist. */
-export interface ServerRunOptions {
+export interface ServerRunOptions extends StorageOptions {
   securePort?: number;
   bindAddress?: string;
   dataDir?: string;
-  storageBackend?: 'sqlite' | 'etcd3';
-  etcdServers?: readonly string[];
-  etcdPrefix?: string;
-  /**
-   * kube's --etcd-compaction-interval in ms; 0 disables compaction. Absent: each backend's
-   * default (etcd: 5 min; SQLite: history beyond the newest 100,000 revisions, every 5 min).
-   */
-  etcdCompactionIntervalMs?: number;
-  /** kube's --etcd-healthcheck-timeout in ms (the `etcd` check of /livez and /readyz); 0 or absent: 2 s. */
-  etcdHealthcheckTimeoutMs?: number;
-  /** kube's --etcd-readycheck-timeout in ms (the `etcd-readiness` check of /readyz); 0 or absent: 2 s. */
-  etcdReadycheckTimeoutMs?: number;
-  /** Watch caches in front of every resource (kube's --watch-cache). */
-  watchCache?: boolean;
   maxRequestsInflight?: number;
   maxMutatingRequestsInflight?: number;
   requestTimeoutSeconds?: number;
@@ -52,19 +39,10 @@ export interface ServerRunOptions {
 }
 
 /** Options with every default resolved; only completeOptions makes one. */
-export interface CompletedServerRunOptions {
+export interface CompletedServerRunOptions extends CompletedStorageOptions {
   readonly securePort: number;
   readonly bindAddress: string;
   readonly dataDir: string;
-  readonly storageBackend: 'sqlite' | 'etcd3';
-  readonly etcdServers: readonly string[];
-  readonly etcdPrefix: string;
-  /** undefined: the backend's default. */
-  readonly etcdCompactionIntervalMs: number | undefined;
-  /** undefined or 0: the storage's default, kube's 2 s. */
-  readonly etcdHealthcheckTimeoutMs: number | undefined;
-  readonly etcdReadycheckTimeoutMs: number | undefined;
-  readonly watchCache: boolean;
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
   readonly requestTimeoutSeconds: number;
@@ -94,9 +72,7 @@ export const FRONT_PROXY_CLIENT_NAME = 'front-proxy-client';
 export { OptionsError };
 
 export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions {
-  const storageBackend = o.storageBackend ?? 'sqlite';
-  const etcdServers = o.etcdServers ?? [];
-  if (storageBackend === 'etcd3' && etcdServers.length === 0) throw new OptionsError('--etcd-servers must be specified with --storage-backend=etcd3');
+  const storage = completeStorageOptions(o, { etcdPrefix: '/registry' });
   const securePort = o.securePort ?? 6443;
   if (!Number.isInteger(securePort) || securePort < 0 || securePort > 65535) throw new OptionsError(`--secure-port ${securePort} must be between 0 and 65535`);
   const headers = (flag: string, given: readonly string[] | undefined, dflt: readonly string[]): readonly string[] => {
@@ -108,13 +84,7 @@ export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions 
     securePort,
     bindAddress: o.bindAddress ?? '127.0.0.1',
     dataDir: resolve(o.dataDir ?? '.kube-ts'),
-    storageBackend,
-    etcdServers,
-    etcdPrefix: o.etcdPrefix ?? '/registry',
-    etcdCompactionIntervalMs: o.etcdCompactionIntervalMs,
-    etcdHealthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs,
-    etcdReadycheckTimeoutMs: o.etcdReadycheckTimeoutMs,
-    watchCache: o.watchCache ?? true,
+    ...storage,
     maxRequestsInflight: o.maxRequestsInflight ?? 400,
     maxMutatingRequestsInflight: o.maxMutatingRequestsInflight ?? 200,
     requestTimeoutSeconds: o.requestTimeoutSeconds ?? 60,
@@ -154,17 +124,7 @@ const USAGE = `Usage: npm start -- [flags]
   --secure-port N                 HTTPS port (0 picks a free port; the kubeconfig carries it). Default 6443.
   --bind-address IP               Address to listen on. Default 127.0.0.1.
   --data-dir DIR                  Certificates, admin.kubeconfig and the SQLite store. Default ./.kube-ts.
-  --storage-backend sqlite|etcd3  Default sqlite (embedded, no setup).
-  --etcd-servers URL[,URL…]       etcd endpoints for --storage-backend etcd3.
-  --etcd-prefix PREFIX            Key prefix in etcd. Default /registry.
-  --etcd-compaction-interval D    How often storage history is compacted (Go duration, e.g. 5m; 0 disables).
-                                  etcd: each round compacts to the revision of the round before (kube's).
-                                  SQLite: each round drops the history before the current revision.
-                                  Default: etcd 5m; SQLite keeps the newest 100,000 revisions (checked every 5m).
-  --etcd-healthcheck-timeout D    Timeout of the etcd check of /livez and /readyz (Go duration). Default 2s.
-  --etcd-readycheck-timeout D     Timeout of the etcd-readiness check of /readyz (Go duration). Default 2s.
-  --watch-cache=false             Serve reads from storage instead of the watch cache.
-  --max-requests-inflight N       Read-only requests in flight before 429. Default 400.
+${storageUsage({ sqliteFile: 'kube.db', etcdPrefix: '/registry' })}  --max-requests-inflight N       Read-only requests in flight before 429. Default 400.
   --max-mutating-requests-inflight N  Mutating requests in flight before 429. Default 200.
   --request-timeout SECONDS       Default request timeout. Default 60.
   --shutdown-delay-duration D     After SIGTERM, keep serving this long while /readyz fails (Go duration). Default 0s.
@@ -188,7 +148,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
   const values = parseFlags(argv, {
     ...SERVING_FLAGS,
     ...REQUEST_HEADER_FLAGS,
-    'etcd-compaction-interval': { type: 'string' },
+    ...STORAGE_FLAGS,
     'max-requests-inflight': { type: 'string' },
     'max-mutating-requests-inflight': { type: 'string' },
     'token-auth-file': { type: 'string' },
@@ -202,13 +162,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     securePort: intFlag('secure-port', values['secure-port']),
     bindAddress: values['bind-address'],
     dataDir: values['data-dir'],
-    storageBackend: storageBackendFlag(values['storage-backend']),
-    etcdServers: values['etcd-servers']?.split(',').filter((s) => s !== ''),
-    etcdPrefix: values['etcd-prefix'],
-    etcdCompactionIntervalMs: durationFlag('etcd-compaction-interval', values['etcd-compaction-interval']),
-    etcdHealthcheckTimeoutMs: durationFlag('etcd-healthcheck-timeout', values['etcd-healthcheck-timeout']),
-    etcdReadycheckTimeoutMs: durationFlag('etcd-readycheck-timeout', values['etcd-readycheck-timeout']),
-    watchCache: boolFlag('watch-cache', values['watch-cache']),
+    ...storageOptionsFromFlags(values),
     maxRequestsInflight: intFlag('max-requests-inflight', values['max-requests-inflight']),
     maxMutatingRequestsInflight: intFlag('max-mutating-requests-inflight', values['max-mutating-requests-inflight']),
     requestTimeoutSeconds: intFlag('request-timeout', values['request-timeout']),

@@ -13,17 +13,11 @@ export class OptionsError extends Error {
 
 export type FlagSpecs = NonNullable<ParseArgsConfig['options']>;
 
-/** Storage and serving flags both commands take. */
+/** Serving flags both commands take (the storage flags are ./storage.ts's STORAGE_FLAGS). */
 export const SERVING_FLAGS = {
   'secure-port': { type: 'string' },
   'bind-address': { type: 'string' },
   'data-dir': { type: 'string' },
-  'storage-backend': { type: 'string' },
-  'etcd-servers': { type: 'string' },
-  'etcd-prefix': { type: 'string' },
-  'etcd-healthcheck-timeout': { type: 'string' },
-  'etcd-readycheck-timeout': { type: 'string' },
-  'watch-cache': { type: 'string' },
   'request-timeout': { type: 'string' },
   'anonymous-auth': { type: 'string' },
   'client-ca-file': { type: 'string' },
@@ -77,11 +71,6 @@ export function durationFlag(flag: string, v: string | undefined): number | unde
   }
   if (ms < 0) throw new OptionsError(`--${flag}: ${JSON.stringify(v)} must not be negative`);
   return ms;
-}
-
-export function storageBackendFlag(v: string | undefined): 'sqlite' | 'etcd3' | undefined {
-  if (v !== undefined && v !== 'sqlite' && v !== 'etcd3') throw new OptionsError(`--storage-backend: ${JSON.stringify(v)} is not one of sqlite, etcd3`);
-  return v;
 }
 
 /** The object of the flags given: an absent flag stays absent, so the command's defaults apply. */

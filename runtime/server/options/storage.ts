@@ -1,5 +1,134 @@
+import type { StorageConfig, StorageFactory } from '../../storage/index.js';
 import type { GenericAPIServer } from '../genericapiserver.js';
-import type { StorageFactory } from '../../storage/index.js';
+import { boolFlag, durationFlag, OptionsError, stringSliceFlag, type FlagSpecs } from './flags.js';
+
+/**
+ * The storage options both server commands take, once (kube's EtcdOptions of
+ * k8s.io/apiserver/pkg/server/options): the flags, their parsing, validation, usage text, the
+ * storage configuration they make and the health checks that watch it.
+ */
+
+export type StorageBackend = 'sqlite' | 'etcd3';
+
+/** The storage flags given; an absent one takes the default. */
+export interface StorageOptions {
+  storageBackend?: StorageBackend;
+  etcdServers?: readonly string[];
+  etcdPrefix?: string;
+  /**
+   * kube's --etcd-compaction-interval in ms; 0 disables compaction. Absent: each backend's
+   * default (etcd: 5 min; SQLite: history beyond the newest 100,000 revisions, every 5 min).
+   */
+  etcdCompactionIntervalMs?: number;
+  /** kube's --etcd-healthcheck-timeout in ms (the `etcd` check of /livez and /readyz); 0 or absent: 2 s. */
+  etcdHealthcheckTimeoutMs?: number;
+  /** kube's --etcd-readycheck-timeout in ms (the `etcd-readiness` check of /readyz); 0 or absent: 2 s. */
+  etcdReadycheckTimeoutMs?: number;
+  /** Watch caches in front of every resource (kube's --watch-cache). */
+  watchCache?: boolean;
+}
+
+/** StorageOptions with every default resolved; only completeStorageOptions makes one. */
+export interface CompletedStorageOptions {
+  readonly storageBackend: StorageBackend;
+  readonly etcdServers: readonly string[];
+  readonly etcdPrefix: string;
+  /** undefined: the backend's default. */
+  readonly etcdCompactionIntervalMs: number | undefined;
+  /** undefined or 0: the storage's default, kube's 2 s. */
+  readonly etcdHealthcheckTimeoutMs: number | undefined;
+  readonly etcdReadycheckTimeoutMs: number | undefined;
+  readonly watchCache: boolean;
+}
+
+export const STORAGE_FLAGS = {
+  'storage-backend': { type: 'string' },
+  'etcd-servers': { type: 'string', multiple: true },
+  'etcd-prefix': { type: 'string' },
+  'etcd-compaction-interval': { type: 'string' },
+  'etcd-healthcheck-timeout': { type: 'string' },
+  'etcd-readycheck-timeout': { type: 'string' },
+  'watch-cache': { type: 'string' },
+} as const satisfies FlagSpecs;
+
+/** The parsed values of STORAGE_FLAGS, as parseFlags returns them. */
+export type StorageFlagValues = { readonly [K in Exclude<keyof typeof STORAGE_FLAGS, 'etcd-servers'>]?: string } & { readonly 'etcd-servers'?: readonly string[] };
+
+function storageBackendFlag(v: string | undefined): StorageBackend | undefined {
+  if (v !== undefined && v !== 'sqlite' && v !== 'etcd3') throw new OptionsError(`--storage-backend: ${JSON.stringify(v)} is not one of sqlite, etcd3`);
+  return v;
+}
+
+/** The storage options of parsed flags, each undefined when its flag is absent (for the command's `given`). */
+export function storageOptionsFromFlags(values: StorageFlagValues): { [K in keyof Required<StorageOptions>]: StorageOptions[K] | undefined } {
+  return {
+    storageBackend: storageBackendFlag(values['storage-backend']),
+    etcdServers: stringSliceFlag(values['etcd-servers']),
+    etcdPrefix: values['etcd-prefix'],
+    etcdCompactionIntervalMs: durationFlag('etcd-compaction-interval', values['etcd-compaction-interval']),
+    etcdHealthcheckTimeoutMs: durationFlag('etcd-healthcheck-timeout', values['etcd-healthcheck-timeout']),
+    etcdReadycheckTimeoutMs: durationFlag('etcd-readycheck-timeout', values['etcd-readycheck-timeout']),
+    watchCache: boolFlag('watch-cache', values['watch-cache']),
+  };
+}
+
+/** Resolves the defaults and validates; `etcdPrefix` is the command's default key prefix. */
+export function completeStorageOptions(o: StorageOptions, defaults: { readonly etcdPrefix: string }): CompletedStorageOptions {
+  const storageBackend = o.storageBackend ?? 'sqlite';
+  const etcdServers = o.etcdServers ?? [];
+  if (storageBackend === 'etcd3' && etcdServers.length === 0) throw new OptionsError('--etcd-servers must be specified with --storage-backend=etcd3');
+  return {
+    storageBackend,
+    etcdServers,
+    etcdPrefix: o.etcdPrefix ?? defaults.etcdPrefix,
+    etcdCompactionIntervalMs: o.etcdCompactionIntervalMs,
+    etcdHealthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs,
+    etcdReadycheckTimeoutMs: o.etcdReadycheckTimeoutMs,
+    watchCache: o.watchCache ?? true,
+  };
+}
+
+/** The usage lines of the storage flags, for a command whose SQLite file is `<data-dir>/<sqliteFile>`. */
+export function storageUsage(d: { readonly sqliteFile: string; readonly etcdPrefix: string }): string {
+  return `  --storage-backend sqlite|etcd3  Default sqlite (embedded, no setup: <data-dir>/${d.sqliteFile}).
+  --etcd-servers URL[,URL…]       etcd endpoints for --storage-backend etcd3.
+  --etcd-prefix PREFIX            Key prefix in etcd. Default ${d.etcdPrefix}.
+  --etcd-compaction-interval D    How often storage history is compacted (Go duration, e.g. 5m; 0 disables).
+                                  etcd: each round compacts to the revision of the round before (kube's).
+                                  SQLite: each round drops the history before the current revision.
+                                  Default: etcd 5m; SQLite keeps the newest 100,000 revisions (checked every 5m).
+  --etcd-healthcheck-timeout D    Timeout of the etcd check of /livez and /readyz (Go duration). Default 2s.
+  --etcd-readycheck-timeout D     Timeout of the etcd-readiness check of /readyz (Go duration). Default 2s.
+  --watch-cache=false             Serve reads from storage instead of the watch cache.
+`;
+}
+
+/** The storage configuration the options ask for, and how the command names it in its start line. */
+export function storageConfigFor(o: CompletedStorageOptions, sqlitePath: string): { readonly storageConfig: StorageConfig; readonly storageDescription: string } {
+  // --etcd-compaction-interval: etcd keeps one interval of history (kube's compactor); SQLite,
+  // which has no other server to coordinate with, drops everything before the current revision.
+  const interval = o.etcdCompactionIntervalMs;
+  if (o.storageBackend === 'sqlite') {
+    return {
+      storageConfig: { backend: { backend: 'sqlite', path: sqlitePath, ...(interval === undefined ? {} : { compactionIntervalMs: interval, retainRevisions: 0 }) }, watchCache: o.watchCache },
+      storageDescription: `sqlite ${sqlitePath}`,
+    };
+  }
+  return {
+    storageConfig: {
+      backend: {
+        backend: 'etcd3',
+        endpoints: o.etcdServers,
+        prefix: o.etcdPrefix,
+        ...(interval === undefined ? {} : { compactionIntervalMs: interval }),
+        healthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs ?? 0,
+        readycheckTimeoutMs: o.etcdReadycheckTimeoutMs ?? 0,
+      },
+      watchCache: o.watchCache,
+    },
+    storageDescription: `etcd3 ${o.etcdServers.join(',')} prefix ${o.etcdPrefix}`,
+  };
+}
 
 /**
  * The storage's health checks (kube's EtcdOptions.addEtcdHealthEndpoint). On etcd: `etcd` on
@@ -10,7 +139,7 @@ import type { StorageFactory } from '../../storage/index.js';
  */
 export function addStorageHealthChecks(
   server: Pick<GenericAPIServer, 'addHealthChecks' | 'addReadyzChecks'>,
-  backend: 'sqlite' | 'etcd3',
+  backend: StorageBackend,
   factory: Pick<StorageFactory, 'healthCheck' | 'readinessCheck'>,
 ): void {
   if (backend === 'etcd3') {
