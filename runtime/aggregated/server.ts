@@ -19,7 +19,7 @@ import { auditLogSink } from './audit-log.js';
 import { delegatedAuthentication } from './authentication.js';
 import { ensureServingCertificate } from './certs.js';
 import { namespaceLookupOverKubeconfig } from './namespaces.js';
-import { completeAggregatedOptions, type AggregatedServerOptions, type CompletedAggregatedOptions } from './options.js';
+import { completeAggregatedOptions, type AggregatedServerOptions } from './options.js';
 
 export interface AggregatedServer {
   /** https://<bind-address>:<port> */
