@@ -57,7 +57,8 @@ export function readManifest(text: string): ReadManifest {
       skipped.push({ line, what: `${typeof kind === 'string' ? kind : '(no kind)'} ${typeof apiVersion === 'string' ? apiVersion : '(no apiVersion)'}` });
       continue;
     }
-    const fieldLine = (path: readonly (string | number)[]): number => lineOf(fieldOffset(doc.contents, path));
+    const contents = doc.contents;
+    const fieldLine = (path: readonly (string | number)[]): number => lineOf(fieldOffset(contents, path));
     const crd = apiVersion === 'apiextensions.k8s.io/v1beta1'
       ? convertV1beta1(value)
       : (value as unknown as CustomResourceDefinition);
