@@ -35,10 +35,12 @@ export class SchemaSites {
   readonly rules: RuleSite[] = [];
   readonly defaults: DefaultSite[] = [];
   private readonly declared = new WeakMap<JSONSchemaProps, DeclarationSite>();
+  private readonly strategyValidated = new WeakSet<JSONSchemaProps>();
 
   /** Records the rules and default `markers` added to `node` (the result of applying them). */
   recordMarkers(node: JSONSchemaProps, markers: Markers, site: DeclarationSite & { readonly resourceRoot: boolean }): void {
     this.declared.set(node, { location: site.location, target: site.target });
+    if (markers.has('validatedByStrategy')) this.strategyValidated.add(node);
     const at = (m: { readonly line: number; readonly column: number }): SourceLocation => ({ file: site.location.file, line: m.line, column: m.column });
     // applySchemaMarkers appends the @validation rules in order, then @immutable's, after the
     // rules the node already had (those of an inlined alias are recorded at the alias).
@@ -51,6 +53,11 @@ export class SchemaSites {
     });
     const def = markers.one('default');
     if (def !== undefined && node.default !== undefined) this.defaults.push({ location: site.location, target: site.target, node, marker: at(def) });
+  }
+
+  /** Whether `node`'s constraints are published only, the strategy enforcing them (`@validatedByStrategy`). */
+  isValidatedByStrategy(node: JSONSchemaProps): boolean {
+    return this.strategyValidated.has(node);
   }
 
   /** The declaration `node` was built from, when it is a property's, a type's or a kind's own node. */

@@ -19,7 +19,16 @@ export interface InlineOptions<S> {
   readonly onRecursion?: (r: Recursion<S>) => void;
   /** The declaration a node of `definitions` was built from, for `onRecursion`. */
   readonly siteOf?: (node: JSONSchemaProps) => S | undefined;
+  /** Nodes whose constraints are published only: the inline (validation) schema leaves them out. */
+  readonly publishedOnly?: (node: JSONSchemaProps) => boolean;
 }
+
+/** What a published-only node keeps out of the validation schema: its constraints, not its shape. */
+const CONSTRAINTS = [
+  'enum', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
+  'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-validations',
+] as const satisfies readonly (keyof JSONSchemaProps)[];
 
 interface Walk<S> {
   readonly defs: Definitions;
@@ -69,6 +78,7 @@ function expand<S>(walk: Walk<S>, schema: JSONSchemaProps, at: At<S>, resourceRo
   } else {
     out = { ...schema };
   }
+  if (walk.options.publishedOnly?.(schema) === true) for (const key of CONSTRAINTS) delete out[key];
   const below = (path: string): At<S> => ({ stack, path, preserving: at.preserving || out['x-kubernetes-preserve-unknown-fields'] === true, site });
   const join = (name: string): string => (at.path === '' ? name : `${at.path}.${name}`);
   const embedded = resourceRoot || out['x-kubernetes-embedded-resource'] === true;

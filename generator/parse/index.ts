@@ -183,6 +183,7 @@ function buildVersion(
         definition,
         schema: inlineSchema<DeclarationSite>({ $ref: definition }, definitions, {
           siteOf: (node) => sites.siteOf(node),
+          publishedOnly: (node) => sites.isValidatedByStrategy(node),
           onRecursion: (r) => sink.error(r.site?.location, recursionMessage(kind, r.ref, r.path, r.site)),
         }),
         description: root.description ?? '',

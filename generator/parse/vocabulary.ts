@@ -148,6 +148,9 @@ export const VOCABULARY = {
     },
   }, true),
   immutable: marker('+k8s:immutable', schemaSites, flag),
+  // Kube's built-in types publish constraints their Go code enforces: published in the OpenAPI,
+  // enforced by the kind's strategy (with kube's wording) instead of the schema validator.
+  validatedByStrategy: marker('validation in Go code (built-in types)', schemaSites, flag),
   // Strategic merge patch.
   patchStrategy: marker('+patchStrategy', ['field'], { kind: 'oneOf', values: ['merge', 'retainKeys', 'merge,retainKeys'] }),
   patchMergeKey: marker('+patchMergeKey', ['field'], string),

@@ -324,3 +324,23 @@ describe('a conversion must have toHub and fromHub', () => {
     assert.match(codegenErrors(project), new RegExp(`^${CONVERSION.replaceAll('.', '\\.')}:${loc.line}:${loc.column}: WidgetConversion has no fromHub`, 'm'));
   });
 });
+
+describe('@validatedByStrategy: constraints published in the OpenAPI, enforced by the strategy', () => {
+  test('the definition keeps them, the kind\'s validation schema leaves them out', () => {
+    const body = [
+      '  /**\n   * @listType map\n   * @listMapKey port\n   * @listMapKey protocol\n   * @validatedByStrategy\n   */\n  ports?: Port[];',
+      '  /**\n   * @listType map\n   * @listMapKey port\n   */\n  checked?: Port[];',
+    ].join('\n');
+    const extra = 'export interface Port {\n  port: int32;\n  /**\n   * @default TCP\n   * @enum SCTP;TCP;UDP\n   * @validatedByStrategy\n   */\n  protocol?: string;\n}\n';
+    const model = parse({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget(body, extra) });
+    const published = model.definitions['com.example.f.v1.WidgetSpec']!.properties!;
+    assert.deepEqual([published['ports']!['x-kubernetes-list-type'], published['ports']!['x-kubernetes-list-map-keys']], ['map', ['port', 'protocol']]);
+    assert.deepEqual(model.definitions['com.example.f.v1.Port']!.properties!['protocol']!.enum, ['SCTP', 'TCP', 'UDP']);
+    const spec = specOf(model).properties!;
+    assert.equal(spec['ports']!['x-kubernetes-list-type'], undefined, JSON.stringify(spec['ports']));
+    assert.equal(spec['ports']!['x-kubernetes-list-map-keys'], undefined);
+    const items = spec['ports']!.items as JSONSchemaProps;
+    assert.deepEqual(items.properties!['protocol'], { type: 'string', default: 'TCP' });
+    assert.equal(spec['checked']!['x-kubernetes-list-type'], 'map', 'without the marker the schema validates');
+  });
+});

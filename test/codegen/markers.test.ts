@@ -154,6 +154,7 @@ describe('schema markers on a field', () => {
       decl: 'f?: int32',
       field: { 'x-kubernetes-validations': [{ rule: 'self >= 0' }, { rule: 'self < 100', messageExpression: "string(self) + ' is too big'" }] },
     },
+    { name: '@validatedByStrategy publishes what the strategy checks', markers: ['validatedByStrategy'], source: '@enum A;B\n@validatedByStrategy', decl: 'f?: string', field: { type: 'string', enum: undefined } },
     { name: '@immutable', markers: ['immutable'], source: '@immutable', decl: 'f?: string', field: { 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'Value is immutable' }] } },
     {
       name: '@patchStrategy and @patchMergeKey', markers: ['patchStrategy', 'patchMergeKey'], source: '@patchStrategy merge\n@patchMergeKey name',
