@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { apiGroups } from '../../generated/index.js';
 import { discoveryFromGroupDefinition, DiscoveryManager, discoveryRoutes, newDiscoveryHandler } from '../../runtime/server/discovery/index.js';
+import type { APIGroupDiscoveryList } from '../../apis/apidiscovery/v2/types.js';
+import type { APIGroupList, APIResourceList } from '../../apis/meta/v1/discovery.js';
 import type { Handler } from '../../runtime/apimachinery/request/http.js';
 import { serveHandler, type TestServer } from './serve-handler.js';
 
@@ -54,10 +56,10 @@ describe('discovery handlers', () => {
     assert.equal(r.headers.get('vary'), 'Accept');
     assert.equal(r.headers.get('cache-control'), 'public');
     assert.match(r.headers.get('etag') ?? '', /^"[0-9A-F]{128}"$/);
-    const body = r.json() as any;
-    assert.equal(body.items.length, 1);
-    assert.deepEqual(body.items[0].metadata, { creationTimestamp: null });
-    assert.deepEqual(body.items[0].versions[0].resources.map((x: any) => x.resource), ['endpoints', 'namespaces', 'services']);
+    const body = r.json() as APIGroupDiscoveryList;
+    assert.equal(body.items?.length, 1);
+    assert.deepEqual(body.items?.[0]?.metadata, { creationTimestamp: null });
+    assert.deepEqual(body.items?.[0]?.versions?.[0]?.resources?.map((x) => x.resource), ['endpoints', 'namespaces', 'services']);
   });
 
   it('serves legacy /api as APIVersions with the address the client used', async () => {
@@ -67,9 +69,9 @@ describe('discovery handlers', () => {
   });
 
   it('orders /apis groups by priority: apiregistration, apiextensions, then wardle', async () => {
-    const body = (await server.get('/apis', { accept: KUBECTL_130 })).json() as any;
-    assert.deepEqual(body.items.map((i: any) => i.metadata.name), ['apiregistration.k8s.io', 'apiextensions.k8s.io', 'wardle.example.com']);
-    assert.deepEqual(body.items[2].versions.map((v: any) => v.version), ['v1beta1', 'v1alpha1']);
+    const body = (await server.get('/apis', { accept: KUBECTL_130 })).json() as APIGroupDiscoveryList;
+    assert.deepEqual(body.items?.map((i) => i.metadata?.name), ['apiregistration.k8s.io', 'apiextensions.k8s.io', 'wardle.example.com']);
+    assert.deepEqual(body.items?.[2]?.versions?.map((v) => v.version), ['v1beta1', 'v1alpha1']);
   });
 
   it('serves /apis/<g> and /apis/<g>/<v> and /api/v1 as legacy documents whatever the discovery Accept', async () => {
@@ -80,12 +82,12 @@ describe('discovery handlers', () => {
       versions: [{ groupVersion: 'wardle.example.com/v1beta1', version: 'v1beta1' }, { groupVersion: 'wardle.example.com/v1alpha1', version: 'v1alpha1' }],
       preferredVersion: { groupVersion: 'wardle.example.com/v1beta1', version: 'v1beta1' },
     });
-    const rl = (await server.get('/apis/wardle.example.com/v1alpha1?timeout=32s', { accept: CLIENT_GO_LEGACY })).json() as any;
+    const rl = (await server.get('/apis/wardle.example.com/v1alpha1?timeout=32s', { accept: CLIENT_GO_LEGACY })).json() as APIResourceList;
     assert.equal(rl.groupVersion, 'wardle.example.com/v1alpha1');
-    assert.deepEqual(rl.resources.map((r: any) => r.name), ['fischers', 'flunders', 'flunders/status']);
-    const core = (await server.get('/api/v1/')).json() as any;
+    assert.deepEqual(rl.resources.map((r) => r.name), ['fischers', 'flunders', 'flunders/status']);
+    const core = (await server.get('/api/v1/')).json() as APIResourceList;
     assert.equal(core.groupVersion, 'v1');
-    assert.equal(core.resources.find((r: any) => r.name === 'namespaces').namespaced, false);
+    assert.equal(core.resources.find((r) => r.name === 'namespaces')?.namespaced, false);
   });
 
   it('hands unknown groups, versions, deeper paths and other methods to the delegate', async () => {
@@ -110,8 +112,8 @@ describe('discovery handlers', () => {
       assert.notEqual(changed.headers.get('etag'), etag);
       assert.ok(!changed.text.includes('"v1alpha1"'));
       assert.equal((await server.get('/apis/wardle.example.com/v1alpha1')).status, 418);
-      const legacy = (await server.get('/apis')).json() as any;
-      assert.deepEqual(legacy.groups.find((g: any) => g.name === 'wardle.example.com').versions.map((v: any) => v.version), ['v1beta1']);
+      const legacy = (await server.get('/apis')).json() as APIGroupList;
+      assert.deepEqual(legacy.groups.find((g) => g.name === 'wardle.example.com')?.versions.map((v) => v.version), ['v1beta1']);
       manager.removeGroup('wardle.example.com');
       assert.equal((await server.get('/apis/wardle.example.com')).status, 418);
     } finally {

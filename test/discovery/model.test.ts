@@ -8,6 +8,8 @@ import {
   storageVersionHash,
   type ResourceDescription,
 } from '../../runtime/server/discovery/index.js';
+import type { APIGroupDiscoveryList } from '../../apis/apidiscovery/v2/types.js';
+import type { APIGroup, APIGroupList, APIResourceList } from '../../apis/meta/v1/discovery.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';
 
 const wardle = apiGroups.find((g) => g.name === 'wardle.example.com') as APIGroupDefinition;
@@ -26,9 +28,10 @@ const crontab: ResourceDescription = {
   ],
 };
 
-function json(buf: Buffer | undefined): any {
+/** A document the test knows the type of (the assertions check its content). */
+function json<T>(buf: Buffer | undefined): T {
   assert.ok(buf);
-  return JSON.parse(buf.toString());
+  return JSON.parse(buf.toString()) as T;
 }
 
 describe('storageVersionHash', () => {
@@ -85,7 +88,7 @@ describe('DiscoveryManager', () => {
     const s = m.snapshot();
     assert.deepEqual(s.groups.map((g) => g.name), ['z.example.com', 'a.example.com', 'b.example.com']);
     assert.deepEqual(s.groups[0]!.versions.map((v) => v.version), ['v1beta1', 'v1', 'v2beta1', 'v1alpha1']);
-    assert.equal(json(s.apiGroup('z.example.com')?.body).preferredVersion.version, 'v1beta1');
+    assert.equal(json<APIGroup>(s.apiGroup('z.example.com')?.body).preferredVersion?.version, 'v1beta1');
   });
 
   it('lets the aggregator source win over builtin and builtin over crd for one group version', () => {
@@ -122,7 +125,7 @@ describe('DiscoveryManager', () => {
       groupPriorityMinimum: 1000,
       versionPriority: 100,
     });
-    const list = json(m.snapshot().apiResourceList('stable.example.com', 'v1')?.body);
+    const list = json<APIResourceList>(m.snapshot().apiResourceList('stable.example.com', 'v1')?.body);
     assert.deepEqual(list, {
       kind: 'APIResourceList',
       apiVersion: 'v1',
@@ -146,7 +149,7 @@ describe('DiscoveryManager', () => {
     m.setGroupVersion('stable.example.com', 'v1', [{ ...crontab, storageVersionHash: 'EdX2FP+L0js=' }], { groupPriorityMinimum: 1000, versionPriority: 100 });
     m.setGroupVersion('', 'v1', [{ ...crontab, name: 'configmaps', singularName: 'configmap', kind: 'ConfigMap', subresources: [] }], { groupPriorityMinimum: 18000, versionPriority: 1 });
     const s = m.snapshot();
-    const apis = json(s.aggregated('apis', 'v2').body);
+    const apis = json<APIGroupDiscoveryList>(s.aggregated('apis', 'v2').body);
     assert.deepEqual(apis, {
       kind: 'APIGroupDiscoveryList',
       apiVersion: 'apidiscovery.k8s.io/v2',
@@ -172,12 +175,12 @@ describe('DiscoveryManager', () => {
         }],
       }],
     });
-    const beta = json(s.aggregated('apis', 'v2beta1').body);
+    const beta = json<APIGroupDiscoveryList>(s.aggregated('apis', 'v2beta1').body);
     assert.equal(beta.apiVersion, 'apidiscovery.k8s.io/v2beta1');
     assert.deepEqual(beta.items, apis.items);
-    const api = json(s.aggregated('api', 'v2').body);
-    assert.deepEqual(api.items.map((i: any) => i.metadata), [{ creationTimestamp: null }]);
-    assert.equal(api.items[0].versions[0].resources[0].responseKind.group, '');
-    assert.deepEqual(json(s.apiGroupList().body).groups.map((g: any) => g.name), ['stable.example.com'], 'core is not a named group');
+    const api = json<APIGroupDiscoveryList>(s.aggregated('api', 'v2').body);
+    assert.deepEqual(api.items?.map((i) => i.metadata), [{ creationTimestamp: null }]);
+    assert.equal(api.items?.[0]?.versions?.[0]?.resources?.[0]?.responseKind?.group, '');
+    assert.deepEqual(json<APIGroupList>(s.apiGroupList().body).groups.map((g) => g.name), ['stable.example.com'], 'core is not a named group');
   });
 });
