@@ -1,10 +1,9 @@
 import type { Namespace } from '../../../apis/core/v1/types.js';
 import { isNotFound } from '../../apimachinery/errors/index.js';
 import { formatTime } from '../../registry/generic/index.js';
-import type { RequestContext, StandardStorage } from '../../registry/rest.js';
+import type { DeleteOptions, KubeObject, RequestContext, ResourceStorage, StandardStorage, ValidateObjectFunc } from '../../registry/rest.js';
 import { LIST_EVERYTHING } from '../../registry/resources.js';
 import { deletionConditions, mergeConditions, type DeletionOutcome } from './conditions.js';
-import type { NamespaceStorage } from '../../controlplane/namespace/rest.js';
 
 /** A namespaced resource whose content the controller removes from terminating namespaces. */
 export interface NamespacedResource {
@@ -13,8 +12,19 @@ export interface NamespacedResource {
   readonly storage: StandardStorage;
 }
 
+/**
+ * What the controller needs of the namespaces' REST storage (the control plane's NamespaceStorage
+ * is one): declared here so controllers import no command.
+ */
+export interface NamespaceFinalizing {
+  readonly storages: Pick<ResourceStorage, 'main'>;
+  delete(ctx: RequestContext, name: string, validate: ValidateObjectFunc, opts: DeleteOptions): Promise<{ object: KubeObject; deleted: boolean }>;
+  removeKubernetesFinalizer(name: string): Promise<Namespace>;
+  setDeletionConditions(name: string, merge: (current: Namespace) => Namespace['status'] | undefined): Promise<Namespace>;
+}
+
 export interface NamespaceControllerOptions {
-  readonly namespaces: NamespaceStorage;
+  readonly namespaces: NamespaceFinalizing;
   /** The namespaced resources installed right now (CRDs come and go). */
   readonly resources: () => readonly NamespacedResource[];
   /**

@@ -1,13 +1,17 @@
 import type { RangeAllocator } from '../../registry/allocator/range.js';
 import type { NetworkAllocators } from '../../registry/allocator/types.js';
 import type { RequestContext } from '../../registry/rest.js';
-import type { ServiceStorage } from '../../controlplane/service/rest.js';
 
 /** Rounds an allocated IP must be seen without a Service before it is released (kube's numRepairsBeforeLeakCleanup). */
 const ROUNDS_BEFORE_LEAK_CLEANUP = 3;
 
+/** What the repair reads of the Services' REST storage (the control plane's ServiceStorage is one). */
+export interface ServiceAllocationsInUse {
+  inUse(ctx: RequestContext): Promise<{ ips: string[]; ports: number[] }>;
+}
+
 export interface ServiceIPRepairOptions {
-  readonly services: ServiceStorage;
+  readonly services: ServiceAllocationsInUse;
   readonly allocators: NetworkAllocators;
   readonly context: (namespace: string, parent: { readonly signal: AbortSignal }) => RequestContext;
   /** kube's repair runs every 3 minutes. */
