@@ -1,4 +1,5 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+// eslint-disable-next-line local/layers -- ObjectMeta's schema is the built-in API's generated OpenAPI (one source for it); to be handed down with the built-in groups
 import coreV1OpenAPI from '../../../generated/openapi/core/v1.json' with { type: 'json' };
 import { resolveOpenAPISchema } from './resolve.js';
 

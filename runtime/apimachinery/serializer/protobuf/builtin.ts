@@ -1,6 +1,8 @@
+/* eslint-disable local/layers -- the built-in API's protobuf descriptors (kube keeps generated.pb.go beside its types); to be handed down by the server that installs the built-in groups */
 import { autoscalingV1Protobuf } from '../../../../generated/protobuf/autoscaling/v1.js';
 import { coreV1Protobuf } from '../../../../generated/protobuf/core/v1.js';
 import { metaV1Protobuf } from '../../../../generated/protobuf/meta/v1.js';
+/* eslint-enable local/layers */
 import type { ProtobufPackage } from './descriptor.js';
 import { ProtobufScheme } from './scheme.js';
 
