@@ -34,6 +34,8 @@ export interface ServicePort {
    * The IP protocol of the port: TCP, UDP or SCTP (checked by the strategy, which reports an unsupported value with kube's words).
    *
    * @default "TCP"
+   * @enum SCTP;TCP;UDP
+   * @validatedByStrategy
    * @protobuf 2
    */
   protocol?: string;
@@ -99,6 +101,10 @@ export interface ServiceSpec {
   /**
    * The ports the Service exposes, unique by port and protocol (checked by the strategy, which reports a duplicate with kube's words).
    *
+   * @listType map
+   * @listMapKey port
+   * @listMapKey protocol
+   * @validatedByStrategy
    * @patchStrategy merge
    * @patchMergeKey port
    * @protobuf 1
