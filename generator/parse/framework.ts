@@ -41,12 +41,11 @@ export function isFrameworkTypeFile(file: string): boolean {
 }
 
 /**
- * The framework's type packages, for a project other than the framework itself (whose apis/
- * holds them already). `rel` makes their directories project-relative, as the model's are.
+ * The framework's type packages a project does not hold itself (the framework's own apis/, or a
+ * copy of it, holds them already). `rel` makes their directories project-relative, as the model's are.
  */
 export function frameworkPackages(root: string, rel: (file: string) => string, sink: DiagnosticSink): PackageInfo[] {
-  if (realpathSync(root) === frameworkRoot()) return [];
-  return TYPE_PACKAGES.flatMap((p) => {
+  return TYPE_PACKAGES.filter((p) => !existsSync(join(root, p, 'doc.ts'))).flatMap((p) => {
     const dir = join(frameworkRoot(), p);
     return readPackage(rel(dir), readFileSync(join(dir, 'doc.ts'), 'utf8'), sink) ?? [];
   });

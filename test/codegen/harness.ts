@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +34,9 @@ export function scratchProject(options: { readonly withApis?: boolean } = {}): S
     cpSync(join(ROOT, 'apis/autoscaling'), join(root, 'apis/autoscaling'), { recursive: true });
   }
   for (const dir of ['runtime', 'generator', 'node_modules', 'hack']) symlinkSync(join(ROOT, dir), join(root, dir));
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  // The framework's manifest (name, exports): generated code and apis/wardle import the package by name.
+  const { name, exports } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: unknown };
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ name, type: 'module', private: true, exports }));
   writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({
     extends: join(ROOT, 'tsconfig.json'),
     compilerOptions: { types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
