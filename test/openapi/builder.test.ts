@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { apiGroups } from '../../generated/index.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';
+import { dig } from '../apiextensions/controllers-helpers.js';
 import {
   buildGroupVersionOpenAPI,
   CUSTOM_RESOURCE_PATCH_TYPES,
@@ -34,22 +35,26 @@ function supportsServerSideFieldValidation(doc: OpenAPIV3Document, gvk: GVK): bo
 }
 
 /** kubectl explain: the path's first op GVK, then a component whose GVK array contains it. */
-function explainSchema(doc: OpenAPIV3Document, path: string): Record<string, any> {
+function explainSchema(doc: OpenAPIV3Document, path: string): unknown {
   const item = doc.paths[path];
   assert.ok(item, `no path ${path}`);
   const op = METHODS.map((m) => item[m]).find((o) => o !== undefined)!;
   const gvk = op['x-kubernetes-group-version-kind'];
-  const found = Object.values(doc.components.schemas).find((s: any) => Array.isArray(s['x-kubernetes-group-version-kind']) && s['x-kubernetes-group-version-kind'].some((g: unknown) => sameGVK(g, gvk)));
+  const found = Object.values(doc.components.schemas).find((s) => {
+    const gvks = dig(s, 'x-kubernetes-group-version-kind');
+    return Array.isArray(gvks) && gvks.some((g: unknown) => sameGVK(g, gvk));
+  });
   assert.ok(found, `GVK ${JSON.stringify(gvk)} not found in OpenAPI schema`);
-  return found as Record<string, any>;
+  return found;
 }
 
-function deref(doc: OpenAPIV3Document, schema: Record<string, any>): Record<string, any> {
-  const ref: string | undefined = schema['$ref'] ?? schema['allOf']?.[0]?.['$ref'];
+function deref(doc: OpenAPIV3Document, schema: unknown): unknown {
+  const ref = dig(schema, '$ref') ?? dig(schema, 'allOf', '0', '$ref');
   if (ref === undefined) return schema;
-  const target = doc.components.schemas[ref.replace('#/components/schemas/', '')];
-  assert.ok(target, `dangling ${ref}`);
-  return target as Record<string, any>;
+  assert.equal(typeof ref, 'string');
+  const target = doc.components.schemas[(ref as string).replace('#/components/schemas/', '')];
+  assert.ok(target, `dangling ${String(ref)}`);
+  return target;
 }
 
 function allRefsResolve(doc: OpenAPIV3Document): void {
@@ -121,21 +126,21 @@ describe('buildGroupVersionOpenAPI (wardle v1alpha1)', () => {
 
   it('lets kubectl explain find the kind and follow spec to its schema', () => {
     const schema = explainSchema(wardleV1alpha1, '/apis/wardle.example.com/v1alpha1/namespaces/{namespace}/flunders/{name}');
-    assert.equal(schema['type'], 'object');
-    const spec = deref(wardleV1alpha1, schema['properties']['spec']);
-    assert.ok(spec['properties'], 'FlunderSpec has properties');
-    const meta = deref(wardleV1alpha1, schema['properties']['metadata']);
-    assert.ok(meta['properties']['annotations']);
+    assert.equal(dig(schema, 'type'), 'object');
+    const spec = deref(wardleV1alpha1, dig(schema, 'properties', 'spec'));
+    assert.ok(dig(spec, 'properties'), 'FlunderSpec has properties');
+    const meta = deref(wardleV1alpha1, dig(schema, 'properties', 'metadata'));
+    assert.ok(dig(meta, 'properties', 'annotations'));
     assert.ok(explainSchema(coreV1, '/api/v1/namespaces/{name}'));
   });
 
   it('tags kinds and list kinds with GVK arrays, carries the meta components and resolves every $ref', () => {
-    const s = wardleV1alpha1.components.schemas as Record<string, any>;
+    const s = wardleV1alpha1.components.schemas;
     for (const [name, kind] of [['com.example.wardle.v1alpha1.Flunder', 'Flunder'], ['com.example.wardle.v1alpha1.FlunderList', 'FlunderList'], ['com.example.wardle.v1alpha1.FischerList', 'FischerList']] as const) {
-      assert.deepEqual(s[name]['x-kubernetes-group-version-kind'], [{ group: 'wardle.example.com', kind, version: 'v1alpha1' }]);
+      assert.deepEqual(dig(s, name, 'x-kubernetes-group-version-kind'), [{ group: 'wardle.example.com', kind, version: 'v1alpha1' }]);
     }
     for (const name of ['Status', 'DeleteOptions', 'Patch', 'WatchEvent']) assert.ok(s[`io.k8s.apimachinery.pkg.apis.meta.v1.${name}`], name);
-    assert.deepEqual(s['io.k8s.apimachinery.pkg.apis.meta.v1.Status']['x-kubernetes-group-version-kind'], [{ group: '', kind: 'Status', version: 'v1' }]);
+    assert.deepEqual(dig(s, 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', 'x-kubernetes-group-version-kind'), [{ group: '', kind: 'Status', version: 'v1' }]);
     assert.equal(s['io.k8s.api.autoscaling.v1.Scale'], undefined, 'Scale only where a scale subresource exists');
     allRefsResolve(wardleV1alpha1);
     allRefsResolve(coreV1);
@@ -169,14 +174,14 @@ describe('buildGroupVersionOpenAPI (wardle v1alpha1)', () => {
         verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'], subresources: { status: true, scale: true },
       }],
     });
-    const s = doc.components.schemas as Record<string, any>;
-    assert.deepEqual(s['com.example.stable.v1.CronTab']['x-kubernetes-group-version-kind'], [{ group: 'stable.example.com', kind: 'CronTab', version: 'v1' }]);
-    assert.deepEqual(s['com.example.stable.v1.CronTabList']['x-kubernetes-group-version-kind'], [{ group: 'stable.example.com', kind: 'CronTabList', version: 'v1' }]);
+    const s = doc.components.schemas;
+    assert.deepEqual(dig(s, 'com.example.stable.v1.CronTab', 'x-kubernetes-group-version-kind'), [{ group: 'stable.example.com', kind: 'CronTab', version: 'v1' }]);
+    assert.deepEqual(dig(s, 'com.example.stable.v1.CronTabList', 'x-kubernetes-group-version-kind'), [{ group: 'stable.example.com', kind: 'CronTabList', version: 'v1' }]);
     assert.ok(s['io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry'], 'transitive references copied');
     const scale = doc.paths['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}/scale']!;
     assert.equal(scale.get!.operationId, 'readStableExampleComV1NamespacedCronTabScale');
     assert.deepEqual(scale.patch!['x-kubernetes-group-version-kind'], { group: 'autoscaling', kind: 'Scale', version: 'v1' });
-    assert.deepEqual(s['io.k8s.api.autoscaling.v1.Scale']['x-kubernetes-group-version-kind'], [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }]);
+    assert.deepEqual(dig(s, 'io.k8s.api.autoscaling.v1.Scale', 'x-kubernetes-group-version-kind'), [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }]);
     assert.ok(supportsServerSideFieldValidation(doc, { group: 'stable.example.com', version: 'v1', kind: 'CronTab' }));
     allRefsResolve(doc);
     assert.throws(

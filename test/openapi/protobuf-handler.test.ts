@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { apiGroups } from '../../generated/index.js';
 import { newOpenAPIHandler, openAPIFromGroupDefinition, OpenAPIService, PROTOBUF_V2_CONTENT_TYPE } from '../../runtime/server/openapi/index.js';
+import { dig } from '../apiextensions/controllers-helpers.js';
 import { serveHandler, type TestServer } from '../discovery/serve-handler.js';
 import { decodeSwaggerV2Protobuf } from './protobuf-decode.js';
 
@@ -94,9 +95,9 @@ describe('/openapi/v2 in protobuf', () => {
       },
     ]);
     const pb = await get({ accept: DEPRECATED_ACCEPT });
-    const decoded = decodeSwaggerV2Protobuf(pb.body) as { paths: Record<string, any>; definitions: Record<string, any> };
-    assert.equal(decoded.paths['/apis/remote.example.com/v1/things'].get['x-kubernetes-action'], 'list');
-    assert.deepEqual(decoded.definitions['com.example.remote.v1.Thing']['x-kubernetes-group-version-kind'], [{ group: 'remote.example.com', version: 'v1', kind: 'Thing' }]);
+    const decoded = decodeSwaggerV2Protobuf(pb.body);
+    assert.equal(dig(decoded, 'paths', '/apis/remote.example.com/v1/things', 'get', 'x-kubernetes-action'), 'list');
+    assert.deepEqual(dig(decoded, 'definitions', 'com.example.remote.v1.Thing', 'x-kubernetes-group-version-kind'), [{ group: 'remote.example.com', version: 'v1', kind: 'Thing' }]);
     assert.deepStrictEqual(decoded, JSON.parse(service.swaggerV2().body.toString()));
   });
 });
