@@ -4,9 +4,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { apiGroups } from '../../generated/index.js';
 import { encodeSwaggerV2Protobuf, gnosticDocumentType, openAPIFromGroupDefinition, OpenAPIService, toGnosticDocument } from '../../runtime/server/openapi/index.js';
+import { dig } from '../apiextensions/controllers-helpers.js';
 import { decodeSwaggerV2Protobuf, parseAnyYAML } from './protobuf-decode.js';
 
-type Doc = Record<string, any>;
+type Doc = Record<string, unknown>;
+
+/** The value of the pair called `name` in a gnostic list of named pairs (NamedSchema, NamedAny, …). */
+function named(pairs: unknown, name: string): unknown {
+  assert.ok(Array.isArray(pairs), `pairs for ${name}`);
+  return dig(pairs.find((p: unknown) => dig(p, 'name') === name), 'value');
+}
 
 function servedDocument(): Doc {
   const service = new OpenAPIService();
@@ -129,27 +136,28 @@ describe('OpenAPI v2 protobuf round trip', () => {
 
   it('keeps every definition, its properties in order, and its vendor extensions', () => {
     const definitions = decoded['definitions'] as Doc;
-    assert.deepEqual(Object.keys(definitions), Object.keys(served['definitions']));
+    assert.deepEqual(Object.keys(definitions), Object.keys(served['definitions'] as Doc));
     for (const [name, schema] of Object.entries(served['definitions'] as Doc)) {
       assert.deepStrictEqual(definitions[name], schema, name);
-      if (schema.properties) assert.deepEqual(Object.keys(definitions[name].properties), Object.keys(schema.properties), `${name} property order`);
+      const properties = dig(schema, 'properties');
+      if (properties) assert.deepEqual(Object.keys(dig(definitions, name, 'properties') as Doc), Object.keys(properties as Doc), `${name} property order`);
     }
-    assert.deepStrictEqual(definitions['com.example.wardle.v1beta1.Flunder']['x-kubernetes-group-version-kind'], [{ group: 'wardle.example.com', kind: 'Flunder', version: 'v1beta1' }]);
-    const conditions = definitions['io.k8s.api.core.v1.NamespaceStatus'].properties.conditions;
-    assert.equal(conditions['x-kubernetes-patch-strategy'], 'merge');
-    assert.equal(conditions['x-kubernetes-patch-merge-key'], 'type');
+    assert.deepStrictEqual(dig(definitions, 'com.example.wardle.v1beta1.Flunder', 'x-kubernetes-group-version-kind'), [{ group: 'wardle.example.com', kind: 'Flunder', version: 'v1beta1' }]);
+    const conditions = dig(definitions, 'io.k8s.api.core.v1.NamespaceStatus', 'properties', 'conditions');
+    assert.equal(dig(conditions, 'x-kubernetes-patch-strategy'), 'merge');
+    assert.equal(dig(conditions, 'x-kubernetes-patch-merge-key'), 'type');
   });
 
   it('keeps every path, operation, parameter and response in order', () => {
     const paths = decoded['paths'] as Doc;
-    assert.deepEqual(Object.keys(paths), Object.keys(served['paths']));
+    assert.deepEqual(Object.keys(paths), Object.keys(served['paths'] as Doc));
     let parameters = 0;
     for (const [path, item] of Object.entries(served['paths'] as Doc)) {
       assert.deepStrictEqual(paths[path], item, path);
       for (const [method, op] of Object.entries(item as Doc)) {
-        const params = method === 'parameters' ? op : op.parameters ?? [];
+        const params = (method === 'parameters' ? op : (dig(op, 'parameters') ?? [])) as readonly unknown[];
         parameters += params.length;
-        params.forEach((p: unknown, i: number) => assert.deepStrictEqual(method === 'parameters' ? paths[path].parameters[i] : paths[path][method].parameters[i], p, `${path} ${method} parameter ${i}`));
+        params.forEach((p, i) => assert.deepStrictEqual(method === 'parameters' ? dig(paths, path, 'parameters', String(i)) : dig(paths, path, method, 'parameters', String(i)), p, `${path} ${method} parameter ${i}`));
       }
     }
     assert.ok(parameters > 100, `the served document has parameters to check (${parameters})`);
@@ -160,29 +168,30 @@ describe('OpenAPI v2 protobuf round trip', () => {
   });
 
   it('writes Any values as YAML a YAML 1.1 reader takes back unchanged (kubectl reads extensions with yaml.v2)', () => {
-    const doc = toGnosticDocument(FIXTURE) as Doc;
-    const thing = doc['definitions'].additionalProperties.find((p: Doc) => p.name === 'Thing').value;
-    const gvk = thing.vendorExtension.find((e: Doc) => e.name === 'x-kubernetes-group-version-kind').value.yaml;
+    const doc = toGnosticDocument(FIXTURE);
+    const thing = named(dig(doc, 'definitions', 'additionalProperties'), 'Thing');
+    const gvk = dig(named(dig(thing, 'vendorExtension'), 'x-kubernetes-group-version-kind'), 'yaml');
     assert.equal(gvk, '- group: example.com\n  kind: Thing\n  version: v1\n');
-    const conditions = thing.properties.additionalProperties.find((p: Doc) => p.name === 'conditions').value;
-    assert.equal(conditions.vendorExtension.find((e: Doc) => e.name === 'x-kubernetes-patch-strategy').value.yaml, 'merge\n');
-    const mode = doc['paths'].path[0].value.get.parameters[1].parameter.nonBodyParameter.queryParameterSubSchema;
-    assert.deepEqual(mode.enum.map((a: Doc) => a.yaml), ['"on"\n', '"off"\n', '"yes"\n', '"1:20"\n']);
-    assert.deepEqual(mode.enum.map((a: Doc) => parseAnyYAML(a.yaml)), ['on', 'off', 'yes', '1:20']);
+    const conditions = named(dig(thing, 'properties', 'additionalProperties'), 'conditions');
+    assert.equal(dig(named(dig(conditions, 'vendorExtension'), 'x-kubernetes-patch-strategy'), 'yaml'), 'merge\n');
+    const mode = dig(doc, 'paths', 'path', '0', 'value', 'get', 'parameters', '1', 'parameter', 'nonBodyParameter', 'queryParameterSubSchema');
+    const values = dig(mode, 'enum') as readonly unknown[];
+    assert.deepEqual(values.map((a) => dig(a, 'yaml')), ['"on"\n', '"off"\n', '"yes"\n', '"1:20"\n']);
+    assert.deepEqual(values.map((a) => parseAnyYAML(dig(a, 'yaml') as string)), ['on', 'off', 'yes', '1:20']);
   });
 
   it('uses the oneof members of the wire contract: body and non-body parameters, references, file schemas', () => {
-    const doc = toGnosticDocument(FIXTURE) as Doc;
-    const item = doc['paths'].path[0].value;
-    assert.deepEqual(Object.keys(item.parameters[0].parameter.nonBodyParameter), ['pathParameterSubSchema']);
-    assert.deepEqual(item.parameters[1], { jsonReference: { ref: '#/parameters/pretty' } });
-    assert.deepEqual(Object.keys(item.get.parameters[3].parameter.nonBodyParameter), ['headerParameterSubSchema']);
-    assert.deepEqual(Object.keys(item.get.parameters[4].parameter.nonBodyParameter), ['formDataParameterSubSchema']);
-    assert.equal(item.post.parameters[0].parameter.bodyParameter.schema.ref, '#/definitions/Thing');
-    const codes = item.get.responses.responseCode.map((r: Doc) => [r.name, Object.keys(r.value)[0]]);
+    const doc = toGnosticDocument(FIXTURE);
+    const item = dig(doc, 'paths', 'path', '0', 'value');
+    assert.deepEqual(Object.keys(dig(item, 'parameters', '0', 'parameter', 'nonBodyParameter') as Doc), ['pathParameterSubSchema']);
+    assert.deepEqual(dig(item, 'parameters', '1'), { jsonReference: { ref: '#/parameters/pretty' } });
+    assert.deepEqual(Object.keys(dig(item, 'get', 'parameters', '3', 'parameter', 'nonBodyParameter') as Doc), ['headerParameterSubSchema']);
+    assert.deepEqual(Object.keys(dig(item, 'get', 'parameters', '4', 'parameter', 'nonBodyParameter') as Doc), ['formDataParameterSubSchema']);
+    assert.equal(dig(item, 'post', 'parameters', '0', 'parameter', 'bodyParameter', 'schema', 'ref'), '#/definitions/Thing');
+    const codes = (dig(item, 'get', 'responses', 'responseCode') as readonly unknown[]).map((r) => [dig(r, 'name'), Object.keys(dig(r, 'value') as Doc)[0]]);
     assert.deepEqual(codes, [['200', 'response'], ['401', 'jsonReference'], ['default', 'response']]);
-    assert.deepEqual(Object.keys(item.get.responses.responseCode[2].value.response.schema), ['fileSchema']);
-    assert.deepEqual(item.post.responses.responseCode[0].value.response.schema.schema.additionalProperties, { schema: { type: { value: ['string'] } } });
+    assert.deepEqual(Object.keys(dig(item, 'get', 'responses', 'responseCode', '2', 'value', 'response', 'schema') as Doc), ['fileSchema']);
+    assert.deepEqual(dig(item, 'post', 'responses', 'responseCode', '0', 'value', 'response', 'schema', 'schema', 'additionalProperties'), { schema: { type: { value: ['string'] } } });
   });
 
   it('leaves out what Swagger 2.0 cannot say instead of failing the whole document', () => {
