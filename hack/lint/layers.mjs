@@ -37,11 +37,17 @@ const LAYERS = {
 /** The built-in API (kube's own groups): every layer may use its types and generated artifacts. */
 const BUILTIN_GROUPS = new Set(['meta', 'core', 'autoscaling', 'apiextensions', 'apiregistration', 'apidiscovery']);
 
+/**
+ * This repository's own server entries (`npm start`, `npm run serve-aggregated`): consumers of
+ * the runtime that hand it this repository's groups, so not a layer of it.
+ */
+const REPOSITORY_ENTRIES = new Set(['runtime/controlplane/serve.ts', 'runtime/aggregated/serve.ts']);
+
 /** The layer of a repository path, or undefined when it is not one (test, hack, apis). */
 function layerOf(path) {
   const parts = path.split('/');
   if (parts[0] === 'generator' || parts[0] === 'generated') return parts[0];
-  if (parts[0] !== 'runtime' || parts.length < 2) return undefined;
+  if (parts[0] !== 'runtime' || parts.length < 2 || REPOSITORY_ENTRIES.has(path)) return undefined;
   if (parts.length === 2) return parts[1] === 'index.ts' ? 'index' : undefined;
   if (parts[1] === 'client' && parts[2] === 'fake') return 'client/fake';
   return parts[1];

@@ -1,7 +1,7 @@
 import { newConflict, type GroupKind } from '../../apimachinery/errors/index.js';
 import type { DeleteOptions, KubeObject } from '../rest.js';
 import type { RESTStrategy } from '../../apimachinery/definition/strategy.js';
-import { formatTime, type ResourceInfo } from './context.js';
+import { formatTime } from './context.js';
 import { finalizersOf, metaOf } from './objectMeta.js';
 
 export const finalizerOrphanDependents = 'orphan';
