@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { CodegenError, type Diagnostic } from '../../generator/model/diagnostics.js';
+import type { CodegenError, Diagnostic } from '../../generator/model/diagnostics.js';
 import type { JSONSchemaProps } from '../../generator/model/schema.js';
 import type { ApiModel, SourceLocation } from '../../generator/model/types.js';
-import { parseApis } from '../../generator/parse/index.js';
 import { codegenErrors, scratchProject } from './harness.js';
+import { scratchParser } from './scratch-parse.js';
 
 // "Codegen never loses meaning silently": every type with no structural schema, every bad
 // default, every CEL rule that does not compile and every incomplete conversion is an error at
@@ -34,21 +32,7 @@ export interface Widget extends TypeMeta {
 ${extra}`;
 }
 
-function parse(files: Record<string, string>): ApiModel {
-  rmSync(join(project.root, GROUP), { recursive: true, force: true });
-  for (const [path, text] of Object.entries(files)) project.write(path, text);
-  return parseApis({ root: project.root });
-}
-
-function errorsOf(files: Record<string, string>): CodegenError {
-  try {
-    parse(files);
-  } catch (err) {
-    assert.ok(err instanceof CodegenError, `expected CodegenError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('parseApis succeeded but should have failed');
-}
+const { parse, errorsOf } = scratchParser(project, GROUP);
 
 /** Where `needle` first occurs in `text` (1-based line and column), as a diagnostic location. */
 function at(text: string, needle: string, file = TYPES): SourceLocation {

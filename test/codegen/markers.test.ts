@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { CodegenError } from '../../generator/model/diagnostics.js';
+import type { CodegenError } from '../../generator/model/diagnostics.js';
 import type { JSONSchemaProps } from '../../generator/model/schema.js';
 import type { ApiModel, KindModel, VersionModel } from '../../generator/model/types.js';
-import { parseApis } from '../../generator/parse/index.js';
 import { VOCABULARY } from '../../generator/parse/vocabulary.js';
 import { scratchProject } from './harness.js';
+import { scratchParser } from './scratch-parse.js';
 
 // Every marker of the vocabulary, parsed by parseApis on one scratch project
 // whose apis/t/ group is rewritten per case.
@@ -23,21 +21,7 @@ const DOC = '/**\n * @groupName t.example.com\n */\nexport {};\n';
 const covered = new Set<string>();
 const cover = (...names: string[]): void => names.forEach((n) => covered.add(n));
 
-function parse(files: Record<string, string>): ApiModel {
-  rmSync(join(project.root, GROUP), { recursive: true, force: true });
-  for (const [path, text] of Object.entries(files)) project.write(path, text);
-  return parseApis({ root: project.root });
-}
-
-function parseErrors(files: Record<string, string>): CodegenError {
-  try {
-    parse(files);
-  } catch (err) {
-    assert.ok(err instanceof CodegenError, `expected CodegenError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('parseApis succeeded but should have failed');
-}
+const { parse, errorsOf: parseErrors } = scratchParser(project, GROUP);
 
 /** A namespaced kind Widget whose spec is WidgetSpec with `specBody`; extra declarations after it. */
 function widget(specBody: string, options: { kindMarkers?: string; extra?: string; status?: string } = {}): string {
