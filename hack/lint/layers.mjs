@@ -2,8 +2,9 @@
 // the table below, never up. Resolved from the importing file's path and the relative specifier,
 // so a folder's name appearing in a path never confuses it. Package specifiers are not checked.
 import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '../..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * Each layer and the layers it may import besides itself, lowest first (`generated`: this
