@@ -6,5 +6,5 @@ export type OutputFile =
   | { readonly path: string; readonly format: 'json'; readonly value: unknown }
   /** `comment`: prose printed as `#` lines after the generated-file header. */
   | { readonly path: string; readonly format: 'yaml'; readonly value: unknown; readonly comment?: string }
-  /** Already printed (types from json-schema-to-typescript), header included. */
+  /** Already printed (types printed by crd-import), header included. */
   | { readonly path: string; readonly format: 'text'; readonly text: string };
