@@ -36,7 +36,28 @@ export default defineConfig(
       sourceType: 'module',
       // Node's globals, for the .mjs scripts (TypeScript checks the .ts files' own).
       globals: Object.fromEntries(
-        ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'structuredClone', 'queueMicrotask', 'performance', 'fetch', 'globalThis', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate'].map((g) => [g, 'readonly']),
+        [
+          'process',
+          'console',
+          'Buffer',
+          'URL',
+          'URLSearchParams',
+          'AbortController',
+          'AbortSignal',
+          'TextEncoder',
+          'TextDecoder',
+          'structuredClone',
+          'queueMicrotask',
+          'performance',
+          'fetch',
+          'globalThis',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'setImmediate',
+          'clearImmediate',
+        ].map((g) => [g, 'readonly']),
       ),
     },
     plugins: { local: layers },
@@ -46,7 +67,10 @@ export default defineConfig(
       // `import('…').T` annotations stay allowed: they import nothing at run time either.
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       // A leading underscore marks what is unused on purpose (a parameter kept for its position, a field dropped by destructuring).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
       // A destructured variable may stay `let` beside one that is reassigned; a closure may read a variable assigned after it.
       'prefer-const': ['error', { destructuring: 'all', ignoreReadBeforeAssign: true }],

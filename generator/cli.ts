@@ -51,7 +51,11 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   if (crdFiles !== undefined) {
-    const result = await importAndGenerate(root, crdFiles.map((f) => resolve(f)), { cache });
+    const result = await importAndGenerate(
+      root,
+      crdFiles.map((f) => resolve(f)),
+      { cache },
+    );
     for (const file of result.skipped) console.log(`  skipped ${file}: no CustomResourceDefinition in it`);
     report(result.summary, result.write, false, started);
   } else {
@@ -84,4 +88,3 @@ main(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
-

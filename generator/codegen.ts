@@ -41,8 +41,12 @@ export interface GenerateOptions {
  */
 export async function generate(root: string, options: GenerateOptions = {}): Promise<{ model: ApiModel; files: PrintedFile[] }> {
   const [{ parseApis }, { emitAll }, { printFile }, crds, { DiagnosticSink }, { withGroupDeclarations }] = await Promise.all([
-    import('./parse/index.js'), import('./emit/index.js'), import('./print/index.js'), import('./crd-import/index.js'),
-    import('./model/diagnostics.js'), import('./model/declaration.js'),
+    import('./parse/index.js'),
+    import('./emit/index.js'),
+    import('./print/index.js'),
+    import('./crd-import/index.js'),
+    import('./model/diagnostics.js'),
+    import('./model/declaration.js'),
   ]);
   const cache = options.cache ?? CodegenCache.open(root);
   const source = parseApis({ root });
@@ -54,8 +58,7 @@ export async function generate(root: string, options: GenerateOptions = {}): Pro
     definitions: source.definitions,
     groups: [...sourceGroups, ...imported].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
-  const outputs = [...emitAll(model), ...crds.emitCRDTypes(model.groups, cache)]
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const outputs = [...emitAll(model), ...crds.emitCRDTypes(model.groups, cache)].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { model, files: outputs.map(printFile) };
 }
 
@@ -96,7 +99,11 @@ export async function runCodegen(options: CodegenOptions): Promise<CodegenResult
  * manifest with the base name of a kept one replaces it (an upgrade); a
  * manifest without any CRD (a kustomization, a policy) is not kept.
  */
-export async function importAndGenerate(root: string, crdFiles: readonly string[], options: { readonly cache?: boolean } = {}): Promise<CodegenResult & { readonly kept: readonly string[]; readonly skipped: readonly string[] }> {
+export async function importAndGenerate(
+  root: string,
+  crdFiles: readonly string[],
+  options: { readonly cache?: boolean } = {},
+): Promise<CodegenResult & { readonly kept: readonly string[]; readonly skipped: readonly string[] }> {
   const crds = await import('./crd-import/index.js');
   const cache = CodegenCache.open(root, options.cache !== false);
   const given = crdFiles.map((f): CRDFile => ({ path: displayPath(f), text: readFileSync(f, 'utf8') }));

@@ -112,11 +112,13 @@ function apply(outDir: string, logicalRoot: string, files: readonly PrintedFile[
 /** Every file below `dir`, relative with forward slashes, sorted. */
 export function listFiles(dir: string, prefix = ''): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    const rel = prefix === '' ? name : `${prefix}/${name}`;
-    return statSync(path).isDirectory() ? listFiles(path, rel) : [rel];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      const rel = prefix === '' ? name : `${prefix}/${name}`;
+      return statSync(path).isDirectory() ? listFiles(path, rel) : [rel];
+    });
 }
 
 function removeEmptyDirs(dir: string, root: string): void {

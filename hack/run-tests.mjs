@@ -24,8 +24,7 @@ function collect(dir, out) {
 const args = process.argv.slice(2);
 const filters = args.filter((a) => !a.startsWith('-')).map((a) => relative(root, resolve(a)));
 const flags = args.filter((a) => a.startsWith('-'));
-const files = roots.flatMap((r) => collect(join(root, r), []))
-  .filter((f) => filters.length === 0 || filters.some((p) => f.startsWith(p)));
+const files = roots.flatMap((r) => collect(join(root, r), [])).filter((f) => filters.length === 0 || filters.some((p) => f.startsWith(p)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);

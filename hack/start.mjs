@@ -28,8 +28,7 @@ function fresh() {
   if (Object.keys(workers).some((name) => !existsSync(join(dirname(out), `${name}.mjs`)))) return false;
   const built = statSync(out).mtimeMs;
   const inputs = JSON.parse(readFileSync(inputsFile, 'utf8'));
-  return [fileURLToPath(import.meta.url), join(root, 'package.json'), join(root, 'package-lock.json'), ...inputs.map((i) => join(root, i))]
-    .every((p) => existsSync(p) && statSync(p).mtimeMs <= built);
+  return [fileURLToPath(import.meta.url), join(root, 'package.json'), join(root, 'package-lock.json'), ...inputs.map((i) => join(root, i))].every((p) => existsSync(p) && statSync(p).mtimeMs <= built);
 }
 
 if (!fresh()) {

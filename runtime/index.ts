@@ -18,9 +18,7 @@ export type { AggregatedServerOptions } from './aggregated/options.js';
 
 // What generated/registry/<group>.ts declares and the runtime installs, and what a group declares
 // in apis/<group>/group.ts (admission plugins, REST overrides, the server that owns it).
-export type {
-  APIGroupDeclaration, APIGroupDefinition, APIVersionDefinition, GroupServer, RESTOverride, RESTOverrideContext, RESTStorageOverride,
-} from './registry/types.js';
+export type { APIGroupDeclaration, APIGroupDefinition, APIVersionDefinition, GroupServer, RESTOverride, RESTOverrideContext, RESTStorageOverride } from './registry/types.js';
 export type { OpenAPIComponentsDocument, PrinterColumnDefinition, ResourceDefinition, Verb } from './apimachinery/definition/resource.js';
 export type { ProtobufPackage, MessageDescriptor, FieldDescriptor, FieldType, ScalarType, WellKnownType } from './apimachinery/serializer/protobuf/descriptor.js';
 
@@ -32,7 +30,16 @@ export { childPath, formatFieldError } from './apimachinery/validation/field.js'
 
 // Admission plugins a group declares (apis/<group>/group.ts).
 export type {
-  AdmissionChain, AdmissionContext, AdmissionPlugin, Attributes, MutationInterface, ObjectLookup, Operation, Plugin, PluginFactory, PluginInitializer,
+  AdmissionChain,
+  AdmissionContext,
+  AdmissionPlugin,
+  Attributes,
+  MutationInterface,
+  ObjectLookup,
+  Operation,
+  Plugin,
+  PluginFactory,
+  PluginInitializer,
   ValidationInterface,
 } from './admission/types.js';
 

@@ -12,7 +12,7 @@ export const group = {
   rest: {
     Namespace: ({ storages, storage }) => new NamespaceStorage(storages, storage),
     Service: ({ storages, serviceAllocators }) => {
-      if (serviceAllocators === undefined) throw new Error('Service storage needs the control plane\'s cluster IP and node port allocators');
+      if (serviceAllocators === undefined) throw new Error("Service storage needs the control plane's cluster IP and node port allocators");
       return new ServiceStorage(storages, serviceAllocators);
     },
   },

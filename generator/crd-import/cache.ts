@@ -21,7 +21,10 @@ export type CacheSection = 'crd' | 'types' | 'runs';
  * Writes go through a rename, so concurrent runs never read half an entry.
  */
 export class CodegenCache {
-  private constructor(private readonly dir: string | undefined, private readonly generator: string) {}
+  private constructor(
+    private readonly dir: string | undefined,
+    private readonly generator: string,
+  ) {}
 
   /** The cache of a project root; `enabled: false` computes everything (keys are still consistent). */
   static open(root: string, enabled = true): CodegenCache {

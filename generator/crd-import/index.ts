@@ -103,41 +103,48 @@ function readCached(text: string, cache: CodegenCache): ReadManifest {
 
 function crdGroup(group: string, crds: readonly Located[]): GroupModel {
   const clientName = groupClientName(group);
-  const versionNames = [...new Set(crds.flatMap(({ crd }) => crd.spec.versions.filter((v) => v.served).map((v) => v.name)))]
-    .sort(compareVersionPriority);
+  const versionNames = [...new Set(crds.flatMap(({ crd }) => crd.spec.versions.filter((v) => v.served).map((v) => v.name)))].sort(compareVersionPriority);
   const versions = versionNames.map((name): VersionModel => {
-    const kinds = crds.flatMap(({ crd, at }): KindModel[] => {
-      const v = crd.spec.versions.find((x) => x.name === name && x.served);
-      if (v === undefined) return [];
-      const schema = v.schema!.openAPIV3Schema!;
-      const names = crd.spec.names;
-      const scale = v.subresources?.scale;
-      return [{
-        kind: names.kind,
-        listKind: names.listKind ?? `${names.kind}List`,
-        plural: names.plural,
-        singular: names.singular ?? names.kind.toLowerCase(),
-        shortNames: [...(names.shortNames ?? [])].sort(),
-        categories: [...(names.categories ?? [])].sort(),
-        scope: crd.spec.scope === 'Cluster' ? 'Cluster' : 'Namespaced',
-        verbs: ALL_VERBS,
-        subresources: {
-          status: v.subresources?.status !== undefined,
-          scale: scale === undefined ? undefined : { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, labelSelectorPath: scale.labelSelectorPath },
-        },
-        printerColumns: (v.additionalPrinterColumns ?? []).map((c) => ({
-          name: c.name, type: c.type as KindModel['printerColumns'][number]['type'], jsonPath: c.jsonPath,
-          description: c.description, format: c.format, priority: c.priority ?? 0,
-        })),
-        selectableFields: (v.selectableFields ?? []).map((f) => f.jsonPath),
-        definition: `${defaultOpenAPIPackage(group, name)}.${names.kind}`,
-        schema: inlineSchema(schema, {}),
-        description: schema.description ?? '',
-        typeRef: { module: `${GENERATED}/types/${clientName}/${name}`, name: names.kind },
-        hooks: { conversion: undefined, defaults: undefined, strategy: undefined },
-        source: at,
-      }];
-    }).sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+    const kinds = crds
+      .flatMap(({ crd, at }): KindModel[] => {
+        const v = crd.spec.versions.find((x) => x.name === name && x.served);
+        if (v === undefined) return [];
+        const schema = v.schema!.openAPIV3Schema!;
+        const names = crd.spec.names;
+        const scale = v.subresources?.scale;
+        return [
+          {
+            kind: names.kind,
+            listKind: names.listKind ?? `${names.kind}List`,
+            plural: names.plural,
+            singular: names.singular ?? names.kind.toLowerCase(),
+            shortNames: [...(names.shortNames ?? [])].sort(),
+            categories: [...(names.categories ?? [])].sort(),
+            scope: crd.spec.scope === 'Cluster' ? 'Cluster' : 'Namespaced',
+            verbs: ALL_VERBS,
+            subresources: {
+              status: v.subresources?.status !== undefined,
+              scale: scale === undefined ? undefined : { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, labelSelectorPath: scale.labelSelectorPath },
+            },
+            printerColumns: (v.additionalPrinterColumns ?? []).map((c) => ({
+              name: c.name,
+              type: c.type as KindModel['printerColumns'][number]['type'],
+              jsonPath: c.jsonPath,
+              description: c.description,
+              format: c.format,
+              priority: c.priority ?? 0,
+            })),
+            selectableFields: (v.selectableFields ?? []).map((f) => f.jsonPath),
+            definition: `${defaultOpenAPIPackage(group, name)}.${names.kind}`,
+            schema: inlineSchema(schema, {}),
+            description: schema.description ?? '',
+            typeRef: { module: `${GENERATED}/types/${clientName}/${name}`, name: names.kind },
+            hooks: { conversion: undefined, defaults: undefined, strategy: undefined },
+            source: at,
+          },
+        ];
+      })
+      .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
     const storage = crds.some(({ crd }) => crd.spec.versions.some((v) => v.name === name && v.storage));
     const deprecated = crds.flatMap(({ crd }) => crd.spec.versions).find((v) => v.name === name && v.deprecated === true);
     const deprecation = deprecated === undefined ? undefined : { warning: deprecated.deprecationWarning };
@@ -151,7 +158,9 @@ export function readCRDDir(root: string): CRDFile[] {
   const dir = join(root, CRD_DIR);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.yaml') || n.endsWith('.yml')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.yaml') || n.endsWith('.yml'))
+      .sort();
   } catch {
     return [];
   }

@@ -59,9 +59,7 @@ export function readManifest(text: string): ReadManifest {
     }
     const contents = doc.contents;
     const fieldLine = (path: readonly (string | number)[]): number => lineOf(fieldOffset(contents, path));
-    const crd = apiVersion === 'apiextensions.k8s.io/v1beta1'
-      ? convertV1beta1(value)
-      : (value as unknown as CustomResourceDefinition);
+    const crd = apiVersion === 'apiextensions.k8s.io/v1beta1' ? convertV1beta1(value) : (value as unknown as CustomResourceDefinition);
     const problem = checkCRD(crd);
     if (problem !== undefined) {
       problems.push({ line: fieldLine(problem.path), message: problem.message });

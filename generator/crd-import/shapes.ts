@@ -69,10 +69,13 @@ export class ShapeTable {
       return { t: 'text', text: values.join(' | '), union: values.length > 1 };
     }
     switch (type) {
-      case 'string': return { t: 'text', text: 'string', union: false };
+      case 'string':
+        return { t: 'text', text: 'string', union: false };
       case 'integer':
-      case 'number': return { t: 'text', text: 'number', union: false };
-      case 'boolean': return { t: 'text', text: 'boolean', union: false };
+      case 'number':
+        return { t: 'text', text: 'number', union: false };
+      case 'boolean':
+        return { t: 'text', text: 'boolean', union: false };
       case 'array': {
         const items = schema.items;
         if (items === undefined || Array.isArray(items)) return { t: 'text', text: 'unknown[]', union: false };
@@ -101,7 +104,9 @@ export class ShapeTable {
         const own = declared.get(name);
         const text = name === 'metadata' ? OBJECT_META : 'string';
         props.push({
-          name, optional: !required.has(name), description: own?.description,
+          name,
+          optional: !required.has(name),
+          description: own?.description,
           ref: { node: this.intern({ t: 'text', text, union: false }), nullable: false },
         });
         declared.delete(name);
@@ -110,7 +115,7 @@ export class ShapeTable {
     for (const [name, prop] of declared) {
       props.push({ name, optional: !required.has(name), description: prop.description, ref: this.ref(prop) });
     }
-    const open = schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties !== undefined && schema.additionalProperties !== false;
+    const open = schema['x-kubernetes-preserve-unknown-fields'] === true || (schema.additionalProperties !== undefined && schema.additionalProperties !== false);
     return { t: 'object', props, open };
   }
 
@@ -129,10 +134,18 @@ function hashShape(shape: Shape): string {
   const ref = (r: Ref): string => `${r.node.hash}${r.nullable ? '?' : ''}`;
   let text: string;
   switch (shape.t) {
-    case 'text': text = `t${shape.text}`; break;
-    case 'array': text = `a${ref(shape.items)}`; break;
-    case 'map': text = `m${ref(shape.values)}`; break;
-    case 'object': text = `o${shape.open ? '+' : ''}${JSON.stringify(shape.props.map((p) => [p.name, p.optional, p.description ?? null, ref(p.ref)]))}`; break;
+    case 'text':
+      text = `t${shape.text}`;
+      break;
+    case 'array':
+      text = `a${ref(shape.items)}`;
+      break;
+    case 'map':
+      text = `m${ref(shape.values)}`;
+      break;
+    case 'object':
+      text = `o${shape.open ? '+' : ''}${JSON.stringify(shape.props.map((p) => [p.name, p.optional, p.description ?? null, ref(p.ref)]))}`;
+      break;
   }
   return createHash('sha1').update(text).digest('base64url');
 }

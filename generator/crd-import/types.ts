@@ -37,10 +37,14 @@ export function printTypes(kinds: readonly KindSchema[]): string {
 /** The slots of a shape: where its children are, and the name segment each adds. */
 function edges(shape: Shape): { segment: string; ref: Ref }[] {
   switch (shape.t) {
-    case 'object': return shape.props.map((p) => ({ segment: segmentOf(p.name), ref: p.ref }));
-    case 'array': return [{ segment: '', ref: shape.items }];
-    case 'map': return [{ segment: 'Value', ref: shape.values }];
-    case 'text': return [];
+    case 'object':
+      return shape.props.map((p) => ({ segment: segmentOf(p.name), ref: p.ref }));
+    case 'array':
+      return [{ segment: '', ref: shape.items }];
+    case 'map':
+      return [{ segment: 'Value', ref: shape.values }];
+    case 'text':
+      return [];
   }
 }
 
@@ -89,7 +93,11 @@ function nameShapes(table: ShapeTable, roots: readonly { kind: string; shape: Sh
 
 /** `x-kubernetes-foo` → `XKubernetesFoo`: a field name as part of a type name. */
 function segmentOf(field: string): string {
-  return field.split(/[^A-Za-z0-9]+/).filter((s) => s !== '').map((s) => s[0]!.toUpperCase() + s.slice(1)).join('');
+  return field
+    .split(/[^A-Za-z0-9]+/)
+    .filter((s) => s !== '')
+    .map((s) => s[0]!.toUpperCase() + s.slice(1))
+    .join('');
 }
 
 class Printer {
@@ -112,13 +120,16 @@ class Printer {
     if (name !== undefined) return { text: name, union: false };
     const shape = node.shape;
     switch (shape.t) {
-      case 'text': return { text: shape.text, union: shape.union };
+      case 'text':
+        return { text: shape.text, union: shape.union };
       case 'array': {
         const items = this.type(shape.items, indent);
         return { text: items.union ? `(${items.text})[]` : `${items.text}[]`, union: false };
       }
-      case 'map': return { text: `{ [key: string]: ${this.type(shape.values, indent).text} }`, union: false };
-      case 'object': return { text: this.body(shape, indent), union: false };
+      case 'map':
+        return { text: `{ [key: string]: ${this.type(shape.values, indent).text} }`, union: false };
+      case 'object':
+        return { text: this.body(shape, indent), union: false };
     }
   }
 }
@@ -130,6 +141,9 @@ function propertyKey(name: string): string {
 function doc(text: string | undefined, indent: string): string {
   const trimmed = text?.trim();
   if (trimmed === undefined || trimmed === '') return '';
-  const lines = trimmed.replace(/\*\//g, '*\\/').split('\n').map((l) => l.trimEnd());
+  const lines = trimmed
+    .replace(/\*\//g, '*\\/')
+    .split('\n')
+    .map((l) => l.trimEnd());
   return `${indent}/**\n${lines.map((l) => (l === '' ? `${indent} *` : `${indent} * ${l}`)).join('\n')}\n${indent} */\n`;
 }

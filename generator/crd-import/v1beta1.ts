@@ -1,5 +1,8 @@
 import type {
-  CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceSubresources,
+  CustomResourceColumnDefinition,
+  CustomResourceDefinition,
+  CustomResourceDefinitionVersion,
+  CustomResourceSubresources,
   CustomResourceValidation,
 } from '../../apis/apiextensions/v1/types.js';
 import { deepCopyJSON, isJSONObject, ownField } from '../../runtime/apimachinery/serializer/jsonvalue.js';

@@ -89,11 +89,12 @@ function kindClient(g: GroupModel, v: VersionModel, k: KindModel): SourceFileStr
         kind: StructureKind.Function,
         isExported: true,
         name: names.newClient(k),
-        docs: [namespaced
-          ? 'A client of the namespace\'s objects; the empty namespace lists and watches all namespaces.'
-          : 'A client of the cluster-scoped objects.'],
+        docs: [namespaced ? "A client of the namespace's objects; the empty namespace lists and watches all namespaces." : 'A client of the cluster-scoped objects.'],
         parameters: namespaced
-          ? [{ name: 'rest', type: 'RESTClient' }, { name: 'namespace', type: 'string' }]
+          ? [
+              { name: 'rest', type: 'RESTClient' },
+              { name: 'namespace', type: 'string' },
+            ]
           : [{ name: 'rest', type: 'RESTClient' }],
         returnType: names.clientInterface(k),
         statements: [`return new ResourceClient<${type}>(rest, ${names.resourceConst(k)}, ${namespaced ? 'namespace' : 'undefined'});`],
@@ -159,10 +160,12 @@ function clientset(model: ApiModel): SourceFileStructure {
         name: 'Clientset',
         docs: ['Typed clients of every group version defined in apis/, over one REST client.'],
         properties: members.map((m) => ({ name: `#${m.accessor}`, type: m.cls, isReadonly: true })),
-        ctors: [{
-          parameters: [{ name: 'rest', type: 'RESTClient', isReadonly: true, scope: MethodScope.Public }],
-          statements: members.map((m) => `this.#${m.accessor} = new ${m.cls}(rest);`),
-        }],
+        ctors: [
+          {
+            parameters: [{ name: 'rest', type: 'RESTClient', isReadonly: true, scope: MethodScope.Public }],
+            statements: members.map((m) => `this.#${m.accessor} = new ${m.cls}(rest);`),
+          },
+        ],
         methods: members.map((m) => ({ name: m.accessor, returnType: m.cls, statements: [`return this.#${m.accessor};`] })),
       },
     ],

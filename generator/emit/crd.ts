@@ -99,11 +99,13 @@ function conversionNote(entries: readonly { version: VersionModel; kind: KindMod
   const storage = (entries.find((e) => e.version.storage) ?? entries[0]!).version.name;
   const modules = entries.flatMap((e) => (e.kind.hooks.conversion === undefined ? [] : [`${e.kind.hooks.conversion.module}.ts`]));
   const { namespace, name, path } = CONVERSION_WEBHOOK_PLACEHOLDER;
-  return `${kind} differs between versions ${versions}. This server converts between them in process (${modules.join(', ')}); `
-    + 'installed into another cluster, the CRD needs a conversion webhook for that. spec.conversion is strategy Webhook with a '
-    + `placeholder Service (${namespace}/${name}, path ${path}): point it at your webhook (for instance with a kustomize patch, as `
-    + `kubebuilder does) before using a version other than the storage version ${storage}. Until then requests in ${storage} work `
-    + 'and others fail; strategy None would instead silently drop the fields that differ between versions.';
+  return (
+    `${kind} differs between versions ${versions}. This server converts between them in process (${modules.join(', ')}); ` +
+    'installed into another cluster, the CRD needs a conversion webhook for that. spec.conversion is strategy Webhook with a ' +
+    `placeholder Service (${namespace}/${name}, path ${path}): point it at your webhook (for instance with a kustomize patch, as ` +
+    `kubebuilder does) before using a version other than the storage version ${storage}. Until then requests in ${storage} work ` +
+    'and others fail; strategy None would instead silently drop the fields that differ between versions.'
+  );
 }
 
 function crdVersion(version: VersionModel, kind: KindModel, storage: boolean, problems: Diagnostic[]): CustomResourceDefinitionVersion {
@@ -120,13 +122,15 @@ function crdVersion(version: VersionModel, kind: KindModel, storage: boolean, pr
   if (kind.subresources.status || kind.subresources.scale !== undefined) {
     out.subresources = {
       ...(kind.subresources.status ? { status: {} } : {}),
-      ...(kind.subresources.scale === undefined ? {} : {
-        scale: {
-          specReplicasPath: kind.subresources.scale.specReplicasPath,
-          statusReplicasPath: kind.subresources.scale.statusReplicasPath,
-          ...(kind.subresources.scale.labelSelectorPath === undefined ? {} : { labelSelectorPath: kind.subresources.scale.labelSelectorPath }),
-        },
-      }),
+      ...(kind.subresources.scale === undefined
+        ? {}
+        : {
+            scale: {
+              specReplicasPath: kind.subresources.scale.specReplicasPath,
+              statusReplicasPath: kind.subresources.scale.statusReplicasPath,
+              ...(kind.subresources.scale.labelSelectorPath === undefined ? {} : { labelSelectorPath: kind.subresources.scale.labelSelectorPath }),
+            },
+          }),
     };
   }
   if (kind.printerColumns.length > 0) {

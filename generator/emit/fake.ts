@@ -52,10 +52,12 @@ function fakeClientset(model: ApiModel): SourceFileStructure {
         name: 'FakeClientset',
         extends: 'Clientset',
         docs: ['The typed Clientset over an in-memory tracker, for unit tests of controllers without a server. `fake` records actions and takes reactors.'],
-        ctors: [{
-          parameters: [{ name: 'fake', type: 'FakeRESTClient', isReadonly: true, scope: MethodScope.Public }],
-          statements: ['super(fake);'],
-        }],
+        ctors: [
+          {
+            parameters: [{ name: 'fake', type: 'FakeRESTClient', isReadonly: true, scope: MethodScope.Public }],
+            statements: ['super(fake);'],
+          },
+        ],
         methods: [{ name: 'tracker', returnType: 'ObjectTracker', statements: ['return this.fake.tracker;'] }],
       },
       {
@@ -63,19 +65,18 @@ function fakeClientset(model: ApiModel): SourceFileStructure {
         isExported: true,
         name: 'newFakeClientset',
         docs: ['A FakeClientset whose tracker uses `options` (clock, history size) and starts with `objects`.'],
-        parameters: [{ name: 'options', type: 'FakeClientsetOptions' }, { name: 'objects', type: 'readonly object[]', isRestParameter: true }],
-        returnType: 'FakeClientset',
-        statements: [
-          'const tracker = new ObjectTracker({ ...options, resources: fakeResources });',
-          'tracker.add(...objects);',
-          'return new FakeClientset(new FakeRESTClient(tracker));',
+        parameters: [
+          { name: 'options', type: 'FakeClientsetOptions' },
+          { name: 'objects', type: 'readonly object[]', isRestParameter: true },
         ],
+        returnType: 'FakeClientset',
+        statements: ['const tracker = new ObjectTracker({ ...options, resources: fakeResources });', 'tracker.add(...objects);', 'return new FakeClientset(new FakeRESTClient(tracker));'],
       },
       {
         kind: StructureKind.Function,
         isExported: true,
         name: 'newSimpleClientset',
-        docs: ['A FakeClientset that starts with `objects` (client-go\'s NewSimpleClientset).'],
+        docs: ["A FakeClientset that starts with `objects` (client-go's NewSimpleClientset)."],
         parameters: [{ name: 'objects', type: 'readonly object[]', isRestParameter: true }],
         returnType: 'FakeClientset',
         statements: ['return newFakeClientset({}, ...objects);'],

@@ -44,11 +44,13 @@ function indexFile(model: ApiModel): SourceFileStructure {
         isExported: true,
         declarationKind: VariableDeclarationKind.Const,
         docs: ['Every API group defined in apis/: what this project passes to runControlPlane and runAggregatedServer.'],
-        declarations: [{
-          name: 'apiGroups',
-          type: 'readonly APIGroupDefinition[]',
-          initializer: `[${groups.map(registryConstName).join(', ')}]`,
-        }],
+        declarations: [
+          {
+            name: 'apiGroups',
+            type: 'readonly APIGroupDefinition[]',
+            initializer: `[${groups.map(registryConstName).join(', ')}]`,
+          },
+        ],
       },
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: './clientset/index.js', namedExports: ['Clientset'] },
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: './informers/factory.js', namedExports: ['SharedInformerFactory'] },

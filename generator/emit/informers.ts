@@ -101,10 +101,12 @@ function informer(g: GroupModel, v: VersionModel, k: KindModel): SourceFileStruc
         kind: StructureKind.Function,
         isExported: true,
         name: informerNames.newInformer(k),
-        docs: [[
-          'Asks the factory for the one shared informer of this resource now (not at first use), so that start() runs it,',
-          'or runs it at once when the factory has started; listing and watching go through the typed client.',
-        ].join('\n')],
+        docs: [
+          [
+            'Asks the factory for the one shared informer of this resource now (not at first use), so that start() runs it,',
+            'or runs it at once when the factory has started; listing and watching go through the typed client.',
+          ].join('\n'),
+        ],
         parameters: [
           { name: 'factory', type: 'SharedInformerFactoryCore' },
           { name: 'clientset', type: `{ ${groupVersionAccessor(g.clientName, v.name)}(): ${groupClient} }` },
@@ -178,17 +180,21 @@ function factory(model: ApiModel): SourceFileStructure {
         kind: StructureKind.Class,
         isExported: true,
         name: 'SharedInformerFactory',
-        docs: [[
-          'Shared informers of every group version in apis/: asking twice for a resource returns the same informer,',
-          'so one list and one watch serve every consumer. start() runs the informers asked for so far, and any',
-          'asked for later at once; waitForCacheSync() waits for all of them: call it before reading listers.',
-        ].join('\n')],
-        ctors: [{
-          parameters: [
-            { name: 'clientset', type: 'Clientset', isReadonly: true, scope: MethodScope.Public },
-            { name: 'base', type: 'SharedInformerFactoryCore', isReadonly: true, scope: MethodScope.Public },
-          ],
-        }],
+        docs: [
+          [
+            'Shared informers of every group version in apis/: asking twice for a resource returns the same informer,',
+            'so one list and one watch serve every consumer. start() runs the informers asked for so far, and any',
+            'asked for later at once; waitForCacheSync() waits for all of them: call it before reading listers.',
+          ].join('\n'),
+        ],
+        ctors: [
+          {
+            parameters: [
+              { name: 'clientset', type: 'Clientset', isReadonly: true, scope: MethodScope.Public },
+              { name: 'base', type: 'SharedInformerFactoryCore', isReadonly: true, scope: MethodScope.Public },
+            ],
+          },
+        ],
         methods: [
           ...groupMethods,
           { name: 'start', returnType: 'void', statements: ['this.base.start();'] },

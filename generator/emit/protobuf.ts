@@ -16,9 +16,7 @@ import { Imports } from './ts.js';
  * the runtime imports it.
  */
 export function emitProtobuf(model: ApiModel): OutputFile[] {
-  const packages = model.groups
-    .filter((g) => g.origin === 'source')
-    .flatMap((g) => g.versions.filter((v) => v.protobuf.length > 0).map((v) => ({ group: g, version: v })));
+  const packages = model.groups.filter((g) => g.origin === 'source').flatMap((g) => g.versions.filter((v) => v.protobuf.length > 0).map((v) => ({ group: g, version: v })));
   return [
     ...packages.map(({ group, version }): OutputFile => ({ path: paths.protobuf(group, version), format: 'ts', structure: packageFile(group, version) })),
     { path: paths.protobufIndex(), format: 'ts', structure: indexFile(packages) },

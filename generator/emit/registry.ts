@@ -28,18 +28,19 @@ function registryFile(group: GroupModel): SourceFileStructure {
   const file = paths.registry(group);
   const imports = new Imports(file);
   imports.add(paths.runtimeRegistry, 'APIGroupDefinition', { typeOnly: true });
-  const versions = group.versions.filter((v) => v.kinds.length > 0).map((v) => ({
-    name: v.name,
-    ...(v.deprecation === undefined ? {} : { deprecation: { warning: v.deprecation.warning ?? defaultWarning(group, v) } }),
-    openapi: new RawCode(imports.addJSON(paths.openapi(group, v), `${lowerFirst(group.clientName)}${upperFirst(v.name)}OpenAPI`)),
-    resources: v.kinds.map((k) => resource(group, v, k, imports)),
-    ...(v.protobuf.length === 0 ? {} : { protobuf: new RawCode(imports.add(paths.protobuf(group, v), protobufConstName(group, v))) }),
-  }));
+  const versions = group.versions
+    .filter((v) => v.kinds.length > 0)
+    .map((v) => ({
+      name: v.name,
+      ...(v.deprecation === undefined ? {} : { deprecation: { warning: v.deprecation.warning ?? defaultWarning(group, v) } }),
+      openapi: new RawCode(imports.addJSON(paths.openapi(group, v), `${lowerFirst(group.clientName)}${upperFirst(v.name)}OpenAPI`)),
+      resources: v.kinds.map((k) => resource(group, v, k, imports)),
+      ...(v.protobuf.length === 0 ? {} : { protobuf: new RawCode(imports.add(paths.protobuf(group, v), protobufConstName(group, v))) }),
+    }));
   const hub = group.versions.find((v) => v.hub)!;
   const storage = group.versions.find((v) => v.storage)!;
-  const declaration = group.declaration === undefined
-    ? {}
-    : { declaration: new RawCode(imports.add(group.declaration.module, group.declaration.name, { as: `${lowerFirst(group.clientName)}Declaration` })) };
+  const declaration =
+    group.declaration === undefined ? {} : { declaration: new RawCode(imports.add(group.declaration.module, group.declaration.name, { as: `${lowerFirst(group.clientName)}Declaration` })) };
   return {
     kind: StructureKind.SourceFile,
     statements: [
@@ -57,8 +58,7 @@ function registryFile(group: GroupModel): SourceFileStructure {
 function resource(group: GroupModel, version: VersionModel, kind: KindModel, imports: Imports): Record<string, unknown> {
   const local = (suffix: string): string => `${lowerFirst(kind.kind)}${upperFirst(version.name)}${suffix}`;
   const schema = imports.addJSON(paths.schema(group, version, kind), local('Schema'));
-  const hook = (ref: KindModel['hooks']['conversion'], suffix: string): RawCode | undefined =>
-    (ref === undefined ? undefined : new RawCode(imports.add(ref.module, ref.name, { as: local(suffix) })));
+  const hook = (ref: KindModel['hooks']['conversion'], suffix: string): RawCode | undefined => (ref === undefined ? undefined : new RawCode(imports.add(ref.module, ref.name, { as: local(suffix) })));
   return {
     kind: kind.kind,
     listKind: kind.listKind,

@@ -7,9 +7,15 @@ import { paths } from './paths.js';
  * validator compiles and what a CRD's openAPIV3Schema carries.
  */
 export function emitSchemas(model: ApiModel): OutputFile[] {
-  return model.groups.filter((g) => g.origin === 'source').flatMap((g) => g.versions.flatMap((v) => v.kinds.map((k): OutputFile => ({
-    path: paths.schema(g, v, k),
-    format: 'json',
-    value: k.schema,
-  }))));
+  return model.groups
+    .filter((g) => g.origin === 'source')
+    .flatMap((g) =>
+      g.versions.flatMap((v) =>
+        v.kinds.map((k): OutputFile => ({
+          path: paths.schema(g, v, k),
+          format: 'json',
+          value: k.schema,
+        })),
+      ),
+    );
 }

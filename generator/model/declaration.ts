@@ -21,7 +21,10 @@ export function withGroupDeclarations(groups: readonly GroupModel[], root: strin
     project ??= new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: false } });
     const source = project.addSourceFileAtPath(join(root, file));
     if (!source.getExportedDeclarations().has(GROUP_DECLARATION.export)) {
-      sink.error({ file, line: 1 }, `the declaration of group ${JSON.stringify(g.name)} must be exported as \`${GROUP_DECLARATION.export}\` (export const ${GROUP_DECLARATION.export} = { … } satisfies APIGroupDeclaration)`);
+      sink.error(
+        { file, line: 1 },
+        `the declaration of group ${JSON.stringify(g.name)} must be exported as \`${GROUP_DECLARATION.export}\` (export const ${GROUP_DECLARATION.export} = { … } satisfies APIGroupDeclaration)`,
+      );
       return g;
     }
     return { ...g, declaration: { module: file.replace(/\.ts$/, ''), name: GROUP_DECLARATION.export } };

@@ -29,8 +29,7 @@ export class DiagnosticSink {
 
   /** Records a problem; the same message at the same place (a type reached from several kinds) is kept once. */
   error(location: SourceLocation | undefined, message: string): void {
-    const seen = this.items.some((d) => d.message === message && d.location?.file === location?.file
-      && d.location?.line === location?.line && d.location?.column === location?.column);
+    const seen = this.items.some((d) => d.message === message && d.location?.file === location?.file && d.location?.line === location?.line && d.location?.column === location?.column);
     if (!seen) this.items.push({ location, message });
   }
 
@@ -40,9 +39,9 @@ export class DiagnosticSink {
 
   throwIfAny(): void {
     if (this.items.length === 0) return;
-    const sorted = [...this.items].sort((a, b) =>
-      (a.location?.file ?? '').localeCompare(b.location?.file ?? '') || (a.location?.line ?? 0) - (b.location?.line ?? 0)
-      || (a.location?.column ?? 0) - (b.location?.column ?? 0));
+    const sorted = [...this.items].sort(
+      (a, b) => (a.location?.file ?? '').localeCompare(b.location?.file ?? '') || (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.column ?? 0) - (b.location?.column ?? 0),
+    );
     throw new CodegenError(sorted);
   }
 }

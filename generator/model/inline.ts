@@ -25,9 +25,24 @@ export interface InlineOptions<S> {
 
 /** What a published-only node keeps out of the validation schema: its constraints, not its shape. */
 const CONSTRAINTS = [
-  'enum', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
-  'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-validations',
+  'enum',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-validations',
 ] as const satisfies readonly (keyof JSONSchemaProps)[];
 
 interface Walk<S> {
@@ -118,12 +133,14 @@ export function walkSchema(schema: JSONSchemaProps, visit: (node: JSONSchemaProp
 
 /** The schema at a simple JSON path (`.spec.replicas`), or undefined when the path leaves the schema. */
 export function schemaAtPath(schema: JSONSchemaProps, jsonPath: string): JSONSchemaProps | undefined {
-  const parts = jsonPath.replace(/^\./, '').split('.').filter((p) => p !== '');
+  const parts = jsonPath
+    .replace(/^\./, '')
+    .split('.')
+    .filter((p) => p !== '');
   let node: JSONSchemaProps | undefined = schema;
   for (const part of parts) {
     if (node === undefined) return undefined;
-    const step: JSONSchemaProps | undefined = node.properties?.[part]
-      ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
+    const step: JSONSchemaProps | undefined = node.properties?.[part] ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
     if (step === undefined && node['x-kubernetes-preserve-unknown-fields'] === true) return {};
     node = step;
   }

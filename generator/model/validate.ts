@@ -42,7 +42,10 @@ function validateGroupVersions(group: GroupModel, sink: DiagnosticSink): void {
     const versions = group.versions.filter((v) => v.kinds.some((k) => k.kind === name));
     const hubKind = hub?.kinds.find((k) => k.kind === name);
     if (hubKind === undefined && versions.length > 1) {
-      sink.error(versions[0]!.kinds.find((k) => k.kind === name)!.source, `${name} is served in ${versions.map((v) => v.name).join(', ')} but not in the hub version ${hub?.name ?? '(none)'}: conversions go through the hub`);
+      sink.error(
+        versions[0]!.kinds.find((k) => k.kind === name)!.source,
+        `${name} is served in ${versions.map((v) => v.name).join(', ')} but not in the hub version ${hub?.name ?? '(none)'}: conversions go through the hub`,
+      );
       continue;
     }
     const first = versions[0]!.kinds.find((k) => k.kind === name)!;
@@ -53,7 +56,10 @@ function validateGroupVersions(group: GroupModel, sink: DiagnosticSink): void {
       }
       if (hubKind === undefined || v.hub) continue;
       if (k.hooks.conversion === undefined && !sameShape(k.schema, hubKind.schema)) {
-        sink.error(k.source, `${name} in ${v.name} differs from the hub version ${hub!.name} (${firstDifference(k.schema, hubKind.schema)}): export ${name}Conversion { toHub, fromHub } from ${v.dir}/conversion.ts`);
+        sink.error(
+          k.source,
+          `${name} in ${v.name} differs from the hub version ${hub!.name} (${firstDifference(k.schema, hubKind.schema)}): export ${name}Conversion { toHub, fromHub } from ${v.dir}/conversion.ts`,
+        );
       }
     }
   }

@@ -46,8 +46,13 @@ export function parseApis(options: ParseOptions): ApiModel {
     // Resolved as tsc resolves the project: types from the framework come from its package
     // (`kube-ts-apiserver/apis/meta/v1`), read from the .ts sources it ships (the "source" condition).
     compilerOptions: {
-      strict: true, allowJs: false, noEmit: true, skipLibCheck: true,
-      module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, customConditions: ['source'],
+      strict: true,
+      allowJs: false,
+      noEmit: true,
+      skipLibCheck: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      customConditions: ['source'],
     },
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,
@@ -56,7 +61,9 @@ export function parseApis(options: ParseOptions): ApiModel {
   const filesByPackage = new Map<PackageInfo, SourceFile[]>();
   for (const pkg of packages) {
     const dir = join(root, pkg.dir);
-    const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort()
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .sort()
       .map((f) => project.addSourceFileAtPath(join(dir, f)));
     filesByPackage.set(pkg, files);
   }
@@ -109,19 +116,21 @@ export function parseApis(options: ParseOptions): ApiModel {
 
   const model: ApiModel = {
     definitions,
-    groups: [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, pkgs]): GroupModel => {
-      const versions = pkgs.sort((a, b) => compareVersionPriority(a.version, b.version));
-      return {
-        name,
-        dir: versions[0]!.groupDir,
-        clientName: groupClientName(name),
-        origin: 'source',
-        versions: versions.map((pkg): VersionModel => ({
-          ...buildVersion(pkg, versions.length, kindsByPackage.get(pkg) ?? [], definitions, filesByPackage.get(pkg) ?? [], { rel, sink, sites }),
-          protobuf: protobuf.get(pkg) ?? [],
-        })),
-      };
-    }),
+    groups: [...groups.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, pkgs]): GroupModel => {
+        const versions = pkgs.sort((a, b) => compareVersionPriority(a.version, b.version));
+        return {
+          name,
+          dir: versions[0]!.groupDir,
+          clientName: groupClientName(name),
+          origin: 'source',
+          versions: versions.map((pkg): VersionModel => ({
+            ...buildVersion(pkg, versions.length, kindsByPackage.get(pkg) ?? [], definitions, filesByPackage.get(pkg) ?? [], { rel, sink, sites }),
+            protobuf: protobuf.get(pkg) ?? [],
+          })),
+        };
+      }),
   };
   validateModel(model, sink);
   sink.throwIfAny();
@@ -145,62 +154,63 @@ function buildVersion(
   const conversionFile = files.find((f) => f.getBaseName() === 'conversion.ts');
   const defaults = exportsOf('defaults.ts');
   const strategies = exportsOf('strategy.ts');
-  const ref = (file: string, name: string, available: ReadonlySet<string>): TypeRef | undefined =>
-    (available.has(name) ? { module: `${pkg.dir}/${file}`, name } : undefined);
+  const ref = (file: string, name: string, available: ReadonlySet<string>): TypeRef | undefined => (available.has(name) ? { module: `${pkg.dir}/${file}`, name } : undefined);
 
   return {
     name: pkg.version,
     dir: pkg.dir,
     storage: versionCount === 1 || pkg.markers.has('storageVersion'),
     hub: versionCount === 1 || pkg.markers.has('hub'),
-    deprecation: deprecated === undefined
-      ? undefined
-      : { warning: typeof deprecated.value.values['warning'] === 'string' ? deprecated.value.values['warning'] : undefined },
+    deprecation: deprecated === undefined ? undefined : { warning: typeof deprecated.value.values['warning'] === 'string' ? deprecated.value.values['warning'] : undefined },
     openapiPackage: pkg.openapiPackage,
-    kinds: kinds.map(({ decl, facts, definition }): KindModel => {
-      const kind = decl.getName();
-      const hooks: KindHooks = {
-        conversion: ref('conversion', `${kind}Conversion`, conversions),
-        defaults: ref('defaults', `set${kind}Defaults`, defaults),
-        strategy: ref('strategy', `${kind}Strategy`, strategies),
-      };
-      if (hooks.conversion !== undefined && conversionFile !== undefined) {
-        checkConversion(conversionFile, hooks.conversion.name, rel(conversionFile.getFilePath()), sink);
-      }
-      const root = definitions[definition]!;
-      return {
-        kind,
-        listKind: `${kind}List`,
-        plural: facts.plural,
-        singular: facts.singular,
-        shortNames: facts.shortNames,
-        categories: facts.categories,
-        scope: facts.scope,
-        verbs: facts.verbs,
-        subresources: { status: facts.status, scale: facts.scale },
-        printerColumns: facts.printerColumns,
-        selectableFields: facts.selectableFields,
-        definition,
-        schema: inlineSchema<DeclarationSite>({ $ref: definition }, definitions, {
-          siteOf: (node) => sites.siteOf(node),
-          publishedOnly: (node) => sites.isValidatedByStrategy(node),
-          onRecursion: (r) => sink.error(r.site?.location, recursionMessage(kind, r.ref, r.path, r.site)),
-        }),
-        description: root.description ?? '',
-        typeRef: { module: rel(decl.getSourceFile().getFilePath()).replace(/\.ts$/, ''), name: kind },
-        hooks,
-        source: { file: rel(decl.getSourceFile().getFilePath()), line: decl.getStartLineNumber() },
-      };
-    }).sort((a, b) => a.kind.localeCompare(b.kind)),
+    kinds: kinds
+      .map(({ decl, facts, definition }): KindModel => {
+        const kind = decl.getName();
+        const hooks: KindHooks = {
+          conversion: ref('conversion', `${kind}Conversion`, conversions),
+          defaults: ref('defaults', `set${kind}Defaults`, defaults),
+          strategy: ref('strategy', `${kind}Strategy`, strategies),
+        };
+        if (hooks.conversion !== undefined && conversionFile !== undefined) {
+          checkConversion(conversionFile, hooks.conversion.name, rel(conversionFile.getFilePath()), sink);
+        }
+        const root = definitions[definition]!;
+        return {
+          kind,
+          listKind: `${kind}List`,
+          plural: facts.plural,
+          singular: facts.singular,
+          shortNames: facts.shortNames,
+          categories: facts.categories,
+          scope: facts.scope,
+          verbs: facts.verbs,
+          subresources: { status: facts.status, scale: facts.scale },
+          printerColumns: facts.printerColumns,
+          selectableFields: facts.selectableFields,
+          definition,
+          schema: inlineSchema<DeclarationSite>({ $ref: definition }, definitions, {
+            siteOf: (node) => sites.siteOf(node),
+            publishedOnly: (node) => sites.isValidatedByStrategy(node),
+            onRecursion: (r) => sink.error(r.site?.location, recursionMessage(kind, r.ref, r.path, r.site)),
+          }),
+          description: root.description ?? '',
+          typeRef: { module: rel(decl.getSourceFile().getFilePath()).replace(/\.ts$/, ''), name: kind },
+          hooks,
+          source: { file: rel(decl.getSourceFile().getFilePath()), line: decl.getStartLineNumber() },
+        };
+      })
+      .sort((a, b) => a.kind.localeCompare(b.kind)),
   };
 }
 
 /** A structural schema cannot refer to itself: kube's CRD schemas have no $ref. */
 function recursionMessage(kind: string, ref: string, path: string, site: DeclarationSite | undefined): string {
   const type = ref.slice(ref.lastIndexOf('.') + 1);
-  return `${site === undefined ? '' : `${site.target}: `}type ${type} refers to itself (kind ${kind} at ${path}), and a structural schema cannot be recursive: `
-    + 'bound the depth with a separate type per level, or mark the field @preserveUnknownFields '
-    + '(+kubebuilder:pruning:PreserveUnknownFields) or @schemaless (+kubebuilder:validation:Schemaless) to keep that part unvalidated';
+  return (
+    `${site === undefined ? '' : `${site.target}: `}type ${type} refers to itself (kind ${kind} at ${path}), and a structural schema cannot be recursive: ` +
+    'bound the depth with a separate type per level, or mark the field @preserveUnknownFields ' +
+    '(+kubebuilder:pruning:PreserveUnknownFields) or @schemaless (+kubebuilder:validation:Schemaless) to keep that part unvalidated'
+  );
 }
 
 function discoverPackages(apisDir: string, rel: (f: string) => string, sink: DiagnosticSink): PackageInfo[] {

@@ -1,15 +1,7 @@
 import type { InterfaceDeclaration } from 'ts-morph';
 import type { DiagnosticSink } from '../model/diagnostics.js';
 import { pluralize } from '../model/names.js';
-import {
-  ALL_VERBS,
-  type PrinterColumn,
-  type PrinterColumnType,
-  type ScaleSubresource,
-  type Scope,
-  type SourceLocation,
-  type Verb,
-} from '../model/types.js';
+import { ALL_VERBS, type PrinterColumn, type PrinterColumnType, type ScaleSubresource, type Scope, type SourceLocation, type Verb } from '../model/types.js';
 import type { Markers } from './markers.js';
 
 /** The resource-level facts of a kind, read from its markers (schema aside). */
@@ -57,7 +49,10 @@ export function readKindFacts(decl: InterfaceDeclaration, markers: Markers, file
 
   const plural = str('path') ?? pluralize(kind.toLowerCase());
   const singular = str('singular') ?? kind.toLowerCase();
-  for (const [what, value] of [['path', plural], ['singular', singular]] as const) {
+  for (const [what, value] of [
+    ['path', plural],
+    ['singular', singular],
+  ] as const) {
     if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(value)) {
       sink.error(at(resource ?? { line: decl.getStartLineNumber(), column: undefined }), `marker @resource: ${what} "${value}" must be a lowercase DNS-1035 label`);
     }
@@ -133,4 +128,3 @@ function readColumn(v: Readonly<Record<string, unknown>>, at: SourceLocation, si
     priority: typeof v['priority'] === 'number' ? v['priority'] : 0,
   };
 }
-

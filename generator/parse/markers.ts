@@ -13,13 +13,18 @@ export interface KeyValues {
   readonly values: Readonly<Record<string, string | number | readonly string[]>>;
 }
 
-type ValueOf<A extends MarkerArgs> =
-  A extends { kind: 'flag' } ? true
-    : A extends { kind: 'string' | 'oneOf' } ? string
-      : A extends { kind: 'number' | 'integer' } ? number
-        : A extends { kind: 'list' } ? readonly string[]
-          : A extends { kind: 'keyValues' } ? KeyValues
-            : A extends { kind: 'fieldNumber' } ? FieldNumber
+type ValueOf<A extends MarkerArgs> = A extends { kind: 'flag' }
+  ? true
+  : A extends { kind: 'string' | 'oneOf' }
+    ? string
+    : A extends { kind: 'number' | 'integer' }
+      ? number
+      : A extends { kind: 'list' }
+        ? readonly string[]
+        : A extends { kind: 'keyValues' }
+          ? KeyValues
+          : A extends { kind: 'fieldNumber' }
+            ? FieldNumber
             : unknown;
 
 export type MarkerValue<N extends MarkerName> = ValueOf<(typeof VOCABULARY)[N]['args']>;
@@ -221,7 +226,10 @@ function closingQuote(text: string, open: number): number {
 }
 
 function splitList(text: string): string[] {
-  return text.split(/[;,]/).map((s) => s.trim()).filter((s) => s !== '');
+  return text
+    .split(/[;,]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function parseJSON(text: string): unknown {
@@ -235,9 +243,7 @@ function parseJSON(text: string): unknown {
 function suggest(name: string): string {
   const known = Object.keys(VOCABULARY);
   const lower = name.toLowerCase();
-  const best = known
-    .map((k) => ({ k, d: distance(k.toLowerCase(), lower) }))
-    .sort((a, b) => a.d - b.d || a.k.localeCompare(b.k))[0];
+  const best = known.map((k) => ({ k, d: distance(k.toLowerCase(), lower) })).sort((a, b) => a.d - b.d || a.k.localeCompare(b.k))[0];
   return best !== undefined && best.d <= 2 ? ` (did you mean @${best.k}?)` : '';
 }
 

@@ -31,9 +31,7 @@ export function readPackage(dir: string, docText: string | undefined, sink: Diag
     return undefined;
   }
   const comment = leadingDocComment(docText);
-  const markers = comment === undefined
-    ? Markers.empty
-    : decodeMarkers(parseComment(comment.text, comment.line), 'package', docFile, sink);
+  const markers = comment === undefined ? Markers.empty : decodeMarkers(parseComment(comment.text, comment.line), 'package', docFile, sink);
   const groupName = markers.one('groupName')?.value;
   if (groupName === undefined) {
     sink.error({ file: docFile, line: 1 }, 'doc.ts needs a leading /** … */ comment with @groupName (use @groupName "" for the core group)');

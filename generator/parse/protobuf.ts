@@ -35,7 +35,10 @@ export function readProtobufMessages(interfaces: ReadonlyMap<PackageInfo, readon
   const reader = new MessageReader(ctx);
   const found = new Map<PackageInfo, LocatedMessage[]>();
   for (const [pkg, decls] of interfaces) {
-    found.set(pkg, decls.flatMap((d) => reader.message(d) ?? []));
+    found.set(
+      pkg,
+      decls.flatMap((d) => reader.message(d) ?? []),
+    );
   }
   const known = new Set([...found.values()].flatMap((ms) => ms.map((m) => m.name)));
   for (const messages of found.values()) {
@@ -49,7 +52,10 @@ export function readProtobufMessages(interfaces: ReadonlyMap<PackageInfo, readon
   }
   const out = new Map<PackageInfo, ProtoMessage[]>();
   for (const [pkg, messages] of found) {
-    out.set(pkg, messages.map(withoutLocations).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+    out.set(
+      pkg,
+      messages.map(withoutLocations).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    );
   }
   return out;
 }
@@ -158,10 +164,14 @@ class MessageReader {
 
   private valueType(node: TypeNode): ProtoFieldType | string {
     switch (node.getKind()) {
-      case SyntaxKind.StringKeyword: return { kind: 'scalar', scalar: 'string' };
-      case SyntaxKind.BooleanKeyword: return { kind: 'scalar', scalar: 'bool' };
-      case SyntaxKind.NumberKeyword: return 'a plain number has no protobuf type: use int32 or int64 from apis/meta/v1';
-      default: break;
+      case SyntaxKind.StringKeyword:
+        return { kind: 'scalar', scalar: 'string' };
+      case SyntaxKind.BooleanKeyword:
+        return { kind: 'scalar', scalar: 'bool' };
+      case SyntaxKind.NumberKeyword:
+        return 'a plain number has no protobuf type: use int32 or int64 from apis/meta/v1';
+      default:
+        break;
     }
     if (Node.isLiteralTypeNode(node) || Node.isUnionTypeNode(node)) return literalUnionType(node);
     if (Node.isTypeLiteral(node)) return 'an inline object type has no protobuf message: declare it as a named interface';
@@ -233,7 +243,6 @@ function isNull(node: TypeNode): boolean {
 /** String literals and unions of them are Go string enums; anything else in a union has no single wire type. */
 function literalUnionType(node: TypeNode): ProtoFieldType | string {
   const members = Node.isUnionTypeNode(node) ? node.getTypeNodes().filter((m) => !isNull(m)) : [node];
-  const strings = members.every((m) => m.getKind() === SyntaxKind.StringKeyword
-    || (Node.isLiteralTypeNode(m) && Node.isStringLiteral(m.getLiteral())));
+  const strings = members.every((m) => m.getKind() === SyntaxKind.StringKeyword || (Node.isLiteralTypeNode(m) && Node.isStringLiteral(m.getLiteral())));
   return strings ? { kind: 'scalar', scalar: 'string' } : `the union "${node.getText()}" has no single protobuf type`;
 }

@@ -27,10 +27,23 @@ type Keyword = 'numeric' | 'string' | 'array' | 'object' | 'any';
  * `string[]`), which spares a named alias per constrained list.
  */
 const KEYWORD_KIND: Readonly<Record<string, Keyword>> = {
-  minimum: 'numeric', maximum: 'numeric', exclusiveMinimum: 'numeric', exclusiveMaximum: 'numeric', multipleOf: 'numeric',
-  minLength: 'string', maxLength: 'string', pattern: 'string',
-  minItems: 'array', maxItems: 'array', uniqueItems: 'array', listType: 'array', listMapKey: 'array',
-  minProperties: 'object', maxProperties: 'object', mapType: 'object', structType: 'object',
+  minimum: 'numeric',
+  maximum: 'numeric',
+  exclusiveMinimum: 'numeric',
+  exclusiveMaximum: 'numeric',
+  multipleOf: 'numeric',
+  minLength: 'string',
+  maxLength: 'string',
+  pattern: 'string',
+  minItems: 'array',
+  maxItems: 'array',
+  uniqueItems: 'array',
+  listType: 'array',
+  listMapKey: 'array',
+  minProperties: 'object',
+  maxProperties: 'object',
+  mapType: 'object',
+  structType: 'object',
 };
 
 /**
@@ -131,7 +144,13 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: Markers, at
   const mapKeys = markers.all('listMapKey');
   if (mapKeys.length > 0) {
     if (listType?.value !== 'map') report(mapKeys[0]!, 'listMapKey', 'needs @listType map');
-    else set('listMapKey', mapKeys[0]!, 'x-kubernetes-list-map-keys', mapKeys.map((k) => k.value));
+    else
+      set(
+        'listMapKey',
+        mapKeys[0]!,
+        'x-kubernetes-list-map-keys',
+        mapKeys.map((k) => k.value),
+      );
   } else if (listType?.value === 'map') {
     report(listType, 'listType', '@listType map needs at least one @listMapKey');
   }
@@ -183,7 +202,7 @@ function preserveUnknownFields(s: JSONSchemaProps, embedded: boolean): JSONSchem
   const flag = { 'x-kubernetes-preserve-unknown-fields': true } as const;
   if (s.type === 'array' && isSchema(s.items)) return { ...s, items: { ...s.items, ...flag } };
   const map = s.type === 'object' && s.properties === undefined && typeof s.additionalProperties === 'object';
-  if (map && !embedded) return { ...s, additionalProperties: { ...s.additionalProperties as JSONSchemaProps, ...flag } };
+  if (map && !embedded) return { ...s, additionalProperties: { ...(s.additionalProperties as JSONSchemaProps), ...flag } };
   return { ...s, ...flag };
 }
 
@@ -193,11 +212,16 @@ function isSchema(items: JSONSchemaProps['items']): items is JSONSchemaProps {
 
 function fitsKind(s: JSONSchemaProps, kind: Keyword): boolean {
   switch (kind) {
-    case 'numeric': return s.type === 'integer' || s.type === 'number' || s['x-kubernetes-int-or-string'] === true;
-    case 'string': return s.type === 'string' || s['x-kubernetes-int-or-string'] === true;
-    case 'array': return s.type === 'array';
-    case 'object': return s.type === 'object';
-    case 'any': return true;
+    case 'numeric':
+      return s.type === 'integer' || s.type === 'number' || s['x-kubernetes-int-or-string'] === true;
+    case 'string':
+      return s.type === 'string' || s['x-kubernetes-int-or-string'] === true;
+    case 'array':
+      return s.type === 'array';
+    case 'object':
+      return s.type === 'object';
+    case 'any':
+      return true;
   }
 }
 

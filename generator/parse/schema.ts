@@ -1,12 +1,4 @@
-import {
-  type EnumDeclaration,
-  type InterfaceDeclaration,
-  Node,
-  type PropertySignature,
-  SyntaxKind,
-  type TypeAliasDeclaration,
-  type TypeNode,
-} from 'ts-morph';
+import { type EnumDeclaration, type InterfaceDeclaration, Node, type PropertySignature, SyntaxKind, type TypeAliasDeclaration, type TypeNode } from 'ts-morph';
 import type { SchemaSites } from '../check/sites.js';
 import type { DiagnosticSink } from '../model/diagnostics.js';
 import type { JSONSchemaProps } from '../model/schema.js';
@@ -97,18 +89,30 @@ export class SchemaBuilder {
     if (Node.isParenthesizedTypeNode(node)) return this.forTypeNode(node.getTypeNode(), ctx);
     const inner: TypeContext = { ...ctx, optional: false };
     switch (node.getKind()) {
-      case SyntaxKind.StringKeyword: return { type: 'string' };
-      case SyntaxKind.NumberKeyword: return { type: 'number' };
-      case SyntaxKind.BooleanKeyword: return { type: 'boolean' };
-      case SyntaxKind.UnknownKeyword: return this.opaque(node, ctx, { 'x-kubernetes-preserve-unknown-fields': true });
-      case SyntaxKind.ObjectKeyword: return this.opaque(node, ctx, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
-      default: break;
+      case SyntaxKind.StringKeyword:
+        return { type: 'string' };
+      case SyntaxKind.NumberKeyword:
+        return { type: 'number' };
+      case SyntaxKind.BooleanKeyword:
+        return { type: 'boolean' };
+      case SyntaxKind.UnknownKeyword:
+        return this.opaque(node, ctx, { 'x-kubernetes-preserve-unknown-fields': true });
+      case SyntaxKind.ObjectKeyword:
+        return this.opaque(node, ctx, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+      default:
+        break;
     }
     if (Node.isArrayTypeNode(node)) return { type: 'array', items: this.forTypeNode(node.getElementTypeNode(), inner) };
     if (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.ReadonlyKeyword) return this.forTypeNode(node.getTypeNode(), ctx);
     if (Node.isLiteralTypeNode(node)) return this.literalUnion([node]) ?? this.unsupported(node);
     if (Node.isUnionTypeNode(node)) return this.union(node.getTypeNodes(), node, ctx);
-    if (Node.isTypeLiteral(node)) return this.objectSchema(node.getProperties(), node.getIndexSignatures().flatMap((s) => s.getReturnTypeNode() ?? []), node, inner);
+    if (Node.isTypeLiteral(node))
+      return this.objectSchema(
+        node.getProperties(),
+        node.getIndexSignatures().flatMap((s) => s.getReturnTypeNode() ?? []),
+        node,
+        inner,
+      );
     if (Node.isTypeReference(node)) return this.reference(node, inner);
     return this.unsupported(node);
   }
@@ -182,7 +186,12 @@ export class SchemaBuilder {
     const properties = collectProperties(decl, this.ctx.sink, (n) => this.location(n));
     const target = `${site === 'kind' ? 'kind' : 'type'} ${decl.getName()}`;
     const ctx: TypeContext = { target, at: decl, optIn: markers.has('preserveUnknownFields'), intOrString: false, optional: false };
-    let schema = this.objectSchema(properties, decl.getIndexSignatures().flatMap((s) => s.getReturnTypeNode() ?? []), decl, ctx);
+    let schema = this.objectSchema(
+      properties,
+      decl.getIndexSignatures().flatMap((s) => s.getReturnTypeNode() ?? []),
+      decl,
+      ctx,
+    );
     if (comment.description !== '') schema = { ...schema, description: comment.description };
     return this.mark(schema, markers, { location: this.location(decl), target, resourceRoot: site === 'kind' });
   }
@@ -243,7 +252,15 @@ export class SchemaBuilder {
     }
     // Kubernetes documents such types (JSONSchemaPropsOrArray, …) as schemaless
     // values: faithful only when the declaration says its data is unvalidated.
-    if (!ctx.optIn) this.ctx.sink.error(this.location(ctx.at), unrepresentable.union(ctx, at.getText(), nonNull.map((m) => this.memberKind(m))));
+    if (!ctx.optIn)
+      this.ctx.sink.error(
+        this.location(ctx.at),
+        unrepresentable.union(
+          ctx,
+          at.getText(),
+          nonNull.map((m) => this.memberKind(m)),
+        ),
+      );
     return withNull({ 'x-kubernetes-preserve-unknown-fields': true });
   }
 
@@ -368,8 +385,7 @@ export function propertyName(prop: PropertySignature): string {
 }
 
 function isNullType(node: TypeNode): boolean {
-  return node.getKind() === SyntaxKind.NullKeyword
-    || (Node.isLiteralTypeNode(node) && node.getLiteral().getKind() === SyntaxKind.NullKeyword);
+  return node.getKind() === SyntaxKind.NullKeyword || (Node.isLiteralTypeNode(node) && node.getLiteral().getKind() === SyntaxKind.NullKeyword);
 }
 
 /** Aliases that stay inline: primitives, literal unions and unions of primitives. */

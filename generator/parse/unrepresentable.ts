@@ -14,8 +14,8 @@ export interface TypeContext {
   readonly optional: boolean;
 }
 
-const OPT_IN = 'or, to keep any value unvalidated, mark the declaration @preserveUnknownFields '
-  + '(+kubebuilder:pruning:PreserveUnknownFields) or a field @schemaless (+kubebuilder:validation:Schemaless)';
+const OPT_IN =
+  'or, to keep any value unvalidated, mark the declaration @preserveUnknownFields ' + '(+kubebuilder:pruning:PreserveUnknownFields) or a field @schemaless (+kubebuilder:validation:Schemaless)';
 
 /**
  * The messages for TypeScript types that have no structural schema. Each says
@@ -24,27 +24,27 @@ const OPT_IN = 'or, to keep any value unvalidated, mark the declaration @preserv
  */
 export const unrepresentable = {
   opaque(ctx: TypeContext, text: string): string {
-    return `${ctx.target}: type "${text}" has no schema, so the field would be stored unvalidated and never pruned: `
-      + `declare its shape as an interface, use RawExtension (any object) from apis/meta/v1, ${OPT_IN}`;
+    return (
+      `${ctx.target}: type "${text}" has no schema, so the field would be stored unvalidated and never pruned: ` +
+      `declare its shape as an interface, use RawExtension (any object) from apis/meta/v1, ${OPT_IN}`
+    );
   },
 
   undefinedMember(ctx: TypeContext, text: string): string {
-    return `${ctx.target}: "${text}" allows undefined where a value is required (JSON has no undefined): `
-      + 'make the property optional (name?: T) or nullable (T | null)';
+    return `${ctx.target}: "${text}" allows undefined where a value is required (JSON has no undefined): ` + 'make the property optional (name?: T) or nullable (T | null)';
   },
 
   numberOrString(ctx: TypeContext, text: string): string {
-    return `${ctx.target}: "${text}" is an int-or-string only for integers: use IntOrString from apis/meta/v1 `
-      + '(x-kubernetes-int-or-string, intstr.IntOrString) or mark it @intOrString';
+    return `${ctx.target}: "${text}" is an int-or-string only for integers: use IntOrString from apis/meta/v1 ` + '(x-kubernetes-int-or-string, intstr.IntOrString) or mark it @intOrString';
   },
 
   union(ctx: TypeContext, text: string, members: readonly ('object' | 'scalar')[]): string {
     const objects = members.filter((m) => m === 'object').length;
-    const why = objects > 1
-      ? 'a union of object types has no structural schema (a CRD schema cannot use oneOf/anyOf to choose between shapes): '
-        + 'declare one object with an optional field per alternative (a discriminated union, +unionDiscriminator/+unionMember), '
-      : 'a field of a structural schema has exactly one type: split it into one field per type, '
-        + 'use a string-literal union (an enum) or IntOrString from apis/meta/v1, ';
+    const why =
+      objects > 1
+        ? 'a union of object types has no structural schema (a CRD schema cannot use oneOf/anyOf to choose between shapes): ' +
+          'declare one object with an optional field per alternative (a discriminated union, +unionDiscriminator/+unionMember), '
+        : 'a field of a structural schema has exactly one type: split it into one field per type, ' + 'use a string-literal union (an enum) or IntOrString from apis/meta/v1, ';
     return `${ctx.target}: "${text}" has no structural schema: ${why}${OPT_IN}`;
   },
 } as const;

@@ -35,11 +35,11 @@ export type MarkerArgs =
   | { readonly kind: 'fieldNumber'; readonly flags: readonly string[] }
   /** `key=value` pairs; values may be double-quoted with JSON escapes. */
   | {
-    readonly kind: 'keyValues';
-    /** Allowed values of a leading bare word (`@subresource scale specpath=…`); absent means none. */
-    readonly positional?: readonly string[];
-    readonly keys: Readonly<Record<string, KeySpec>>;
-  };
+      readonly kind: 'keyValues';
+      /** Allowed values of a leading bare word (`@subresource scale specpath=…`); absent means none. */
+      readonly positional?: readonly string[];
+      readonly keys: Readonly<Record<string, KeySpec>>;
+    };
 
 export interface KeySpec {
   readonly required: boolean;
@@ -91,18 +91,32 @@ export const VOCABULARY = {
     kind: 'keyValues',
     keys: { path: opt('string'), singular: opt('string'), shortName: opt('list'), categories: opt('list'), scope: opt('string') },
   }),
-  subresource: marker('+kubebuilder:subresource', ['kind'], {
-    kind: 'keyValues',
-    positional: ['status', 'scale'],
-    keys: { specpath: opt('string'), statuspath: opt('string'), selectorpath: opt('string') },
-  }, true),
-  printcolumn: marker('+kubebuilder:printcolumn', ['kind'], {
-    kind: 'keyValues',
-    keys: {
-      name: req('string'), type: req('string'), jsonPath: req('string'),
-      description: opt('string'), format: opt('string'), priority: opt('integer'),
+  subresource: marker(
+    '+kubebuilder:subresource',
+    ['kind'],
+    {
+      kind: 'keyValues',
+      positional: ['status', 'scale'],
+      keys: { specpath: opt('string'), statuspath: opt('string'), selectorpath: opt('string') },
     },
-  }, true),
+    true,
+  ),
+  printcolumn: marker(
+    '+kubebuilder:printcolumn',
+    ['kind'],
+    {
+      kind: 'keyValues',
+      keys: {
+        name: req('string'),
+        type: req('string'),
+        jsonPath: req('string'),
+        description: opt('string'),
+        format: opt('string'),
+        priority: opt('integer'),
+      },
+    },
+    true,
+  ),
   selectableField: marker('+kubebuilder:selectablefield', ['kind'], { kind: 'keyValues', keys: { jsonPath: req('string') } }, true),
 
   // Schema markers: numbers.
@@ -140,13 +154,21 @@ export const VOCABULARY = {
   preserveUnknownFields: marker('+kubebuilder:pruning:PreserveUnknownFields', schemaSites, flag),
   type: marker('+kubebuilder:validation:Type', schemaSites, { kind: 'oneOf', values: ['integer', 'number', 'string', 'boolean', 'object', 'array'] }),
   schemaless: marker('+kubebuilder:validation:Schemaless', ['field'], flag),
-  validation: marker('+kubebuilder:validation:XValidation', schemaSites, {
-    kind: 'keyValues',
-    keys: {
-      rule: req('string'), message: opt('string'), messageExpression: opt('string'),
-      fieldPath: opt('string'), reason: opt('string'),
+  validation: marker(
+    '+kubebuilder:validation:XValidation',
+    schemaSites,
+    {
+      kind: 'keyValues',
+      keys: {
+        rule: req('string'),
+        message: opt('string'),
+        messageExpression: opt('string'),
+        fieldPath: opt('string'),
+        reason: opt('string'),
+      },
     },
-  }, true),
+    true,
+  ),
   immutable: marker('+k8s:immutable', schemaSites, flag),
   // Kube's built-in types publish constraints their Go code enforces: published in the OpenAPI,
   // enforced by the kind's strategy (with kube's wording) instead of the schema validator.
@@ -165,9 +187,7 @@ export type MarkerName = keyof typeof VOCABULARY;
  * Standard TSDoc/JSDoc tags that document code and carry no meaning for the
  * generator; they are accepted anywhere and ignored.
  */
-export const DOCUMENTATION_TAGS: ReadonlySet<string> = new Set([
-  'deprecated', 'see', 'remarks', 'link', 'packageDocumentation', 'privateRemarks',
-]);
+export const DOCUMENTATION_TAGS: ReadonlySet<string> = new Set(['deprecated', 'see', 'remarks', 'link', 'packageDocumentation', 'privateRemarks']);
 
 /** The reasons a `@validation` rule may give, as x-kubernetes-validations allows. */
 export const VALIDATION_REASONS = ['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate'] as const;

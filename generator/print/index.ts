@@ -11,9 +11,13 @@ export interface PrintedFile {
 
 export function printFile(file: OutputFile): PrintedFile {
   switch (file.format) {
-    case 'ts': return { path: file.path, text: printTypeScript(file.structure) };
-    case 'json': return { path: file.path, text: printJSON(file.value, { header: true }) };
-    case 'yaml': return { path: file.path, text: printYAML(file.value, file.comment) };
-    case 'text': return { path: file.path, text: file.text };
+    case 'ts':
+      return { path: file.path, text: printTypeScript(file.structure) };
+    case 'json':
+      return { path: file.path, text: printJSON(file.value, { header: true }) };
+    case 'yaml':
+      return { path: file.path, text: printYAML(file.value, file.comment) };
+    case 'text':
+      return { path: file.path, text: file.text };
   }
 }

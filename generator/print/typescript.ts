@@ -43,26 +43,34 @@ export function literal(value: unknown): WriterFunction {
           writer.write('[]');
           return;
         }
-        writer.write('[').indent(() => {
-          for (const item of v) {
-            write(item);
-            writer.write(',').newLine();
-          }
-        }).write(']');
+        writer
+          .write('[')
+          .indent(() => {
+            for (const item of v) {
+              write(item);
+              writer.write(',').newLine();
+            }
+          })
+          .write(']');
         return;
       }
-      const entries = Object.entries(v).filter(([, x]) => x !== undefined).sort(([a], [b]) => compareCodePoints(a, b));
+      const entries = Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .sort(([a], [b]) => compareCodePoints(a, b));
       if (entries.length === 0) {
         writer.write('{}');
         return;
       }
-      writer.write('{').indent(() => {
-        for (const [key, item] of entries) {
-          writer.write(/^[A-Za-z_$][\w$]*$/.test(key) ? key : `'${key}'`).write(': ');
-          write(item);
-          writer.write(',').newLine();
-        }
-      }).write('}');
+      writer
+        .write('{')
+        .indent(() => {
+          for (const [key, item] of entries) {
+            writer.write(/^[A-Za-z_$][\w$]*$/.test(key) ? key : `'${key}'`).write(': ');
+            write(item);
+            writer.write(',').newLine();
+          }
+        })
+        .write('}');
     };
     write(value);
   };

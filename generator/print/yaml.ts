@@ -15,7 +15,14 @@ export const YAML_OPTIONS = GO_YAML_OPTIONS;
  */
 export function printYAML(value: unknown, comment?: string): string {
   const body = stringify(sortKeys(value), YAML_OPTIONS);
-  const note = comment === undefined ? '' : `#\n${comment.split('\n').flatMap(wrap).map((line) => (line === '' ? '#' : `# ${line}`)).join('\n')}\n`;
+  const note =
+    comment === undefined
+      ? ''
+      : `#\n${comment
+          .split('\n')
+          .flatMap(wrap)
+          .map((line) => (line === '' ? '#' : `# ${line}`))
+          .join('\n')}\n`;
   return `# ${HEADER_TEXT}\n${note}---\n${body}`;
 }
 

@@ -39,7 +39,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: command === 'create' ? rest.slice(1) : rest,
     options: {
-      module: { type: 'string' }, group: { type: 'string' }, version: { type: 'string' }, kind: { type: 'string' },
+      module: { type: 'string' },
+      group: { type: 'string' },
+      version: { type: 'string' },
+      kind: { type: 'string' },
       'skip-codegen': { type: 'boolean' },
     },
     allowPositionals: true,

@@ -25,7 +25,10 @@ export function planCreateAPI(root: string, n: KindNames): APIPlan {
   const groupDir = join(root, n.groupDir);
   if (!existsSync(groupDir)) return { create: [...groupFiles(n), ...versionFiles(n, 'hub', n.version)], edit: [] };
 
-  const versions = readdirSync(groupDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const versions = readdirSync(groupDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
   const hub = versions.find((v) => /@hub\b/.test(readText(join(groupDir, v, 'doc.ts'))));
   if (hub === undefined) throw new ScaffoldError(`${n.groupDir}: no version's doc.ts is marked @hub`);
   if (versionDeclares(join(groupDir, n.version), n.kind)) throw new ScaffoldError(`${n.groupDir}/${n.version} already declares kind ${n.kind}`);
@@ -65,5 +68,7 @@ function readText(path: string): string {
 function versionDeclares(dir: string, kind: string): boolean {
   if (!existsSync(dir)) return false;
   const declaration = new RegExp(`^export interface ${kind}\\b`, 'm');
-  return readdirSync(dir).filter((f) => f.endsWith('.ts')).some((f) => declaration.test(readText(join(dir, f))));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .some((f) => declaration.test(readText(join(dir, f))));
 }

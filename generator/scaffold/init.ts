@@ -49,7 +49,10 @@ function parseManifest(path: string): Record<string, unknown> {
 /** This framework's version and the versions of the tools it is built and tested with. */
 function projectVersions(): ProjectVersions {
   const manifest = JSON.parse(readFileSync(join(frameworkRoot(), 'package.json'), 'utf8')) as {
-    version: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string>; allowScripts?: Record<string, boolean>;
+    version: string;
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+    allowScripts?: Record<string, boolean>;
   };
   const pinned = (deps: Record<string, string> | undefined, name: string): string => {
     const v = deps?.[name];

@@ -3,7 +3,10 @@ import { VERSION_DIR } from '../parse/packages.js';
 
 /** A bad argument of the scaffold command: printed as it is, exit code 2 for usage, 1 otherwise. */
 export class ScaffoldError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
     this.name = 'ScaffoldError';
   }
@@ -60,7 +63,10 @@ export function kindNames(group: string, version: string, kind: string): KindNam
 
 /** An npm package name from a directory name (`My Project` → `my-project`). */
 export function moduleName(name: string): string {
-  const cleaned = name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-._]+|[-._]+$/g, '');
+  const cleaned = name
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[-._]+|[-._]+$/g, '');
   if (cleaned === '') throw new ScaffoldError(`cannot make an npm package name of "${name}": pass --module NAME`, 2);
   return cleaned.slice(0, 214);
 }

@@ -94,7 +94,7 @@ export function completeAggregatedOptions(o: AggregatedServerOptions, apiGroups:
   const available = servableGroups(apiGroups);
   const groupNames = [...new Set(o.groups ?? available.map((g) => g.name))];
   if (groupNames.length === 0) {
-    throw new OptionsError(o.groups === undefined ? 'no group to serve: the server was given none but the control plane\'s own' : '--groups: at least one group is required');
+    throw new OptionsError(o.groups === undefined ? "no group to serve: the server was given none but the control plane's own" : '--groups: at least one group is required');
   }
   const groups = groupNames.map((name) => {
     const g = available.find((a) => a.name === name);
@@ -184,20 +184,24 @@ ${storageUsage({ sqliteFile: 'aggregated.db', etcdPrefix: '/registry/<groups>' }
 
 /** Parses argv (kube's `--flag value` and `--flag=value` forms). Throws OptionsError with the usage on bad input. */
 export function parseAggregatedServerOptions(argv: readonly string[]): AggregatedServerOptions & { help: boolean } {
-  const values = parseFlags(argv, {
-    ...SERVING_FLAGS,
-    ...REQUEST_HEADER_FLAGS,
-    ...STORAGE_FLAGS,
-    groups: { type: 'string', multiple: true },
-    'tls-cert-file': { type: 'string' },
-    'tls-private-key-file': { type: 'string' },
-    'service-name': { type: 'string' },
-    'service-namespace': { type: 'string' },
-    'tls-san': { type: 'string', multiple: true },
-    'requestheader-uid-headers': { type: 'string', multiple: true },
-    kubeconfig: { type: 'string' },
-    'audit-log-path': { type: 'string' },
-  }, USAGE);
+  const values = parseFlags(
+    argv,
+    {
+      ...SERVING_FLAGS,
+      ...REQUEST_HEADER_FLAGS,
+      ...STORAGE_FLAGS,
+      groups: { type: 'string', multiple: true },
+      'tls-cert-file': { type: 'string' },
+      'tls-private-key-file': { type: 'string' },
+      'service-name': { type: 'string' },
+      'service-namespace': { type: 'string' },
+      'tls-san': { type: 'string', multiple: true },
+      'requestheader-uid-headers': { type: 'string', multiple: true },
+      kubeconfig: { type: 'string' },
+      'audit-log-path': { type: 'string' },
+    },
+    USAGE,
+  );
   const opts = given<AggregatedServerOptions>({
     groups: stringSliceFlag(values.groups),
     securePort: intFlag('secure-port', values['secure-port']),

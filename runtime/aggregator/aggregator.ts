@@ -96,7 +96,11 @@ export class APIAggregator {
     this.informers = newSharedInformerFactoryCore(o.tuning !== undefined ? { tuning: o.tuning } : {});
     const c = this.controllers();
     this.handlers = c.handlers;
-    const completion = apiServicesAvailableCheck('autoregister-completion', o.builtinAPIServices.map((s) => s.metadata?.name ?? ''), c.apiServices);
+    const completion = apiServicesAvailableCheck(
+      'autoregister-completion',
+      o.builtinAPIServices.map((s) => s.metadata?.name ?? ''),
+      c.apiServices,
+    );
     this.autoregistered = completion.passed;
     o.server.addReadyzChecks(completion);
     this.installHooks(c);
@@ -112,7 +116,13 @@ export class APIAggregator {
     const errors = o.onError !== undefined ? { onError: o.onError } : {};
     const timeouts = o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {};
     const remote = new RemoteAvailableController({
-      apiServices, services, endpoints, client, proxyClientCertificate: o.proxyClientCertificate, ...errors, ...timeouts,
+      apiServices,
+      services,
+      endpoints,
+      client,
+      proxyClientCertificate: o.proxyClientCertificate,
+      ...errors,
+      ...timeouts,
       ...(o.availabilityCheckPeriodMs !== undefined ? { checkPeriodMs: o.availabilityCheckPeriodMs } : {}),
       ...(o.discoveryCheckTimeoutMs !== undefined ? { checkTimeoutMs: o.discoveryCheckTimeoutMs } : {}),
     });
@@ -137,7 +147,9 @@ export class APIAggregator {
       local: new LocalAvailableController({ informer: apiServices, client, ...errors }),
       registration: new APIServiceRegistrationController({ informer: apiServices, handling: handlers, ...errors }),
       crdRegistration: new CRDRegistrationController({
-        informer: newCustomResourceDefinitionInformer(this.informers, this.clients), registration: autoregister, ...errors,
+        informer: newCustomResourceDefinitionInformer(this.informers, this.clients),
+        registration: autoregister,
+        ...errors,
         ...(o.isBuiltinGroupVersion !== undefined ? { isBuiltinGroupVersion: o.isBuiltinGroupVersion } : {}),
       }),
     };
@@ -165,7 +177,13 @@ export class APIAggregator {
     server.addPostStartHook('apiservice-wait-for-first-sync', async ({ signal: hookSignal }) => {
       const stop = AbortSignal.any([signal, hookSignal]);
       await untilAborted(c.registration.initiated(), stop);
-      while (!stop.aborted && c.apiServices.lister().list().some((svc) => isAvailable(svc) && !c.handlers.has(svc.metadata?.name ?? ''))) {
+      while (
+        !stop.aborted &&
+        c.apiServices
+          .lister()
+          .list()
+          .some((svc) => isAvailable(svc) && !c.handlers.has(svc.metadata?.name ?? ''))
+      ) {
         await new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_POLL_MS));
       }
     });
@@ -184,7 +202,12 @@ export class APIAggregator {
    */
   async autoregistrationComplete(signal?: AbortSignal): Promise<boolean> {
     const stop = signal === undefined ? this.stopping.signal : AbortSignal.any([signal, this.stopping.signal]);
-    return (await untilAborted(this.autoregistered.then(() => true), stop)) ?? false;
+    return (
+      (await untilAborted(
+        this.autoregistered.then(() => true),
+        stop,
+      )) ?? false
+    );
   }
 
   /** Stops the controllers and informers, then closes every backend connection (call once serving has stopped). Idempotent. */

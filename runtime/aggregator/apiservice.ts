@@ -78,9 +78,7 @@ export function setAvailableCondition(svc: APIService, condition: Omit<APIServic
  * then kube-aware version order).
  */
 export function sortedByGroupAndVersion(list: readonly CachedAPIService[]): CachedAPIService[][] {
-  const byGroupPriority = [...list].sort(
-    (a, b) => (b.spec?.groupPriorityMinimum ?? 0) - (a.spec?.groupPriorityMinimum ?? 0) || compareStrings(a.metadata?.name ?? '', b.metadata?.name ?? ''),
-  );
+  const byGroupPriority = [...list].sort((a, b) => (b.spec?.groupPriorityMinimum ?? 0) - (a.spec?.groupPriorityMinimum ?? 0) || compareStrings(a.metadata?.name ?? '', b.metadata?.name ?? ''));
   const groups = new Map<string, CachedAPIService[]>();
   for (const svc of byGroupPriority) {
     const group = svc.spec?.group ?? '';

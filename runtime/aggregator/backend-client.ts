@@ -31,7 +31,11 @@ export const DEFAULT_BACKEND_REQUEST_TIMEOUT_MS = 5_000;
 /** Why an exchange with a backend produced no answer; the message as Go's http client words it: `Get "<url>": <cause>`. */
 export class BackendRequestError extends Error {
   override readonly name = 'BackendRequestError';
-  constructor(readonly url: string, method: string, readonly causeMessage: string) {
+  constructor(
+    readonly url: string,
+    method: string,
+    readonly causeMessage: string,
+  ) {
     super(`${method.charAt(0)}${method.slice(1).toLowerCase()} "${url}": ${causeMessage}`);
   }
 }

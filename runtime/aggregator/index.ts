@@ -6,8 +6,16 @@ export { APIServiceHandlerManager, type HandlerManagerOptions } from './registry
 export { BackendRequestError, DEFAULT_BACKEND_REQUEST_TIMEOUT_MS, type BackendRequest, type BackendResponse } from './backend-client.js';
 export { builtinAPIServices, localAPIService, KUBE_API_SERVICE_PRIORITIES, CRD_API_SERVICE_PRIORITY, type APIServicePriority } from './priorities.js';
 export {
-  apiServiceName, groupVersionOfName, isAvailable, isLocal, availableCondition, sortedByGroupAndVersion, AVAILABLE, LEGACY_API_SERVICE_NAME,
-  APIREGISTRATION_GROUP, type CachedAPIService,
+  apiServiceName,
+  groupVersionOfName,
+  isAvailable,
+  isLocal,
+  availableCondition,
+  sortedByGroupAndVersion,
+  AVAILABLE,
+  LEGACY_API_SERVICE_NAME,
+  APIREGISTRATION_GROUP,
+  type CachedAPIService,
 } from './apiservice.js';
 export { AUTO_REGISTER_MANAGED_LABEL, MANAGE_CONTINUOUSLY, MANAGE_ON_START } from './controllers/autoregister.js';
 export { DEFAULT_AVAILABILITY_CHECK_PERIOD_MS, DEFAULT_DISCOVERY_CHECK_TIMEOUT_MS } from './controllers/available-remote.js';

@@ -82,7 +82,12 @@ function isRemoteHeader(lower: string): boolean {
 
 function connectionTokens(value: string | string[] | undefined): Set<string> {
   const joined = Array.isArray(value) ? value.join(',') : (value ?? '');
-  return new Set(joined.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== ''));
+  return new Set(
+    joined
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter((t) => t !== ''),
+  );
 }
 
 /** Bytes a header name may hold (RFC 7230 tchar); everything else, and `%` itself, is percent-encoded (headerKeyEscape). */

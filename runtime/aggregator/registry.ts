@@ -110,7 +110,8 @@ export class APIServiceHandlerManager implements APIServiceRegistry {
       transport = tls === undefined ? undefined : new BackendTransport(tls, { connectTimeoutMs: this.o.connectTimeoutMs ?? 5_000 });
     }
     const registered = describe(svc, tls);
-    const handler = existing?.handler ?? new ProxyHandler({ name, localDelegate: this.o.localDelegate, resolver: this.o.resolver, ...(this.o.onUnreachable ? { onUnreachable: this.o.onUnreachable } : {}) });
+    const handler =
+      existing?.handler ?? new ProxyHandler({ name, localDelegate: this.o.localDelegate, resolver: this.o.resolver, ...(this.o.onUnreachable ? { onUnreachable: this.o.onUnreachable } : {}) });
     handler.update(handlingInfo(registered, transport));
     this.entries.set(name, { handler, registered, transport });
     if (existing === undefined) {

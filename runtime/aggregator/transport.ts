@@ -68,7 +68,10 @@ export class BackendTransport {
   readonly agent: Agent;
   readonly buildError: Error | undefined;
 
-  constructor(readonly tls: BackendTLSConfig, private readonly o: { readonly connectTimeoutMs: number }) {
+  constructor(
+    readonly tls: BackendTLSConfig,
+    private readonly o: { readonly connectTimeoutMs: number },
+  ) {
     this.buildError = tls.ca !== undefined && !hasCertificate(tls.ca) ? new Error('unable to load root certificates: unable to parse bytes as PEM block') : undefined;
     this.agent = new Agent({
       keepAlive: true,

@@ -1,9 +1,4 @@
-import type {
-  CustomResourceDefinition,
-  CustomResourceDefinitionCondition,
-  CustomResourceDefinitionNames,
-  CustomResourceDefinitionVersion,
-} from '../../apis/apiextensions/v1/types.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionNames, CustomResourceDefinitionVersion } from '../../apis/apiextensions/v1/types.js';
 import { compareVersionsForDiscovery } from '../server/discovery/version-order.js';
 
 /**

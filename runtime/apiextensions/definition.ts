@@ -43,15 +43,28 @@ export function storeGroupFor(group: APIGroupDefinition, version: string): APIGr
   if (version === group.hubVersion || served === undefined) return group;
   return {
     ...group,
-    versions: group.versions.map((v) => (v.name !== group.hubVersion
-      ? v
-      : { ...v, resources: v.resources.map((r) => ({ ...r, subresources: served.subresources, selectableFields: served.selectableFields, ...(served.strategy !== undefined ? { strategy: served.strategy } : {}) })) })),
+    versions: group.versions.map((v) =>
+      v.name !== group.hubVersion
+        ? v
+        : {
+            ...v,
+            resources: v.resources.map((r) => ({
+              ...r,
+              subresources: served.subresources,
+              selectableFields: served.selectableFields,
+              ...(served.strategy !== undefined ? { strategy: served.strategy } : {}),
+            })),
+          },
+    ),
   };
 }
 
 /** The names of the versions a CRD serves, in priority order (first = preferred). */
 export function servedVersionNames(crd: CustomResourceDefinition): string[] {
-  return crd.spec.versions.filter((v) => v.served).map((v) => v.name).sort(compareVersionsForDiscovery);
+  return crd.spec.versions
+    .filter((v) => v.served)
+    .map((v) => v.name)
+    .sort(compareVersionsForDiscovery);
 }
 
 function versionDefinition(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): APIVersionDefinition {
@@ -68,13 +81,14 @@ function resourceDefinition(crd: CustomResourceDefinition, v: CustomResourceDefi
   const names = servedNames(crd);
   const schema = structuredClone(v.schema?.openAPIV3Schema ?? OPEN_SCHEMA);
   const scale = v.subresources?.scale;
-  const scalePaths = scale === undefined
-    ? undefined
-    : {
-        specReplicasPath: scale.specReplicasPath,
-        statusReplicasPath: scale.statusReplicasPath,
-        ...(scale.labelSelectorPath !== undefined ? { labelSelectorPath: scale.labelSelectorPath } : {}),
-      };
+  const scalePaths =
+    scale === undefined
+      ? undefined
+      : {
+          specReplicasPath: scale.specReplicasPath,
+          statusReplicasPath: scale.statusReplicasPath,
+          ...(scale.labelSelectorPath !== undefined ? { labelSelectorPath: scale.labelSelectorPath } : {}),
+        };
   return {
     kind: names.kind,
     listKind: names.listKind,

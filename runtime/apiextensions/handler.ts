@@ -240,11 +240,19 @@ export class CRDHandler {
     const storage = this.storages.get(uid);
     if (storage === undefined) return;
     this.storages.delete(uid);
-    this.track(storage.then((s) => (s as { stop?: () => void }).stop?.(), () => undefined));
+    this.track(
+      storage.then(
+        (s) => (s as { stop?: () => void }).stop?.(),
+        () => undefined,
+      ),
+    );
   }
 
   private track(p: Promise<unknown>): void {
-    const done = p.then(() => undefined, (err: unknown) => this.opts.onError?.(err));
+    const done = p.then(
+      () => undefined,
+      (err: unknown) => this.opts.onError?.(err),
+    );
     this.teardowns.add(done);
     void done.finally(() => this.teardowns.delete(done));
   }

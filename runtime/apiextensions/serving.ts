@@ -42,7 +42,13 @@ export class CRDServingInfo {
   private drained: Array<() => void> = [];
   private readonly watches = new Set<Cancellation>();
 
-  private constructor(crd: CustomResourceDefinition, group: APIGroupDefinition, storages: ResourceStorage, handlers: ReadonlyMap<string, Handler>, private readonly converter: CRConverter) {
+  private constructor(
+    crd: CustomResourceDefinition,
+    group: APIGroupDefinition,
+    storages: ResourceStorage,
+    handlers: ReadonlyMap<string, Handler>,
+    private readonly converter: CRConverter,
+  ) {
     this.uid = crd.metadata?.uid ?? '';
     this.crd = crd;
     this.group = group;
@@ -105,9 +111,10 @@ export class CRDServingInfo {
    */
   serves(crd: CustomResourceDefinition): boolean {
     if (crd === this.crd) return true;
-    const same = (crd.metadata?.uid ?? '') === this.uid
-      && ((crd.metadata?.resourceVersion !== undefined && crd.metadata.resourceVersion === this.crd.metadata?.resourceVersion)
-        || (isDeepStrictEqual(crd.spec, this.crd.spec) && isDeepStrictEqual(crd.status?.acceptedNames, this.crd.status?.acceptedNames)));
+    const same =
+      (crd.metadata?.uid ?? '') === this.uid &&
+      ((crd.metadata?.resourceVersion !== undefined && crd.metadata.resourceVersion === this.crd.metadata?.resourceVersion) ||
+        (isDeepStrictEqual(crd.spec, this.crd.spec) && isDeepStrictEqual(crd.status?.acceptedNames, this.crd.status?.acceptedNames)));
     if (same) this.crd = crd;
     return same;
   }

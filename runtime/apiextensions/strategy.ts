@@ -139,9 +139,11 @@ function finalizerWarnings(obj: KubeObject, old: KubeObject | undefined): string
   for (const f of added) {
     for (const msg of isQualifiedName(f)) warnings.push(`${path}: ${JSON.stringify(f)}: ${msg}`);
     if (!f.includes('/') && !STANDARD_FINALIZERS.has(f)) {
-      warnings.push(f.includes('.')
-        ? `${path}: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`
-        : `${path}: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`);
+      warnings.push(
+        f.includes('.')
+          ? `${path}: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`
+          : `${path}: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`,
+      );
     }
   }
   return warnings;

@@ -38,7 +38,10 @@ export class CABundle {
   readonly roots: readonly X509Certificate[];
 
   /** Throws when `pem` holds no certificate; `source` names it in that error (a file path). */
-  constructor(pem: string | Buffer, readonly source: string) {
+  constructor(
+    pem: string | Buffer,
+    readonly source: string,
+  ) {
     const blocks = String(pem).match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
     if (blocks.length === 0) throw new Error(`${source}: no certificates found`);
     this.roots = blocks.map((b) => new X509Certificate(b));
@@ -95,7 +98,10 @@ export class ClientCertificateVerifier {
   private readonly outcomes = new WeakMap<object, { result: VerifiedChain | CertificateVerificationError; until: number }>();
   private readonly now: () => number;
 
-  constructor(readonly bundle: CABundle, opts: { now?: () => number } = {}) {
+  constructor(
+    readonly bundle: CABundle,
+    opts: { now?: () => number } = {},
+  ) {
     this.now = opts.now ?? Date.now;
   }
 

@@ -41,7 +41,10 @@ export interface Indexer<T> {
  * the informer relisted, so `obj` is the last state it knew, possibly stale.
  */
 export class DeletedFinalStateUnknown<T> {
-  constructor(readonly key: string, readonly obj: DeepReadonly<T>) {
+  constructor(
+    readonly key: string,
+    readonly obj: DeepReadonly<T>,
+  ) {
     Object.freeze(this);
   }
 }

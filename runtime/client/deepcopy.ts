@@ -1,9 +1,7 @@
 import { deepCopyJSON } from '../apimachinery/serializer/jsonvalue.js';
 
 /** The mutable form of a type: what DeepReadonly (cached objects) took away. */
-export type DeepMutable<T> = T extends readonly (infer E)[]
-  ? DeepMutable<E>[]
-  : T extends object ? { -readonly [K in keyof T]: DeepMutable<T[K]> } : T;
+export type DeepMutable<T> = T extends readonly (infer E)[] ? DeepMutable<E>[] : T extends object ? { -readonly [K in keyof T]: DeepMutable<T[K]> } : T;
 
 /**
  * A copy of an API object that the caller owns and may change (runtime.Object's

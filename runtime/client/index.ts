@@ -11,22 +11,50 @@ export type { ClientConfig, KubeconfigClient, KubeconfigOptions } from './kubeco
 // Informers (client-go's tools/cache): reflector, DeltaFIFO, indexer, shared informers and their factory.
 // Clock, Logger and backoff options stay under './cache/index.js' (the REST client has its own).
 export {
-  newSharedInformerFactoryCore, newSharedIndexInformer, SharedIndexInformerImpl, Reflector, DeltaFIFO, StoreIndexer, newIndexer,
-  waitForCacheSync, deepFreeze, informerKey, metaNamespaceKeyFunc, deletionHandlingMetaNamespaceKeyFunc, metaNamespaceIndexFunc,
-  splitMetaNamespaceKey, NAMESPACE_INDEX, KeyError, ListError, VeryShortWatchError, defaultWatchErrorHandler,
+  newSharedInformerFactoryCore,
+  newSharedIndexInformer,
+  SharedIndexInformerImpl,
+  Reflector,
+  DeltaFIFO,
+  StoreIndexer,
+  newIndexer,
+  waitForCacheSync,
+  deepFreeze,
+  informerKey,
+  metaNamespaceKeyFunc,
+  deletionHandlingMetaNamespaceKeyFunc,
+  metaNamespaceIndexFunc,
+  splitMetaNamespaceKey,
+  NAMESPACE_INDEX,
+  KeyError,
+  ListError,
+  VeryShortWatchError,
+  defaultWatchErrorHandler,
 } from './cache/index.js';
-export type {
-  SharedInformerFactoryCoreOptions, SharedIndexInformerOptions, ReflectorOptions, ReflectorTuning, ReflectorStore, Delta, Deltas, DeltaType,
-} from './cache/index.js';
+export type { SharedInformerFactoryCoreOptions, SharedIndexInformerOptions, ReflectorOptions, ReflectorTuning, ReflectorStore, Delta, Deltas, DeltaType } from './cache/index.js';
 // Work queues and the reconcile loop (client-go's util/workqueue). The queue's Clock and FakeClock stay under './workqueue/index.js';
 // the fake clientset runtime is './fake/index.js' (it carries the registry's write semantics, so plain clients do not load it).
 export {
-  Queue, DelayingQueue, RateLimitingQueue, ItemExponentialFailureRateLimiter, BucketRateLimiter, MaxOfRateLimiter, TokenBucket,
-  defaultControllerRateLimiter, runController,
+  Queue,
+  DelayingQueue,
+  RateLimitingQueue,
+  ItemExponentialFailureRateLimiter,
+  BucketRateLimiter,
+  MaxOfRateLimiter,
+  TokenBucket,
+  defaultControllerRateLimiter,
+  runController,
 } from './workqueue/index.js';
 export type {
-  WorkQueue, GetResult, DelayingWorkQueue, DelayingQueueOptions, RateLimitingWorkQueue, RateLimitingQueueOptions, RateLimiter,
-  ControllerOptions, ReconcileResult,
+  WorkQueue,
+  GetResult,
+  DelayingWorkQueue,
+  DelayingQueueOptions,
+  RateLimitingWorkQueue,
+  RateLimitingQueueOptions,
+  RateLimiter,
+  ControllerOptions,
+  ReconcileResult,
 } from './workqueue/index.js';
 // What controller code needs beside clients and informers: a mutable copy of a cached object, retries
 // of conflicting writes (client-go's util/retry), the error predicates of apimachinery/pkg/api/errors,
@@ -34,9 +62,29 @@ export type {
 export { deepCopy, type DeepMutable } from './deepcopy.js';
 export { retryOnConflict, retryOnError, defaultRetry, defaultRetryBackoff, type RetryBackoff, type RetryOptions } from './retry.js';
 export {
-  StatusError, isStatusError, reasonForError, isNotFound, isAlreadyExists, isConflict, isInvalid, isBadRequest, isUnauthorized,
-  isForbidden, isMethodNotSupported, isTooManyRequests, isServiceUnavailable, isTimeout, isServerTimeout, isGone, isResourceExpired,
-  isNotAcceptable, isUnsupportedMediaType, isRequestEntityTooLargeError, isInternalError, isStoreReadError, isUnexpectedServerError,
+  StatusError,
+  isStatusError,
+  reasonForError,
+  isNotFound,
+  isAlreadyExists,
+  isConflict,
+  isInvalid,
+  isBadRequest,
+  isUnauthorized,
+  isForbidden,
+  isMethodNotSupported,
+  isTooManyRequests,
+  isServiceUnavailable,
+  isTimeout,
+  isServerTimeout,
+  isGone,
+  isResourceExpired,
+  isNotAcceptable,
+  isUnsupportedMediaType,
+  isRequestEntityTooLargeError,
+  isInternalError,
+  isStoreReadError,
+  isUnexpectedServerError,
   suggestsClientDelay,
 } from '../apimachinery/errors/index.js';
 export type { StatusReason, FailureStatus } from '../apimachinery/errors/index.js';

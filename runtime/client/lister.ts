@@ -10,7 +10,10 @@ export function metaNamespaceKey(namespace: string | undefined, name: string): s
 /** Raised by a lister's get when the cache has no such object (a 404 in client-go's terms). */
 export class ListerNotFoundError extends Error {
   readonly reason = 'NotFound';
-  constructor(readonly resource: ResourceDescriptor, readonly objectName: string) {
+  constructor(
+    readonly resource: ResourceDescriptor,
+    readonly objectName: string,
+  ) {
     const gr = resource.group === '' ? resource.resource : `${resource.resource}.${resource.group}`;
     super(`${gr} "${objectName}" not found`);
     this.name = 'ListerNotFoundError';
@@ -25,7 +28,10 @@ function labelsOf(obj: DeepReadonly<WithMeta>): Readonly<Record<string, string>>
 
 /** Lists objects of a cluster-scoped resource, or of all namespaces, from an informer's indexer. */
 export class ClusterLister<T extends WithMeta> {
-  constructor(protected readonly indexer: Indexer<T>, protected readonly resource: ResourceDescriptor) {}
+  constructor(
+    protected readonly indexer: Indexer<T>,
+    protected readonly resource: ResourceDescriptor,
+  ) {}
 
   /** Objects matching `selector` (everything when absent). The result is shared: treat it as read-only. */
   list(selector: Selector = everything()): readonly DeepReadonly<T>[] {
@@ -42,7 +48,10 @@ export class ClusterLister<T extends WithMeta> {
 
 /** Lists objects of a namespaced resource across namespaces, and narrows to one. */
 export class NamespacedLister<T extends WithMeta> {
-  constructor(protected readonly indexer: Indexer<T>, protected readonly resource: ResourceDescriptor) {}
+  constructor(
+    protected readonly indexer: Indexer<T>,
+    protected readonly resource: ResourceDescriptor,
+  ) {}
 
   list(selector: Selector = everything()): readonly DeepReadonly<T>[] {
     return this.indexer.list().filter((o) => selector.matchesSet(labelsOf(o as DeepReadonly<WithMeta>)));

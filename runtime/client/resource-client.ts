@@ -15,9 +15,7 @@ import type {
   UpdateOptions,
   Watch,
 } from './types.js';
-import type {
-  CollectionDeleter, Creater, Deleter, Getter, Lister, Patcher, Scaler, StatusPatcher, StatusUpdater, Updater, Watcher,
-} from './verbs.js';
+import type { CollectionDeleter, Creater, Deleter, Getter, Lister, Patcher, Scaler, StatusPatcher, StatusUpdater, Updater, Watcher } from './verbs.js';
 
 /** `/api/v1` for the core group, `/apis/<group>/<version>` otherwise. */
 export function groupVersionPath(group: string, version: string): string {
@@ -38,8 +36,8 @@ export function resourcePath(r: ResourceDescriptor, namespace: string | undefine
  * verbs the resource serves; this class is tested once for all of them.
  */
 export class ResourceClient<T extends { metadata?: { name?: string; namespace?: string } }>
-implements Getter<T>, Lister<T>, Watcher<T>, Creater<T>, Updater<T>, Patcher<T>, Deleter, CollectionDeleter,
-  StatusUpdater<T>, StatusPatcher<T>, Scaler {
+  implements Getter<T>, Lister<T>, Watcher<T>, Creater<T>, Updater<T>, Patcher<T>, Deleter, CollectionDeleter, StatusUpdater<T>, StatusPatcher<T>, Scaler
+{
   constructor(
     private readonly rest: RESTClient,
     readonly resource: ResourceDescriptor,
@@ -93,8 +91,11 @@ implements Getter<T>, Lister<T>, Watcher<T>, Creater<T>, Updater<T>, Patcher<T>,
 
   async deleteCollection(options: DeleteOptions = {}, listOptions: ListOptions = {}): Promise<void> {
     await this.rest.request<unknown>({
-      method: 'DELETE', path: this.collection(), query: listQuery(listOptions),
-      body: { apiVersion: 'v1', kind: 'DeleteOptions', ...options }, signal: listOptions.signal,
+      method: 'DELETE',
+      path: this.collection(),
+      query: listQuery(listOptions),
+      body: { apiVersion: 'v1', kind: 'DeleteOptions', ...options },
+      signal: listOptions.signal,
     });
   }
 
@@ -108,8 +109,12 @@ implements Getter<T>, Lister<T>, Watcher<T>, Creater<T>, Updater<T>, Patcher<T>,
 
   private patchAt(path: string, type: PatchType, body: unknown, options: PatchOptions): Promise<T> {
     const req: RESTRequest = {
-      method: 'PATCH', path, body, contentType: type,
-      query: { ...writeQuery(options), force: options.force }, signal: options.signal,
+      method: 'PATCH',
+      path,
+      body,
+      contentType: type,
+      query: { ...writeQuery(options), force: options.force },
+      signal: options.signal,
     };
     return this.rest.request<T>(req);
   }
@@ -134,9 +139,15 @@ function nameOf(obj: { metadata?: { name?: string } }): string {
 
 function listQuery(o: ListOptions): RESTRequest['query'] {
   return {
-    labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, resourceVersion: o.resourceVersion,
-    resourceVersionMatch: o.resourceVersionMatch, limit: o.limit, continue: o.continue, timeoutSeconds: o.timeoutSeconds,
-    allowWatchBookmarks: o.allowWatchBookmarks, sendInitialEvents: o.sendInitialEvents,
+    labelSelector: o.labelSelector,
+    fieldSelector: o.fieldSelector,
+    resourceVersion: o.resourceVersion,
+    resourceVersionMatch: o.resourceVersionMatch,
+    limit: o.limit,
+    continue: o.continue,
+    timeoutSeconds: o.timeoutSeconds,
+    allowWatchBookmarks: o.allowWatchBookmarks,
+    sendInitialEvents: o.sendInitialEvents,
   };
 }
 

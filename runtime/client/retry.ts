@@ -39,9 +39,7 @@ export interface RetryOptions {
  * (retry.OnError: the caller sees the conflict, not a timeout). What `fn`
  * resolves to is returned.
  */
-export async function retryOnError<R>(
-  backoff: RetryBackoff, retriable: (err: unknown) => boolean, fn: () => Promise<R>, options: RetryOptions = {},
-): Promise<R> {
+export async function retryOnError<R>(backoff: RetryBackoff, retriable: (err: unknown) => boolean, fn: () => Promise<R>, options: RetryOptions = {}): Promise<R> {
   const clock = options.clock ?? realClock;
   const waits = backoffWaits(backoff, options.random ?? Math.random);
   for (;;) {

@@ -58,11 +58,7 @@ export interface ApplyOptions {
   readonly signal?: AbortSignal;
 }
 
-export type PatchType =
-  | 'application/json-patch+json'
-  | 'application/merge-patch+json'
-  | 'application/strategic-merge-patch+json'
-  | 'application/apply-patch+yaml';
+export type PatchType = 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/apply-patch+yaml';
 
 export type { DeleteOptions, List, Status };
 
@@ -73,20 +69,14 @@ export type ApplyConfiguration<T> = DeepPartial<T> & {
   readonly metadata: { readonly name: string; readonly namespace?: string } & Record<string, unknown>;
 };
 
-export type DeepPartial<T> = T extends readonly (infer E)[]
-  ? readonly DeepPartial<E>[]
-  : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+export type DeepPartial<T> = T extends readonly (infer E)[] ? readonly DeepPartial<E>[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 /** What listers and informer handlers hand out: cached objects are shared and frozen. */
-export type DeepReadonly<T> = T extends readonly (infer E)[]
-  ? readonly DeepReadonly<E>[]
-  : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+export type DeepReadonly<T> = T extends readonly (infer E)[] ? readonly DeepReadonly<E>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
 /** One watch event, decoded by the same code path as list items. */
 export type WatchEvent<T> =
-  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: T }
-  | { readonly type: 'BOOKMARK'; readonly object: T }
-  | { readonly type: 'ERROR'; readonly object: Status };
+  { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: T } | { readonly type: 'BOOKMARK'; readonly object: T } | { readonly type: 'ERROR'; readonly object: Status };
 
 /** A watch stream: iterate it for events; `stop()` ends the iteration and the request. */
 export interface Watch<T> extends AsyncIterable<WatchEvent<T>> {

@@ -1,17 +1,5 @@
 import type { Scale } from '../../apis/autoscaling/v1/types.js';
-import type {
-  ApplyConfiguration,
-  ApplyOptions,
-  CreateOptions,
-  DeleteOptions,
-  GetOptions,
-  List,
-  ListOptions,
-  PatchOptions,
-  PatchType,
-  UpdateOptions,
-  Watch,
-} from './types.js';
+import type { ApplyConfiguration, ApplyOptions, CreateOptions, DeleteOptions, GetOptions, List, ListOptions, PatchOptions, PatchType, UpdateOptions, Watch } from './types.js';
 
 /**
  * Capability interfaces, one per verb. A generated client interface is the

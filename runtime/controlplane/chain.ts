@@ -40,7 +40,6 @@ export interface ChainOptions {
   readonly aggregator?: Pick<APIAggregatorOptions, 'availabilityCheckPeriodMs' | 'discoveryCheckTimeoutMs' | 'connectTimeoutMs'> & AggregationTimings;
 }
 
-
 /**
  * The delegation chain: aggregator → kube-apiserver → apiextensions-apiserver → 404, each
  * handing on what it does not own, behind one filter chain and one secure port. Discovery and
@@ -209,8 +208,7 @@ function builtInAuthentication(o: CompletedServerRunOptions, pki: PKI): { authen
       throw new Error(`--${flag}: ${(err as Error).message}`, { cause: err });
     }
   };
-  const bundle = (flag: string, path: string | undefined, own: string): CABundle =>
-    path === undefined ? new CABundle(own, flag) : new CABundle(read(flag, path), `--${flag} ${path}`);
+  const bundle = (flag: string, path: string | undefined, own: string): CABundle => (path === undefined ? new CABundle(own, flag) : new CABundle(read(flag, path), `--${flag} ${path}`));
   const clientCA = bundle('client-ca-file', o.clientCAFile, pki.caCertPEM);
   const requestHeaderCA = bundle('requestheader-client-ca-file', o.requestheaderClientCAFile, pki.frontProxyCACertPEM);
   const authenticator = newBuiltInAuthenticator({

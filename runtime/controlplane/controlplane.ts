@@ -73,9 +73,17 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const namespaces = chain.namespaces;
   const namespaceController = new NamespaceController({
     namespaces,
-    resources: () => resources.all().filter((r) => r.namespaced).map((r) => ({ group: r.group, resource: r.resource, storage: r.rest.main })),
+    resources: () =>
+      resources
+        .all()
+        .filter((r) => r.namespaced)
+        .map((r) => ({ group: r.group, resource: r.resource, storage: r.rest.main })),
     // An unavailable aggregated API is a discovery failure: kube's controller cannot see its content.
-    discoveryFailures: () => chain.apiServices.list().filter((a) => !a.local && !a.available).map((a) => `${a.group}/${a.version}: stale GroupVersion discovery: ${a.group}/${a.version}`),
+    discoveryFailures: () =>
+      chain.apiServices
+        .list()
+        .filter((a) => !a.local && !a.available)
+        .map((a) => `${a.group}/${a.version}: stale GroupVersion discovery: ${a.group}/${a.version}`),
     context: systemContext,
   });
   let systemNamespacesTimer: NodeJS.Timeout | undefined;

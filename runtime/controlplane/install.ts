@@ -48,7 +48,7 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
     const { prefix, handler } = installAPIGroupVersion({ group, version: version.name, storages, admission: opts.admission });
     const versionRoot = prefix.endsWith('/') ? prefix : `${prefix}/`;
     // The version's own discovery document (`<prefix>/`) is no resource request: left to discovery.
-    server.mux.handlePrefix(versionRoot, (req, res) => (req.info.isResourceRequest ? handler : server.mux.matchExcept(req.path, versionRoot) ?? webServiceNotFound)(req, res));
+    server.mux.handlePrefix(versionRoot, (req, res) => (req.info.isResourceRequest ? handler : (server.mux.matchExcept(req.path, versionRoot) ?? webServiceNotFound))(req, res));
   }
   const root = group.name === '' ? '/api/' : `/apis/${group.name}/`;
   server.mux.handlePrefix(root, groupRootNotFound(server, root), { listed: false });

@@ -5,7 +5,17 @@ import type { RequestContext } from '../registry/rest.js';
 export const APISERVER_USER: UserInfo = Object.freeze({ name: 'system:apiserver', groups: Object.freeze(['system:masters', 'system:authenticated']) });
 
 const INTERNAL_REQUEST: RequestInfo = Object.freeze({
-  isResourceRequest: true, path: '', verb: '', apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', parts: Object.freeze([]),
+  isResourceRequest: true,
+  path: '',
+  verb: '',
+  apiPrefix: '',
+  apiGroup: '',
+  apiVersion: '',
+  namespace: '',
+  resource: '',
+  subresource: '',
+  name: '',
+  parts: Object.freeze([]),
 });
 
 /** A RequestContext for in-process calls of controllers and admission lookups. */

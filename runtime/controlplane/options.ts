@@ -145,19 +145,23 @@ ${storageUsage({ sqliteFile: 'kube.db', etcdPrefix: '/registry' })}  --max-reque
 
 /** Parses argv (kube's `--flag value` and `--flag=value` forms). Throws OptionsError with the usage on bad input. */
 export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions & { help: boolean } {
-  const values = parseFlags(argv, {
-    ...SERVING_FLAGS,
-    ...REQUEST_HEADER_FLAGS,
-    ...STORAGE_FLAGS,
-    'max-requests-inflight': { type: 'string' },
-    'max-mutating-requests-inflight': { type: 'string' },
-    'token-auth-file': { type: 'string' },
-    'shutdown-delay-duration': { type: 'string' },
-    'shutdown-send-retry-after': { type: 'string' },
-    'shutdown-watch-termination-grace-period': { type: 'string' },
-    'service-cluster-ip-range': { type: 'string' },
-    'service-node-port-range': { type: 'string' },
-  }, USAGE);
+  const values = parseFlags(
+    argv,
+    {
+      ...SERVING_FLAGS,
+      ...REQUEST_HEADER_FLAGS,
+      ...STORAGE_FLAGS,
+      'max-requests-inflight': { type: 'string' },
+      'max-mutating-requests-inflight': { type: 'string' },
+      'token-auth-file': { type: 'string' },
+      'shutdown-delay-duration': { type: 'string' },
+      'shutdown-send-retry-after': { type: 'string' },
+      'shutdown-watch-termination-grace-period': { type: 'string' },
+      'service-cluster-ip-range': { type: 'string' },
+      'service-node-port-range': { type: 'string' },
+    },
+    USAGE,
+  );
   const opts = given<ServerRunOptions>({
     securePort: intFlag('secure-port', values['secure-port']),
     bindAddress: values['bind-address'],

@@ -24,10 +24,7 @@ export function runControlPlane({ groups, argv }: RunControlPlaneOptions): void 
       async start(options) {
         const cp = await startControlPlane({ ...options, groups });
         return {
-          readyLines: [
-            `serving on ${cp.url} (storage: ${cp.storageDescription})`,
-            `ready in ${Math.round(performance.now())} ms. Try: kubectl --kubeconfig ${cp.kubeconfigPath} api-resources`,
-          ],
+          readyLines: [`serving on ${cp.url} (storage: ${cp.storageDescription})`, `ready in ${Math.round(performance.now())} ms. Try: kubectl --kubeconfig ${cp.kubeconfigPath} api-resources`],
           stop: () => cp.stop(),
         };
       },

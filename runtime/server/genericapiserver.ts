@@ -29,7 +29,11 @@ export class GenericAPIServer implements DelegationTarget {
   private readonly shutdownInitiated = new AbortController();
 
   /** @internal use CompletedConfig.new(). */
-  constructor(readonly config: CompletedConfig, readonly name: string, delegationTarget: DelegationTarget) {
+  constructor(
+    readonly config: CompletedConfig,
+    readonly name: string,
+    delegationTarget: DelegationTarget,
+  ) {
     this.delegationTarget = delegationTarget;
     this.delegate = delegationTarget.handler;
     this.mux = new PathRecorderMux(name, this.delegate);

@@ -105,7 +105,10 @@ describe('PathRecorderMux', () => {
       await churn;
       assert.equal(oneOk.length, 150);
       assert.ok(oneOk.every(Boolean));
-      assert.deepEqual([...codes.keys()].filter((c) => c !== 200 && c !== 404), []);
+      assert.deepEqual(
+        [...codes.keys()].filter((c) => c !== 200 && c !== 404),
+        [],
+      );
     } finally {
       await t.close();
     }

@@ -15,7 +15,10 @@ export class PathRecorderMux {
   private notFound: Handler;
 
   /** @param name identifies the owning server in error messages; notFound defaults to pageNotFound. */
-  constructor(readonly name: string, notFound?: Handler) {
+  constructor(
+    readonly name: string,
+    notFound?: Handler,
+  ) {
     this.notFound = notFound ?? pageNotFound;
   }
 

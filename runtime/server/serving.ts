@@ -92,7 +92,10 @@ export class Serving {
   private shutdownPromise: Promise<void> | undefined;
   private hooks: Promise<void> | undefined;
 
-  constructor(readonly server: GenericAPIServer, opts: ServingOptions = {}) {
+  constructor(
+    readonly server: GenericAPIServer,
+    opts: ServingOptions = {},
+  ) {
     this.maxRequestBodyBytes = opts.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
     const tls = opts.tls;
     this.tls = tls !== undefined;
@@ -102,10 +105,11 @@ export class Serving {
       return503OnClosing: false,
       forceCloseConnections: false,
       routerOptions: { maxParamLength: 1 << 16 },
-      serverFactory: (handler: FastifyServerFactoryHandler) => createNodeServer(tls, (raw, response) => {
-        this.admit(raw, response);
-        handler(raw, response);
-      }),
+      serverFactory: (handler: FastifyServerFactoryHandler) =>
+        createNodeServer(tls, (raw, response) => {
+          this.admit(raw, response);
+          handler(raw, response);
+        }),
       frameworkErrors: (_err: Error, request: FastifyRequest, reply: FastifyReply) => this.hijack(request, reply),
       clientErrorHandler: (err: Error & { code?: string }, socket: Socket) => respondToClientError(err, socket),
       // No route has a fastify schema: without factories of its own fastify would load and set
@@ -194,10 +198,7 @@ export class Serving {
     waitGroup.close();
     if (!config.shutdownSendRetryAfter) this.stopListening();
     waitGroup.terminateLongRunning();
-    const [drained, watchesEnded] = await Promise.all([
-      waitGroup.wait(drainTimeoutMs),
-      waitGroup.waitLongRunning(Math.max(config.shutdownWatchTerminationGracePeriodMs, CONNECTION_CLOSE_GRACE_MS)),
-    ]);
+    const [drained, watchesEnded] = await Promise.all([waitGroup.wait(drainTimeoutMs), waitGroup.waitLongRunning(Math.max(config.shutdownWatchTerminationGracePeriodMs, CONNECTION_CLOSE_GRACE_MS))]);
     if (!drained) config.logger.info('shutdown: in-flight requests did not finish in time', { server: server.name, inFlight: waitGroup.inFlight });
     if (!watchesEnded) config.logger.info('shutdown: long-running requests did not end in time', { server: server.name, longRunning: waitGroup.longRunningCount });
     signals.inFlightRequestsDrained.signal();

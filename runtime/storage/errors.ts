@@ -162,10 +162,7 @@ export class InternalError extends StorageError {
   readonly httpCode = 500;
   readonly reason = 'InternalError';
   override readonly name = 'InternalError';
-  constructor(
-    message: string,
-    options?: { cause?: unknown; causes?: readonly StatusCause[] },
-  ) {
+  constructor(message: string, options?: { cause?: unknown; causes?: readonly StatusCause[] }) {
     super(message, options);
     this.causes = options?.causes ?? [];
   }

@@ -52,9 +52,7 @@ export interface PutOptions {
   ttlSeconds?: number;
 }
 
-export type KVEvent =
-  | { type: 'PUT'; kv: KeyValue; prevKv?: KeyValue }
-  | { type: 'DELETE'; key: string; modRevision: number; prevKv?: KeyValue };
+export type KVEvent = { type: 'PUT'; kv: KeyValue; prevKv?: KeyValue } | { type: 'DELETE'; key: string; modRevision: number; prevKv?: KeyValue };
 
 export interface KVWatchRequest {
   key: string;

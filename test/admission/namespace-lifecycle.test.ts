@@ -72,7 +72,10 @@ describe('NamespaceLifecycle lookups', () => {
   it('refuses creates in a terminating namespace and deletion of the immortal namespaces', async () => {
     const { lookup } = lookups(new Map([['t', ns('t', 'Terminating')]]), new Map());
     const plugin = namespaceLifecycle(lookup);
-    await assert.rejects(plugin.validate(attrs('CREATE', 't'), ctx), (e: unknown) => e instanceof StatusError && e.status.code === 403 && /because it is being terminated/.test(e.status.message ?? ''));
+    await assert.rejects(
+      plugin.validate(attrs('CREATE', 't'), ctx),
+      (e: unknown) => e instanceof StatusError && e.status.code === 403 && /because it is being terminated/.test(e.status.message ?? ''),
+    );
     await plugin.validate(attrs('UPDATE', 't'), ctx);
     await assert.rejects(plugin.validate(deleteNamespace('kube-system'), ctx), (e: unknown) => e instanceof StatusError && e.status.code === 403);
   });

@@ -53,11 +53,13 @@ export class AggregatedServerProcess {
     };
     proc.stdout?.on('data', append);
     proc.stderr?.on('data', append);
-    this.exitedP = new Promise((r) => proc.once('exit', (code, signal) => {
-      this.exitInfo = { code, signal };
-      running.delete(proc);
-      r();
-    }));
+    this.exitedP = new Promise((r) =>
+      proc.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        running.delete(proc);
+        r();
+      }),
+    );
     if (proc.exitCode !== null || proc.signalCode !== null) this.exitInfo = { code: proc.exitCode, signal: proc.signalCode };
   }
 
@@ -66,13 +68,22 @@ export class AggregatedServerProcess {
     const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'aggregated-it-'));
     const cp = o.controlPlane;
     const args = [
-      '--conditions=source', '--import', 'tsx', serveScript,
-      '--secure-port', String(o.port ?? 0),
-      '--bind-address', '127.0.0.1',
-      '--data-dir', dataDir,
-      '--requestheader-client-ca-file', join(cp.dataDir, 'pki', 'front-proxy-ca.crt'),
-      '--kubeconfig', cp.kubeconfigPath,
-      '--audit-log-path', join(dataDir, 'audit.log'),
+      '--conditions=source',
+      '--import',
+      'tsx',
+      serveScript,
+      '--secure-port',
+      String(o.port ?? 0),
+      '--bind-address',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir,
+      '--requestheader-client-ca-file',
+      join(cp.dataDir, 'pki', 'front-proxy-ca.crt'),
+      '--kubeconfig',
+      cp.kubeconfigPath,
+      '--audit-log-path',
+      join(dataDir, 'audit.log'),
       ...(o.extraArgs ?? []),
     ];
     const proc = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
@@ -119,7 +130,10 @@ export class AggregatedServerProcess {
   auditEvents(): AuditEvent[] {
     const path = join(this.dataDir, 'audit.log');
     if (!existsSync(path)) return [];
-    return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as AuditEvent);
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as AuditEvent);
   }
 
   /** The keys its own SQLite store holds under `prefix`; only once it has exited (a running server locks its file exclusively). */

@@ -65,7 +65,7 @@ describe('APIService availability', () => {
     assert.equal(served.status, 200, served.text);
   });
 
-  test('kube\'s reasons for what is missing in front of the backend, each cleared in turn', async () => {
+  test("kube's reasons for what is missing in front of the backend, each cleared in turn", async () => {
     const group = 'missing.example.com';
     const name = `v1.${group}`;
     const svcName = 'missing-api';
@@ -105,7 +105,7 @@ describe('APIService availability', () => {
     assert.equal(asStatus(r.text).reason, 'ServiceUnavailable');
   });
 
-  test('a caBundle without any certificate fails the check as kube\'s transport does', async () => {
+  test("a caBundle without any certificate fails the check as kube's transport does", async () => {
     const group = 'badca.example.com';
     await register(group, 'badca-api', { caPEM: 'not a certificate' });
     const c = await availability(env.cs, `v1.${group}`, 'False', 'FailedDiscoveryCheck');

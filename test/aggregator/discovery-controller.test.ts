@@ -17,18 +17,7 @@ import { AggregatedDiscoveryController } from '../../runtime/aggregator/discover
 import { AGGREGATED_DISCOVERY_ACCEPT } from '../../runtime/aggregator/discovery-fetch.js';
 import type { PKI } from '../../runtime/controlplane/certs.js';
 import { DiscoveryManager, discoveryFromGroupDefinition } from '../../runtime/server/discovery/index.js';
-import {
-  apiService,
-  renamedGroup,
-  serviceObjects,
-  startBackend,
-  startRegistration,
-  testPKI,
-  until,
-  type APIServiceOptions,
-  type Backend,
-  type Registration,
-} from './discovery-fixtures.js';
+import { apiService, renamedGroup, serviceObjects, startBackend, startRegistration, testPKI, until, type APIServiceOptions, type Backend, type Registration } from './discovery-fixtures.js';
 
 const REMOTE = 'wardle.backend.io';
 const LEGACY = 'legacy.backend.io';
@@ -105,11 +94,19 @@ describe('aggregated discovery controller', () => {
   }
 
   const groupNames = (m: DiscoveryManager): string[] => m.snapshot().groups.map((g) => g.name);
-  const versionsOf = (m: DiscoveryManager, group: string): string[] => m.snapshot().group(group)?.versions.map((v) => v.version) ?? [];
-  const resourcesOf = (m: DiscoveryManager, group: string, version: string): string[] | undefined => m.snapshot().version(group, version)?.resources.map((r) => r.name);
+  const versionsOf = (m: DiscoveryManager, group: string): string[] =>
+    m
+      .snapshot()
+      .group(group)
+      ?.versions.map((v) => v.version) ?? [];
+  const resourcesOf = (m: DiscoveryManager, group: string, version: string): string[] | undefined =>
+    m
+      .snapshot()
+      .version(group, version)
+      ?.resources.map((r) => r.name);
   const freshness = (m: DiscoveryManager, group: string, version: string): string | undefined => m.snapshot().version(group, version)?.freshness;
 
-  it('orders /apis and aggregated discovery by APIService priorities: a groupPriorityMinimum of 20000 comes first after the aggregator\'s own group', async () => {
+  it("orders /apis and aggregated discovery by APIService priorities: a groupPriorityMinimum of 20000 comes first after the aggregator's own group", async () => {
     const env = await startEnv([
       ...locals(),
       // Against kube's version order: versionPriority decides first.
@@ -125,11 +122,20 @@ describe('aggregated discovery controller', () => {
       assert.deepEqual(versionsOf(env.manager, 'wardle.example.com'), ['v1beta1', 'v1alpha1']);
 
       const legacyList = JSON.parse(env.manager.snapshot().apiGroupList().body.toString()) as { groups: { name: string; preferredVersion: { version: string } }[] };
-      assert.deepEqual(legacyList.groups.map((g) => g.name), groupNames(env.manager));
+      assert.deepEqual(
+        legacyList.groups.map((g) => g.name),
+        groupNames(env.manager),
+      );
       assert.equal(legacyList.groups[1]!.preferredVersion.version, 'v1alpha1');
       const aggregated = JSON.parse(env.manager.snapshot().aggregated('apis', 'v2').body.toString()) as { items: { metadata: { name: string }; versions: { version: string }[] }[] };
-      assert.deepEqual(aggregated.items.map((i) => i.metadata.name), groupNames(env.manager));
-      assert.deepEqual(aggregated.items[1]!.versions.map((v) => v.version), ['v1alpha1', 'v1beta1']);
+      assert.deepEqual(
+        aggregated.items.map((i) => i.metadata.name),
+        groupNames(env.manager),
+      );
+      assert.deepEqual(
+        aggregated.items[1]!.versions.map((v) => v.version),
+        ['v1alpha1', 'v1beta1'],
+      );
 
       // A priority changed on the APIService moves the group.
       const moved = await env.cs.apiregistrationV1().apiservices().get(`v1beta1.${LEGACY}`);
@@ -142,7 +148,7 @@ describe('aggregated discovery controller', () => {
     }
   });
 
-  it('fetches a backend\'s aggregated discovery as the aggregator (front-proxy certificate, X-Remote-User) and publishes only the group version each APIService names', async () => {
+  it("fetches a backend's aggregated discovery as the aggregator (front-proxy certificate, X-Remote-User) and publishes only the group version each APIService names", async () => {
     const seen = remote.requests.length;
     const env = await startEnv([svc(`v1alpha1.${REMOTE}`, { service: 'remote' })]);
     try {
@@ -158,13 +164,25 @@ describe('aggregated discovery controller', () => {
       assert.equal(fetched[0]!.user, 'system:kube-aggregator');
       assert.equal(fetched[0]!.clientCN, 'front-proxy-client');
       // Aggregated answers need no per-group-version request.
-      assert.deepEqual(remote.requests.slice(seen).filter((r) => r.path.startsWith('/apis/')), []);
+      assert.deepEqual(
+        remote.requests.slice(seen).filter((r) => r.path.startsWith('/apis/')),
+        [],
+      );
       // The resources as the backend describes them.
-      const flunders = env.manager.snapshot().version(REMOTE, 'v1alpha1')!.resources.find((r) => r.name === 'flunders')!;
-      const own = remote.discovery.snapshot().version(REMOTE, 'v1alpha1')!.resources.find((r) => r.name === 'flunders')!;
+      const flunders = env.manager
+        .snapshot()
+        .version(REMOTE, 'v1alpha1')!
+        .resources.find((r) => r.name === 'flunders')!;
+      const own = remote.discovery
+        .snapshot()
+        .version(REMOTE, 'v1alpha1')!
+        .resources.find((r) => r.name === 'flunders')!;
       assert.equal(flunders.kind, own.kind);
       assert.deepEqual(flunders.verbs, own.verbs);
-      assert.deepEqual(flunders.subresources?.map((s) => s.name), own.subresources?.map((s) => s.name));
+      assert.deepEqual(
+        flunders.subresources?.map((s) => s.name),
+        own.subresources?.map((s) => s.name),
+      );
     } finally {
       await env.close();
     }
@@ -183,13 +201,24 @@ describe('aggregated discovery controller', () => {
       assert.equal(env.manager.snapshot(), before);
 
       // A change on the backend: a new ETag, a 200, the new resources.
-      remote.discovery.setGroupVersion(REMOTE, 'v1alpha1', [...remote.discovery.snapshot().version(REMOTE, 'v1alpha1')!.resources, { name: 'widgets', singularName: 'widget', namespaced: false, kind: 'Widget', verbs: ['get', 'list'] }], {
-        groupPriorityMinimum: 1000,
-        versionPriority: 15,
-      });
+      remote.discovery.setGroupVersion(
+        REMOTE,
+        'v1alpha1',
+        [...remote.discovery.snapshot().version(REMOTE, 'v1alpha1')!.resources, { name: 'widgets', singularName: 'widget', namespaced: false, kind: 'Widget', verbs: ['get', 'list'] }],
+        {
+          groupPriorityMinimum: 1000,
+          versionPriority: 15,
+        },
+      );
       env.controller.resync();
       await until('widgets published', () => (resourcesOf(env.manager, REMOTE, 'v1alpha1')?.includes('widgets') ? true : undefined));
-      assert.equal(env.manager.snapshot().version(REMOTE, 'v1alpha1')!.resources.find((r) => r.name === 'widgets')!.namespaced, false);
+      assert.equal(
+        env.manager
+          .snapshot()
+          .version(REMOTE, 'v1alpha1')!
+          .resources.find((r) => r.name === 'widgets')!.namespaced,
+        false,
+      );
     } finally {
       remote.discovery.setGroupVersions(discoveryFromGroupDefinition(renamedGroup(wardleGroup, REMOTE)));
       await env.close();
@@ -214,7 +243,7 @@ describe('aggregated discovery controller', () => {
     }
   });
 
-  it('marks a dead backend\'s group versions Stale with their last resources, and Current again once it is back', async () => {
+  it("marks a dead backend's group versions Stale with their last resources, and Current again once it is back", async () => {
     const env = await startEnv([
       svc(`v1alpha1.${REMOTE}`, { service: 'remote' }),
       svc(`v1beta1.${REMOTE}`, { service: 'remote', versionPriority: 10 }),
@@ -232,10 +261,21 @@ describe('aggregated discovery controller', () => {
       env.controller.resync();
       await until('Stale', () => (freshness(env.manager, REMOTE, 'v1alpha1') === 'Stale' && freshness(env.manager, REMOTE, 'v1beta1') === 'Stale' ? true : undefined));
       assert.deepEqual(resourcesOf(env.manager, REMOTE, 'v1alpha1'), ['fischers', 'flunders']);
-      const doc = JSON.parse(env.manager.snapshot().aggregated('apis', 'v2').body.toString()) as { items: { metadata: { name: string }; versions: { version: string; freshness: string; resources?: unknown[] }[] }[] };
+      const doc = JSON.parse(env.manager.snapshot().aggregated('apis', 'v2').body.toString()) as {
+        items: { metadata: { name: string }; versions: { version: string; freshness: string; resources?: unknown[] }[] }[];
+      };
       const group = doc.items.find((i) => i.metadata.name === REMOTE)!;
-      assert.deepEqual(group.versions.map((v) => [v.version, v.freshness, v.resources?.length]), [['v1alpha1', 'Stale', 2], ['v1beta1', 'Stale', 1]]);
-      assert.ok(env.errors.some((e) => e.startsWith(`v1alpha1.${REMOTE}: Get "https://127.0.0.1:${remote.port}/apis"`)), env.errors.join('\n'));
+      assert.deepEqual(
+        group.versions.map((v) => [v.version, v.freshness, v.resources?.length]),
+        [
+          ['v1alpha1', 'Stale', 2],
+          ['v1beta1', 'Stale', 1],
+        ],
+      );
+      assert.ok(
+        env.errors.some((e) => e.startsWith(`v1alpha1.${REMOTE}: Get "https://127.0.0.1:${remote.port}/apis"`)),
+        env.errors.join('\n'),
+      );
 
       await remote.start();
       env.controller.resync();
@@ -256,7 +296,10 @@ describe('aggregated discovery controller', () => {
       env.controller.resync();
       await until('remote wardle published', () => (wardle.requestsFor('/apis').length > 0 && freshness(env.manager, 'wardle.example.com', 'v1alpha1') === 'Current' ? true : undefined));
       // The backend's description wins over the one served in process.
-      wardle.discovery.setGroupVersion('wardle.example.com', 'v1alpha1', [{ name: 'remotes', singularName: 'remote', namespaced: true, kind: 'Remote', verbs: ['get'] }], { groupPriorityMinimum: 1, versionPriority: 1 });
+      wardle.discovery.setGroupVersion('wardle.example.com', 'v1alpha1', [{ name: 'remotes', singularName: 'remote', namespaced: true, kind: 'Remote', verbs: ['get'] }], {
+        groupPriorityMinimum: 1,
+        versionPriority: 1,
+      });
       env.controller.resync();
       await until('remote resources', () => (resourcesOf(env.manager, 'wardle.example.com', 'v1alpha1')?.[0] === 'remotes' ? true : undefined));
 

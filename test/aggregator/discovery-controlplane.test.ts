@@ -51,9 +51,18 @@ describe('merged discovery and OpenAPI in the control plane', () => {
     https = new HttpsClient(readCredentials(plane.kubeconfigPath));
     cs = new Clientset(plane.loopback);
     const [service, endpoints] = serviceObjects('remote', backend.port);
-    await cs.coreV1().services('default').create(service as never);
-    await cs.coreV1().endpoints('default').create(endpoints as never);
-    await cs.apiregistrationV1().apiservices().create(apiService(`v1alpha1.${GROUP}`, pki, { service: 'remote', groupPriorityMinimum: 20000, versionPriority: 15 }));
+    await cs
+      .coreV1()
+      .services('default')
+      .create(service as never);
+    await cs
+      .coreV1()
+      .endpoints('default')
+      .create(endpoints as never);
+    await cs
+      .apiregistrationV1()
+      .apiservices()
+      .create(apiService(`v1alpha1.${GROUP}`, pki, { service: 'remote', groupPriorityMinimum: 20000, versionPriority: 15 }));
   });
   after(async () => {
     https?.close();
@@ -72,17 +81,22 @@ describe('merged discovery and OpenAPI in the control plane', () => {
     (await aggregated()).items.find((i) => i.metadata.name === GROUP)?.versions.find((v) => v.version === 'v1alpha1');
   const openapiRoot = async (): Promise<Record<string, { serverRelativeURL: string }>> => (await https.json('GET', '/openapi/v3')).body['paths'] as Record<string, { serverRelativeURL: string }>;
   const swaggerPaths = async (): Promise<Record<string, unknown>> => (await https.json('GET', '/openapi/v2')).body['paths'] as Record<string, unknown>;
-  const available = async (): Promise<string | undefined> =>
-    (await cs.apiregistrationV1().apiservices().get(`v1alpha1.${GROUP}`)).status?.conditions?.find((c) => c.type === 'Available')?.status;
+  const available = async (): Promise<string | undefined> => (await cs.apiregistrationV1().apiservices().get(`v1alpha1.${GROUP}`)).status?.conditions?.find((c) => c.type === 'Available')?.status;
 
-  it('lists the backend\'s group first after apiregistration (groupPriorityMinimum 20000), with its resources, Current', async () => {
+  it("lists the backend's group first after apiregistration (groupPriorityMinimum 20000), with its resources, Current", async () => {
     const v = await until('backend discovery published', async () => {
       const found = await version();
       return found?.freshness === 'Current' && (found.resources?.length ?? 0) > 0 ? found : undefined;
     });
-    assert.deepEqual(v.resources!.map((r) => r.resource), ['fischers', 'flunders']);
+    assert.deepEqual(
+      v.resources!.map((r) => r.resource),
+      ['fischers', 'flunders'],
+    );
     const list = (await https.json('GET', '/apis')).body as { groups: { name: string }[] };
-    assert.deepEqual(list.groups.slice(0, 2).map((g) => g.name), ['apiregistration.k8s.io', GROUP]);
+    assert.deepEqual(
+      list.groups.slice(0, 2).map((g) => g.name),
+      ['apiregistration.k8s.io', GROUP],
+    );
     const items = (await aggregated()).items.map((i) => i.metadata.name);
     assert.deepEqual(items.slice(0, 2), ['apiregistration.k8s.io', GROUP]);
     // Local groups keep kube's APIService order behind it: the core group aside, apiextensions (16700) before wardle (1000).
@@ -98,10 +112,13 @@ describe('merged discovery and OpenAPI in the control plane', () => {
     assert.equal(r.status, 200);
     assert.equal(r.body['groupVersion'], `${GROUP}/v1alpha1`);
     const proxied = backend.requestsFor(`/apis/${GROUP}/v1alpha1`).slice(before);
-    assert.ok(proxied.some((p) => p.user === 'system:admin'), JSON.stringify(proxied));
+    assert.ok(
+      proxied.some((p) => p.user === 'system:admin'),
+      JSON.stringify(proxied),
+    );
   });
 
-  it('serves the backend\'s OpenAPI v3 document with its hash, and its paths in /openapi/v2', async () => {
+  it("serves the backend's OpenAPI v3 document with its hash, and its paths in /openapi/v2", async () => {
     const url = await until('listed in /openapi/v3', async () => (await openapiRoot())[KEY]?.serverRelativeURL);
     const theirs = backend.openapi.groupVersion(KEY)!;
     assert.equal(url, `/openapi/v3/${KEY}?hash=${theirs.hash}`);
@@ -119,9 +136,14 @@ describe('merged discovery and OpenAPI in the control plane', () => {
     await until('Available=True', async () => ((await available()) === 'True' ? true : undefined));
     await backend.stop();
     await until('Stale', async () => ((await version())?.freshness === 'Stale' ? true : undefined));
-    assert.deepEqual((await version())!.resources!.map((r) => r.resource), ['fischers', 'flunders']);
+    assert.deepEqual(
+      (await version())!.resources!.map((r) => r.resource),
+      ['fischers', 'flunders'],
+    );
     await until('Available=False', async () => ((await available()) === 'False' ? true : undefined));
-    await until('OpenAPI removed', async () => ((await openapiRoot())[KEY] === undefined && (await swaggerPaths())[`/apis/${GROUP}/v1alpha1/namespaces/{namespace}/flunders`] === undefined ? true : undefined));
+    await until('OpenAPI removed', async () =>
+      (await openapiRoot())[KEY] === undefined && (await swaggerPaths())[`/apis/${GROUP}/v1alpha1/namespaces/{namespace}/flunders`] === undefined ? true : undefined,
+    );
 
     await backend.start();
     await until('Current again', async () => ((await version())?.freshness === 'Current' ? true : undefined));

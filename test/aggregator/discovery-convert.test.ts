@@ -19,8 +19,13 @@ const aggregatedDoc = {
           version: 'v1',
           resources: [
             {
-              resource: 'widgets', responseKind: { group: 'x.io', version: 'v1', kind: 'Widget' }, scope: 'Cluster', singularResource: 'widget',
-              verbs: ['get', 'list'], shortNames: ['wd'], categories: ['all'],
+              resource: 'widgets',
+              responseKind: { group: 'x.io', version: 'v1', kind: 'Widget' },
+              scope: 'Cluster',
+              singularResource: 'widget',
+              verbs: ['get', 'list'],
+              shortNames: ['wd'],
+              categories: ['all'],
               subresources: [
                 { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'update'] },
                 { subresource: 'status', responseKind: { group: 'x.io', version: 'v1', kind: 'Widget' }, verbs: ['get'] },
@@ -53,7 +58,13 @@ describe('discovery documents of backends', () => {
     assert.deepEqual(gvs.get('x.io/v2'), []);
     assert.deepEqual(gvs.get('x.io/v1'), [
       {
-        name: 'widgets', singularName: 'widget', namespaced: false, kind: 'Widget', verbs: ['get', 'list'], shortNames: ['wd'], categories: ['all'],
+        name: 'widgets',
+        singularName: 'widget',
+        namespaced: false,
+        kind: 'Widget',
+        verbs: ['get', 'list'],
+        shortNames: ['wd'],
+        categories: ['all'],
         subresources: [
           { name: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'update'] },
           { name: 'status', responseKind: { group: 'x.io', version: 'v1', kind: 'Widget' }, verbs: ['get'] },
@@ -64,10 +75,15 @@ describe('discovery documents of backends', () => {
     assert.throws(() => fromAggregatedDiscovery({ items: [{ metadata: { name: 'x.io' }, versions: [{ version: 'v1', resources: [null] }] }] }), /not an object/);
   });
 
-  it('folds a legacy list\'s subresources into their resources, with the kinds they name', () => {
+  it("folds a legacy list's subresources into their resources, with the kinds they name", () => {
     assert.deepEqual(fromAPIResourceList('x.io', 'v1', legacyList), [
       {
-        name: 'widgets', singularName: 'widget', namespaced: true, kind: 'Widget', verbs: ['get'], storageVersionHash: 'abc=',
+        name: 'widgets',
+        singularName: 'widget',
+        namespaced: true,
+        kind: 'Widget',
+        verbs: ['get'],
+        storageVersionHash: 'abc=',
         subresources: [
           { name: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get'] },
           { name: 'status', verbs: ['get', 'patch'] },
@@ -120,14 +136,20 @@ describe('fetchServiceDiscovery', () => {
       const backend = scripted({ '/apis': () => answer, '/apis/x.io/v1': () => json(200, legacyList) });
       const got = await fetchServiceDiscovery({ get: backend.get, group: 'x.io', version: 'v1' });
       assert.equal(got.format, 'legacy');
-      assert.deepEqual(got.groupVersions.get('x.io/v1')?.map((r) => r.name), ['widgets']);
+      assert.deepEqual(
+        got.groupVersions.get('x.io/v1')?.map((r) => r.name),
+        ['widgets'],
+      );
       assert.deepEqual(backend.asked, ['/apis', '/apis/x.io/v1']);
     });
   }
 
   it('rejects a 5xx, a failing legacy document, malformed JSON and an unreachable backend', async () => {
     await assert.rejects(fetchServiceDiscovery({ get: scripted({ '/apis': () => json(503, 'down', 'text/plain') }).get, group: 'x.io', version: 'v1' }), /GET \/apis: unexpected status 503: down/);
-    await assert.rejects(fetchServiceDiscovery({ get: scripted({ '/apis': () => json(404, {}), '/apis/x.io/v1': () => json(404, {}) }).get, group: 'x.io', version: 'v1' }), /GET \/apis\/x\.io\/v1: unexpected status 404/);
+    await assert.rejects(
+      fetchServiceDiscovery({ get: scripted({ '/apis': () => json(404, {}), '/apis/x.io/v1': () => json(404, {}) }).get, group: 'x.io', version: 'v1' }),
+      /GET \/apis\/x\.io\/v1: unexpected status 404/,
+    );
     await assert.rejects(
       fetchServiceDiscovery({ get: scripted({ '/apis': () => json(200, '{', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList') }).get, group: 'x.io', version: 'v1' }),
       /GET \/apis: invalid JSON/,

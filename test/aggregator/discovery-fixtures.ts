@@ -70,28 +70,25 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   };
   const requests: RecordedRequest[] = [];
   const serve = (): Server =>
-    createServer(
-      { cert: o.pki.servingCertPEM, key: o.pki.servingKeyPEM, ca: o.pki.frontProxyCACertPEM, requestCert: true, rejectUnauthorized: true },
-      (raw, response) => {
-        const peer = (raw.socket as TLSSocket).getPeerCertificate();
-        const header = (name: string): string | undefined => {
-          const v = raw.headers[name];
-          return Array.isArray(v) ? v.join(',') : v;
-        };
-        response.on('finish', () =>
-          requests.push({
-            path: raw.url ?? '',
-            status: response.statusCode,
-            accept: header('accept') ?? '',
-            ifNoneMatch: header('if-none-match'),
-            user: header('x-remote-user'),
-            clientCN: peer?.subject?.CN,
-          }),
-        );
-        const { req, res } = adaptRequest(raw, response);
-        handler(req, res).catch((err: unknown) => res.writeError(err));
-      },
-    );
+    createServer({ cert: o.pki.servingCertPEM, key: o.pki.servingKeyPEM, ca: o.pki.frontProxyCACertPEM, requestCert: true, rejectUnauthorized: true }, (raw, response) => {
+      const peer = (raw.socket as TLSSocket).getPeerCertificate();
+      const header = (name: string): string | undefined => {
+        const v = raw.headers[name];
+        return Array.isArray(v) ? v.join(',') : v;
+      };
+      response.on('finish', () =>
+        requests.push({
+          path: raw.url ?? '',
+          status: response.statusCode,
+          accept: header('accept') ?? '',
+          ifNoneMatch: header('if-none-match'),
+          user: header('x-remote-user'),
+          clientCN: peer?.subject?.CN,
+        }),
+      );
+      const { req, res } = adaptRequest(raw, response);
+      handler(req, res).catch((err: unknown) => res.writeError(err));
+    });
   let server = serve();
   const listen = (port: number): Promise<void> =>
     new Promise((resolve, reject) => {

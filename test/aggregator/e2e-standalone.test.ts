@@ -26,10 +26,12 @@ describe('standalone aggregated server (npm run serve-aggregated)', () => {
   before(async () => {
     cp = await ControlPlane.start({ backend: 'sqlite' });
     wardle = await AggregatedServerProcess.start({ controlPlane: cp });
-    proxy = new HttpsClient(wardle.credentials({
-      certPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.crt'), 'utf8'),
-      keyPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.key'), 'utf8'),
-    }));
+    proxy = new HttpsClient(
+      wardle.credentials({
+        certPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.crt'), 'utf8'),
+        keyPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.key'), 'utf8'),
+      }),
+    );
     anonymous = new HttpsClient(wardle.credentials(), { anonymous: true });
   });
   after(async () => {
@@ -76,13 +78,22 @@ describe('standalone aggregated server (npm run serve-aggregated)', () => {
 
   it('serves only its groups: /apis (legacy and aggregated), no /api, /version, /openapi/v2 and /openapi/v3', async () => {
     const list = await proxy.json('GET', '/apis', undefined, as('alice'));
-    assert.deepEqual((list.body['groups'] as { name: string }[]).map((g) => g.name), [GROUP]);
+    assert.deepEqual(
+      (list.body['groups'] as { name: string }[]).map((g) => g.name),
+      [GROUP],
+    );
     const aggregated = await proxy.request({ path: '/apis', headers: { ...as('alice'), Accept: AGGREGATED_V2 } });
     assert.equal(aggregated.status, 200);
     assert.match(String(aggregated.headers['content-type']), /as=APIGroupDiscoveryList/);
     const items = (JSON.parse(aggregated.text) as { items: { metadata: { name: string }; versions: { version: string; resources: { resource: string }[] }[] }[] }).items;
-    assert.deepEqual(items.map((i) => i.metadata.name), [GROUP]);
-    assert.deepEqual(items[0]?.versions.map((v) => v.version), ['v1beta1', 'v1alpha1']);
+    assert.deepEqual(
+      items.map((i) => i.metadata.name),
+      [GROUP],
+    );
+    assert.deepEqual(
+      items[0]?.versions.map((v) => v.version),
+      ['v1beta1', 'v1alpha1'],
+    );
     assert.deepEqual(items[0]?.versions[1]?.resources.map((r) => r.resource).sort(), ['fischers', 'flunders']);
     assert.equal((await proxy.request({ path: '/api', headers: as('alice') })).status, 404);
     assert.equal((await proxy.json('GET', '/version', undefined, as('alice'))).status, 200);
@@ -93,7 +104,7 @@ describe('standalone aggregated server (npm run serve-aggregated)', () => {
     assert.ok(Object.keys(v2.body['paths'] as object).every((p) => p.startsWith(`/apis/${GROUP}/`)));
   });
 
-  it('admission: NamespaceLifecycle against the control plane\'s namespaces, BanFlunder over its own Fischers', async () => {
+  it("admission: NamespaceLifecycle against the control plane's namespaces, BanFlunder over its own Fischers", async () => {
     const flunders = (ns: string): string => `/apis/${GROUP}/v1alpha1/namespaces/${ns}/flunders`;
     const missing = await proxy.json('POST', flunders('absent'), { apiVersion: `${GROUP}/v1alpha1`, kind: 'Flunder', metadata: { name: 'f' } }, as('alice'));
     assert.equal(missing.status, 404, JSON.stringify(missing.body));
@@ -101,7 +112,12 @@ describe('standalone aggregated server (npm run serve-aggregated)', () => {
     const created = await proxy.json('POST', flunders('default'), { apiVersion: `${GROUP}/v1alpha1`, kind: 'Flunder', metadata: { name: 'f' } }, as('alice'));
     assert.equal(created.status, 201, JSON.stringify(created.body));
 
-    const fischer = await proxy.json('POST', `/apis/${GROUP}/v1alpha1/fischers`, { apiVersion: `${GROUP}/v1alpha1`, kind: 'Fischer', metadata: { name: 'bans' }, disallowedFlunders: ['banned'] }, as('alice'));
+    const fischer = await proxy.json(
+      'POST',
+      `/apis/${GROUP}/v1alpha1/fischers`,
+      { apiVersion: `${GROUP}/v1alpha1`, kind: 'Fischer', metadata: { name: 'bans' }, disallowedFlunders: ['banned'] },
+      as('alice'),
+    );
     assert.equal(fischer.status, 201, JSON.stringify(fischer.body));
     const deadline = Date.now() + 20_000;
     for (;;) {
@@ -124,7 +140,10 @@ describe('standalone aggregated server (npm run serve-aggregated)', () => {
     for (const deadline = Date.now() + 10_000; events.length < 2 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
       events = wardle.auditEvents().filter((e) => e.auditID === 'e2e-standalone-bob');
     }
-    assert.deepEqual(events.map((e) => e.stage), ['RequestReceived', 'ResponseComplete']);
+    assert.deepEqual(
+      events.map((e) => e.stage),
+      ['RequestReceived', 'ResponseComplete'],
+    );
     assert.deepEqual(events[1]?.user, { username: 'bob', groups: ['devs', 'system:authenticated'], extra: { scopes: ['read'] } });
   });
 
@@ -132,7 +151,11 @@ describe('standalone aggregated server (npm run serve-aggregated)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'aggregated-flags-'));
     try {
       const serve = (...args: string[]): ReturnType<typeof spawnSync> =>
-        spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', join(repoRoot, 'runtime/aggregated/serve.ts'), '--data-dir', dir, ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+        spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', join(repoRoot, 'runtime/aggregated/serve.ts'), '--data-dir', dir, ...args], {
+          cwd: repoRoot,
+          encoding: 'utf8',
+          env: { ...process.env, NODE_OPTIONS: '' },
+        });
       const core = serve('--groups', 'apiextensions.k8s.io');
       assert.equal(core.status, 2, String(core.stderr));
       assert.match(String(core.stderr), /--groups: "apiextensions\.k8s\.io" is not a group of apis\/ a standalone server can serve \(available: wardle\.example\.com\)/);

@@ -79,7 +79,7 @@ function declareE2E(backend: Backend): void {
   const available = async (version: string): Promise<Condition | undefined> => {
     const r = await api.json('GET', `/apis/apiregistration.k8s.io/v1/apiservices/${version}.${GROUP}`);
     if (r.status !== 200) return undefined;
-    const conditions = ((r.body['status'] as { conditions?: Condition[] } | undefined)?.conditions ?? []);
+    const conditions = (r.body['status'] as { conditions?: Condition[] } | undefined)?.conditions ?? [];
     return conditions.find((c) => c.type === 'Available');
   };
   /**
@@ -100,7 +100,10 @@ function declareE2E(backend: Backend): void {
     if (cp.backend === 'sqlite') return sqliteKeys(join(cp.dataDir, 'kube.db'), `/registry/${GROUP}/`);
     const client = new Etcd3({ hosts: [...(cp.etcd?.endpoints ?? [])] });
     try {
-      return await client.getAll().prefix(`${(cp.etcdPrefix ?? '').replace(/\/$/, '')}/${GROUP}/`).keys();
+      return await client
+        .getAll()
+        .prefix(`${(cp.etcdPrefix ?? '').replace(/\/$/, '')}/${GROUP}/`)
+        .keys();
     } finally {
       client.close();
     }
@@ -111,10 +114,12 @@ function declareE2E(backend: Backend): void {
     wardle = await AggregatedServerProcess.start({ controlPlane: cp });
     kc = new Kubectl(() => cp);
     api = new HttpsClient(cp.credentials);
-    frontProxy = new HttpsClient(wardle.credentials({
-      certPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.crt'), 'utf8'),
-      keyPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.key'), 'utf8'),
-    }));
+    frontProxy = new HttpsClient(
+      wardle.credentials({
+        certPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.crt'), 'utf8'),
+        keyPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.key'), 'utf8'),
+      }),
+    );
   });
   after(async () => {
     kc?.dispose();
@@ -124,8 +129,10 @@ function declareE2E(backend: Backend): void {
     await cp?.stop();
   });
 
-  it('Service, Endpoints and APIServices with the backend\'s caBundle: Available=True (Passed)', async () => {
-    const manifest = wardleRegistration(wardle.port, wardle.caPEM).map((doc) => stringify(doc)).join('---\n');
+  it("Service, Endpoints and APIServices with the backend's caBundle: Available=True (Passed)", async () => {
+    const manifest = wardleRegistration(wardle.port, wardle.caPEM)
+      .map((doc) => stringify(doc))
+      .join('---\n');
     await must(['apply', '-f', '-'], manifest);
     const wait = await kc.run(['wait', '--for=condition=Available', `apiservice/v1alpha1.${GROUP}`, `apiservice/v1beta1.${GROUP}`, '--timeout=30s'], { timeoutMs: 90_000 });
     if (wait.code !== 0) assert.fail(`kubectl wait exited ${wait.code}: ${wait.stderr}; Available: ${JSON.stringify(await available('v1alpha1'))}${logs()}`);
@@ -157,7 +164,10 @@ function declareE2E(backend: Backend): void {
     assert.deepEqual(v1beta1.spec, { flunderReference: 'other', referenceType: 'Flunder' });
     const table = squashLines(await must(['get', 'flunders', '-n', ns]));
     assert.match(table[0] ?? '', /^NAME /);
-    assert.ok(table.slice(1).some((l) => l.startsWith('first ')), table.join('\n'));
+    assert.ok(
+      table.slice(1).some((l) => l.startsWith('first ')),
+      table.join('\n'),
+    );
 
     // The backend's own server has it (the control plane's store has none: the last test).
     assert.deepEqual(await backendNames('flunders'), ['first']);
@@ -177,7 +187,7 @@ function declareE2E(backend: Backend): void {
     fails(missing, `Error from server (NotFound): flunders.${GROUP} "second" not found`);
   });
 
-  it('admission in the backend: BanFlunder over its own Fischers, NamespaceLifecycle over the control plane\'s namespaces', async () => {
+  it("admission in the backend: BanFlunder over its own Fischers, NamespaceLifecycle over the control plane's namespaces", async () => {
     const fischer = { apiVersion: `${GROUP}/v1alpha1`, kind: 'Fischer', metadata: { name: 'e2e-bans' }, disallowedFlunders: ['banned'] };
     await must(['create', '-f', '-'], JSON.stringify(fischer));
     assert.deepEqual(await backendNames('fischers'), ['e2e-bans']);
@@ -212,9 +222,12 @@ function declareE2E(backend: Backend): void {
     // Creates carry no name in their URL, and a Metadata-level event no body: the creates of
     // Flunders in the namespace are "first", then "second".
     const creates = (): ReturnType<AggregatedServerProcess['auditEvents']> =>
-      wardle.auditEvents().filter((e) => e.stage === 'ResponseComplete' && e.verb === 'create' && e.objectRef?.resource === 'flunders' && e.objectRef.namespace === ns && e.responseStatus?.code === 201);
-    await eventually('the Flunder creates in the backend\'s audit log', async () => creates().length >= 2, 10_000).catch((e: Error) =>
-      assert.fail(`${e.message}; create events: ${JSON.stringify(wardle.auditEvents().filter((a) => a.verb === 'create'))}`));
+      wardle
+        .auditEvents()
+        .filter((e) => e.stage === 'ResponseComplete' && e.verb === 'create' && e.objectRef?.resource === 'flunders' && e.objectRef.namespace === ns && e.responseStatus?.code === 201);
+    await eventually("the Flunder creates in the backend's audit log", async () => creates().length >= 2, 10_000).catch((e: Error) =>
+      assert.fail(`${e.message}; create events: ${JSON.stringify(wardle.auditEvents().filter((a) => a.verb === 'create'))}`),
+    );
     for (const e of creates()) {
       assert.equal(e.user.username, 'system:admin', JSON.stringify(e));
       assert.deepEqual([...(e.user.groups ?? [])].sort(), ['system:authenticated', 'system:masters']);
@@ -243,7 +256,10 @@ function declareE2E(backend: Backend): void {
       // The front proxy's certificate with a user is what the aggregator sends: the backend serves it.
       const proxied = await frontProxy.json('GET', path, undefined, { 'X-Remote-User': 'alice', 'X-Remote-Group': 'wardle-readers' });
       assert.equal(proxied.status, 200, JSON.stringify(proxied.body));
-      assert.deepEqual((proxied.body['items'] as { metadata: { name: string } }[]).map((i) => i.metadata.name), ['first']);
+      assert.deepEqual(
+        (proxied.body['items'] as { metadata: { name: string } }[]).map((i) => i.metadata.name),
+        ['first'],
+      );
       // Probes need no credentials.
       const healthz = await anonymous.request({ path: '/healthz' });
       assert.equal(healthz.status, 200, healthz.text);
@@ -282,19 +298,23 @@ function declareE2E(backend: Backend): void {
 
     wardle = await wardle.restart();
     for (const version of versions) {
-      await eventually(`${version}.${GROUP} Available=True after the restart`, async () => (await available(version))?.status === 'True', 60_000)
-        .catch(async (e: Error) => assert.fail(`${e.message}: ${JSON.stringify(await available(version))}${logs()}`));
+      await eventually(`${version}.${GROUP} Available=True after the restart`, async () => (await available(version))?.status === 'True', 60_000).catch(async (e: Error) =>
+        assert.fail(`${e.message}: ${JSON.stringify(await available(version))}${logs()}`),
+      );
       const c = await available(version);
       assert.equal(c?.reason, 'Passed', JSON.stringify(c));
     }
     // Its store survived: the Flunder made before the crash is served again.
     const table = squashLines(await must(['get', 'flunders', '-n', ns]));
-    assert.ok(table.slice(1).some((l) => l.startsWith('first ')), table.join('\n'));
+    assert.ok(
+      table.slice(1).some((l) => l.startsWith('first ')),
+      table.join('\n'),
+    );
     const again = await api.json('GET', `${path}/first`);
     assert.equal(again.status, 200, JSON.stringify(again.body));
   });
 
-  it('the objects were in the backend\'s own store, and none in the control plane\'s', async () => {
+  it("the objects were in the backend's own store, and none in the control plane's", async () => {
     // Both processes end here: a running server holds its SQLite file exclusively.
     await wardle.terminate();
     assert.deepEqual(wardle.storedKeys(keyPrefix('/registry', 'flunders')), [`/registry/${GROUP}/flunders/${ns}/first`]);

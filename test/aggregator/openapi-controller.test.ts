@@ -83,7 +83,7 @@ describe('aggregated OpenAPI controller', () => {
   const v2 = (s: OpenAPIService): SwaggerV2 => JSON.parse(s.swaggerV2().body.toString()) as SwaggerV2;
   const backendRootURL = (key: string): string => rootPaths(remote.openapi)[key]!.serverRelativeURL;
 
-  it('serves the backend\'s v3 document of the APIService\'s group version as ours, listed with the backend\'s hash', async () => {
+  it("serves the backend's v3 document of the APIService's group version as ours, listed with the backend's hash", async () => {
     const env = await startEnv([svc(`v1alpha1.${REMOTE}`, 'remote')]);
     try {
       const key = `apis/${REMOTE}/v1alpha1`;
@@ -105,7 +105,7 @@ describe('aggregated OpenAPI controller', () => {
     }
   });
 
-  it('merges the backend\'s /openapi/v2 paths of that group version into ours, renaming a conflicting definition and its references', async () => {
+  it("merges the backend's /openapi/v2 paths of that group version into ours, renaming a conflicting definition and its references", async () => {
     const env = await startEnv([svc(`v1alpha1.${REMOTE}`, 'remote')]);
     try {
       const collection = `/apis/${REMOTE}/v1alpha1/namespaces/{namespace}/flunders`;
@@ -143,7 +143,10 @@ describe('aggregated OpenAPI controller', () => {
       assert.equal(root.status, 304);
       assert.equal(root.ifNoneMatch, `"${remote.openapi.root().hash}"`);
       assert.equal(swagger.status, 304);
-      assert.deepEqual(remote.requests.slice(seen).filter((r) => r.path.startsWith('/openapi/v3/')), []);
+      assert.deepEqual(
+        remote.requests.slice(seen).filter((r) => r.path.startsWith('/openapi/v3/')),
+        [],
+      );
 
       // A new document on the backend: a new hash in its root, fetched once.
       const changed = JSON.parse(original.body.toString()) as OpenAPIV3Document & { info: { title: string; version: string } };

@@ -30,14 +30,24 @@ export async function servingPKI(dnsNames: readonly string[], caName = 'backend-
   const caKeys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const now = Date.now();
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01', name: `CN=${caName}`, notBefore: new Date(now - 60_000), notAfter: new Date(now + 86_400_000),
-    signingAlgorithm: ALGORITHM, keys: caKeys,
+    serialNumber: '01',
+    name: `CN=${caName}`,
+    notBefore: new Date(now - 60_000),
+    notAfter: new Date(now + 86_400_000),
+    signingAlgorithm: ALGORITHM,
+    keys: caKeys,
     extensions: [new x509.BasicConstraintsExtension(true, undefined, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature, true)],
   });
   const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: '02', subject: `CN=${dnsNames[0] ?? 'backend'}`, issuer: ca.subject, notBefore: new Date(now - 60_000), notAfter: new Date(now + 86_400_000),
-    signingAlgorithm: ALGORITHM, publicKey: keys.publicKey, signingKey: caKeys.privateKey,
+    serialNumber: '02',
+    subject: `CN=${dnsNames[0] ?? 'backend'}`,
+    issuer: ca.subject,
+    notBefore: new Date(now - 60_000),
+    notAfter: new Date(now + 86_400_000),
+    signingAlgorithm: ALGORITHM,
+    publicKey: keys.publicKey,
+    signingKey: caKeys.privateKey,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
@@ -45,7 +55,10 @@ export async function servingPKI(dnsNames: readonly string[], caName = 'backend-
     ],
   });
   const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
-  const keyPEM = `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END PRIVATE KEY-----\n`;
+  const keyPEM = `-----BEGIN PRIVATE KEY-----\n${der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '')}\n-----END PRIVATE KEY-----\n`;
   return { caPEM: ca.toString('pem'), serving: { certPEM: cert.toString('pem'), keyPEM } };
 }
 
@@ -75,7 +88,13 @@ export class TestBackend {
   private readonly sockets = new Set<Socket | Duplex>();
   port = 0;
 
-  private constructor(readonly group: string, readonly version: string, readonly caPEM: string, private readonly serving: KeyPair, private readonly frontProxyCAPEM: string) {}
+  private constructor(
+    readonly group: string,
+    readonly version: string,
+    readonly caPEM: string,
+    private readonly serving: KeyPair,
+    private readonly frontProxyCAPEM: string,
+  ) {}
 
   /** A backend whose certificate names `<service>.<namespace>.svc`, trusting the control plane's front-proxy CA (from its data dir). */
   static async start(o: { group: string; version: string; service: { namespace: string; name: string }; dataDir: string }): Promise<TestBackend> {
@@ -157,7 +176,12 @@ export class TestBackend {
   private answer(raw: IncomingMessage, res: ServerResponse, user: UserInfo): void {
     const path = (raw.url ?? '').split('?')[0];
     if (path === `/apis/${this.group}/${this.version}`) {
-      return json(res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${this.group}/${this.version}`, resources: [{ name: 'things', singularName: 'thing', namespaced: true, kind: 'Thing', verbs: ['get', 'list', 'create', 'watch'] }] });
+      return json(res, 200, {
+        kind: 'APIResourceList',
+        apiVersion: 'v1',
+        groupVersion: `${this.group}/${this.version}`,
+        resources: [{ name: 'things', singularName: 'thing', namespaced: true, kind: 'Thing', verbs: ['get', 'list', 'create', 'watch'] }],
+      });
     }
     const chunks: Buffer[] = [];
     raw.on('data', (c: Buffer) => chunks.push(c));
@@ -172,7 +196,11 @@ export function json(res: ServerResponse, code: number, body: unknown): void {
 }
 
 /** The Service, Endpoints (the backend's address) and APIService that put a backend behind the aggregator. */
-export function registration(b: { group: string; version: string; port: number; caPEM: string }, service: { namespace: string; name: string }, o: { caPEM?: string; servicePort?: number; insecure?: boolean } = {}) {
+export function registration(
+  b: { group: string; version: string; port: number; caPEM: string },
+  service: { namespace: string; name: string },
+  o: { caPEM?: string; servicePort?: number; insecure?: boolean } = {},
+) {
   const servicePort = o.servicePort ?? 443;
   return {
     service: { apiVersion: 'v1', kind: 'Service', metadata: { ...service }, spec: { ports: [{ name: 'https', protocol: 'TCP' as const, port: servicePort, targetPort: b.port }] } },

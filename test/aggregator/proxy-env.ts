@@ -30,7 +30,12 @@ export async function startAggregatorEnv(o: Partial<ControlPlaneOptions> = {}): 
   const tokenAuthFile = join(dataDir, 'tokens.csv');
   writeFileSync(tokenAuthFile, `${TOKEN},tina,tina-uid,"devs,ops"\n`);
   const plane = await startControlPlane({
-    dataDir, securePort: 0, bindAddress: '127.0.0.1', storageBackend: 'sqlite', tokenAuthFile, groups: apiGroups,
+    dataDir,
+    securePort: 0,
+    bindAddress: '127.0.0.1',
+    storageBackend: 'sqlite',
+    tokenAuthFile,
+    groups: apiGroups,
     aggregator: { availabilityCheckPeriodMs: 1_000, connectTimeoutMs: 2_000, discoveryCheckTimeoutMs: 2_000 },
     ...o,
   });
@@ -47,7 +52,6 @@ export async function startAggregatorEnv(o: Partial<ControlPlaneOptions> = {}): 
     },
   };
 }
-
 
 /** The APIService named `name`, or undefined when there is none. */
 export async function getAPIService(cs: Clientset, name: string): Promise<APIService | undefined> {

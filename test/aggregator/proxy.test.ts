@@ -82,8 +82,11 @@ describe('aggregator proxy', () => {
     assert.equal((list.body['resources'] as { name: string }[])[0]?.name, 'things');
     const group = await env.admin.json('GET', `/apis/${GROUP}`);
     assert.deepEqual(group.body, {
-      kind: 'APIGroup', apiVersion: 'v1', name: GROUP,
-      versions: [{ groupVersion: `${GROUP}/v1`, version: 'v1' }], preferredVersion: { groupVersion: `${GROUP}/v1`, version: 'v1' },
+      kind: 'APIGroup',
+      apiVersion: 'v1',
+      name: GROUP,
+      versions: [{ groupVersion: `${GROUP}/v1`, version: 'v1' }],
+      preferredVersion: { groupVersion: `${GROUP}/v1`, version: 'v1' },
     });
   });
 
@@ -106,7 +109,7 @@ describe('aggregator proxy', () => {
     assert.equal(seen.headers['x-remote-uid'], undefined);
   });
 
-  test('a bearer token\'s user (uid, groups) is forwarded and the Authorization header is not', async () => {
+  test("a bearer token's user (uid, groups) is forwarded and the Authorization header is not", async () => {
     const creds = readCredentials(env.plane.kubeconfigPath);
     const tina = new HttpsClient({ server: creds.server, caPEM: creds.caPEM, token: TOKEN });
     try {
@@ -120,10 +123,11 @@ describe('aggregator proxy', () => {
     }
   });
 
-  test('a front proxy\'s user with extras arrives with the extra keys percent-encoded and decoded again', async () => {
+  test("a front proxy's user with extras arrives with the extra keys percent-encoded and decoded again", async () => {
     const creds = readCredentials(env.plane.kubeconfigPath);
     const frontProxy = new HttpsClient({
-      server: creds.server, caPEM: creds.caPEM,
+      server: creds.server,
+      caPEM: creds.caPEM,
       certPEM: readFileSync(join(env.dataDir, 'pki', 'front-proxy-client.crt'), 'utf8'),
       keyPEM: readFileSync(join(env.dataDir, 'pki', 'front-proxy-client.key'), 'utf8'),
     });
@@ -137,7 +141,7 @@ describe('aggregator proxy', () => {
     }
   });
 
-  test('a request body streams through (1 MiB), and the backend\'s status and Status come back as sent', async () => {
+  test("a request body streams through (1 MiB), and the backend's status and Status come back as sent", async () => {
     const body = 'x'.repeat(1024 * 1024);
     const r = await env.admin.request({ method: 'POST', path: THINGS, headers: { 'Content-Type': 'application/json' }, body });
     assert.equal(r.status, 200, r.text.slice(0, 500));
@@ -164,7 +168,7 @@ describe('aggregator proxy', () => {
     assert.equal(watch.events.length, 3);
   });
 
-  test('a client leaving a quiet watch ends the backend\'s watch, over HTTPS and in process', async () => {
+  test("a client leaving a quiet watch ends the backend's watch, over HTTPS and in process", async () => {
     const closed = (res: ServerResponse): Promise<void> => new Promise((resolve) => (res.destroyed || res.writableEnded ? resolve() : res.once('close', () => resolve())));
     const watch = await env.admin.watch(`${THINGS}?watch=true`);
     const res = await nextWatch(2);

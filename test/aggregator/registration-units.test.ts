@@ -20,7 +20,7 @@ function labelled(svc: APIService, manage: string | undefined): APIService {
 
 const local = (group: string, version: string, versionPriority = 15): APIService => localAPIService(group, version, { group: 1000, version: versionPriority });
 
-test('autoregister: kube\'s table, once (onstart) and continuously, and APIServices taken over by a service left alone', async () => {
+test("autoregister: kube's table, once (onstart) and continuously, and APIServices taken over by a service left alone", async () => {
   const cs = newSimpleClientset(
     // Present at start, managed on start, with another spec: updated once.
     labelled(local('onstart.example.com', 'v1', 3), 'onstart'),
@@ -51,7 +51,11 @@ test('autoregister: kube\'s table, once (onstart) and continuously, and APIServi
     }
   };
   try {
-    await until('every name synced once', async () => (controller.hasSynced(['v1.onstart.example.com', 'v1.created-once.example.com', 'v1.kept.example.com', 'v1.manual.example.com', 'v1.taken.example.com', 'v1.stale.example.com']) ? true : undefined));
+    await until('every name synced once', async () =>
+      controller.hasSynced(['v1.onstart.example.com', 'v1.created-once.example.com', 'v1.kept.example.com', 'v1.manual.example.com', 'v1.taken.example.com', 'v1.stale.example.com'])
+        ? true
+        : undefined,
+    );
     assert.equal((await get('v1.onstart.example.com'))?.spec?.versionPriority, 15, 'updated once');
     assert.equal((await get('v1.created-once.example.com'))?.metadata?.labels?.[AUTO_REGISTER_MANAGED_LABEL], 'onstart');
     assert.equal((await get('v1.kept.example.com'))?.metadata?.labels?.[AUTO_REGISTER_MANAGED_LABEL], 'true');
@@ -80,10 +84,21 @@ test('autoregister: kube\'s table, once (onstart) and continuously, and APIServi
 
 test('sortedByGroupAndVersion: groups by priority (then name), versions by priority (then kube-aware order)', () => {
   const svc = (group: string, version: string, groupPriorityMinimum: number, versionPriority: number): APIService => ({
-    metadata: { name: `${version}.${group}` }, spec: { group, version, groupPriorityMinimum, versionPriority },
+    metadata: { name: `${version}.${group}` },
+    spec: { group, version, groupPriorityMinimum, versionPriority },
   });
-  const sorted = sortedByGroupAndVersion([svc('b.io', 'v1', 1000, 15), svc('a.io', 'v1beta1', 1000, 10), svc('a.io', 'v2', 1000, 10), svc('a.io', 'v1', 1000, 20), svc('z.io', 'v1', 2000, 1), svc('b.io', 'v1alpha1', 1000, 15)]);
-  assert.deepEqual(sorted.map((g) => g.map((s) => s.metadata?.name)), [['v1.z.io'], ['v1.a.io', 'v2.a.io', 'v1beta1.a.io'], ['v1.b.io', 'v1alpha1.b.io']]);
+  const sorted = sortedByGroupAndVersion([
+    svc('b.io', 'v1', 1000, 15),
+    svc('a.io', 'v1beta1', 1000, 10),
+    svc('a.io', 'v2', 1000, 10),
+    svc('a.io', 'v1', 1000, 20),
+    svc('z.io', 'v1', 2000, 1),
+    svc('b.io', 'v1alpha1', 1000, 15),
+  ]);
+  assert.deepEqual(
+    sorted.map((g) => g.map((s) => s.metadata?.name)),
+    [['v1.z.io'], ['v1.a.io', 'v2.a.io', 'v1beta1.a.io'], ['v1.b.io', 'v1alpha1.b.io']],
+  );
 });
 
 test('the user as request headers: extra keys percent-encoded where a header name cannot carry them', () => {
@@ -92,7 +107,17 @@ test('the user as request headers: extra keys percent-encoded where a header nam
   assert.equal(escapeExtraKey('ünï code'), '%C3%BCn%C3%AF%20code');
   const headers = backendRequestHeaders(
     {
-      headers: { host: 'aggregator', authorization: 'Bearer x', connection: 'keep-alive, x-hop', 'x-hop': '1', 'keep-alive': 'timeout=5', 'x-remote-user': 'mallory', 'x-remote-extra-a': 'b', accept: 'application/json', 'x-forwarded-for': '10.0.0.1' },
+      headers: {
+        host: 'aggregator',
+        authorization: 'Bearer x',
+        connection: 'keep-alive, x-hop',
+        'x-hop': '1',
+        'keep-alive': 'timeout=5',
+        'x-remote-user': 'mallory',
+        'x-remote-extra-a': 'b',
+        accept: 'application/json',
+        'x-forwarded-for': '10.0.0.1',
+      },
       remoteAddress: '127.0.0.1',
       upgrade: false,
     },
@@ -107,6 +132,11 @@ test('the user as request headers: extra keys percent-encoded where a header nam
     'X-Remote-Extra-scopes.example.com%2Fteam': ['blue', 'green'],
   });
   assert.deepEqual(backendResponseHeaders(['Content-Type', 'application/json', 'Connection', 'close, X-Private', 'X-Private', '1', 'Warning', 'a', 'Warning', 'b', 'Transfer-Encoding', 'chunked']), [
-    'Content-Type', 'application/json', 'Warning', 'a', 'Warning', 'b',
+    'Content-Type',
+    'application/json',
+    'Warning',
+    'a',
+    'Warning',
+    'b',
   ]);
 });

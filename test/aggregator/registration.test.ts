@@ -39,7 +39,7 @@ describe('APIService registration', () => {
     await env?.close();
   });
 
-  test('every group version served behind the aggregator has a local, automanaged APIService with kube\'s priorities, Available=True/Local', async () => {
+  test("every group version served behind the aggregator has a local, automanaged APIService with kube's priorities, Available=True/Local", async () => {
     const expected = apiGroups
       .filter((g) => g.name !== 'apiregistration.k8s.io')
       .flatMap((g) => g.versions.map((v) => `${v.name}.${g.name}`))
@@ -64,7 +64,7 @@ describe('APIService registration', () => {
     assert.equal(byName.get('v1.apiregistration.k8s.io'), undefined);
   });
 
-  test('/readyz has autoregister-completion and the aggregator\'s post-start hooks, all passing', async () => {
+  test("/readyz has autoregister-completion and the aggregator's post-start hooks, all passing", async () => {
     const r = await env.admin.request({ path: '/readyz?verbose' });
     assert.equal(r.status, 200, r.text);
     for (const check of [
@@ -99,10 +99,28 @@ describe('APIService registration', () => {
 
     // A second version, served; then v1 no longer served.
     let current = await crds.get(`widgets.${CRD_GROUP}`);
-    await crds.update({ ...current, spec: { ...current.spec, versions: crd([{ name: 'v1', served: true, storage: true }, { name: 'v2', served: true, storage: false }]).spec.versions } });
+    await crds.update({
+      ...current,
+      spec: {
+        ...current.spec,
+        versions: crd([
+          { name: 'v1', served: true, storage: true },
+          { name: 'v2', served: true, storage: false },
+        ]).spec.versions,
+      },
+    });
     await until('v2.registration.example.com', () => getAPIService(env.cs, `v2.${CRD_GROUP}`));
     current = await crds.get(`widgets.${CRD_GROUP}`);
-    await crds.update({ ...current, spec: { ...current.spec, versions: crd([{ name: 'v1', served: false, storage: true }, { name: 'v2', served: true, storage: false }]).spec.versions } });
+    await crds.update({
+      ...current,
+      spec: {
+        ...current.spec,
+        versions: crd([
+          { name: 'v1', served: false, storage: true },
+          { name: 'v2', served: true, storage: false },
+        ]).spec.versions,
+      },
+    });
     await absent(`v1.${CRD_GROUP}`);
     assert.ok(await getAPIService(env.cs, `v2.${CRD_GROUP}`));
 

@@ -82,7 +82,10 @@ describeBackends('CronTabs through @kubernetes/client-node', (cp) => {
     const list = (await custom.listNamespacedCustomObject({ ...crontabs, namespace: ns })) as KubernetesListObject<CronTab>;
     assert.equal(list.kind, 'CronTabList');
     assert.equal(list.apiVersion, 'stable.example.com/v1');
-    assert.deepEqual(list.items.map((i) => i.metadata?.name), ['crud']);
+    assert.deepEqual(
+      list.items.map((i) => i.metadata?.name),
+      ['crud'],
+    );
     const everywhere = (await custom.listClusterCustomObject(crontabs)) as KubernetesListObject<CronTab>;
     assert.ok(everywhere.items.some((i) => i.metadata?.uid === created.metadata?.uid));
 
@@ -92,11 +95,17 @@ describeBackends('CronTabs through @kubernetes/client-node', (cp) => {
     // CustomObjectsApi sends JSON patches unless told otherwise.
     const jsonPatched = (await custom.patchNamespacedCustomObject({ ...crontabs, namespace: ns, name: 'crud', body: [{ op: 'replace', path: '/spec/replicas', value: 4 }] })) as CronTab;
     assert.equal(jsonPatched.spec?.replicas, 4);
-    const merged = (await custom.patchNamespacedCustomObject({ ...crontabs, namespace: ns, name: 'crud', body: { metadata: { labels: { app: 'cron' } }, spec: { image: 'merged' } } }, merge)) as CronTab;
+    const merged = (await custom.patchNamespacedCustomObject(
+      { ...crontabs, namespace: ns, name: 'crud', body: { metadata: { labels: { app: 'cron' } }, spec: { image: 'merged' } } },
+      merge,
+    )) as CronTab;
     assert.deepEqual(merged.metadata?.labels, { app: 'cron' });
     assert.deepEqual(merged.spec, { cronSpec: '* * * * */5', image: 'merged', replicas: 4 });
     const selected = (await custom.listNamespacedCustomObject({ ...crontabs, namespace: ns, labelSelector: 'app=cron' })) as KubernetesListObject<CronTab>;
-    assert.deepEqual(selected.items.map((i) => i.metadata?.name), ['crud']);
+    assert.deepEqual(
+      selected.items.map((i) => i.metadata?.name),
+      ['crud'],
+    );
 
     const deleted = (await custom.deleteNamespacedCustomObject({ ...crontabs, namespace: ns, name: 'crud' })) as V1Status & { kind?: string };
     assert.equal(deleted.kind, 'Status');
@@ -107,7 +116,10 @@ describeBackends('CronTabs through @kubernetes/client-node', (cp) => {
 
   it('status and scale subresources', async () => {
     await custom.createNamespacedCustomObject({ ...crontabs, namespace: ns, body: cronTab('sub', 2) });
-    const status = (await custom.patchNamespacedCustomObjectStatus({ ...crontabs, namespace: ns, name: 'sub', body: { spec: { image: 'ignored' }, status: { replicas: 1, labelSelector: 'app=sub' } } }, merge)) as CronTab;
+    const status = (await custom.patchNamespacedCustomObjectStatus(
+      { ...crontabs, namespace: ns, name: 'sub', body: { spec: { image: 'ignored' }, status: { replicas: 1, labelSelector: 'app=sub' } } },
+      merge,
+    )) as CronTab;
     assert.deepEqual(status.status, { replicas: 1, labelSelector: 'app=sub' });
     assert.equal(status.spec?.image, 'my-awesome-cron-image');
     assert.equal(status.metadata?.generation, 1);
@@ -135,7 +147,9 @@ describeBackends('CronTabs through @kubernetes/client-node', (cp) => {
     const dup = await statusOf(custom.createNamespacedCustomObject({ ...crontabs, namespace: ns, body: cronTab('twice') }));
     assert.equal(dup.code, 409);
     assert.equal(dup.status.message, 'crontabs.stable.example.com "twice" already exists');
-    const strategic = await statusOf(custom.patchNamespacedCustomObject({ ...crontabs, namespace: ns, name: 'twice', body: { spec: { replicas: 2 } } }, setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch)));
+    const strategic = await statusOf(
+      custom.patchNamespacedCustomObject({ ...crontabs, namespace: ns, name: 'twice', body: { spec: { replicas: 2 } } }, setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch)),
+    );
     assert.equal(strategic.code, 415);
     assert.equal(strategic.status.reason, 'UnsupportedMediaType');
     const missing = await statusOf(custom.getNamespacedCustomObject({ ...crontabs, namespace: ns, name: 'absent' }));
@@ -165,7 +179,10 @@ describeBackends('CronTabs through @kubernetes/client-node', (cp) => {
       await eventually('update seen', async () => informer.get('post', informNs)?.spec?.replicas === 3);
       await custom.deleteNamespacedCustomObject({ ...crontabs, namespace: informNs, name: 'pre' });
       await eventually('delete seen', async () => informer.get('pre', informNs) === undefined);
-      assert.deepEqual(informer.list(informNs).map((o) => o.metadata?.name), ['post']);
+      assert.deepEqual(
+        informer.list(informNs).map((o) => o.metadata?.name),
+        ['post'],
+      );
       assert.deepEqual(events, ['add pre 1', 'add post 1', 'update post 3', 'delete pre']);
       assert.deepEqual(errors, []);
     } finally {

@@ -35,11 +35,15 @@ export function newCRD(group: string, plural: string, kind: string, o: CRDSpecOp
       group,
       scope: o.scope ?? 'Namespaced',
       names: { plural, singular: kind.toLowerCase(), kind, ...o.names },
-      versions: o.versions ?? [{
-        name: 'v1', served: true, storage: true,
-        schema: { openAPIV3Schema: structuredClone(CRONTAB_SCHEMA) as never },
-        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
-      }],
+      versions: o.versions ?? [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: structuredClone(CRONTAB_SCHEMA) as never },
+          subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+        },
+      ],
     },
   };
 }
@@ -47,7 +51,6 @@ export function newCRD(group: string, plural: string, kind: string, o: CRDSpecOp
 export function condition(crd: CustomResourceDefinition, type: string): CustomResourceDefinitionCondition | undefined {
   return crd.status?.conditions?.find((c) => c.type === type);
 }
-
 
 /** The value at `path` inside parsed JSON (undefined when any step is missing). */
 export function dig(value: unknown, ...path: string[]): unknown {

@@ -70,10 +70,13 @@ describe('the CRD controllers through kubectl', { skip: kubectlUnavailable() ?? 
       const waited = ok(await kc.run(['wait', '--for=condition=Established', 'crd/crontabs.stable.example.com', '--timeout=10s']), cp());
       assert.equal(waited, 'customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com condition met');
       const status = JSON.parse(ok(await kc.run(['get', 'crd', 'crontabs.stable.example.com', '-o', 'json']), cp())) as { status: { conditions: { type: string; status: string; reason: string }[] } };
-      assert.deepEqual(status.status.conditions.map((c) => [c.type, c.status, c.reason]), [
-        ['NamesAccepted', 'True', 'NoConflicts'],
-        ['Established', 'True', 'InitialNamesAccepted'],
-      ]);
+      assert.deepEqual(
+        status.status.conditions.map((c) => [c.type, c.status, c.reason]),
+        [
+          ['NamesAccepted', 'True', 'NoConflicts'],
+          ['Established', 'True', 'InitialNamesAccepted'],
+        ],
+      );
     });
 
     it('api-resources lists crontabs with its short name; kubectl get ct works', async () => {

@@ -19,11 +19,14 @@ function nonStructural(): CustomResourceDefinition {
   return crd;
 }
 
-test('nonStructuralCondition: kube\'s Violations condition listing every problem; none for structural schemas', () => {
+test("nonStructuralCondition: kube's Violations condition listing every problem; none for structural schemas", () => {
   const cond = nonStructuralCondition(nonStructural());
   assert.equal(cond?.status, 'True');
   assert.equal(cond?.reason, 'Violations');
-  assert.equal(cond?.message, '[spec.versions[0].schema.openAPIV3Schema.properties[list].items: Required value: must be specified, spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields]');
+  assert.equal(
+    cond?.message,
+    '[spec.versions[0].schema.openAPIV3Schema.properties[list].items: Required value: must be specified, spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields]',
+  );
   assert.equal(nonStructuralCondition(newCRD('stable.example.com', 'crontabs', 'CronTab')), undefined);
 });
 

@@ -26,9 +26,15 @@ describe('conditions', () => {
     setCondition(crd, { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' }, T1);
     assert.equal(crd.status?.conditions?.[0]?.lastTransitionTime, '2024-05-01T11:00:00Z');
     setCondition(crd, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'm' }, T1);
-    assert.deepEqual(crd.status?.conditions?.map((c) => c.type), ['NamesAccepted', 'Established']);
+    assert.deepEqual(
+      crd.status?.conditions?.map((c) => c.type),
+      ['NamesAccepted', 'Established'],
+    );
     removeCondition(crd, 'NamesAccepted');
-    assert.deepEqual(crd.status?.conditions?.map((c) => c.type), ['Established']);
+    assert.deepEqual(
+      crd.status?.conditions?.map((c) => c.type),
+      ['Established'],
+    );
   });
 });
 
@@ -36,7 +42,11 @@ describe('MutationCache', () => {
   test('a write stands in for the informer copy until the informer catches up or it expires', () => {
     let now = 0;
     const cache = new MutationCache(() => now, 1000);
-    const at = (rv: string, plural: string): CustomResourceDefinition => ({ ...newCRD('g.io', 'things', 'Thing'), metadata: { name: 'things.g.io', resourceVersion: rv }, status: { acceptedNames: { plural, kind: 'Thing' } } });
+    const at = (rv: string, plural: string): CustomResourceDefinition => ({
+      ...newCRD('g.io', 'things', 'Thing'),
+      metadata: { name: 'things.g.io', resourceVersion: rv },
+      status: { acceptedNames: { plural, kind: 'Thing' } },
+    });
     cache.mutation(at('12', 'written'));
     assert.equal(cache.newest(at('10', 'stale')).status?.acceptedNames?.plural, 'written');
     assert.equal(cache.newest(at('12', 'caught-up')).status?.acceptedNames?.plural, 'caught-up');
@@ -82,17 +92,31 @@ describe('crdGroupVersionOpenAPI', () => {
   });
 
   test('kind schemas: TypeMeta and ObjectMeta added, int-or-string unfolded, embedded resources completed', () => {
-    const crd = established(newCRD(g, 'crontabs', 'CronTab', {
-      versions: [{
-        name: 'v1', served: true, storage: true,
-        schema: { openAPIV3Schema: { type: 'object', properties: {
-          spec: { type: 'object', properties: {
-            port: { 'x-kubernetes-int-or-string': true },
-            template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true, required: ['spec'] },
-          } },
-        } } },
-      }],
-    }));
+    const crd = established(
+      newCRD(g, 'crontabs', 'CronTab', {
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      port: { 'x-kubernetes-int-or-string': true },
+                      template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true, required: ['spec'] },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      }),
+    );
     const schema = crdGroupVersionOpenAPI(g, 'v1', [crd])!.components.schemas['com.example.stable.v1.CronTab'];
     assert.deepEqual(Object.keys(dig(schema, 'properties') as object).sort(), ['apiVersion', 'kind', 'metadata', 'spec']);
     assert.deepEqual(dig(schema, 'properties', 'spec', 'properties', 'port', 'anyOf'), [{ type: 'integer' }, { type: 'string' }]);

@@ -82,7 +82,7 @@ describe('apiextensions controllers (in-process control plane, SQLite)', () => {
     assert.equal(crd.metadata?.finalizers, undefined, 'the cleanup finalizer is added on delete, not on create');
   });
 
-  test('names taken by another CRD of the group stay unaccepted, with kube\'s reasons, until the holder goes', async () => {
+  test("names taken by another CRD of the group stay unaccepted, with kube's reasons, until the holder goes", async () => {
     const g = 'conflicts.example.com';
     await crds().create(newCRD(g, 'widgets', 'Widget', { names: { shortNames: ['wd'], listKind: 'WidgetList' } }));
     await established(`widgets.${g}`);
@@ -147,26 +147,31 @@ describe('apiextensions controllers (in-process control plane, SQLite)', () => {
     assert.notEqual(withCRD.etag, before.etag);
     const group = withCRD.list.items.find((i) => i.metadata.name === g);
     assert.ok(group, 'the group is listed');
-    assert.deepEqual(group.versions.map((v) => v.version), ['v1']);
-    assert.deepEqual(group.versions[0]?.resources, [{
-      resource: 'crontabs',
-      responseKind: { group: g, version: 'v1', kind: 'CronTab' },
-      scope: 'Namespaced',
-      singularResource: 'crontab',
-      verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
-      shortNames: ['dct'],
-      categories: ['all'],
-      subresources: [
-        { subresource: 'status', responseKind: { group: g, version: 'v1', kind: 'CronTab' }, verbs: ['get', 'patch', 'update'] },
-        { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
-      ],
-    }]);
+    assert.deepEqual(
+      group.versions.map((v) => v.version),
+      ['v1'],
+    );
+    assert.deepEqual(group.versions[0]?.resources, [
+      {
+        resource: 'crontabs',
+        responseKind: { group: g, version: 'v1', kind: 'CronTab' },
+        scope: 'Namespaced',
+        singularResource: 'crontab',
+        verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+        shortNames: ['dct'],
+        categories: ['all'],
+        subresources: [
+          { subresource: 'status', responseKind: { group: g, version: 'v1', kind: 'CronTab' }, verbs: ['get', 'patch', 'update'] },
+          { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
+        ],
+      },
+    ]);
     const legacy = await cs.coreV1().rest.request<{ resources: Record<string, unknown>[] }>({ method: 'GET', path: `/apis/${g}/v1` });
     assert.equal(legacy.resources[0]?.['storageVersionHash'], storageVersionHashOf(g, 'v1', 'CronTab'));
     // A conditional request with the old ETag is answered with the new document.
-    const refreshed = await https.request({ path: '/apis', headers: { 'Accept': AGGREGATED, 'If-None-Match': before.etag } });
+    const refreshed = await https.request({ path: '/apis', headers: { Accept: AGGREGATED, 'If-None-Match': before.etag } });
     assert.equal(refreshed.status, 200);
-    const unchanged = await https.request({ path: '/apis', headers: { 'Accept': AGGREGATED, 'If-None-Match': withCRD.etag } });
+    const unchanged = await https.request({ path: '/apis', headers: { Accept: AGGREGATED, 'If-None-Match': withCRD.etag } });
     assert.equal(unchanged.status, 304);
 
     await crds().delete(`crontabs.${g}`);
@@ -201,7 +206,10 @@ describe('apiextensions controllers (in-process control plane, SQLite)', () => {
     assert.ok(doc.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'], 'ObjectMeta is in the document');
     const patch = dig(doc.paths, `/apis/${g}/v1/namespaces/{namespace}/crontabs/{name}`, 'patch');
     assert.deepEqual(dig(patch, 'x-kubernetes-group-version-kind'), { group: g, kind: 'CronTab', version: 'v1' });
-    assert.ok((dig(patch, 'parameters') as { name: string }[]).some((p) => p.name === 'fieldValidation'), 'fieldValidation is an operation parameter of PATCH');
+    assert.ok(
+      (dig(patch, 'parameters') as { name: string }[]).some((p) => p.name === 'fieldValidation'),
+      'fieldValidation is an operation parameter of PATCH',
+    );
     assert.ok(!Object.keys(dig(patch, 'requestBody', 'content') as object).includes('application/strategic-merge-patch+json'));
     assert.ok(doc.paths[`/apis/${g}/v1/clusterjobs/{name}/scale`], 'cluster-scoped paths and subresources');
     const v2 = await cs.coreV1().rest.request<{ definitions: Record<string, unknown> }>({ method: 'GET', path: '/openapi/v2' });
@@ -228,7 +236,12 @@ describe('apiextensions controllers (in-process control plane, SQLite)', () => {
     await established(name);
     const rest = cs.coreV1().rest;
     const path = (ns: string): string => `/apis/${g}/v1/namespaces/${ns}/crontabs`;
-    const ct = (n: string, finalizers?: string[]): Record<string, unknown> => ({ apiVersion: `${g}/v1`, kind: 'CronTab', metadata: { name: n, ...(finalizers ? { finalizers } : {}) }, spec: { cronSpec: '* * * * */5', image: 'img' } });
+    const ct = (n: string, finalizers?: string[]): Record<string, unknown> => ({
+      apiVersion: `${g}/v1`,
+      kind: 'CronTab',
+      metadata: { name: n, ...(finalizers ? { finalizers } : {}) },
+      spec: { cronSpec: '* * * * */5', image: 'img' },
+    });
     await rest.request({ method: 'POST', path: path('default'), body: ct('a') });
     await rest.request({ method: 'POST', path: path('default'), body: ct('held', ['example.com/hold']) });
     await rest.request({ method: 'POST', path: path('kube-system'), body: ct('b') });
@@ -246,7 +259,10 @@ describe('apiextensions controllers (in-process control plane, SQLite)', () => {
     });
     assert.equal(list.items[0]?.metadata.name, 'held');
     assert.ok(list.items[0]?.metadata.deletionTimestamp);
-    const refused = await rest.request({ method: 'POST', path: path('default'), body: ct('late') }).then(() => undefined, (e: unknown) => e);
+    const refused = await rest.request({ method: 'POST', path: path('default'), body: ct('late') }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(isMethodNotSupported(refused), `a create while terminating is refused: ${String(refused)}`);
     const disco = await until('terminating verbs in discovery', async () => {
       const d = await rest.request<{ resources: { name: string; verbs: string[] }[] }>({ method: 'GET', path: `/apis/${g}/v1` });
@@ -273,7 +289,9 @@ describe('apiextensions controllers (in-process control plane, SQLite)', () => {
     await crds().create(newCRD(g, 'crontabs', 'CronTab'));
     await established(`crontabs.${g}`);
     await crds().delete(`crontabs.${g}`);
-    await crds().delete(`crontabs.${g}`).catch((e: unknown) => assert.ok(isStatusError(e) && isNotFound(e), String(e)));
+    await crds()
+      .delete(`crontabs.${g}`)
+      .catch((e: unknown) => assert.ok(isStatusError(e) && isNotFound(e), String(e)));
     await gone(`crontabs.${g}`);
   });
 

@@ -53,21 +53,24 @@ export async function startConversionWebhook(convert: (obj: Obj, desiredAPIVersi
   const dir = mkdtempSync(join(tmpdir(), 'conversion-e2e-'));
   const pki = await ensurePKI(dir, { hosts: ['conv.default.svc'] });
   const reviews: ReviewSeen[] = [];
-  const newServer = (): Server => createServer({ cert: pki.servingCertPEM, key: pki.servingKeyPEM }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { apiVersion: string; request: { uid: string; desiredAPIVersion: string; objects: Obj[] } };
-      const { uid, desiredAPIVersion, objects } = review.request;
-      reviews.push({ host: req.headers.host ?? '', desiredAPIVersion, from: objects.map((o) => String(o['apiVersion'])) });
-      res.setHeader('Content-Type', 'application/json');
-      res.end(JSON.stringify({
-        apiVersion: review.apiVersion,
-        kind: 'ConversionReview',
-        response: { uid, result: { status: 'Success' }, convertedObjects: objects.map((o) => convert(o, desiredAPIVersion)) },
-      }));
+  const newServer = (): Server =>
+    createServer({ cert: pki.servingCertPEM, key: pki.servingKeyPEM }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { apiVersion: string; request: { uid: string; desiredAPIVersion: string; objects: Obj[] } };
+        const { uid, desiredAPIVersion, objects } = review.request;
+        reviews.push({ host: req.headers.host ?? '', desiredAPIVersion, from: objects.map((o) => String(o['apiVersion'])) });
+        res.setHeader('Content-Type', 'application/json');
+        res.end(
+          JSON.stringify({
+            apiVersion: review.apiVersion,
+            kind: 'ConversionReview',
+            response: { uid, result: { status: 'Success' }, convertedObjects: objects.map((o) => convert(o, desiredAPIVersion)) },
+          }),
+        );
+      });
     });
-  });
   let server = newServer();
   const listen = async (port: number): Promise<number> => {
     await new Promise<void>((resolve, reject) => {

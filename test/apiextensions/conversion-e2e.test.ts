@@ -53,12 +53,26 @@ function crd(clientConfig: Obj): Obj {
       conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig } },
       versions: [
         {
-          name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: V1_SCHEMA }, subresources: { status: {} },
-          additionalPrinterColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }, { name: 'Image', type: 'string', jsonPath: '.spec.image' }],
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: V1_SCHEMA },
+          subresources: { status: {} },
+          additionalPrinterColumns: [
+            { name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' },
+            { name: 'Image', type: 'string', jsonPath: '.spec.image' },
+          ],
         },
         {
-          name: 'v2', served: true, storage: false, schema: { openAPIV3Schema: V2_SCHEMA }, subresources: { status: {} },
-          additionalPrinterColumns: [{ name: 'Schedule', type: 'string', jsonPath: '.spec.schedule.cron' }, { name: 'Image', type: 'string', jsonPath: '.spec.jobTemplate.image' }],
+          name: 'v2',
+          served: true,
+          storage: false,
+          schema: { openAPIV3Schema: V2_SCHEMA },
+          subresources: { status: {} },
+          additionalPrinterColumns: [
+            { name: 'Schedule', type: 'string', jsonPath: '.spec.schedule.cron' },
+            { name: 'Image', type: 'string', jsonPath: '.spec.jobTemplate.image' },
+          ],
         },
       ],
     },
@@ -66,7 +80,12 @@ function crd(clientConfig: Obj): Obj {
 }
 
 const v1CronTab = (name: string, cronSpec: string, image: string): Obj => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name }, spec: { cronSpec, image, replicas: 1 } });
-const v2CronTab = (name: string, cron: string, image: string): Obj => ({ apiVersion: 'stable.example.com/v2', kind: 'CronTab', metadata: { name }, spec: { schedule: { cron }, jobTemplate: { image }, replicas: 1 } });
+const v2CronTab = (name: string, cron: string, image: string): Obj => ({
+  apiVersion: 'stable.example.com/v2',
+  kind: 'CronTab',
+  metadata: { name },
+  spec: { schedule: { cron }, jobTemplate: { image }, replicas: 1 },
+});
 const spec = (o: Obj): Obj => o['spec'] as Obj;
 const meta = (o: Obj): Obj => o['metadata'] as Obj;
 
@@ -94,7 +113,7 @@ describe('conversion webhook end to end', { skip: kubectlUnavailable() ?? false 
       await run(['wait', '--for=condition=Established', `crd/${NAME}`, '--timeout=10s']);
     });
 
-    it('written in v1, read back in v2 (kubectl and HTTPS); the Table has v2\'s columns', async () => {
+    it("written in v1, read back in v2 (kubectl and HTTPS); the Table has v2's columns", async () => {
       hook.reviews.length = 0;
       assert.equal(await run(['create', '-f', '-'], JSON.stringify(v1CronTab('from-v1', '*/5 * * * *', 'img:1'))), 'crontab.stable.example.com/from-v1 created');
       const asV2 = await getJSON(['get', V2_RESOURCE, 'from-v1']);
@@ -103,7 +122,10 @@ describe('conversion webhook end to end', { skip: kubectlUnavailable() ?? false 
       const raw = await https.json('GET', `${V2}/from-v1`);
       assert.equal(raw.status, 200);
       assert.deepEqual(raw.body, asV2);
-      assert.ok(hook.reviews.some((r) => r.desiredAPIVersion === 'stable.example.com/v2' && r.from.includes('stable.example.com/v1')), JSON.stringify(hook.reviews));
+      assert.ok(
+        hook.reviews.some((r) => r.desiredAPIVersion === 'stable.example.com/v2' && r.from.includes('stable.example.com/v1')),
+        JSON.stringify(hook.reviews),
+      );
       const table = squashLines(await run(['get', V2_RESOURCE]));
       assert.deepEqual(table.slice(0, 1), ['NAME SCHEDULE IMAGE']);
       assert.equal(table[1], 'from-v1 */5 * * * * img:1');
@@ -115,7 +137,10 @@ describe('conversion webhook end to end', { skip: kubectlUnavailable() ?? false 
     it('written in v2, stored in v1 and read back in v1; apply and merge patch in v2 change the stored object', async () => {
       hook.reviews.length = 0;
       assert.equal(await run(['apply', '-f', '-'], JSON.stringify(v2CronTab('from-v2', '0 * * * *', 'img:2'))), 'crontab.stable.example.com/from-v2 created');
-      assert.ok(hook.reviews.some((r) => r.desiredAPIVersion === 'stable.example.com/v1' && r.from.includes('stable.example.com/v2')), 'the v2 object was converted to the storage version');
+      assert.ok(
+        hook.reviews.some((r) => r.desiredAPIVersion === 'stable.example.com/v1' && r.from.includes('stable.example.com/v2')),
+        'the v2 object was converted to the storage version',
+      );
       const asV1 = await getJSON(['get', V1_RESOURCE, 'from-v2']);
       assert.equal(asV1['apiVersion'], 'stable.example.com/v1');
       assert.deepEqual(spec(asV1), { cronSpec: '0 * * * *', image: 'img:2', replicas: 1 });
@@ -139,10 +164,13 @@ describe('conversion webhook end to end', { skip: kubectlUnavailable() ?? false 
       assert.equal(list.status, 200);
       assert.equal(list.body['apiVersion'], 'stable.example.com/v2');
       const items = list.body['items'] as Obj[];
-      assert.deepEqual(items.map((i) => [meta(i)['name'], i['apiVersion'], (spec(i)['schedule'] as Obj)['cron']]), [
-        ['from-v1', 'stable.example.com/v2', '*/5 * * * *'],
-        ['from-v2', 'stable.example.com/v2', '45 * * * *'],
-      ]);
+      assert.deepEqual(
+        items.map((i) => [meta(i)['name'], i['apiVersion'], (spec(i)['schedule'] as Obj)['cron']]),
+        [
+          ['from-v1', 'stable.example.com/v2', '*/5 * * * *'],
+          ['from-v2', 'stable.example.com/v2', '45 * * * *'],
+        ],
+      );
       const w = await https.watch(`${V2}?watch=true&resourceVersion=${String(meta(list.body)['resourceVersion'])}`);
       try {
         await https.json('POST', V1, v1CronTab('watched', '1 * * * *', 'w'));
@@ -196,11 +224,19 @@ describe('conversion webhook end to end', { skip: kubectlUnavailable() ?? false 
     });
 
     it('a Service-backed clientConfig reaches the webhook through the Service and its Endpoints', async () => {
-      await run(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'conv', namespace: 'default' }, spec: { ports: [{ name: 'https', port: 443, targetPort: hook.port }] } }));
-      await run(['apply', '-f', '-'], JSON.stringify({
-        apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'conv', namespace: 'default' },
-        subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: hook.port }] }],
-      }));
+      await run(
+        ['apply', '-f', '-'],
+        JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'conv', namespace: 'default' }, spec: { ports: [{ name: 'https', port: 443, targetPort: hook.port }] } }),
+      );
+      await run(
+        ['apply', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Endpoints',
+          metadata: { name: 'conv', namespace: 'default' },
+          subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: hook.port }] }],
+        }),
+      );
       const clientConfig = { service: { namespace: 'default', name: 'conv', path: '/convert' }, caBundle: hook.caBundle };
       assert.equal(await run(['apply', '-f', '-'], JSON.stringify(crd(clientConfig))), `customresourcedefinition.apiextensions.k8s.io/${NAME} configured`);
       hook.reviews.length = 0;
@@ -214,9 +250,15 @@ describe('conversion webhook end to end', { skip: kubectlUnavailable() ?? false 
       }
       assert.equal(got.status, 200, JSON.stringify(got.body));
       assert.deepEqual(spec(got.body), { schedule: { cron: '45 * * * *' }, jobTemplate: { image: 'img:3' }, replicas: 1 });
-      assert.ok(hook.reviews.some((r) => r.host === 'conv.default.svc:443'), `the webhook was called through the Service: ${JSON.stringify(hook.reviews)}`);
+      assert.ok(
+        hook.reviews.some((r) => r.host === 'conv.default.svc:443'),
+        `the webhook was called through the Service: ${JSON.stringify(hook.reviews)}`,
+      );
       const stored = (await https.json('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${NAME}`)).body;
-      assert.deepEqual(((spec(stored)['conversion'] as Obj)['webhook'] as Obj)['clientConfig'], { service: { namespace: 'default', name: 'conv', path: '/convert', port: 443 }, caBundle: hook.caBundle });
+      assert.deepEqual(((spec(stored)['conversion'] as Obj)['webhook'] as Obj)['clientConfig'], {
+        service: { namespace: 'default', name: 'conv', path: '/convert', port: 443 },
+        caBundle: hook.caBundle,
+      });
     });
   });
 });

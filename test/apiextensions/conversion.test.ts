@@ -63,13 +63,14 @@ async function startWebhook(dir: string): Promise<Webhook> {
       reviews.push(review.request.objects.length);
       res.setHeader('Content-Type', 'application/json');
       if (hook.mode === 'garbage') return res.end('this is not JSON');
-      const response = hook.mode === 'fail'
-        ? { uid: review.request.uid, result: { status: 'Failure', message: 'the converter is unhappy' } }
-        : {
-            uid: hook.mode === 'wrong-uid' ? 'someone-else' : review.request.uid,
-            result: { status: 'Success' },
-            convertedObjects: review.request.objects.map((o) => convert(o, review.request.desiredAPIVersion)),
-          };
+      const response =
+        hook.mode === 'fail'
+          ? { uid: review.request.uid, result: { status: 'Failure', message: 'the converter is unhappy' } }
+          : {
+              uid: hook.mode === 'wrong-uid' ? 'someone-else' : review.request.uid,
+              result: { status: 'Success' },
+              convertedObjects: review.request.objects.map((o) => convert(o, review.request.desiredAPIVersion)),
+            };
       res.end(JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response }));
     });
   });
@@ -103,7 +104,10 @@ async function deadPort(): Promise<number> {
 }
 
 function versions(): Obj[] {
-  return [cronTabVersion('v1', { storage: true, extra: { selectableFields: undefined } }), cronTabVersion('v2', { schema: V2_SCHEMA, extra: { additionalPrinterColumns: undefined, selectableFields: undefined } })];
+  return [
+    cronTabVersion('v1', { storage: true, extra: { selectableFields: undefined } }),
+    cronTabVersion('v2', { schema: V2_SCHEMA, extra: { additionalPrinterColumns: undefined, selectableFields: undefined } }),
+  ];
 }
 
 describe('conversion None: apiVersion rewritten, fields each version does not know pruned', () => {
@@ -136,7 +140,10 @@ describe('conversion None: apiVersion rewritten, fields each version does not kn
 
     const list = await c.json('GET', V2);
     assert.equal(list.body['apiVersion'], 'stable.example.com/v2');
-    assert.deepEqual((list.body['items'] as Obj[]).map((i) => i['apiVersion']), ['stable.example.com/v2', 'stable.example.com/v2']);
+    assert.deepEqual(
+      (list.body['items'] as Obj[]).map((i) => i['apiVersion']),
+      ['stable.example.com/v2', 'stable.example.com/v2'],
+    );
 
     const w = await c.watch(`${V2}?watch=true&resourceVersion=${String(meta(list.body)['resourceVersion'])}`);
     try {
@@ -186,7 +193,10 @@ describe('conversion Webhook: a ConversionReview to a test HTTPS server', () => 
     hook.reviews.length = 0;
     const list = await c.json('GET', `${V2}?resourceVersion=0`);
     assert.equal(list.status, 200);
-    assert.deepEqual((list.body['items'] as Obj[]).map((i) => spec(i)['schedule']), ['*/1 * * * *', '* * * * *', '* * * * *']);
+    assert.deepEqual(
+      (list.body['items'] as Obj[]).map((i) => spec(i)['schedule']),
+      ['*/1 * * * *', '* * * * *', '* * * * *'],
+    );
     // One review for the items not converted before (w2 was read in v2 already: its conversion is shared).
     assert.equal(hook.reviews.length, 1, `reviews: ${JSON.stringify(hook.reviews)}`);
     assert.ok((hook.reviews[0] ?? 0) >= 2, `reviews: ${JSON.stringify(hook.reviews)}`);
@@ -247,15 +257,17 @@ describe('conversion Webhook: a ConversionReview to a test HTTPS server', () => 
     await eventually(async () => {
       const r = await c.json('GET', `${V2}/w1`);
       assert.equal(r.status, 500);
-      assert.equal(
-        r.body['message'],
-        `conversion webhook for stable.example.com/v1, Kind=CronTab failed: Post "${deadURL}?timeout=30s": dial tcp 127.0.0.1:${port}: connect: connection refused`,
-      );
+      assert.equal(r.body['message'], `conversion webhook for stable.example.com/v1, Kind=CronTab failed: Post "${deadURL}?timeout=30s": dial tcp 127.0.0.1:${port}: connect: connection refused`);
     });
     const list = await c.json('GET', V2);
     assert.equal(list.status, 500);
     const before = await c.json('GET', `${V1}/w1`);
-    const put = await c.json('PUT', `${V2}/w1`, { apiVersion: 'stable.example.com/v2', kind: 'CronTab', metadata: { name: 'w1', resourceVersion: meta(before.body)['resourceVersion'] }, spec: { schedule: '9 * * * *' } });
+    const put = await c.json('PUT', `${V2}/w1`, {
+      apiVersion: 'stable.example.com/v2',
+      kind: 'CronTab',
+      metadata: { name: 'w1', resourceVersion: meta(before.body)['resourceVersion'] },
+      spec: { schedule: '9 * * * *' },
+    });
     assert.equal(put.status, 500);
     assert.deepEqual((await c.json('GET', `${V1}/w1`)).body, before.body, 'nothing changed');
     // The storage version needs no conversion: v1 keeps working.
@@ -274,7 +286,10 @@ describe('conversion Webhook: a ConversionReview to a test HTTPS server', () => 
       await eventually(async () => {
         const r = await c.json('GET', `${V2}/w1`);
         assert.equal(r.status, 500);
-        assert.equal(r.body['message'], `conversion webhook for stable.example.com/v1, Kind=CronTab failed: Post "${hook.url}?timeout=30s": tls: failed to verify certificate: x509: certificate signed by unknown authority`);
+        assert.equal(
+          r.body['message'],
+          `conversion webhook for stable.example.com/v1, Kind=CronTab failed: Post "${hook.url}?timeout=30s": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
+        );
       });
     } finally {
       await updateWebhook(env, { url: hook.url, caBundle: hook.caBundle });
@@ -284,7 +299,12 @@ describe('conversion Webhook: a ConversionReview to a test HTTPS server', () => 
 
   test('a service reference resolves through the Service and its Endpoints', async () => {
     const c = env.client;
-    const svc = await c.json('POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'conv' }, spec: { ports: [{ name: 'https', port: 443, targetPort: hook.port }] } });
+    const svc = await c.json('POST', '/api/v1/namespaces/default/services', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'conv' },
+      spec: { ports: [{ name: 'https', port: 443, targetPort: hook.port }] },
+    });
     assert.equal(svc.status, 201, JSON.stringify(svc.body));
     const eps = await c.json('POST', '/api/v1/namespaces/default/endpoints', {
       apiVersion: 'v1',

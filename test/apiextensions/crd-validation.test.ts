@@ -39,9 +39,7 @@ describe('CustomResourceDefinition writes are validated as kube validates them',
 
   test('a property without a type is not structural (single-version schemas are reported at spec.validation, as kube reports them)', async () => {
     const schema = { type: 'object', properties: { spec: { properties: { image: { type: 'string' } } } } };
-    assert.deepEqual(await rejected(withSchema(schema)), [
-      'spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields',
-    ]);
+    assert.deepEqual(await rejected(withSchema(schema)), ['spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields']);
   });
 
   test('per-version schemas that differ are reported per version', async () => {
@@ -65,11 +63,12 @@ describe('CustomResourceDefinition writes are validated as kube validates them',
     assert.deepEqual(await rejected(crd), ['metadata.name: Invalid value: "other.stable.example.com": must be spec.names.plural+"."+spec.group']);
 
     const badKind = cronTabCRD({ kind: 'Cron_Tab' });
-    const dns1035 = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+    const dns1035 =
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
     assert.deepEqual(await rejected(badKind), [
       `spec.names.singular: Invalid value: "cron_tab": ${dns1035}`,
-      'spec.names.kind: Invalid value: "Cron_Tab": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character (e.g. \'my-name\',  or \'abc-123\', regex used for validation is \'[a-z]([-a-z0-9]*[a-z0-9])?\')',
-      'spec.names.listKind: Invalid value: "Cron_TabList": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character (e.g. \'my-name\',  or \'abc-123\', regex used for validation is \'[a-z]([-a-z0-9]*[a-z0-9])?\')',
+      "spec.names.kind: Invalid value: \"Cron_Tab\": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+      "spec.names.listKind: Invalid value: \"Cron_TabList\": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
     ]);
 
     const noDot = cronTabCRD({ group: 'example' });
@@ -132,9 +131,7 @@ describe('CustomResourceDefinition writes are validated as kube validates them',
   test('conversion webhook configuration', async () => {
     const versions = [cronTabVersion('v1', { storage: true }), cronTabVersion('v2')];
     const http = cronTabCRD({ versions, conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'http://example.com/convert' } } } });
-    assert.deepEqual(await rejected(http), [
-      "spec.conversion.webhookClientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
-    ]);
+    assert.deepEqual(await rejected(http), ['spec.conversion.webhookClientConfig.url: Invalid value: "http": \'https\' is the only allowed URL scheme; desired format: https://host[/path]']);
     const none = cronTabCRD({ versions, conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v3'], clientConfig: { service: { namespace: 'default', name: 'conv' } } } } });
     assert.deepEqual(await rejected(none), ['spec.conversion.conversionReviewVersions: Invalid value: []string{"v3"}: must include at least one of v1, v1beta1']);
     const missing = cronTabCRD({ versions, conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'] } } });
@@ -143,13 +140,15 @@ describe('CustomResourceDefinition writes are validated as kube validates them',
 
   test('printer columns and selectable fields', async () => {
     const crd = cronTabCRD({
-      versions: [cronTabVersion('v1', {
-        storage: true,
-        extra: {
-          additionalPrinterColumns: [{ name: 'X', type: 'string', format: 'text', jsonPath: 'spec.x' }],
-          selectableFields: [{ jsonPath: '.spec.nope' }, { jsonPath: '.metadata.name' }],
-        },
-      })],
+      versions: [
+        cronTabVersion('v1', {
+          storage: true,
+          extra: {
+            additionalPrinterColumns: [{ name: 'X', type: 'string', format: 'text', jsonPath: 'spec.x' }],
+            selectableFields: [{ jsonPath: '.spec.nope' }, { jsonPath: '.metadata.name' }],
+          },
+        }),
+      ],
     });
     assert.deepEqual(await rejected(crd), [
       'spec.additionalPrinterColumns[0].format: Invalid value: "text": must be one of byte,date,date-time,double,float,int32,int64,password',
@@ -162,7 +161,7 @@ describe('CustomResourceDefinition writes are validated as kube validates them',
 
   test('defaults: singular, listKind, conversion None and status.storedVersions; a new storage version is recorded', async () => {
     const crd = cronTabCRD({ group: 'defaults.example.com', versions: [cronTabVersion('v1', { storage: true }), cronTabVersion('v2', { served: false })] });
-    const names = ((crd['spec'] as Obj)['names'] as Obj);
+    const names = (crd['spec'] as Obj)['names'] as Obj;
     delete names['singular'];
     const created = await env.client.json('POST', CRDS, crd);
     assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -193,7 +192,10 @@ describe('CustomResourceDefinition writes are validated as kube validates them',
     });
     // The CRD type's own schema declares the rule (a CEL transition rule), before the strategy's check.
     assert.equal(immutable.status, 422);
-    assert.ok(causes(immutable.body).some((c) => c.startsWith('spec.group: ')), JSON.stringify(causes(immutable.body)));
+    assert.ok(
+      causes(immutable.body).some((c) => c.startsWith('spec.group: ')),
+      JSON.stringify(causes(immutable.body)),
+    );
   });
 
   test('protected groups need the API approval annotation', async () => {

@@ -29,8 +29,7 @@ function cronTab(name: string, spec: CronTabSpec = { cronSpec: '* * * * */5', im
 }
 
 /** A Table row of `kubectl get ct`: name, cron spec, replicas, then an age. */
-const row = (name: string, spec: string, replicas: string): RegExp =>
-  new RegExp(`^${name} ${spec.replace(/[*/]/g, (c) => `\\${c}`)} ${replicas} \\d+s$`);
+const row = (name: string, spec: string, replicas: string): RegExp => new RegExp(`^${name} ${spec.replace(/[*/]/g, (c) => `\\${c}`)} ${replicas} \\d+s$`);
 
 describe('the CronTab example through kubectl', { skip: kubectlUnavailable() ?? false }, () => {
   describeBackends('CronTab', (cp) => {
@@ -117,7 +116,7 @@ describe('the CronTab example through kubectl', { skip: kubectlUnavailable() ?? 
       assert.match(mine[2] ?? '', /^DELETED watched \*\/5 \* \* \* \* 4 \d+s$/);
     });
 
-    it('invalid objects are rejected with the field path, as kubectl prints kube-apiserver\'s 422', async () => {
+    it("invalid objects are rejected with the field path, as kubectl prints kube-apiserver's 422", async () => {
       fails(
         await kc.run(['create', '-f', '-'], { stdin: cronTab('bad', { cronSpec: '* * * * */5', image: 'x', replicas: 11 }) }),
         'The CronTab "bad" is invalid: spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10',
@@ -199,8 +198,10 @@ status:
       assert.match(obj.metadata['uid'] ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     });
 
-    it('explain crontab.spec prints the schema\'s documentation', async () => {
-      assert.equal(await run(['explain', 'crontab.spec']), `GROUP:      stable.example.com
+    it("explain crontab.spec prints the schema's documentation", async () => {
+      assert.equal(
+        await run(['explain', 'crontab.spec']),
+        `GROUP:      stable.example.com
 KIND:       CronTab
 VERSION:    v1
 
@@ -218,7 +219,8 @@ FIELDS:
     The image run on the schedule.
 
   replicas\t<integer>
-    How many runs at a time.`);
+    How many runs at a time.`,
+      );
     });
 
     it('delete removes a CronTab', async () => {
@@ -231,7 +233,10 @@ FIELDS:
       await run(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'crontabs-elsewhere' } }));
       for (const name of ['one', 'two']) await run(['create', '-n', 'crontabs-elsewhere', '-f', '-'], cronTab(name));
       const before = squashLines(await run(['get', 'ct', '-A', '--no-headers']));
-      assert.deepEqual(before.map((l) => l.split(' ').slice(0, 2).join(' ')), ['crontabs-elsewhere one', 'crontabs-elsewhere two', 'default my-new-cron-object']);
+      assert.deepEqual(
+        before.map((l) => l.split(' ').slice(0, 2).join(' ')),
+        ['crontabs-elsewhere one', 'crontabs-elsewhere two', 'default my-new-cron-object'],
+      );
 
       assert.equal(await run(['delete', CRD, '--timeout=60s']), 'customresourcedefinition.apiextensions.k8s.io "crontabs.stable.example.com" deleted');
       fails(await kc.run(['get', CRD]), 'Error from server (NotFound): customresourcedefinitions.apiextensions.k8s.io "crontabs.stable.example.com" not found');

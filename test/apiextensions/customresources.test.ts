@@ -69,8 +69,14 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
   test('an invalid object is a 422 naming the field', async () => {
     const r = await env.client.json('POST', CRONTABS, cronTab('bad', { cronSpec: 'not a cron', image: 'x', replicas: 11 }));
     assert.equal(r.status, 422);
-    assert.equal(r.body['message'], 'CronTab.stable.example.com "bad" is invalid: [spec.cronSpec: Invalid value: "not a cron": spec.cronSpec in body should match \'^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$\', spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10]');
-    assert.deepEqual(causes(r.body).map((x) => x.split(':')[0]), ['spec.cronSpec', 'spec.replicas']);
+    assert.equal(
+      r.body['message'],
+      'CronTab.stable.example.com "bad" is invalid: [spec.cronSpec: Invalid value: "not a cron": spec.cronSpec in body should match \'^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$\', spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10]',
+    );
+    assert.deepEqual(
+      causes(r.body).map((x) => x.split(':')[0]),
+      ['spec.cronSpec', 'spec.replicas'],
+    );
     const wrongType = await env.client.json('POST', CRONTABS, cronTab('bad2', { image: 3 }));
     assert.equal(wrongType.status, 422);
     assert.deepEqual(causes(wrongType.body), ['spec.image: Invalid value: "integer": spec.image in body must be of type string: "integer"']);
@@ -144,7 +150,15 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
     const table = await c.json('GET', `${CRONTABS}?fieldSelector=spec.image%3Dimg-a`, undefined, { Accept: TABLE_ACCEPT });
     assert.equal(table.status, 200, JSON.stringify(table.body));
     assert.equal(table.body['kind'], 'Table');
-    assert.deepEqual((table.body['columnDefinitions'] as Obj[]).map((d) => [d['name'], d['type']]), [['Name', 'string'], ['Spec', 'string'], ['Replicas', 'integer'], ['Age', 'date']]);
+    assert.deepEqual(
+      (table.body['columnDefinitions'] as Obj[]).map((d) => [d['name'], d['type']]),
+      [
+        ['Name', 'string'],
+        ['Spec', 'string'],
+        ['Replicas', 'integer'],
+        ['Age', 'date'],
+      ],
+    );
     const rows = table.body['rows'] as Array<{ cells: unknown[] }>;
     assert.equal(rows.length, 1);
     assert.deepEqual(rows[0]?.cells.slice(0, 3), ['tab-a', '*/5 * * * *', 4]);
@@ -164,7 +178,10 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
       await c.json('DELETE', `${CRONTABS}/watched`);
       const events = await w.until((evs) => evs.filter((e) => meta(e.object)['name'] === 'watched').length >= 3);
       const mine = events.filter((e) => meta(e.object)['name'] === 'watched');
-      assert.deepEqual(mine.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
+      assert.deepEqual(
+        mine.map((e) => e.type),
+        ['ADDED', 'MODIFIED', 'DELETED'],
+      );
       assert.equal(mine[0]?.object['apiVersion'], 'stable.example.com/v1');
     } finally {
       w.close();
@@ -270,7 +287,17 @@ describe('schema features of custom resources', () => {
   });
 
   test('list-type set and map reject duplicates', async () => {
-    const r = await env.client.json('POST', PATH, widget('dups', { tags: ['a', 'a'], ports: [{ name: 'http', port: 80 }, { name: 'http', port: 81 }] }));
+    const r = await env.client.json(
+      'POST',
+      PATH,
+      widget('dups', {
+        tags: ['a', 'a'],
+        ports: [
+          { name: 'http', port: 80 },
+          { name: 'http', port: 81 },
+        ],
+      }),
+    );
     assert.equal(r.status, 422);
     assert.deepEqual(causes(r.body), ['spec.tags[1]: Duplicate value: "a"', 'spec.ports[1]: Duplicate value: {"name":"http"}']);
   });
@@ -286,7 +313,10 @@ describe('schema features of custom resources', () => {
     ]);
     const badMeta = await c.json('POST', PATH, widget('emb-meta', { template: { apiVersion: 'a/b/c', kind: 'Pod', metadata: { name: 'a/b', labels: { 'bad key!': 'x' } }, spec: { any: 1 } } }));
     assert.equal(badMeta.status, 422);
-    assert.deepEqual(causes(badMeta.body).map((x) => x.split(': ')[0]), ['spec.template.apiVersion', 'spec.template.metadata.name', 'spec.template.metadata.labels']);
+    assert.deepEqual(
+      causes(badMeta.body).map((x) => x.split(': ')[0]),
+      ['spec.template.apiVersion', 'spec.template.metadata.name', 'spec.template.metadata.labels'],
+    );
     assert.ok(causes(badMeta.body).includes('spec.template.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c'), JSON.stringify(causes(badMeta.body)));
     assert.ok(causes(badMeta.body).includes('spec.template.metadata.name: Invalid value: "a/b": may not contain \'/\''), JSON.stringify(causes(badMeta.body)));
     const good = await c.json('POST', PATH, widget('emb', { template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', bogus: 1 }, spec: { any: 1 } } }));
@@ -304,7 +334,11 @@ describe('a cluster-scoped CRD and a deprecated version', () => {
       cronTabVersion('v1beta1', { extra: { deprecated: true } }),
       cronTabVersion('v1alpha1', { extra: { deprecated: true, deprecationWarning: 'v1alpha1 goes away soon' } }),
     ];
-    await createEstablishedCRD(env.client, cronTabCRD({ group: 'cluster.example.com', plural: 'clustertabs', kind: 'ClusterTab', scope: 'Cluster', versions }), '/apis/cluster.example.com/v1/clustertabs');
+    await createEstablishedCRD(
+      env.client,
+      cronTabCRD({ group: 'cluster.example.com', plural: 'clustertabs', kind: 'ClusterTab', scope: 'Cluster', versions }),
+      '/apis/cluster.example.com/v1/clustertabs',
+    );
   });
   after(() => env.close());
 

@@ -70,11 +70,13 @@ describe('CRDHandler over a storage-backed CRD source', () => {
         const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string; desiredAPIVersion: string; objects: Obj[] } };
         const answer = (): void => {
           res.setHeader('Content-Type', 'application/json');
-          res.end(JSON.stringify({
-            apiVersion: 'apiextensions.k8s.io/v1',
-            kind: 'ConversionReview',
-            response: { uid: review.request.uid, result: { status: 'Success' }, convertedObjects: review.request.objects.map((o) => ({ ...o, apiVersion: review.request.desiredAPIVersion })) },
-          }));
+          res.end(
+            JSON.stringify({
+              apiVersion: 'apiextensions.k8s.io/v1',
+              kind: 'ConversionReview',
+              response: { uid: review.request.uid, result: { status: 'Success' }, convertedObjects: review.request.objects.map((o) => ({ ...o, apiVersion: review.request.desiredAPIVersion })) },
+            }),
+          );
         };
         if (holdNext) {
           holdNext = false;
@@ -127,15 +129,27 @@ describe('CRDHandler over a storage-backed CRD source', () => {
     }
     if (existing === undefined) await crds.main.create(ctx, structuredClone(crd) as KubeObject, allow, write);
     else {
-      await crds.main.update(ctx, name, {
-        preconditions: () => undefined,
-        updatedObject: async (_c, old) => ({ ...(old as KubeObject), spec: crd['spec'] }),
-      }, { create: allow, update: allow }, { ...write, forceAllowCreate: false });
+      await crds.main.update(
+        ctx,
+        name,
+        {
+          preconditions: () => undefined,
+          updatedObject: async (_c, old) => ({ ...(old as KubeObject), spec: crd['spec'] }),
+        },
+        { create: allow, update: allow },
+        { ...write, forceAllowCreate: false },
+      );
     }
-    await crds.status!.update(ctx, name, {
-      preconditions: () => undefined,
-      updatedObject: async (_c, old) => ({ ...(old as KubeObject), status: { ...(old?.['status'] as Obj), acceptedNames: spec.names, conditions } }),
-    }, { create: allow, update: allow }, { ...write, forceAllowCreate: false });
+    await crds.status!.update(
+      ctx,
+      name,
+      {
+        preconditions: () => undefined,
+        updatedObject: async (_c, old) => ({ ...(old as KubeObject), status: { ...(old?.['status'] as Obj), acceptedNames: spec.names, conditions } }),
+      },
+      { create: allow, update: allow },
+      { ...write, forceAllowCreate: false },
+    );
   }
 
   const PATH = '/apis/stable.example.com/v1/namespaces/default/crontabs';
@@ -150,14 +164,23 @@ describe('CRDHandler over a storage-backed CRD source', () => {
     const created = await call('POST', PATH, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'a' }, spec: { image: 'x' } });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     // While the CRD terminates, its resources are read and deleted, never created.
-    await putCRD(crd, [{ type: 'NamesAccepted', status: 'True' }, { type: 'Terminating', status: 'True' }]);
+    await putCRD(crd, [
+      { type: 'NamesAccepted', status: 'True' },
+      { type: 'Terminating', status: 'True' },
+    ]);
     await eventually(async () => {
       const refused = await call('POST', PATH, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'b' }, spec: { image: 'x' } });
       assert.equal(refused.status, 405);
       assert.equal(refused.body['message'], 'create not allowed while custom resource definition is terminating');
     });
     assert.equal((await call('GET', `${PATH}/a`)).status, 200);
-    await crds.main.delete(ctx, 'crontabs.stable.example.com', allow, { dryRun: false, gracePeriodSeconds: undefined, preconditions: undefined, propagationPolicy: undefined, orphanDependents: undefined });
+    await crds.main.delete(ctx, 'crontabs.stable.example.com', allow, {
+      dryRun: false,
+      gracePeriodSeconds: undefined,
+      preconditions: undefined,
+      propagationPolicy: undefined,
+      orphanDependents: undefined,
+    });
     await eventually(async () => assert.equal((await call('GET', PATH)).status, 404));
   });
 

@@ -37,11 +37,13 @@ describe('serving follows the CRD: rebuilt on spec changes, gone with the CRD', 
     const otherWatch = await c.watch(`${WIDGETS}?watch=true&resourceVersion=${String(meta(widgets.body)['resourceVersion'])}`);
     try {
       await updateCRD('crontabs.stable.example.com', (crd) => {
-        crd.spec.versions = [cronTabVersion('v1', {
-          storage: true,
-          schema: cronTabSchema({ color: { type: 'string' }, tier: { type: 'string', default: 'gold' } }),
-          extra: { additionalPrinterColumns: [{ name: 'Color', type: 'string', jsonPath: '.spec.color' }] },
-        })];
+        crd.spec.versions = [
+          cronTabVersion('v1', {
+            storage: true,
+            schema: cronTabSchema({ color: { type: 'string' }, tier: { type: 'string', default: 'gold' } }),
+            extra: { additionalPrinterColumns: [{ name: 'Color', type: 'string', jsonPath: '.spec.color' }] },
+          }),
+        ];
       });
       await eventually(async () => {
         const r = await c.json('POST', CRONTABS, cronTab(`post-${Date.now()}`, { cronSpec: '* * * * *', image: 'x', color: 'blue' }));
@@ -52,9 +54,15 @@ describe('serving follows the CRD: rebuilt on spec changes, gone with the CRD', 
       // Objects written before the new default read with it (defaults apply on read from storage).
       assert.equal(spec((await c.json('GET', `${CRONTABS}/pre`)).body)['tier'], 'gold');
       const items = (await c.json('GET', CRONTABS)).body['items'] as Obj[];
-      assert.ok(items.every((i) => spec(i)['tier'] === 'gold'), JSON.stringify(items.map(spec)));
+      assert.ok(
+        items.every((i) => spec(i)['tier'] === 'gold'),
+        JSON.stringify(items.map(spec)),
+      );
       const table = await c.json('GET', CRONTABS, undefined, { Accept: TABLE_ACCEPT });
-      assert.deepEqual((table.body['columnDefinitions'] as Obj[]).map((d) => d['name']), ['Name', 'Color']);
+      assert.deepEqual(
+        (table.body['columnDefinitions'] as Obj[]).map((d) => d['name']),
+        ['Name', 'Color'],
+      );
 
       // The other CRD's watch was not disturbed.
       await c.json('POST', WIDGETS, { apiVersion: 'other.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { image: 'w' } });

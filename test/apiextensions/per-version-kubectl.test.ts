@@ -59,8 +59,7 @@ const WIDGET_CRD = {
   },
 };
 
-const widget = (version: string, name: string, spec: Record<string, unknown>): string =>
-  JSON.stringify({ apiVersion: `${GROUP}/${version}`, kind: 'Widget', metadata: { name }, spec });
+const widget = (version: string, name: string, spec: Record<string, unknown>): string => JSON.stringify({ apiVersion: `${GROUP}/${version}`, kind: 'Widget', metadata: { name }, spec });
 
 interface DiscoveryResource {
   resource: string;
@@ -89,7 +88,7 @@ describe('a CRD served per version, through kubectl', { skip: kubectlUnavailable
       kc.dispose();
     });
 
-    it('an object created through v2 (replicas beyond v1\'s maximum) can be labelled and patched through v2', async () => {
+    it("an object created through v2 (replicas beyond v1's maximum) can be labelled and patched through v2", async () => {
       ok(await kc.run(['create', '-f', '-'], { stdin: widget('v2', 'w2', { replicas: 20 }) }), cp());
       ok(await kc.run(['label', `widgets.v2.${GROUP}`, 'w2', 'tier=gold']), cp());
       ok(await kc.run(['patch', `widgets.v2.${GROUP}`, 'w2', '--type=merge', '-p', '{"spec":{"replicas":21}}']), cp());
@@ -99,13 +98,13 @@ describe('a CRD served per version, through kubectl', { skip: kubectlUnavailable
       assert.deepEqual(got.spec, { replicas: 21, color: 'red' });
     });
 
-    it('v1 validates with v1\'s schema: a replica count v1 forbids is 422 there', async () => {
+    it("v1 validates with v1's schema: a replica count v1 forbids is 422 there", async () => {
       const r = await kc.run(['patch', `widgets.v1.${GROUP}`, 'w2', '--type=merge', '-p', '{"spec":{"replicas":22}}']);
       assert.equal(r.code, 1);
       assert.equal(r.stderr.trim(), `The Widget "w2" is invalid: spec.replicas: Invalid value: 22: spec.replicas in body should be less than or equal to 5`);
     });
 
-    it('v2 validates with v2\'s schema: a color outside v2\'s enum is 422 through v2, a color v1 allows', async () => {
+    it("v2 validates with v2's schema: a color outside v2's enum is 422 through v2, a color v1 allows", async () => {
       ok(await kc.run(['create', '-f', '-'], { stdin: widget('v1', 'w1', { replicas: 2, color: 'purple' }) }), cp());
       const r = await kc.run(['create', '-f', '-'], { stdin: widget('v2', 'w3', { color: 'purple' }) });
       assert.equal(r.code, 1);
@@ -151,8 +150,7 @@ describe('a CRD served per version, through kubectl', { skip: kubectlUnavailable
     it('aggregated discovery lists the subresources of each version', async () => {
       const r = await https.json('GET', '/apis', undefined, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
       const group = (r.body as unknown as AggregatedList).items.find((g) => g.metadata.name === GROUP);
-      const subs = (v: string): string[] =>
-        (group?.versions.find((x) => x.version === v)?.resources.find((x) => x.resource === 'widgets')?.subresources ?? []).map((s) => s.subresource).sort();
+      const subs = (v: string): string[] => (group?.versions.find((x) => x.version === v)?.resources.find((x) => x.resource === 'widgets')?.subresources ?? []).map((s) => s.subresource).sort();
       assert.deepEqual(subs('v1'), ['scale', 'status']);
       assert.deepEqual(subs('v2'), []);
     });
@@ -164,7 +162,13 @@ describe('a CRD served per version, through kubectl', { skip: kubectlUnavailable
       assert.deepEqual(lines, ['NAME CREATED AT', `widgets.${GROUP} ${created.metadata.creationTimestamp}`]);
       const table = await https.json('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${GROUP}`, undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
       const columns = table.body['columnDefinitions'] as Array<{ name: string; type: string; format: string; priority: number; description: string }>;
-      assert.deepEqual(columns.map((c) => [c.name, c.type, c.format, c.priority]), [['Name', 'string', 'name', 0], ['Created At', 'date', '', 0]]);
+      assert.deepEqual(
+        columns.map((c) => [c.name, c.type, c.format, c.priority]),
+        [
+          ['Name', 'string', 'name', 0],
+          ['Created At', 'date', '', 0],
+        ],
+      );
       assert.match(columns[1]?.description ?? '', /^CreationTimestamp is a timestamp representing the server time when this object was created\./);
       assert.deepEqual((table.body['rows'] as Array<{ cells: unknown[] }>)[0]?.cells, [`widgets.${GROUP}`, created.metadata.creationTimestamp]);
     });

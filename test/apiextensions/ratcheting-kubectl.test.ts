@@ -24,36 +24,38 @@ function gadgetCRD(strict: boolean): string {
       group: GROUP,
       scope: 'Namespaced',
       names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-      versions: [{
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: {
-                  name: s({ type: 'string' }, { maxLength: 5 }),
-                  other: { type: 'string' },
-                  labels: { type: 'object', additionalProperties: s({ type: 'string' }, { maxLength: 3 }) },
-                  aliases: { type: 'array', items: s({ type: 'string' }, { maxLength: 3 }) },
-                  tags: s({ type: 'array', items: { type: 'string' } }, { 'x-kubernetes-list-type': 'set' }),
-                  ports: {
-                    type: 'array',
-                    'x-kubernetes-list-type': 'map',
-                    'x-kubernetes-list-map-keys': ['name'],
-                    items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: s({ type: 'integer' }, { maximum: 100 }) } },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  properties: {
+                    name: s({ type: 'string' }, { maxLength: 5 }),
+                    other: { type: 'string' },
+                    labels: { type: 'object', additionalProperties: s({ type: 'string' }, { maxLength: 3 }) },
+                    aliases: { type: 'array', items: s({ type: 'string' }, { maxLength: 3 }) },
+                    tags: s({ type: 'array', items: { type: 'string' } }, { 'x-kubernetes-list-type': 'set' }),
+                    ports: {
+                      type: 'array',
+                      'x-kubernetes-list-type': 'map',
+                      'x-kubernetes-list-map-keys': ['name'],
+                      items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: s({ type: 'integer' }, { maximum: 100 }) } },
+                    },
+                    limits: s({ type: 'object', properties: { count: { type: 'integer' } } }, { 'x-kubernetes-validations': [{ rule: 'self.count < 3' }] }),
+                    epoch: s({ type: 'integer' }, { 'x-kubernetes-validations': [{ rule: 'self > oldSelf', message: 'must grow' }] }),
                   },
-                  limits: s({ type: 'object', properties: { count: { type: 'integer' } } }, { 'x-kubernetes-validations': [{ rule: 'self.count < 3' }] }),
-                  epoch: s({ type: 'integer' }, { 'x-kubernetes-validations': [{ rule: 'self > oldSelf', message: 'must grow' }] }),
                 },
               },
             },
           },
         },
-      }],
+      ],
     },
   });
 }
@@ -128,11 +130,31 @@ describe('validation ratcheting, through kubectl', { skip: kubectlUnavailable() 
     });
 
     it('list-type=map items correlate by key: a new item is validated, the unchanged one is not', async () => {
-      invalid(await patch('g1', { spec: { ports: [{ name: 'http', port: 8080 }, { name: 'https', port: 8443 }] } }), {
-        causes: ['spec.ports[1].port: Invalid value: 8443: spec.ports[1].port in body should be less than or equal to 100'],
-        warnings: [LIMITS_RULE],
-      });
-      ok(await patch('g1', { spec: { ports: [{ name: 'https', port: 44 }, { name: 'http', port: 8080 }] } }), cp());
+      invalid(
+        await patch('g1', {
+          spec: {
+            ports: [
+              { name: 'http', port: 8080 },
+              { name: 'https', port: 8443 },
+            ],
+          },
+        }),
+        {
+          causes: ['spec.ports[1].port: Invalid value: 8443: spec.ports[1].port in body should be less than or equal to 100'],
+          warnings: [LIMITS_RULE],
+        },
+      );
+      ok(
+        await patch('g1', {
+          spec: {
+            ports: [
+              { name: 'https', port: 44 },
+              { name: 'http', port: 8080 },
+            ],
+          },
+        }),
+        cp(),
+      );
     });
 
     it('items of a plain list never correlate: changing the list validates every item', async () => {
@@ -161,7 +183,10 @@ describe('validation ratcheting, through kubectl', { skip: kubectlUnavailable() 
         other: 'b',
         labels: { keep: 'toolong', edit: 'y' },
         tags: ['a', 'a', 'b', 'b'],
-        ports: [{ name: 'https', port: 44 }, { name: 'http', port: 8080 }],
+        ports: [
+          { name: 'https', port: 44 },
+          { name: 'http', port: 8080 },
+        ],
       });
     });
   });

@@ -32,8 +32,7 @@ const schema: JSONSchemaProps = {
 };
 
 const validator = new SchemaValidator();
-const errors = (obj: unknown, old?: unknown): string[] =>
-  validator.validate(schema, obj, old === undefined ? undefined : ratchetedAt(schema, obj, old)).map(formatFieldError);
+const errors = (obj: unknown, old?: unknown): string[] => validator.validate(schema, obj, old === undefined ? undefined : ratchetedAt(schema, obj, old)).map(formatFieldError);
 
 const stored = {
   spec: {
@@ -68,7 +67,16 @@ describe('validation ratcheting', () => {
   });
 
   test('list-type=map items correlate by key; plain list items never do', () => {
-    const keyed = { spec: { ...stored.spec, must: 'x', keyed: [{ k: 'b', v: 11 }, { k: 'a', v: 10 }] } };
+    const keyed = {
+      spec: {
+        ...stored.spec,
+        must: 'x',
+        keyed: [
+          { k: 'b', v: 11 },
+          { k: 'a', v: 10 },
+        ],
+      },
+    };
     assert.deepEqual(errors(keyed, stored), ['spec.keyed[0].v: Invalid value: 11: spec.keyed[0].v in body should be less than or equal to 9']);
     const atomic = { spec: { ...stored.spec, must: 'x', atomic: ['toolong', 'ok'] } };
     assert.deepEqual(errors(atomic, stored), ['spec.atomic[0]: Too long: may not be more than 3 bytes']);

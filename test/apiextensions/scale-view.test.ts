@@ -28,7 +28,7 @@ function scaleTo(replicas: number): UpdatedObjectInfo {
   return { preconditions: () => undefined, updatedObject: async (_c, old) => ({ ...old, spec: { replicas } }) as KubeObject };
 }
 
-describe('a CRD version\'s /scale through a conversion', () => {
+describe("a CRD version's /scale through a conversion", () => {
   let env: Env;
   let main: Store;
   let scale: ScaleStore;
@@ -49,12 +49,18 @@ describe('a CRD version\'s /scale through a conversion', () => {
 
   test('an update writes them back through the conversion; admission sees Scales of the version', async () => {
     const seen: unknown[] = [];
-    const r = await scale.update(ctx(''), 'v1', scaleTo(5), {
-      create: allow,
-      update: async (obj, old) => {
-        seen.push([obj.kind, (obj.spec as Spec)['replicas'], (old?.spec as Spec)['replicas']]);
+    const r = await scale.update(
+      ctx(''),
+      'v1',
+      scaleTo(5),
+      {
+        create: allow,
+        update: async (obj, old) => {
+          seen.push([obj.kind, (obj.spec as Spec)['replicas'], (old?.spec as Spec)['replicas']]);
+        },
       },
-    }, { ...write, forceAllowCreate: false });
+      { ...write, forceAllowCreate: false },
+    );
     assert.deepEqual(r.object.spec, { replicas: 5 });
     assert.deepEqual(seen, [['Scale', 5, 3]]);
     const stored = await main.get(ctx(''), 'v1', { resourceVersion: '' });

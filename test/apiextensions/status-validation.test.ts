@@ -26,29 +26,31 @@ const GADGET_CRD = {
     group: GROUP,
     scope: 'Namespaced',
     names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-    versions: [{
-      name: 'v1',
-      served: true,
-      storage: true,
-      schema: {
-        openAPIV3Schema: {
-          type: 'object',
-          properties: {
-            spec: { type: 'object', properties: { replicas: { type: 'integer', maximum: 5 }, color: { type: 'string' } } },
-            status: {
-              type: 'object',
-              properties: {
-                replicas: { type: 'integer' },
-                phase: { type: 'string', enum: ['Ready', 'Pending'] },
-                count: { type: 'integer' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', properties: { replicas: { type: 'integer', maximum: 5 }, color: { type: 'string' } } },
+              status: {
+                type: 'object',
+                properties: {
+                  replicas: { type: 'integer' },
+                  phase: { type: 'string', enum: ['Ready', 'Pending'] },
+                  count: { type: 'integer' },
+                },
+                'x-kubernetes-validations': [{ rule: '!has(self.count) || self.count < 10', message: 'count must stay below 10' }],
               },
-              'x-kubernetes-validations': [{ rule: '!has(self.count) || self.count < 10', message: 'count must stay below 10' }],
             },
           },
         },
+        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
       },
-      subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
-    }],
+    ],
   },
 };
 
@@ -76,11 +78,17 @@ function dialCRD(hook: ConversionWebhook): Obj {
       conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: hook.url, caBundle: hook.caBundle } } },
       versions: [
         {
-          name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: dialSchema('replicas') },
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: dialSchema('replicas') },
           subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
         },
         {
-          name: 'v2', served: true, storage: false, schema: { openAPIV3Schema: dialSchema('size') },
+          name: 'v2',
+          served: true,
+          storage: false,
+          schema: { openAPIV3Schema: dialSchema('size') },
           subresources: { status: {}, scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' } },
         },
       ],
@@ -130,10 +138,8 @@ describe('custom resource validation of /status and per-version scale checks, th
       await hook.close();
     });
 
-    const gadget = (name: string, spec: Obj, status?: Obj): Obj =>
-      ({ apiVersion: `${GROUP}/v1`, kind: 'Gadget', metadata: { name }, spec, ...(status !== undefined ? { status } : {}) });
-    const causes = (body: Obj): Array<[string, string, string]> =>
-      ((body['details'] as { causes?: Cause[] } | undefined)?.causes ?? []).map((c) => [c.reason, c.field, c.message]);
+    const gadget = (name: string, spec: Obj, status?: Obj): Obj => ({ apiVersion: `${GROUP}/v1`, kind: 'Gadget', metadata: { name }, spec, ...(status !== undefined ? { status } : {}) });
+    const causes = (body: Obj): Array<[string, string, string]> => ((body['details'] as { causes?: Cause[] } | undefined)?.causes ?? []).map((c) => [c.reason, c.field, c.message]);
 
     it('a create ignores status (the /status subresource owns it): an invalid one is dropped, not judged', async () => {
       const r = await https.json('POST', GADGETS, gadget('g1', { replicas: 1 }, { phase: 'Bogus', count: 50 }));
@@ -148,13 +154,16 @@ describe('custom resource validation of /status and per-version scale checks, th
       assert.deepEqual(r.body['spec'], { replicas: 1 });
       assert.deepEqual(r.body['status'], { phase: 'Ready', replicas: 1 });
       // kubectl's merge patch of /status, spec included: the same.
-      assert.equal(ok(await kc.run(['patch', `gadgets.${GROUP}`, 'g1', '--subresource=status', '--type=merge', '-p', '{"spec":{"replicas":"many"},"status":{"phase":"Pending"}}']), cp()), `gadget.${GROUP}/g1 patched`);
+      assert.equal(
+        ok(await kc.run(['patch', `gadgets.${GROUP}`, 'g1', '--subresource=status', '--type=merge', '-p', '{"spec":{"replicas":"many"},"status":{"phase":"Pending"}}']), cp()),
+        `gadget.${GROUP}/g1 patched`,
+      );
       const got = (await https.json('GET', `${GADGETS}/g1`)).body;
       assert.deepEqual(got['spec'], { replicas: 1 });
       assert.deepEqual(got['status'], { phase: 'Pending', replicas: 1 });
     });
 
-    it('an invalid status sent to /status is 422 under status., worded with the stanza\'s own paths', async () => {
+    it("an invalid status sent to /status is 422 under status., worded with the stanza's own paths", async () => {
       const current = (await https.json('GET', `${GADGETS}/g1`)).body;
       const r = await https.json('PUT', `${GADGETS}/g1/status`, { ...current, status: { phase: 'Bogus', replicas: 'one' } });
       assert.equal(r.status, 422, JSON.stringify(r.body));
@@ -181,7 +190,7 @@ describe('custom resource validation of /status and per-version scale checks, th
       assert.equal(ok(await kc.run(['patch', `gadgets.${GROUP}`, 'g1', '--subresource=status', '--type=merge', '-p', '{"status":{"count":3}}']), cp()), `gadget.${GROUP}/g1 patched`);
     });
 
-    it('the scale subresource\'s status replicas are checked on /status', async () => {
+    it("the scale subresource's status replicas are checked on /status", async () => {
       const k = await kc.run(['patch', `gadgets.${GROUP}`, 'g1', '--subresource=status', '--type=merge', '-p', '{"status":{"replicas":-1}}']);
       assert.equal(k.code, 1);
       assert.equal(k.stderr.trim(), `The Gadget "g1" is invalid: .status.replicas: Invalid value: -1: should be a non-negative integer`);
@@ -199,7 +208,7 @@ describe('custom resource validation of /status and per-version scale checks, th
 
     const dial = (version: string, name: string, spec: Obj): Obj => ({ apiVersion: `${SCALE_GROUP}/${version}`, kind: 'Dial', metadata: { name }, spec });
 
-    it('under a webhook that moves the replicas, a version\'s scale checks read its own paths: a negative size through v2 is 422', async () => {
+    it("under a webhook that moves the replicas, a version's scale checks read its own paths: a negative size through v2 is 422", async () => {
       const r = await https.json('POST', DIALS_V2, dial('v2', 'd-neg', { size: -1 }));
       assert.equal(r.status, 422, JSON.stringify(r.body));
       assert.deepEqual(causes(r.body), [['FieldValueInvalid', '.spec.size', 'Invalid value: -1: should be a non-negative integer']]);
@@ -209,7 +218,7 @@ describe('custom resource validation of /status and per-version scale checks, th
       assert.equal((await https.json('GET', `${DIALS_V1}/d-neg`)).status, 404);
     });
 
-    it('valid sizes through v2 are stored as v1 replicas; v2\'s status size is checked on /status and update', async () => {
+    it("valid sizes through v2 are stored as v1 replicas; v2's status size is checked on /status and update", async () => {
       const created = await https.json('POST', DIALS_V2, dial('v2', 'd1', { size: 2 }));
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.deepEqual((await https.json('GET', `${DIALS_V1}/d1`)).body['spec'], { replicas: 2 });

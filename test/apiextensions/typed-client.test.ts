@@ -47,7 +47,10 @@ describeBackends('CronTabs through the generated typed client', (get) => {
       const crd = await crds.get('crontabs.stable.example.com');
       return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
     });
-    await cs.coreV1().namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    await cs
+      .coreV1()
+      .namespaces()
+      .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
   });
   after(() => rest.close());
 
@@ -57,7 +60,10 @@ describeBackends('CronTabs through the generated typed client', (get) => {
     assert.equal(created.metadata?.generation, 1);
     assert.deepEqual(await tabs.get('typed'), created);
     const list = await tabs.list({ labelSelector: 'app=typed' });
-    assert.deepEqual(list.items.map((i) => i.metadata?.name), ['typed']);
+    assert.deepEqual(
+      list.items.map((i) => i.metadata?.name),
+      ['typed'],
+    );
     assert.match(list.metadata?.resourceVersion ?? '', /^\d+$/);
 
     const updated = await tabs.update({ ...created, spec: { ...created.spec, image: 'updated' } });
@@ -85,15 +91,21 @@ describeBackends('CronTabs through the generated typed client', (get) => {
     for (const name of ['bulk-a', 'bulk-b']) await tabs.create(cronTab(name, 1, { batch: 'bulk' }));
     await tabs.create(cronTab('kept'));
     await tabs.deleteCollection({}, { labelSelector: 'batch=bulk' });
-    assert.deepEqual((await tabs.list()).items.map((i) => i.metadata?.name), ['kept']);
+    assert.deepEqual(
+      (await tabs.list()).items.map((i) => i.metadata?.name),
+      ['kept'],
+    );
   });
 
-  it('errors are StatusErrors carrying kube\'s Status', async () => {
+  it("errors are StatusErrors carrying kube's Status", async () => {
     const tabs = cs.stableV1().crontabs(NS);
     const invalid = await rejection(tabs.create(cronTab('bad', 0)));
     assert.ok(isInvalid(invalid) && isStatusError(invalid));
     assert.equal(invalid.status.message, 'CronTab.stable.example.com "bad" is invalid: spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1');
-    assert.deepEqual(invalid.causes.map((c) => c.field), ['spec.replicas']);
+    assert.deepEqual(
+      invalid.causes.map((c) => c.field),
+      ['spec.replicas'],
+    );
     await tabs.create(cronTab('once'));
     const dup = await rejection(tabs.create(cronTab('once')));
     assert.ok(isAlreadyExists(dup));
@@ -104,7 +116,10 @@ describeBackends('CronTabs through the generated typed client', (get) => {
     const stale = await rejection(tabs.update({ ...cronTab('once'), metadata: { name: 'once', namespace: NS, resourceVersion: '1' } }));
     assert.ok(isStatusError(stale));
     assert.equal(stale.code, 409);
-    assert.equal(stale.status.message, 'Operation cannot be fulfilled on crontabs.stable.example.com "once": the object has been modified; please apply your changes to the latest version and try again');
+    assert.equal(
+      stale.status.message,
+      'Operation cannot be fulfilled on crontabs.stable.example.com "once": the object has been modified; please apply your changes to the latest version and try again',
+    );
   });
 
   it('the generated shared informer and lister follow CronTabs: initial sync, add, update, delete', async () => {
@@ -119,9 +134,15 @@ describeBackends('CronTabs through the generated typed client', (get) => {
     informer.informer().setWatchErrorHandler((_name, err) => watchErrors.push(err));
     const events: string[] = [];
     informer.informer().addEventHandler({
-      onAdd: (o, initial) => { events.push(`add ${o.metadata?.name}${initial ? ' initial' : ''}`); },
-      onUpdate: (_old, o) => { events.push(`update ${o.metadata?.name} ${o.spec?.replicas}`); },
-      onDelete: (o) => { events.push(`delete ${isDeletedFinalStateUnknown(o) ? o.key : o.metadata?.name}`); },
+      onAdd: (o, initial) => {
+        events.push(`add ${o.metadata?.name}${initial ? ' initial' : ''}`);
+      },
+      onUpdate: (_old, o) => {
+        events.push(`update ${o.metadata?.name} ${o.spec?.replicas}`);
+      },
+      onDelete: (o) => {
+        events.push(`delete ${isDeletedFinalStateUnknown(o) ? o.key : o.metadata?.name}`);
+      },
     });
     factory.start();
     try {

@@ -28,10 +28,17 @@ function median(xs: readonly number[]): number {
 }
 
 runBench(async () => {
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
+  console.log(
+    `machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, node ${process.version}`,
+  );
   const files = SETS.flatMap((set) => {
     const dir = join(ROOT, 'test/codegen/fixtures/crds', set);
-    return readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(dir, f));
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()
+      .map((f) => join(dir, f));
   });
   const project = scratchProject({ withApis: false });
   const cli = (...args: string[]): number => {
@@ -40,11 +47,13 @@ runBench(async () => {
     return (performance.now() - started) / 1000;
   };
   try {
-    const startup = median(Array.from({ length: SAMPLES }, () => {
-      const started = performance.now();
-      execFileSync(process.execPath, ['--import', 'tsx', '-e', '0'], { cwd: ROOT, stdio: 'pipe' });
-      return (performance.now() - started) / 1000;
-    }));
+    const startup = median(
+      Array.from({ length: SAMPLES }, () => {
+        const started = performance.now();
+        execFileSync(process.execPath, ['--import', 'tsx', '-e', '0'], { cwd: ROOT, stdio: 'pipe' });
+        return (performance.now() - started) / 1000;
+      }),
+    );
     const imported = cli('--no-cache', '--crd', ...files);
     rmSync(join(ROOT, 'node_modules/.cache/kube-ts-codegen'), { recursive: true, force: true });
     const cold = cli();
@@ -54,13 +63,15 @@ runBench(async () => {
     // One in-process run first: it records the run under this process's generator key (the CLI
     // runs' key differs when generator/ was edited in between, as in a shared working tree).
     await runCodegen({ root: project.root });
-    const noopInProcess = median(await Array.from({ length: SAMPLES * 2 }).reduce<Promise<number[]>>(async (acc) => {
-      const out = await acc;
-      const started = performance.now();
-      const r = await runCodegen({ root: project.root });
-      if (!r.upToDate) throw new Error('a no-op run was not up to date');
-      return [...out, (performance.now() - started) / 1000];
-    }, Promise.resolve([])));
+    const noopInProcess = median(
+      await Array.from({ length: SAMPLES * 2 }).reduce<Promise<number[]>>(async (acc) => {
+        const out = await acc;
+        const started = performance.now();
+        const r = await runCodegen({ root: project.root });
+        if (!r.upToDate) throw new Error('a no-op run was not up to date');
+        return [...out, (performance.now() - started) / 1000];
+      }, Promise.resolve([])),
+    );
     const verdict = (s: number): string => `${s.toFixed(2)} s (target < ${TARGET_S} s: ${s < TARGET_S ? 'met' : 'MISSED'})`;
     console.log(`node --import tsx start-up alone: ${startup.toFixed(2)} s (median of ${SAMPLES})`);
     console.log(`import of the four sets (--crd, no cache): ${imported.toFixed(2)} s`);

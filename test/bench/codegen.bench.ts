@@ -57,7 +57,9 @@ try {
   }
   const synthetic = await timed(project.root);
   const target = 10;
-  console.log(`codegen of ${GROUPS} groups × ${KINDS} kinds: ${synthetic.kinds} kinds, ${synthetic.files} files in ${synthetic.seconds.toFixed(2)} s (target < ${target} s: ${synthetic.seconds < target ? 'met' : 'MISSED'})`);
+  console.log(
+    `codegen of ${GROUPS} groups × ${KINDS} kinds: ${synthetic.kinds} kinds, ${synthetic.files} files in ${synthetic.seconds.toFixed(2)} s (target < ${target} s: ${synthetic.seconds < target ? 'met' : 'MISSED'})`,
+  );
 } finally {
   project.dispose();
   rmSync(project.root, { recursive: true, force: true });

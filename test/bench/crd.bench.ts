@@ -40,7 +40,8 @@ const flunder: Kind = {
   title: 'Flunder (built-in, wardle.example.com/v1alpha1)',
   collection: (ns) => `/apis/wardle.example.com/v1alpha1/namespaces/${ns}/flunders`,
   manifest: (name, ns) => ({
-    apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder',
+    apiVersion: 'wardle.example.com/v1alpha1',
+    kind: 'Flunder',
     metadata: { name, namespace: ns, labels: { app: 'bench' } },
     spec: { reference: 'some-other-flunder', referenceType: 'Flunder' },
   }),
@@ -50,7 +51,8 @@ const cronTab: Kind = {
   title: 'CronTab (custom resource, stable.example.com/v1)',
   collection: (ns) => `/apis/stable.example.com/v1/namespaces/${ns}/crontabs`,
   manifest: (name, ns) => ({
-    apiVersion: 'stable.example.com/v1', kind: 'CronTab',
+    apiVersion: 'stable.example.com/v1',
+    kind: 'CronTab',
     metadata: { name, namespace: ns, labels: { app: 'bench' } },
     spec: { cronSpec: '*/5 * * * *', image: 'cron:1', replicas: 1 },
   }),
@@ -68,7 +70,6 @@ interface Figures {
   replay: { eventsPerSecond: number; seconds: number };
 }
 
-
 /**
  * Watchers that count events without decoding them (newline-framed JSON): the bench process
  * then costs little per event, so the server's fan-out, not 50 parsers, sets the figure.
@@ -82,7 +83,8 @@ class CountingWatchers {
 
   constructor(creds: Credentials, n: number) {
     this.pool = new Pool(creds.server, {
-      connections: n, pipelining: 1,
+      connections: n,
+      pipelining: 1,
       connect: { ca: creds.caPEM, ...(creds.certPEM && creds.keyPEM ? { cert: creds.certPEM, key: creds.keyPEM } : {}) },
     });
     this.counts = new Array<number>(n).fill(0);
@@ -90,34 +92,40 @@ class CountingWatchers {
 
   /** Opens the connections (TLS handshakes) before anything is timed: one request per connection at once. */
   async connect(): Promise<void> {
-    await Promise.all(this.counts.map(async () => {
-      const r = await this.pool.request({ method: 'GET', path: '/version', headers: { accept: 'application/json' } });
-      await r.body.dump();
-    }));
+    await Promise.all(
+      this.counts.map(async () => {
+        const r = await this.pool.request({ method: 'GET', path: '/version', headers: { accept: 'application/json' } });
+        await r.body.dump();
+      }),
+    );
   }
 
   /** Opens every watch at `resourceVersion` and resolves once each answered with its headers. */
   async open(path: string, resourceVersion: string): Promise<void> {
-    await Promise.all(this.counts.map(async (_, i) => {
-      const ac = new AbortController();
-      this.aborts.push(ac);
-      const r = await this.pool.request({ method: 'GET', path: `${path}?watch=true&resourceVersion=${resourceVersion}`, headers: { accept: 'application/json' }, signal: ac.signal });
-      if (r.statusCode !== 200) throw new Error(`watch: HTTP ${r.statusCode}: ${(await r.body.text()).slice(0, 300)}`);
-      this.done.push((async () => {
-        try {
-          for await (const chunk of r.body as AsyncIterable<Buffer>) {
-            let n = 0;
-            for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) n++;
-            if (n > 0) {
-              this.counts[i] = (this.counts[i] ?? 0) + n;
-              this.lastEventAt = performance.now();
+    await Promise.all(
+      this.counts.map(async (_, i) => {
+        const ac = new AbortController();
+        this.aborts.push(ac);
+        const r = await this.pool.request({ method: 'GET', path: `${path}?watch=true&resourceVersion=${resourceVersion}`, headers: { accept: 'application/json' }, signal: ac.signal });
+        if (r.statusCode !== 200) throw new Error(`watch: HTTP ${r.statusCode}: ${(await r.body.text()).slice(0, 300)}`);
+        this.done.push(
+          (async () => {
+            try {
+              for await (const chunk of r.body as AsyncIterable<Buffer>) {
+                let n = 0;
+                for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) n++;
+                if (n > 0) {
+                  this.counts[i] = (this.counts[i] ?? 0) + n;
+                  this.lastEventAt = performance.now();
+                }
+              }
+            } catch {
+              // aborted by close()
             }
-          }
-        } catch {
-          // aborted by close()
-        }
-      })());
-    }));
+          })(),
+        );
+      }),
+    );
   }
 
   /** Resolves when every watcher has seen `events` events; the time of the last one. */
@@ -159,7 +167,9 @@ async function measure(cp: ControlPlane, load: LoadClient, kind: Kind, tag: stri
   const post = (where: string, name: string): Promise<void> => load.expect(201, 'POST', kind.collection(where), JSON.stringify(kind.manifest(name, where)));
 
   const [creates, { server: createCpu }] = await withCpu(cp.pid, sizes.creates, () => throughput(sizes.creates, CONCURRENCY, (i) => post(ns('c'), pad(i))));
-  const [gets, { server: getCpu }] = await withCpu(cp.pid, sizes.gets, () => throughput(sizes.gets, CONCURRENCY, (i) => load.expect(200, 'GET', `${kind.collection(ns('c'))}/${pad(i % sizes.creates)}`)));
+  const [gets, { server: getCpu }] = await withCpu(cp.pid, sizes.gets, () =>
+    throughput(sizes.gets, CONCURRENCY, (i) => load.expect(200, 'GET', `${kind.collection(ns('c'))}/${pad(i % sizes.creates)}`)),
+  );
 
   await throughput(sizes.list, CONCURRENCY, (i) => post(ns('l'), pad(i)));
   const listMs = await medianMs(sizes.listIterations, () => load.expect(200, 'GET', kind.collection(ns('l'))));
@@ -232,24 +242,43 @@ function report(builtin: Figures, custom: Figures): string[] {
     ['  get p50 / p99 ms', `${f1(builtin.gets.p50)} / ${f1(builtin.gets.p99)}`, `${f1(custom.gets.p50)} / ${f1(custom.gets.p99)}`, '', ''],
     ['  server CPU ms per get', f2(builtin.cpu.get), f2(custom.cpu.get), '', ''],
     [
-      `list ${sizes.list.toLocaleString('en-US')}, median ms`, f1(builtin.listMs), f1(custom.listMs),
-      `${(custom.listMs / builtin.listMs).toFixed(2)}×`, `≤ 1.25×: ${verdict(custom.listMs / builtin.listMs <= 1 / TARGET)}`,
+      `list ${sizes.list.toLocaleString('en-US')}, median ms`,
+      f1(builtin.listMs),
+      f1(custom.listMs),
+      `${(custom.listMs / builtin.listMs).toFixed(2)}×`,
+      `≤ 1.25×: ${verdict(custom.listMs / builtin.listMs <= 1 / TARGET)}`,
     ],
-    [`watch, ${sizes.watchers} watchers, live: events/s delivered`, f0(builtin.watch.eventsPerSecond), f0(custom.watch.eventsPerSecond), ...higher(custom.watch.eventsPerSecond, builtin.watch.eventsPerSecond)],
+    [
+      `watch, ${sizes.watchers} watchers, live: events/s delivered`,
+      f0(builtin.watch.eventsPerSecond),
+      f0(custom.watch.eventsPerSecond),
+      ...higher(custom.watch.eventsPerSecond, builtin.watch.eventsPerSecond),
+    ],
     [`  ${sizes.watchEvents} creates → last event, s`, f2(builtin.watch.seconds), f2(custom.watch.seconds), '', ''],
-    [`watch, ${sizes.watchers} watchers, replay: events/s delivered`, f0(builtin.replay.eventsPerSecond), f0(custom.replay.eventsPerSecond), ...higher(custom.replay.eventsPerSecond, builtin.replay.eventsPerSecond)],
+    [
+      `watch, ${sizes.watchers} watchers, replay: events/s delivered`,
+      f0(builtin.replay.eventsPerSecond),
+      f0(custom.replay.eventsPerSecond),
+      ...higher(custom.replay.eventsPerSecond, builtin.replay.eventsPerSecond),
+    ],
     [`  open → last of ${sizes.watchEvents} events, s (mean of ${sizes.replays})`, f2(builtin.replay.seconds), f2(custom.replay.seconds), '', ''],
   ];
   const head = ['figure', 'Flunder (built-in)', 'CronTab (CR)', 'CR / built-in', 'target'];
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (r: string[]): string => r.map((x, i) => x.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (r: string[]): string =>
+    r
+      .map((x, i) => x.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
 async function main(): Promise<void> {
   const cp = await ControlPlane.start({ backend: 'sqlite' });
   const out = [
-    `Custom-resource benchmark${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start`,
+    `Custom-resource benchmark${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at start`,
     `sizes: ${JSON.stringify(sizes)}, ${CONCURRENCY} concurrent keep-alive HTTPS connections (undici); server = runtime/controlplane/serve.ts subprocess on SQLite (ready in ${cp.readyMs} ms)`,
     '',
   ];
@@ -268,7 +297,13 @@ async function main(): Promise<void> {
         (kind === flunder ? builtinRounds : customRounds).push(figures);
       }
     }
-    out.push(...report(mean(builtinRounds[0]!, builtinRounds[1]!), mean(customRounds[0]!, customRounds[1]!)), '', `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`);
+    out.push(
+      ...report(mean(builtinRounds[0]!, builtinRounds[1]!), mean(customRounds[0]!, customRounds[1]!)),
+      '',
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} at the end`,
+    );
     console.log(out.join('\n'));
   } finally {
     await load.close();

@@ -27,7 +27,9 @@ async function main(): Promise<void> {
       const after = [...(await aliveAndReady(env, cp, cp.pid, READYZ_AFTER_MS)), ...(await noPollution(env, String(seed % 100_000))), ...(await listsMatchModel(env))];
       const problems = [...report.readyz.failures, ...report.failures, ...after];
       console.log(`${backend}: ${(count / (report.ms / 1000)).toFixed(0)} requests/s; ${summary(report)}`);
-      console.log(`${backend}: ${report.failures.length} wrong answers, ${report.readyz.failures.length} slow or failed /readyz, ${after.length} problems afterwards: ${problems.length === 0 ? 'PASS' : 'FAIL'}`);
+      console.log(
+        `${backend}: ${report.failures.length} wrong answers, ${report.readyz.failures.length} slow or failed /readyz, ${after.length} problems afterwards: ${problems.length === 0 ? 'PASS' : 'FAIL'}`,
+      );
       for (const p of problems.slice(0, 50)) console.log(`  ${p}`);
       failed += problems.length;
     } finally {

@@ -24,9 +24,7 @@ import { medianMs, pad, percentile, throughput, type Throughput } from '../stora
 import { startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
 
 const quick = process.env['BENCH_QUICK'] === '1';
-const sizes = quick
-  ? { creates: 500, gets: 2000, listIterations: 5, watchEvents: 50 }
-  : { creates: 5000, gets: 20000, listIterations: 20, watchEvents: 200 };
+const sizes = quick ? { creates: 500, gets: 2000, listIterations: 5, watchEvents: 50 } : { creates: 5000, gets: 20000, listIterations: 20, watchEvents: 200 };
 const CONCURRENCY = 64;
 const LIST_SIZES = [100, 1000] as const;
 
@@ -47,7 +45,10 @@ function stored(name: string, ns: string): StoredObject {
 }
 
 function latencies(sent: Map<string, number>, names: string[], arrivals: Map<string, number>): { p50: number; p99: number } {
-  const lat = names.map((n) => (arrivals.get(n) ?? NaN) - (sent.get(n) ?? NaN)).filter(Number.isFinite).sort((a, b) => a - b);
+  const lat = names
+    .map((n) => (arrivals.get(n) ?? NaN) - (sent.get(n) ?? NaN))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   return { p50: percentile(lat, 50), p99: percentile(lat, 99) };
 }
 
@@ -130,7 +131,11 @@ async function protocolFigures(cp: ControlPlane): Promise<ProtocolFigures[]> {
   const perRound = { creates: Math.ceil(sizes.creates / rounds), gets: Math.ceil(sizes.gets / rounds) };
   const loads = PROTOCOLS.map((p) => new LoadClient(cp.credentials, p.connections, p.http2 ? { http2: p.http2 } : {}));
   const samples = PROTOCOLS.map(() => ({ creates: [] as number[], gets: [] as number[], createCpu: [] as number[], getCpu: [] as number[] }));
-  const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
+  const median = (xs: number[]): number =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    );
   try {
     // connections are opened (and TLS handshakes done) before anything is measured
     await Promise.all(loads.map((load) => throughput(CONCURRENCY, CONCURRENCY, () => load.expect(200, 'GET', '/api/v1/namespaces/default'))));
@@ -183,10 +188,21 @@ async function httpFigures(cp: ControlPlane): Promise<Figures> {
     if (r.status !== want) throw new Error(`HTTP ${r.status} (want ${want}): ${r.text.slice(0, 300)}`);
   };
   const post = (ns: string, name: string): Promise<void> =>
-    mustStatus(c.request({ method: 'POST', path: coll(ns), headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(flunderV1beta1.manifest(name, ns)) }), 201);
+    mustStatus(
+      c.request({ method: 'POST', path: coll(ns), headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(flunderV1beta1.manifest(name, ns)) }),
+      201,
+    );
   try {
     for (const ns of ['c', 'w', ...LIST_SIZES.map((n) => `l${n}`)]) {
-      await mustStatus(c.request({ method: 'POST', path: '/api/v1/namespaces', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }) }), 201);
+      await mustStatus(
+        c.request({
+          method: 'POST',
+          path: '/api/v1/namespaces',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }),
+        }),
+        201,
+      );
     }
     const { creates, gets, cpu } = await createsAndGets(load, cp.pid);
     const list = {} as Figures['list'];
@@ -238,7 +254,11 @@ function report(backend: Backend, readyMs: number, http: Figures, store: Figures
   ];
   const head = ['figure', 'HTTP', 'storage layer', 'HTTP/storage', 'target'];
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (r: string[]): string => r.map((x, i) => x.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (r: string[]): string =>
+    r
+      .map((x, i) => x.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [`## ${backend} (server ready in ${readyMs} ms)`, line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ''];
 }
 
@@ -254,7 +274,11 @@ function protocolReport(figures: ProtocolFigures[]): string[] {
   ]);
   const head = ['protocol (64 requests in flight)', 'creates/s', 'of HTTP/1.1', 'gets/s', 'of HTTP/1.1', 'server CPU ms per create / get'];
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (r: string[]): string => r.map((x, i) => x.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (r: string[]): string =>
+    r
+      .map((x, i) => x.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return ['## HTTP/1.1 vs HTTP/2 on SQLite (same server, protocols taking turns, median of rounds)', line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ''];
 }
 
@@ -262,8 +286,8 @@ function ceilingReport(ceiling: Awaited<ReturnType<typeof ceilingFigures>>, sqli
   const pct = (a: number, b: number): string => `${((a / b) * 100).toFixed(0)}%`;
   return [
     '## HTTPS ceiling: a process answering a fixed Flunder over the same TLS, same client (lib/ceiling.ts)',
-    `creates/s ${f0(ceiling.creates.perSecond)} (API server on SQLite: ${pct(sqlite.creates.perSecond, ceiling.creates.perSecond)}), `
-      + `gets/s ${f0(ceiling.gets.perSecond)} (API server on SQLite: ${pct(sqlite.gets.perSecond, ceiling.gets.perSecond)})`,
+    `creates/s ${f0(ceiling.creates.perSecond)} (API server on SQLite: ${pct(sqlite.creates.perSecond, ceiling.creates.perSecond)}), ` +
+      `gets/s ${f0(ceiling.gets.perSecond)} (API server on SQLite: ${pct(sqlite.gets.perSecond, ceiling.gets.perSecond)})`,
     `CPU ms per request, server / client: create ${f2(ceiling.cpu.create.server)} / ${f2(ceiling.cpu.create.client)}, get ${f2(ceiling.cpu.get.server)} / ${f2(ceiling.cpu.get.client)}`,
     '',
   ];
@@ -274,7 +298,11 @@ async function protocolsOnly(): Promise<void> {
   const cp = await ControlPlane.start({ backend: 'sqlite' });
   try {
     await createProtocolNamespaces(cp);
-    console.log([`HTTP/1.1 vs HTTP/2${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, Node ${process.version}, sizes ${JSON.stringify(sizes)}`, '', ...protocolReport(await protocolFigures(cp))].join('\n'));
+    console.log(
+      [`HTTP/1.1 vs HTTP/2${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, Node ${process.version}, sizes ${JSON.stringify(sizes)}`, '', ...protocolReport(await protocolFigures(cp))].join(
+        '\n',
+      ),
+    );
   } finally {
     await cp.stop();
   }

@@ -30,7 +30,6 @@ const CONCURRENCY = 64;
 const SYNC_TARGET_MS = 2000;
 const coll = (ns: string): string => `/apis/wardle.example.com/v1alpha1/namespaces/${ns}/flunders`;
 
-
 /** A client of the admin kubeconfig, optionally through another address (a proxy). */
 function informerClient(cp: ControlPlane, host?: string): HTTPRESTClient {
   const { rest } = loadClientConfig({ path: cp.kubeconfigPath });
@@ -163,12 +162,12 @@ async function bench(backend: Backend): Promise<string[]> {
     const pass = med < SYNC_TARGET_MS;
     const lines = [
       `## ${backend} (server ready in ${cp.readyMs} ms; ${sizes.objects} objects created at ${f0(fill.perSecond)}/s)`,
-      `initial sync of ${sizes.objects} objects, start → synced: median ${f0(med)} ms, first ${f0(synced[0] ?? NaN)} ms, `
-        + `min ${f0(Math.min(...synced))} ms, max ${f0(Math.max(...synced))} ms (${runs.length} runs)`
-        + (backend === 'sqlite' ? `  target < ${SYNC_TARGET_MS} ms: ${pass ? 'PASS' : 'FAIL'}` : ''),
+      `initial sync of ${sizes.objects} objects, start → synced: median ${f0(med)} ms, first ${f0(synced[0] ?? NaN)} ms, ` +
+        `min ${f0(Math.min(...synced))} ms, max ${f0(Math.max(...synced))} ms (${runs.length} runs)` +
+        (backend === 'sqlite' ? `  target < ${SYNC_TARGET_MS} ms: ${pass ? 'PASS' : 'FAIL'}` : ''),
       `  start → handler saw every initial add: median ${f0(median(runs.map((r) => r.handledMs)))} ms`,
-      `steady state: ${steady.writes} writes (creates then merge patches) at ${f0(steady.writesPerSecond)}/s; `
-        + `${f0(steady.eventsPerSecond)} events/s delivered to the handler; last event ${f0(steady.lagMs)} ms from the last write's answer`,
+      `steady state: ${steady.writes} writes (creates then merge patches) at ${f0(steady.writesPerSecond)}/s; ` +
+        `${f0(steady.eventsPerSecond)} events/s delivered to the handler; last event ${f0(steady.lagMs)} ms from the last write's answer`,
       `catch-up: ${sizes.burst} events replayed after a cut-off, ${f0(burst)} events/s from the first to the last`,
       '',
     ];

@@ -21,10 +21,16 @@ function crd(group: string): Record<string, unknown> {
       group,
       scope: 'Namespaced',
       names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', shortNames: ['ct'] },
-      versions: [{
-        name: 'v1', served: true, storage: true,
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' }, image: { type: 'string' }, replicas: { type: 'integer' } } } } } },
-      }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' }, image: { type: 'string' }, replicas: { type: 'integer' } } } } },
+          },
+        },
+      ],
     },
   };
 }
@@ -54,13 +60,18 @@ async function main(): Promise<void> {
       const [established, discovery, apiService, firstCreate] = await Promise.all([
         until(t0, async () => {
           const r = await c.json('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.${group}`);
-          const conditions = ((r.body['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions) ?? [];
+          const conditions = (r.body['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
           return conditions.some((x) => x.type === 'Established' && x.status === 'True');
         }),
         until(t0, async () => (await c.json('GET', `/apis/${group}/v1`)).status === 200),
         until(t0, async () => (await c.json('GET', `/apis/apiregistration.k8s.io/v1/apiservices/v1.${group}`)).status === 200),
         until(t0, async () => {
-          const r = await c.json('POST', `/apis/${group}/v1/namespaces/default/crontabs`, { apiVersion: `${group}/v1`, kind: 'CronTab', metadata: { name: 'first' }, spec: { cronSpec: '* * * * */5' } });
+          const r = await c.json('POST', `/apis/${group}/v1/namespaces/default/crontabs`, {
+            apiVersion: `${group}/v1`,
+            kind: 'CronTab',
+            metadata: { name: 'first' },
+            spec: { cronSpec: '* * * * */5' },
+          });
           return r.status === 201 || r.status === 409;
         }),
       ]);

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const dir = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const benches = readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort()
+const benches = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort()
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
 let failed = 0;
 for (const bench of benches) {

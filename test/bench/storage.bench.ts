@@ -37,7 +37,13 @@ function report(name: string, raw: RawFigures, ours: LayerFigures): string[] {
       times(ours.listCacheConsistent, raw.list10k),
       ours.consistentFromCache ? 'served from cache' : 'served by the backend (no ordered progress)',
     ],
-    ['watch p50/p99 ms, 1 watcher', `${f1(ours.watch1.p50)} / ${f1(ours.watch1.p99)}`, raw.watch1 ? `${f1(raw.watch1.p50)} / ${f1(raw.watch1.p99)}` : 'n/a', raw.watch1 ? times(ours.watch1.p99, raw.watch1.p99) : 'no raw watch', ''],
+    [
+      'watch p50/p99 ms, 1 watcher',
+      `${f1(ours.watch1.p50)} / ${f1(ours.watch1.p99)}`,
+      raw.watch1 ? `${f1(raw.watch1.p50)} / ${f1(raw.watch1.p99)}` : 'n/a',
+      raw.watch1 ? times(ours.watch1.p99, raw.watch1.p99) : 'no raw watch',
+      '',
+    ],
     [
       `watch p50/p99 ms, ${sizes.watchers} watchers`,
       `${f1(ours.watchN.p50)} / ${f1(ours.watchN.p99)}`,

@@ -5,10 +5,18 @@ import { compileRule } from '../../runtime/apimachinery/cel/index.js';
 import { normalizeFieldPath } from '../../runtime/apimachinery/cel/fieldpath.js';
 import { int, object, str } from './helpers.js';
 
-const schema = object({ size: int, name: str, tags: { type: 'array', items: str }, labels: { type: 'object', additionalProperties: str }, namespace: str, ios: { 'x-kubernetes-int-or-string': true } });
+const schema = object({
+  size: int,
+  name: str,
+  tags: { type: 'array', items: str },
+  labels: { type: 'object', additionalProperties: str },
+  namespace: str,
+  ios: { 'x-kubernetes-int-or-string': true },
+});
 const problems = (rule: string, extra: { messageExpression?: string; isResourceRoot?: boolean; on?: JSONSchemaProps } = {}): string[] =>
-  compileRule({ rule, ...(extra.messageExpression !== undefined ? { messageExpression: extra.messageExpression } : {}) }, extra.on ?? schema, { isResourceRoot: extra.isResourceRoot ?? false })
-    .map((p) => `${p.field}: ${p.message}`);
+  compileRule({ rule, ...(extra.messageExpression !== undefined ? { messageExpression: extra.messageExpression } : {}) }, extra.on ?? schema, { isResourceRoot: extra.isResourceRoot ?? false }).map(
+    (p) => `${p.field}: ${p.message}`,
+  );
 
 describe('compileRule: the codegen check shares the request-time environment', () => {
   test('rules that compile', () => {
@@ -21,7 +29,8 @@ describe('compileRule: the codegen check shares the request-time environment', (
       "quantity('1Gi').isGreaterThan(quantity('1G')) && isURL('/x') && sets.contains([1], [1])",
       'self == oldSelf',
       "self.?name.orValue('') != 'x'",
-    ]) assert.deepEqual(problems(rule), [], rule);
+    ])
+      assert.deepEqual(problems(rule), [], rule);
   });
 
   test('rules that do not', () => {

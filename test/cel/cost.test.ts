@@ -14,11 +14,11 @@ describe('runtime cost', () => {
       { rule: 'false', message: 'not reached either' },
     ]);
     assert.deepEqual(messages(schema, { items: BIG, other: 'x' }), [
-      "<nil>: Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.items.all(x, self.items.all(y, self.items.all(z, true)))",
+      '<nil>: Invalid value: "object": \'operation cancelled: actual cost limit exceeded\': no further validation rules will be run due to call cost exceeds limit for rule: self.items.all(x, self.items.all(y, self.items.all(z, true)))',
     ]);
   });
 
-  test('the per-request budget is shared: once spent, validation stops with kube\'s message', () => {
+  test("the per-request budget is shared: once spent, validation stops with kube's message", () => {
     // Each item's rule costs about 2000 × 4 units: 10 items fit a budget of 50,000, not 2000 items.
     const item: JSONSchemaProps = { type: 'array', items: int, 'x-kubernetes-validations': [{ rule: 'self.all(x, x >= 0)' }] };
     const schema = object({ rows: { type: 'array', items: item } });

@@ -73,7 +73,7 @@ describe('lists', () => {
     ['[1, 2, 2, 3].indexOf(2)', 1n],
     ['[1, 2, 2, 3].lastIndexOf(2)', 2n],
     ['[1, 2, 3].indexOf(4)', -1n],
-    ["[[1], [2]].indexOf([2])", 1n],
+    ['[[1], [2]].indexOf([2])', 1n],
   ]);
   failures([
     ['[].min() == 0', 'min called on empty list'],
@@ -92,9 +92,7 @@ describe('regex (RE2)', () => {
     ["'ABC'.matches('(?i)^abc$')", true],
     ["'abc'.matches('^b')", false],
   ]);
-  failures([
-    ["'abc'.find('[' + '')", /^Illegal regex: error parsing regexp: missing closing \]/],
-  ]);
+  failures([["'abc'.find('[' + '')", /^Illegal regex: error parsing regexp: missing closing \]/]]);
 });
 
 describe('url', () => {
@@ -114,7 +112,13 @@ describe('url', () => {
     ["url('https://example.com/path').getEscapedPath()", '/path'],
     ["url('https://example.com/path with spaces/').getEscapedPath()", '/path%20with%20spaces/'],
     ["url('https://example.com').getEscapedPath()", ''],
-    ["url('https://example.com/path?k1=a&k2=b&k2=c').getQuery()", new Map([['k1', ['a']], ['k2', ['b', 'c']]])],
+    [
+      "url('https://example.com/path?k1=a&k2=b&k2=c').getQuery()",
+      new Map([
+        ['k1', ['a']],
+        ['k2', ['b', 'c']],
+      ]),
+    ],
     ["url('https://example.com/path?key with spaces=value with spaces').getQuery()", new Map([['key with spaces', ['value with spaces']]])],
     ["url('https://example.com/path?').getQuery()", new Map()],
     ["url('https://user:pass@example.com:80/path?query=val#fragment').getHost()", 'example.com:80'],

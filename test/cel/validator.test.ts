@@ -14,9 +14,7 @@ describe('CEL rules at every node that declares them', () => {
       'spec: Invalid value: "object": flunderReference and fischerReference are mutually exclusive',
     ]);
     const typeOnly = { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'x' }, spec: { referenceType: 'Fischer' } };
-    assert.deepEqual(messages(flunderV1alpha1 as JSONSchemaProps, typeOnly, undefined, { isResourceRoot: true }), [
-      'spec.reference: Required value: reference is required when referenceType is set',
-    ]);
+    assert.deepEqual(messages(flunderV1alpha1 as JSONSchemaProps, typeOnly, undefined, { isResourceRoot: true }), ['spec.reference: Required value: reference is required when referenceType is set']);
     assert.deepEqual(messages(flunderV1alpha1 as JSONSchemaProps, { ...typeOnly, spec: { referenceType: 'Fischer', reference: 'f' } }, undefined, { isResourceRoot: true }), []);
   });
 
@@ -25,16 +23,18 @@ describe('CEL rules at every node that declares them', () => {
     const namespaceSchema: JSONSchemaProps = {
       type: 'object',
       properties: { metadata: { type: 'object' } },
-      'x-kubernetes-validations': [{
-        rule: "!has(self.metadata.name) || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))",
-        message: "a namespace name must be a lowercase RFC 1123 label: at most 63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit",
-        fieldPath: '.metadata.name',
-      }],
+      'x-kubernetes-validations': [
+        {
+          rule: "!has(self.metadata.name) || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))",
+          message: "a namespace name must be a lowercase RFC 1123 label: at most 63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit",
+          fieldPath: '.metadata.name',
+        },
+      ],
     };
     const ns = (name: string): unknown => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     assert.deepEqual(messages(namespaceSchema, ns('good-name'), undefined, { isResourceRoot: true }), []);
     assert.deepEqual(messages(namespaceSchema, ns('Bad_Name'), undefined, { isResourceRoot: true }), [
-      "metadata.name: Invalid value: \"object\": a namespace name must be a lowercase RFC 1123 label: at most 63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit",
+      'metadata.name: Invalid value: "object": a namespace name must be a lowercase RFC 1123 label: at most 63 characters of a-z, 0-9 and \'-\', starting and ending with a letter or digit',
     ]);
     assert.deepEqual(messages(namespaceSchema, { apiVersion: 'v1', kind: 'Namespace', metadata: {} }, undefined, { isResourceRoot: true }), []);
   });
@@ -60,17 +60,20 @@ describe('CEL rules at every node that declares them', () => {
   });
 
   test('self is typed from the schema: ints, doubles, int-or-string, maps, lists, sets', () => {
-    const schema = object({
-      i: int,
-      d: { type: 'number' },
-      ios: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: "type(self) == int ? self < 5 : self.endsWith('%')", message: 'bad int-or-string' }] },
-      m: { type: 'object', additionalProperties: str },
-      s: { type: 'array', items: str, 'x-kubernetes-list-type': 'set' },
-    }, [
-      { rule: 'self.i + 1 == 3 && self.d * 2.0 == 3.0', message: 'numbers' },
-      { rule: "self.m['k'] == 'v' && 'k' in self.m && size(self.m) == 1", message: 'map' },
-      { rule: "self.s == ['b', 'a'] && size(self.s) == 2", message: 'set equality ignores order' },
-    ]);
+    const schema = object(
+      {
+        i: int,
+        d: { type: 'number' },
+        ios: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: "type(self) == int ? self < 5 : self.endsWith('%')", message: 'bad int-or-string' }] },
+        m: { type: 'object', additionalProperties: str },
+        s: { type: 'array', items: str, 'x-kubernetes-list-type': 'set' },
+      },
+      [
+        { rule: 'self.i + 1 == 3 && self.d * 2.0 == 3.0', message: 'numbers' },
+        { rule: "self.m['k'] == 'v' && 'k' in self.m && size(self.m) == 1", message: 'map' },
+        { rule: "self.s == ['b', 'a'] && size(self.s) == 2", message: 'set equality ignores order' },
+      ],
+    );
     assert.deepEqual(messages(schema, { i: 2, d: 1.5, ios: 3, m: { k: 'v' }, s: ['a', 'b'] }), []);
     assert.deepEqual(messages(schema, { i: 2, d: 1.5, ios: '50%', m: { k: 'v' }, s: ['a', 'b'] }), []);
     assert.deepEqual(messages(schema, { i: 2, d: 1.5, ios: 7, m: { k: 'v' }, s: ['a', 'b'] }), ['ios: Invalid value: "": bad int-or-string']);
@@ -82,16 +85,19 @@ describe('CEL rules at every node that declares them', () => {
   });
 
   test('escaped property names: keywords, dashes, dots', () => {
-    const schema = object({ namespace: str, 'x-y': str, 'a.b': str }, [
-      { rule: "self.__namespace__ == 'ns' && self.x__dash__y == 'd' && self.a__dot__b == 'p'", message: 'escaped' },
-    ]);
+    const schema = object({ namespace: str, 'x-y': str, 'a.b': str }, [{ rule: "self.__namespace__ == 'ns' && self.x__dash__y == 'd' && self.a__dot__b == 'p'", message: 'escaped' }]);
     assert.deepEqual(messages(schema, { namespace: 'ns', 'x-y': 'd', 'a.b': 'p' }), []);
     assert.deepEqual(messages(schema, { namespace: 'other', 'x-y': 'd', 'a.b': 'p' }), ['<nil>: Invalid value: "object": escaped']);
   });
 
   test('an embedded resource exposes apiVersion, kind and metadata.name', () => {
     const schema = object({
-      template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true, 'x-kubernetes-validations': [{ rule: "self.kind == 'Pod' && self.metadata.name.startsWith('p')", message: 'pods only' }] },
+      template: {
+        type: 'object',
+        'x-kubernetes-embedded-resource': true,
+        'x-kubernetes-preserve-unknown-fields': true,
+        'x-kubernetes-validations': [{ rule: "self.kind == 'Pod' && self.metadata.name.startsWith('p')", message: 'pods only' }],
+      },
     });
     assert.deepEqual(messages(schema, { template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1' }, spec: { x: 1 } } }), []);
     assert.deepEqual(messages(schema, { template: { apiVersion: 'v1', kind: 'Job', metadata: { name: 'p1' } } }), ['template: Invalid value: "object": pods only']);
@@ -99,7 +105,8 @@ describe('CEL rules at every node that declares them', () => {
 });
 
 describe('messages, field paths and reasons', () => {
-  const at = (rule: Record<string, unknown>): string[] => messages(object({ a: object({ b: str }), m: { type: 'object', additionalProperties: str } }, [{ rule: 'false', ...rule }]), { a: { b: 'x' }, m: {} });
+  const at = (rule: Record<string, unknown>): string[] =>
+    messages(object({ a: object({ b: str }), m: { type: 'object', additionalProperties: str } }, [{ rule: 'false', ...rule }]), { a: { b: 'x' }, m: {} });
 
   test('reasons pick the cause type; Duplicate shows the type only', () => {
     assert.deepEqual(at({ message: 'm' }), ['<nil>: Invalid value: "object": m']);
@@ -134,7 +141,7 @@ describe('messages, field paths and reasons', () => {
     assert.deepEqual(messages(schema, { m: {}, l: [1, 2], ios: 'x' }), [
       "<nil>: Invalid value: \"object\": no such key: k evaluating rule: self.m['k'] == 'v'",
       '<nil>: Invalid value: "object": index out of bounds: 3 evaluating rule: self.l[3] == 1',
-      "<nil>: Invalid value: \"object\": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: ios too small",
+      '<nil>: Invalid value: "object": \'no such overload\': call arguments did not match a supported operator, function or macro signature for rule: ios too small',
       '<nil>: Invalid value: "object": division by zero evaluating rule: 1 / (size(self.l) - 2) == 1',
     ]);
   });
@@ -147,7 +154,7 @@ describe('messages, field paths and reasons', () => {
     assert.equal(errs[1], '<nil>: Invalid value: "object": rule compile error: cel expression must evaluate to a bool');
   });
 
-  test('schema errors that block rules yield kube\'s single notice', () => {
+  test("schema errors that block rules yield kube's single notice", () => {
     const schema = flunderV1alpha1 as JSONSchemaProps;
     const obj = { spec: { referenceType: 'Fischer' } };
     assert.deepEqual(validateCELRules(schema, obj, undefined, [{ type: 'FieldValueNotSupported', field: 'spec.referenceType', badValue: 'x', detail: '' }]).map(formatFieldError), [
@@ -181,30 +188,91 @@ describe('transition rules', () => {
       keyed: { type: 'array', items: item, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] },
       atomic: { type: 'array', items: item },
     });
-    const old = { keyed: [{ name: 'a', value: 5 }, { name: 'b', value: 5 }], atomic: [{ name: 'a', value: 5 }] };
-    assert.deepEqual(messages(schema, { keyed: [{ name: 'b', value: 4 }, { name: 'a', value: 6 }, { name: 'c', value: 0 }], atomic: [{ name: 'a', value: 1 }] }, old), [
-      'keyed[0]: Invalid value: "object": may not decrease',
-    ]);
+    const old = {
+      keyed: [
+        { name: 'a', value: 5 },
+        { name: 'b', value: 5 },
+      ],
+      atomic: [{ name: 'a', value: 5 }],
+    };
+    assert.deepEqual(
+      messages(
+        schema,
+        {
+          keyed: [
+            { name: 'b', value: 4 },
+            { name: 'a', value: 6 },
+            { name: 'c', value: 0 },
+          ],
+          atomic: [{ name: 'a', value: 1 }],
+        },
+        old,
+      ),
+      ['keyed[0]: Invalid value: "object": may not decrease'],
+    );
   });
 
   test('list types: map lists compare and merge by key, sets compare and join as sets', () => {
-    const conditions: JSONSchemaProps = { type: 'array', items: { ...object({ type: str, status: str }), required: ['type'] }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] };
+    const conditions: JSONSchemaProps = {
+      type: 'array',
+      items: { ...object({ type: str, status: str }), required: ['type'] },
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['type'],
+    };
     const tags: JSONSchemaProps = { type: 'array', items: str, 'x-kubernetes-list-type': 'set' };
     const schema = object({ conditions: { ...conditions, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'conditions are immutable' }] }, tags }, [
       { rule: "(oldSelf.conditions + self.conditions).map(c, c.type + '=' + c.status) == ['A=True', 'B=False', 'C=True']", message: 'merge by key' },
       { rule: "self.tags + ['y', 'z'] == ['z', 'y', 'x'] && self.tags == oldSelf.tags", message: 'set union and equality' },
     ]);
-    const old = { conditions: [{ type: 'A', status: 'True' }, { type: 'B', status: 'True' }], tags: ['x'] };
-    assert.deepEqual(messages(schema, { conditions: [{ type: 'C', status: 'True' }, { type: 'B', status: 'False' }], tags: ['x'] }, old), [
-      'conditions: Invalid value: "array": conditions are immutable',
-    ]);
-    assert.deepEqual(messages(schema, { conditions: [{ type: 'B', status: 'True' }, { type: 'A', status: 'True' }], tags: ['x'] }, old), [
-      '<nil>: Invalid value: "object": merge by key',
-    ]);
-    assert.deepEqual(messages(schema, { conditions: [{ type: 'B', status: 'True' }, { type: 'A', status: 'True' }], tags: ['x', 'x2'] }, old), [
-      '<nil>: Invalid value: "object": merge by key',
-      '<nil>: Invalid value: "object": set union and equality',
-    ]);
+    const old = {
+      conditions: [
+        { type: 'A', status: 'True' },
+        { type: 'B', status: 'True' },
+      ],
+      tags: ['x'],
+    };
+    assert.deepEqual(
+      messages(
+        schema,
+        {
+          conditions: [
+            { type: 'C', status: 'True' },
+            { type: 'B', status: 'False' },
+          ],
+          tags: ['x'],
+        },
+        old,
+      ),
+      ['conditions: Invalid value: "array": conditions are immutable'],
+    );
+    assert.deepEqual(
+      messages(
+        schema,
+        {
+          conditions: [
+            { type: 'B', status: 'True' },
+            { type: 'A', status: 'True' },
+          ],
+          tags: ['x'],
+        },
+        old,
+      ),
+      ['<nil>: Invalid value: "object": merge by key'],
+    );
+    assert.deepEqual(
+      messages(
+        schema,
+        {
+          conditions: [
+            { type: 'B', status: 'True' },
+            { type: 'A', status: 'True' },
+          ],
+          tags: ['x', 'x2'],
+        },
+        old,
+      ),
+      ['<nil>: Invalid value: "object": merge by key', '<nil>: Invalid value: "object": set union and equality'],
+    );
   });
 
   test('map values correlate by key', () => {
@@ -213,18 +281,30 @@ describe('transition rules', () => {
   });
 
   test('optionalOldSelf rules also run on create, with oldSelf none', () => {
-    const schema = object({ a: { ...str, 'x-kubernetes-validations': [{ rule: "oldSelf.hasValue() ? self == oldSelf.value() : self == 'initial'", optionalOldSelf: true, message: 'starts as initial, then immutable' }] } });
+    const schema = object({
+      a: { ...str, 'x-kubernetes-validations': [{ rule: "oldSelf.hasValue() ? self == oldSelf.value() : self == 'initial'", optionalOldSelf: true, message: 'starts as initial, then immutable' }] },
+    });
     assert.deepEqual(messages(schema, { a: 'initial' }), []);
     assert.deepEqual(messages(schema, { a: 'other' }), ['a: Invalid value: "string": starts as initial, then immutable']);
     assert.deepEqual(messages(schema, { a: 'other' }, { a: 'other' }), []);
     assert.deepEqual(messages(schema, { a: 'changed' }, { a: 'other' }), ['a: Invalid value: "string": starts as initial, then immutable']);
-    const described = object({ a: { ...str, 'x-kubernetes-validations': [{ rule: 'oldSelf.hasValue() && self == oldSelf.value()', optionalOldSelf: true, messageExpression: "oldSelf.hasValue() ? 'was ' + oldSelf.value() : 'new value'" }] } });
+    const described = object({
+      a: {
+        ...str,
+        'x-kubernetes-validations': [
+          { rule: 'oldSelf.hasValue() && self == oldSelf.value()', optionalOldSelf: true, messageExpression: "oldSelf.hasValue() ? 'was ' + oldSelf.value() : 'new value'" },
+        ],
+      },
+    });
     assert.deepEqual(messages(described, { a: 'x' }), ['a: Invalid value: "string": new value']);
     assert.deepEqual(messages(described, { a: 'x' }, { a: 'y' }), ['a: Invalid value: "string": was y']);
   });
 
   test('ratcheting: an unchanged value that fails a non-transition rule only warns', () => {
-    const schema = object({ a: { ...int, 'x-kubernetes-validations': [{ rule: 'self < 5', message: 'too big' }] }, b: { ...int, 'x-kubernetes-validations': [{ rule: 'self < 5', message: 'too big' }] } });
+    const schema = object({
+      a: { ...int, 'x-kubernetes-validations': [{ rule: 'self < 5', message: 'too big' }] },
+      b: { ...int, 'x-kubernetes-validations': [{ rule: 'self < 5', message: 'too big' }] },
+    });
     const warnings: string[] = [];
     const opts = { ratcheting: true, warn: (w: string) => warnings.push(w) };
     assert.deepEqual(messages(schema, { a: 9, b: 9 }, { a: 9, b: 1 }, opts), ['b: Invalid value: "integer": too big']);

@@ -155,7 +155,8 @@ export class FakeAPI {
     const more = page.length < all.length;
     const lastKey = page[page.length - 1]?.[0] ?? '';
     return {
-      apiVersion: 'v1', kind: 'ThingList',
+      apiVersion: 'v1',
+      kind: 'ThingList',
       metadata: {
         resourceVersion: String(snapshot),
         ...(more ? { continue: Buffer.from(JSON.stringify([snapshot, lastKey])).toString('base64url') } : {}),
@@ -231,7 +232,10 @@ export class FakeAPI {
 function tooLargeResourceVersion(asked: number, current: number): StatusError {
   const err = newInternalError('unused');
   return new StatusError({
-    ...err.status, code: 504, reason: 'Timeout', message: `Timeout: Too large resource version: ${asked}, current: ${current}`,
+    ...err.status,
+    code: 504,
+    reason: 'Timeout',
+    message: `Timeout: Too large resource version: ${asked}, current: ${current}`,
     details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
   });
 }
@@ -248,7 +252,10 @@ export class FakeWatch implements Watch<Obj> {
   private waiting: (() => void) | undefined;
   stopped = false;
 
-  constructor(readonly bookmarks: boolean, private readonly onStop: () => void) {}
+  constructor(
+    readonly bookmarks: boolean,
+    private readonly onStop: () => void,
+  ) {}
 
   push(e: WatchEvent<Obj>): void {
     if (this.ended) return;
@@ -285,7 +292,9 @@ export class FakeWatch implements Watch<Obj> {
         if (this.failure !== undefined && !this.stopped) throw this.failure;
         return;
       }
-      await new Promise<void>((resolve) => { this.waiting = resolve; });
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+      });
     }
   }
 

@@ -3,8 +3,16 @@ import { describe, it } from 'node:test';
 import { newResourceExpired } from '../../runtime/apimachinery/errors/index.js';
 import { DeletedFinalStateUnknown } from '../../runtime/client/cache.js';
 import {
-  DeltaFIFO, type Deltas, deepFreeze, deletionHandlingMetaNamespaceKeyFunc, ExponentialBackoff, listInPages,
-  metaNamespaceIndexFunc, NAMESPACE_INDEX, newIndexer, splitMetaNamespaceKey,
+  DeltaFIFO,
+  type Deltas,
+  deepFreeze,
+  deletionHandlingMetaNamespaceKeyFunc,
+  ExponentialBackoff,
+  listInPages,
+  metaNamespaceIndexFunc,
+  NAMESPACE_INDEX,
+  newIndexer,
+  splitMetaNamespaceKey,
 } from '../../runtime/client/cache/index.js';
 import type { DeepReadonly } from '../../runtime/client/types.js';
 import { FakeAPI, type Obj } from './cache-fake-api.js';
@@ -13,10 +21,11 @@ import { FakeClock } from './cache-fake-clock.js';
 const obj = (name: string, namespace: string | undefined, rv: number, labels: Record<string, string> = {}): DeepReadonly<Obj> =>
   deepFreeze({ metadata: { name, ...(namespace ? { namespace } : {}), resourceVersion: String(rv), labels } });
 
-const summary = (deltas: Deltas<Obj>): string[] => deltas.map((d) => {
-  const o = d.object;
-  return o instanceof DeletedFinalStateUnknown ? `${d.type}:tombstone(${o.key}@${o.obj.metadata.resourceVersion})` : `${d.type}:${o.metadata.name}@${o.metadata.resourceVersion}`;
-});
+const summary = (deltas: Deltas<Obj>): string[] =>
+  deltas.map((d) => {
+    const o = d.object;
+    return o instanceof DeletedFinalStateUnknown ? `${d.type}:tombstone(${o.key}@${o.obj.metadata.resourceVersion})` : `${d.type}:${o.metadata.name}@${o.metadata.resourceVersion}`;
+  });
 
 describe('indexer', () => {
   const byApp = { app: (o: DeepReadonly<Obj>) => (o.metadata.labels?.['app'] ? [o.metadata.labels['app']] : []) };
@@ -31,13 +40,19 @@ describe('indexer', () => {
     assert.equal(idx.getByKey('cluster')?.metadata.name, 'cluster');
     assert.equal(idx.getByKey('ns1/missing'), undefined);
     assert.deepEqual(idx.listKeys(), ['ns1/a', 'ns1/b', 'ns2/c', 'cluster']);
-    assert.deepEqual(idx.byIndex(NAMESPACE_INDEX, 'ns1').map((o) => o.metadata.name), ['a', 'b']);
+    assert.deepEqual(
+      idx.byIndex(NAMESPACE_INDEX, 'ns1').map((o) => o.metadata.name),
+      ['a', 'b'],
+    );
     assert.deepEqual(idx.listIndexFuncValues(NAMESPACE_INDEX), ['ns1', 'ns2', '']);
     idx.update(obj('a', 'ns1', 5));
     assert.equal(idx.getByKey('ns1/a')?.metadata.resourceVersion, '5');
     idx.delete(obj('b', 'ns1', 2));
     idx.delete(new DeletedFinalStateUnknown<Obj>('ns2/c', obj('c', 'ns2', 3)));
-    assert.deepEqual(idx.byIndex(NAMESPACE_INDEX, 'ns1').map((o) => o.metadata.name), ['a']);
+    assert.deepEqual(
+      idx.byIndex(NAMESPACE_INDEX, 'ns1').map((o) => o.metadata.name),
+      ['a'],
+    );
     assert.deepEqual(idx.listIndexFuncValues(NAMESPACE_INDEX), ['ns1', '']);
     assert.deepEqual(idx.indexKeys(NAMESPACE_INDEX, 'ns2'), []);
   });
@@ -58,7 +73,10 @@ describe('indexer', () => {
     idx.addIndexers(byApp);
     assert.deepEqual(idx.indexKeys('app', 'web'), ['ns/a']);
     idx.add(obj('c', 'ns', 3, { app: 'web' }));
-    assert.deepEqual(idx.byIndex('app', 'web').map((o) => o.metadata.name), ['a', 'c']);
+    assert.deepEqual(
+      idx.byIndex('app', 'web').map((o) => o.metadata.name),
+      ['a', 'c'],
+    );
     assert.throws(() => idx.addIndexers({ [NAMESPACE_INDEX]: metaNamespaceIndexFunc }), /indexer conflict: namespace/);
     assert.throws(() => idx.byIndex('nope', 'x'), /index with name nope does not exist/);
   });
@@ -89,14 +107,22 @@ describe('DeltaFIFO', () => {
   const setup = () => {
     const known = newIndexer<Obj>(deletionHandlingMetaNamespaceKeyFunc);
     let synced = 0;
-    const fifo = new DeltaFIFO<Obj>({ keyFunc: deletionHandlingMetaNamespaceKeyFunc, knownObjects: known, onSynced: () => { synced++; } });
+    const fifo = new DeltaFIFO<Obj>({
+      keyFunc: deletionHandlingMetaNamespaceKeyFunc,
+      knownObjects: known,
+      onSynced: () => {
+        synced++;
+      },
+    });
     const popAll = async (): Promise<{ deltas: string[]; initial: boolean }[]> => {
       const out: { deltas: string[]; initial: boolean }[] = [];
       while (fifo.listKeys().length > 0) {
         await fifo.pop((deltas, initial) => {
           out.push({ deltas: summary(deltas), initial });
           // Apply as an informer would, so knownObjects follows.
-          for (const d of deltas) if (d.type === 'Deleted') known.delete(d.object); else known.add(d.object as DeepReadonly<Obj>);
+          for (const d of deltas)
+            if (d.type === 'Deleted') known.delete(d.object);
+            else known.add(d.object as DeepReadonly<Obj>);
         });
       }
       return out;
@@ -152,11 +178,17 @@ describe('DeltaFIFO', () => {
     fifo.replace([obj('a', 'ns', 1), obj('b', 'ns', 2)], '2');
     assert.equal(fifo.hasSynced(), false);
     const popped = await popAll();
-    assert.deepEqual(popped.map((p) => p.initial), [true, true]);
+    assert.deepEqual(
+      popped.map((p) => p.initial),
+      [true, true],
+    );
     assert.equal(fifo.hasSynced(), true);
     assert.equal(synced(), 1);
     fifo.add(obj('c', 'ns', 3));
-    assert.deepEqual((await popAll()).map((p) => p.initial), [false]);
+    assert.deepEqual(
+      (await popAll()).map((p) => p.initial),
+      [false],
+    );
   });
 
   it('is synced at once when the first list is empty', () => {
@@ -181,7 +213,9 @@ describe('DeltaFIFO', () => {
   it('pop waits for work and resolves false once closed', async () => {
     const { fifo } = setup();
     const seen: string[] = [];
-    const first = fifo.pop((d) => { seen.push(...summary(d)); });
+    const first = fifo.pop((d) => {
+      seen.push(...summary(d));
+    });
     fifo.add(obj('a', 'ns', 1));
     assert.equal(await first, true);
     assert.deepEqual(seen, ['Added:a@1']);
@@ -199,15 +233,20 @@ describe('listInPages', () => {
     return a;
   };
 
-  it('follows continue tokens without a resourceVersion and reports the first page\'s', async () => {
+  it("follows continue tokens without a resourceVersion and reports the first page's", async () => {
     const a = api();
     const result = await listInPages((o) => a.list(o), { resourceVersion: '' }, 3);
     assert.equal(result.items.length, 7);
     assert.equal(result.resourceVersion, '107');
     assert.equal(result.paginated, true);
-    assert.deepEqual(a.calls.map((c) => [c.options.limit, c.options.resourceVersion, c.options.continue !== undefined]), [
-      [3, '', false], [3, undefined, true], [3, undefined, true],
-    ]);
+    assert.deepEqual(
+      a.calls.map((c) => [c.options.limit, c.options.resourceVersion, c.options.continue !== undefined]),
+      [
+        [3, '', false],
+        [3, undefined, true],
+        [3, undefined, true],
+      ],
+    );
   });
 
   it('returns a single page as is', async () => {
@@ -221,15 +260,26 @@ describe('listInPages', () => {
   it('falls back to one full list at the first resourceVersion when a continue token expires', async () => {
     const a = api();
     let pages = 0;
-    const result = await listInPages(async (o) => {
-      const page = await a.list(o);
-      if (++pages === 1) {
-        a.create('late', 'ns');
-        a.compact();
-      }
-      return page;
-    }, { resourceVersion: '' }, 3);
-    assert.deepEqual(a.calls.map((c) => [c.options.limit, c.options.continue !== undefined]), [[3, false], [3, true], [undefined, false]]);
+    const result = await listInPages(
+      async (o) => {
+        const page = await a.list(o);
+        if (++pages === 1) {
+          a.create('late', 'ns');
+          a.compact();
+        }
+        return page;
+      },
+      { resourceVersion: '' },
+      3,
+    );
+    assert.deepEqual(
+      a.calls.map((c) => [c.options.limit, c.options.continue !== undefined]),
+      [
+        [3, false],
+        [3, true],
+        [undefined, false],
+      ],
+    );
     assert.equal(result.items.length, 8);
     assert.equal(result.resourceVersion, '108');
   });
@@ -237,9 +287,15 @@ describe('listInPages', () => {
   it('passes other errors, and an expiry of the first page, through', async () => {
     const a = api();
     a.failLists.push(new Error('boom'));
-    await assert.rejects(listInPages((o) => a.list(o), { resourceVersion: '' }, 3), /boom/);
+    await assert.rejects(
+      listInPages((o) => a.list(o), { resourceVersion: '' }, 3),
+      /boom/,
+    );
     a.failLists.push(newResourceExpired('too old'));
-    await assert.rejects(listInPages((o) => a.list(o), { resourceVersion: '0' }, 3), (e: unknown) => (e as { code?: number }).code === 410);
+    await assert.rejects(
+      listInPages((o) => a.list(o), { resourceVersion: '0' }, 3),
+      (e: unknown) => (e as { code?: number }).code === 410,
+    );
   });
 });
 
@@ -261,8 +317,14 @@ describe('deepFreeze', () => {
     const o = { metadata: { name: 'a', labels: { x: 'y' } }, list: [{ v: 1 }] };
     const frozen = deepFreeze(o);
     assert.equal(frozen, o);
-    assert.throws(() => { (o.metadata.labels as Record<string, string>)['x'] = 'z'; }, TypeError);
-    assert.throws(() => { o.list.push({ v: 2 }); }, TypeError);
-    assert.throws(() => { (o.list[0] as { v: number }).v = 2; }, TypeError);
+    assert.throws(() => {
+      (o.metadata.labels as Record<string, string>)['x'] = 'z';
+    }, TypeError);
+    assert.throws(() => {
+      o.list.push({ v: 2 });
+    }, TypeError);
+    assert.throws(() => {
+      (o.list[0] as { v: number }).v = 2;
+    }, TypeError);
   });
 });

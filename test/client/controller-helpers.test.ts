@@ -8,17 +8,60 @@ import type { Flunder } from '../../apis/wardle/v1alpha1/types.js';
 import { newSimpleClientset } from '../../generated/clientset/fake/index.js';
 import { SharedInformerFactory } from '../../generated/informers/factory.js';
 import {
-  newAlreadyExists, newBadRequest, newConflict, newForbidden, newGenericServerResponse, newInternalError, newInvalid,
-  newMethodNotSupported, newNotAcceptable, newNotFound, newRequestEntityTooLarge, newResourceExpired, newServerTimeout,
-  newServiceUnavailable, newTimeoutError, newTooManyRequests, newUnauthorized, newUnsupportedMediaType, type StatusError as CatalogStatusError,
+  newAlreadyExists,
+  newBadRequest,
+  newConflict,
+  newForbidden,
+  newGenericServerResponse,
+  newInternalError,
+  newInvalid,
+  newMethodNotSupported,
+  newNotAcceptable,
+  newNotFound,
+  newRequestEntityTooLarge,
+  newResourceExpired,
+  newServerTimeout,
+  newServiceUnavailable,
+  newTimeoutError,
+  newTooManyRequests,
+  newUnauthorized,
+  newUnsupportedMediaType,
+  type StatusError as CatalogStatusError,
 } from '../../runtime/apimachinery/errors/index.js';
 import type { Clock } from '../../runtime/client/cache/index.js';
 import { until } from '../integration/assertions.js';
 import {
-  deepCopy, defaultRetry, defaultRetryBackoff, fields, isAlreadyExists, isBadRequest, isConflict, isForbidden, isGone, isInternalError,
-  isInvalid, isMethodNotSupported, isNotAcceptable, isNotFound, isRequestEntityTooLargeError, isResourceExpired, isServerTimeout,
-  isServiceUnavailable, isTimeout, isTooManyRequests, isUnauthorized, isUnexpectedServerError, isUnsupportedMediaType, labels,
-  newSharedInformerFactoryCore, reasonForError, retryOnConflict, retryOnError, StatusError, suggestsClientDelay, type DeepReadonly,
+  deepCopy,
+  defaultRetry,
+  defaultRetryBackoff,
+  fields,
+  isAlreadyExists,
+  isBadRequest,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInternalError,
+  isInvalid,
+  isMethodNotSupported,
+  isNotAcceptable,
+  isNotFound,
+  isRequestEntityTooLargeError,
+  isResourceExpired,
+  isServerTimeout,
+  isServiceUnavailable,
+  isTimeout,
+  isTooManyRequests,
+  isUnauthorized,
+  isUnexpectedServerError,
+  isUnsupportedMediaType,
+  labels,
+  newSharedInformerFactoryCore,
+  reasonForError,
+  retryOnConflict,
+  retryOnError,
+  StatusError,
+  suggestsClientDelay,
+  type DeepReadonly,
 } from '../../runtime/client/index.js';
 
 const flunders = { group: 'wardle.example.com', resource: 'flunders' };
@@ -37,10 +80,14 @@ describe('deepCopy', () => {
     factory.start();
     await factory.waitForCacheSync();
     const cached: DeepReadonly<Flunder> = lister.namespace('ns').get('a');
-    assert.throws(() => {
-      // @ts-expect-error cached objects are shared: mutating one is a compile error…
-      cached.spec = { reference: 'b' };
-    }, TypeError, '…and throws at run time (frozen)');
+    assert.throws(
+      () => {
+        // @ts-expect-error cached objects are shared: mutating one is a compile error…
+        cached.spec = { reference: 'b' };
+      },
+      TypeError,
+      '…and throws at run time (frozen)',
+    );
     assert.throws(() => {
       // @ts-expect-error nested fields too
       cached.metadata!.labels!['app'] = 'db';
@@ -100,10 +147,14 @@ describe('retryOnConflict', () => {
   test('retries 409 Conflict until the write succeeds and returns its result', async () => {
     const clock = recordingClock();
     let attempts = 0;
-    const result = await retryOnConflict(defaultRetry, async () => {
-      if (++attempts < 3) throw conflict();
-      return 'written';
-    }, { clock, random: () => 0 });
+    const result = await retryOnConflict(
+      defaultRetry,
+      async () => {
+        if (++attempts < 3) throw conflict();
+        return 'written';
+      },
+      { clock, random: () => 0 },
+    );
     assert.equal(result, 'written');
     assert.equal(attempts, 3);
     assert.deepEqual(clock.waits, [10, 10]);
@@ -113,10 +164,17 @@ describe('retryOnConflict', () => {
     const clock = recordingClock();
     let attempts = 0;
     const last = conflict();
-    await assert.rejects(retryOnConflict(defaultRetry, async () => {
-      attempts++;
-      throw attempts === 5 ? last : conflict();
-    }, { clock, random: () => 1 }), (err) => err === last);
+    await assert.rejects(
+      retryOnConflict(
+        defaultRetry,
+        async () => {
+          attempts++;
+          throw attempts === 5 ? last : conflict();
+        },
+        { clock, random: () => 1 },
+      ),
+      (err) => err === last,
+    );
     assert.equal(attempts, 5);
     assert.deepEqual(clock.waits, [11, 11, 11, 11]);
   });
@@ -124,10 +182,17 @@ describe('retryOnConflict', () => {
   test('DefaultBackoff: 4 attempts, waits of 10, 50 and 250 ms stretched by up to a tenth', async () => {
     const clock = recordingClock();
     let attempts = 0;
-    await assert.rejects(retryOnConflict(defaultRetryBackoff, async () => {
-      attempts++;
-      throw conflict();
-    }, { clock, random: () => 0.5 }), isConflict);
+    await assert.rejects(
+      retryOnConflict(
+        defaultRetryBackoff,
+        async () => {
+          attempts++;
+          throw conflict();
+        },
+        { clock, random: () => 0.5 },
+      ),
+      isConflict,
+    );
     assert.equal(attempts, 4);
     assert.deepEqual(clock.waits, [10.5, 52.5, 262.5]);
   });
@@ -136,10 +201,17 @@ describe('retryOnConflict', () => {
     for (const err of [newNotFound(flunders, 'a'), newInvalid({ group: 'wardle.example.com', kind: 'Flunder' }, 'a', []), new Error('boom')]) {
       const clock = recordingClock();
       let attempts = 0;
-      await assert.rejects(retryOnConflict(defaultRetry, async () => {
-        attempts++;
-        throw err;
-      }, { clock }), (e) => e === err);
+      await assert.rejects(
+        retryOnConflict(
+          defaultRetry,
+          async () => {
+            attempts++;
+            throw err;
+          },
+          { clock },
+        ),
+        (e) => e === err,
+      );
       assert.equal(attempts, 1);
       assert.deepEqual(clock.waits, []);
     }
@@ -147,10 +219,15 @@ describe('retryOnConflict', () => {
 
   test('retryOnError retries what its predicate accepts', async () => {
     let attempts = 0;
-    const result = await retryOnError({ steps: 3, durationMs: 1, factor: 2, jitter: 0 }, isServerTimeout, async () => {
-      if (++attempts < 3) throw newServerTimeout(flunders, 'create', 2);
-      return attempts;
-    }, { clock: recordingClock() });
+    const result = await retryOnError(
+      { steps: 3, durationMs: 1, factor: 2, jitter: 0 },
+      isServerTimeout,
+      async () => {
+        if (++attempts < 3) throw newServerTimeout(flunders, 'create', 2);
+        return attempts;
+      },
+      { clock: recordingClock() },
+    );
     assert.equal(result, 3);
   });
 
@@ -206,9 +283,16 @@ describe('error predicates from the client entry point', () => {
   });
 
   test('a reason the catalog does not know falls back to the HTTP code, as apierrors does', () => {
-    const foreign = (code: number): StatusError => new StatusError({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'x', code, reason: 'SomethingNew' as never,
-    });
+    const foreign = (code: number): StatusError =>
+      new StatusError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'x',
+        code,
+        reason: 'SomethingNew' as never,
+      });
     assert.equal(isNotFound(foreign(404)), true);
     assert.equal(isNotAcceptable(foreign(406)), true);
     assert.equal(isUnsupportedMediaType(foreign(415)), true);

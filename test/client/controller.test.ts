@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  FakeClock,
-  ItemExponentialFailureRateLimiter,
-  RateLimitingQueue,
-  runController,
-} from '../../runtime/client/workqueue/index.js';
+import { FakeClock, ItemExponentialFailureRateLimiter, RateLimitingQueue, runController } from '../../runtime/client/workqueue/index.js';
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -109,7 +104,10 @@ describe('runController', () => {
     const ac = new AbortController();
     let attempts = 0;
     const run = runController({
-      queue, signal: ac.signal, maxRetries: 2, onError: () => {},
+      queue,
+      signal: ac.signal,
+      maxRetries: 2,
+      onError: () => {},
       reconcile: () => {
         attempts++;
         throw new Error('no');
@@ -133,7 +131,8 @@ describe('runController', () => {
     const ac = new AbortController();
     const seen: [string, number][] = [];
     const run = runController({
-      queue, signal: ac.signal,
+      queue,
+      signal: ac.signal,
       reconcile: (key) => {
         seen.push([key, clock.now()]);
         if (key === 'periodic' && seen.filter(([k]) => k === key).length === 1) return { requeueAfterMs: 1000 };
@@ -151,7 +150,12 @@ describe('runController', () => {
     await until(() => seen.length === 3);
     clock.step(995);
     await until(() => seen.length === 4);
-    assert.deepEqual(seen, [['periodic', 0], ['again', 0], ['again', 5], ['periodic', 1000]]);
+    assert.deepEqual(seen, [
+      ['periodic', 0],
+      ['again', 0],
+      ['again', 5],
+      ['periodic', 1000],
+    ]);
     ac.abort();
     await run;
   });
@@ -163,7 +167,8 @@ describe('runController', () => {
     let release = (): void => {};
     let finished = false;
     const run = runController({
-      queue, signal: ac.signal,
+      queue,
+      signal: ac.signal,
       reconcile: async (key, signal) => {
         started.push(key);
         assert.equal(signal, ac.signal);
@@ -194,7 +199,13 @@ describe('runController', () => {
     const queue = new RateLimitingQueue<string>();
     queue.add('x');
     let calls = 0;
-    await runController({ queue, signal: AbortSignal.abort(), reconcile: () => { calls++; } });
+    await runController({
+      queue,
+      signal: AbortSignal.abort(),
+      reconcile: () => {
+        calls++;
+      },
+    });
     assert.equal(calls, 0);
   });
 
@@ -204,7 +215,9 @@ describe('runController', () => {
     const ac = new AbortController();
     let attempts = 0;
     const run = runController({
-      queue, signal: ac.signal, onError: () => {},
+      queue,
+      signal: ac.signal,
+      onError: () => {},
       reconcile: () => {
         attempts++;
         throw new Error('fails');

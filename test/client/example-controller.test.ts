@@ -31,7 +31,9 @@ class Controller {
 
   static start(args: readonly string[], env: NodeJS.ProcessEnv = {}): Controller {
     const proc = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', main, ...args], {
-      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', KUBECONFIG: '', ...env },
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '', KUBECONFIG: '', ...env },
     });
     return new Controller(proc);
   }
@@ -46,86 +48,95 @@ class Controller {
   }
 }
 
-const flunder = (name: string, spec?: Flunder['spec']): Flunder =>
-  ({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name }, ...(spec ? { spec } : {}) });
+const flunder = (name: string, spec?: Flunder['spec']): Flunder => ({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name }, ...(spec ? { spec } : {}) });
 
-describeBackends('example flunder controller', (get) => {
-  let rest: HTTPRESTClient;
-  let cs: Clientset;
-  const running: Controller[] = [];
+describeBackends(
+  'example flunder controller',
+  (get) => {
+    let rest: HTTPRESTClient;
+    let cs: Clientset;
+    const running: Controller[] = [];
 
-  before(() => {
-    rest = adminClient(get().kubeconfigPath);
-    cs = new Clientset(rest);
-  });
-  after(async () => {
-    for (const c of running) await c.stop();
-    rest.close();
-  });
+    before(() => {
+      rest = adminClient(get().kubeconfigPath);
+      cs = new Clientset(rest);
+    });
+    after(async () => {
+      for (const c of running) await c.stop();
+      rest.close();
+    });
 
-  const fl = (): ReturnType<ReturnType<Clientset['wardleV1alpha1']>['flunders']> => cs.wardleV1alpha1().flunders(NS);
-  const condition = async (name: string, type: string): Promise<Condition | undefined> =>
-    (await fl().get(name)).status?.conditions?.find((c) => c.type === type);
-  /** Waits until the Flunder's condition has this status and reason. */
-  const expectCondition = async (c: Controller, name: string, type: string, status: string, reason: string): Promise<Condition> => {
-    let seen: Condition | undefined;
-    await eventually(async () => {
-      seen = await condition(name, type);
-      return seen?.status === status && seen.reason === reason;
-    }, LONG, () => `${name} ${type}: want ${status}/${reason}, have ${JSON.stringify(seen)}\n--- controller output ---\n${c.output.slice(-4000)}`);
-    return seen as Condition;
-  };
+    const fl = (): ReturnType<ReturnType<Clientset['wardleV1alpha1']>['flunders']> => cs.wardleV1alpha1().flunders(NS);
+    const condition = async (name: string, type: string): Promise<Condition | undefined> => (await fl().get(name)).status?.conditions?.find((c) => c.type === type);
+    /** Waits until the Flunder's condition has this status and reason. */
+    const expectCondition = async (c: Controller, name: string, type: string, status: string, reason: string): Promise<Condition> => {
+      let seen: Condition | undefined;
+      await eventually(
+        async () => {
+          seen = await condition(name, type);
+          return seen?.status === status && seen.reason === reason;
+        },
+        LONG,
+        () => `${name} ${type}: want ${status}/${reason}, have ${JSON.stringify(seen)}\n--- controller output ---\n${c.output.slice(-4000)}`,
+      );
+      return seen as Condition;
+    };
 
-  test('writes conditions and follows Flunder and Fischer changes', { timeout: 2 * LONG }, async () => {
-    await cs.coreV1().namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-    await fl().create(flunder('a', { reference: 'b' }));
-    await fl().create(flunder('c', { reference: 'fx', referenceType: 'Fischer' }));
-    await fl().create(flunder('d'));
+    test('writes conditions and follows Flunder and Fischer changes', { timeout: 2 * LONG }, async () => {
+      await cs
+        .coreV1()
+        .namespaces()
+        .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+      await fl().create(flunder('a', { reference: 'b' }));
+      await fl().create(flunder('c', { reference: 'fx', referenceType: 'Fischer' }));
+      await fl().create(flunder('d'));
 
-    const c = Controller.start(['--kubeconfig', get().kubeconfigPath]);
-    running.push(c);
-    await expectCondition(c, 'a', 'ReferenceResolved', 'False', 'FlunderNotFound');
-    await expectCondition(c, 'c', 'ReferenceResolved', 'False', 'FischerNotFound');
-    await expectCondition(c, 'd', 'ReferenceResolved', 'True', 'NoReference');
-    const allowedBefore = await expectCondition(c, 'a', 'Allowed', 'True', 'NotDisallowed');
-    const a = await fl().get('a');
-    assert.equal(a.status?.conditions?.[0]?.observedGeneration, a.metadata?.generation);
+      const c = Controller.start(['--kubeconfig', get().kubeconfigPath]);
+      running.push(c);
+      await expectCondition(c, 'a', 'ReferenceResolved', 'False', 'FlunderNotFound');
+      await expectCondition(c, 'c', 'ReferenceResolved', 'False', 'FischerNotFound');
+      await expectCondition(c, 'd', 'ReferenceResolved', 'True', 'NoReference');
+      const allowedBefore = await expectCondition(c, 'a', 'Allowed', 'True', 'NotDisallowed');
+      const a = await fl().get('a');
+      assert.equal(a.status?.conditions?.[0]?.observedGeneration, a.metadata?.generation);
 
-    // The referenced Flunder appears; a Fischer appears, and bans d.
-    await fl().create(flunder('b'));
-    await expectCondition(c, 'a', 'ReferenceResolved', 'True', 'FlunderFound');
-    const fischers = cs.wardleV1alpha1().fischers();
-    const fx = await fischers.create({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: 'fx' }, disallowedFlunders: ['d'] });
-    await expectCondition(c, 'c', 'ReferenceResolved', 'True', 'FischerFound');
-    const banned = await expectCondition(c, 'd', 'Allowed', 'False', 'DisallowedByFischer');
-    assert.match(banned.message, /fx/);
-    assert.deepEqual(await condition('a', 'Allowed'), allowedBefore, 'an unchanged condition keeps its lastTransitionTime');
+      // The referenced Flunder appears; a Fischer appears, and bans d.
+      await fl().create(flunder('b'));
+      await expectCondition(c, 'a', 'ReferenceResolved', 'True', 'FlunderFound');
+      const fischers = cs.wardleV1alpha1().fischers();
+      const fx = await fischers.create({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: 'fx' }, disallowedFlunders: ['d'] });
+      await expectCondition(c, 'c', 'ReferenceResolved', 'True', 'FischerFound');
+      const banned = await expectCondition(c, 'd', 'Allowed', 'False', 'DisallowedByFischer');
+      assert.match(banned.message, /fx/);
+      assert.deepEqual(await condition('a', 'Allowed'), allowedBefore, 'an unchanged condition keeps its lastTransitionTime');
 
-    // The Fischer lifts the ban, then goes away.
-    await fischers.update({ ...fx, disallowedFlunders: [] });
-    await expectCondition(c, 'd', 'Allowed', 'True', 'NotDisallowed');
-    await fischers.delete('fx');
-    await expectCondition(c, 'c', 'ReferenceResolved', 'False', 'FischerNotFound');
-    // A Flunder changes what it refers to.
-    const d = await fl().get('d');
-    await fl().update({ ...d, spec: { reference: 'a' } });
-    await expectCondition(c, 'd', 'ReferenceResolved', 'True', 'FlunderFound');
-    await fl().delete('a');
-    await expectCondition(c, 'd', 'ReferenceResolved', 'False', 'FlunderNotFound');
+      // The Fischer lifts the ban, then goes away.
+      await fischers.update({ ...fx, disallowedFlunders: [] });
+      await expectCondition(c, 'd', 'Allowed', 'True', 'NotDisallowed');
+      await fischers.delete('fx');
+      await expectCondition(c, 'c', 'ReferenceResolved', 'False', 'FischerNotFound');
+      // A Flunder changes what it refers to.
+      const d = await fl().get('d');
+      await fl().update({ ...d, spec: { reference: 'a' } });
+      await expectCondition(c, 'd', 'ReferenceResolved', 'True', 'FlunderFound');
+      await fl().delete('a');
+      await expectCondition(c, 'd', 'ReferenceResolved', 'False', 'FlunderNotFound');
 
-    assert.equal(await c.stop(), 0, `clean exit on SIGTERM\n${c.output}`);
-    assert.match(c.output, /flunder-controller: stopped/);
-  });
+      assert.equal(await c.stop(), 0, `clean exit on SIGTERM\n${c.output}`);
+      assert.match(c.output, /flunder-controller: stopped/);
+    });
 
-  test('finds the server through KUBECONFIG and catches up with changes made while it was not running', { timeout: 2 * LONG }, async () => {
-    await fl().create(flunder('e', { reference: 'b' }));
-    const c = Controller.start([], { KUBECONFIG: get().kubeconfigPath });
-    running.push(c);
-    await expectCondition(c, 'e', 'ReferenceResolved', 'True', 'FlunderFound');
-    await expectCondition(c, 'e', 'Allowed', 'True', 'NotDisallowed');
-    assert.equal(await c.stop(), 0, c.output);
-  });
-}, { only: ['sqlite'] });
+    test('finds the server through KUBECONFIG and catches up with changes made while it was not running', { timeout: 2 * LONG }, async () => {
+      await fl().create(flunder('e', { reference: 'b' }));
+      const c = Controller.start([], { KUBECONFIG: get().kubeconfigPath });
+      running.push(c);
+      await expectCondition(c, 'e', 'ReferenceResolved', 'True', 'FlunderFound');
+      await expectCondition(c, 'e', 'Allowed', 'True', 'NotDisallowed');
+      assert.equal(await c.stop(), 0, c.output);
+    });
+  },
+  { only: ['sqlite'] },
+);
 
 // The same controller in-process over the generated fake clientset: how its own unit tests
 // would run, without a server.
@@ -139,13 +150,28 @@ describe('example flunder controller on the fake clientset', () => {
     const conditionOf = async (name: string, type: string): Promise<Condition | undefined> =>
       (await cs.wardleV1alpha1().flunders('default').get(name)).status?.conditions?.find((c) => c.type === type);
     try {
-      await eventually(async () => (await conditionOf('x', 'ReferenceResolved'))?.reason === 'FlunderFound', LONG, () => lines.join('\n'));
+      await eventually(
+        async () => (await conditionOf('x', 'ReferenceResolved'))?.reason === 'FlunderFound',
+        LONG,
+        () => lines.join('\n'),
+      );
       assert.deepEqual(await conditionOf('x', 'Allowed'), {
-        type: 'Allowed', status: 'True', reason: 'NotDisallowed', message: 'no fischer disallows this flunder',
-        lastTransitionTime: '2026-01-02T03:04:05Z', observedGeneration: 1,
+        type: 'Allowed',
+        status: 'True',
+        reason: 'NotDisallowed',
+        message: 'no fischer disallows this flunder',
+        lastTransitionTime: '2026-01-02T03:04:05Z',
+        observedGeneration: 1,
       });
-      await cs.wardleV1alpha1().fischers().create({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: 'ban' }, disallowedFlunders: ['y'] });
-      await eventually(async () => (await conditionOf('y', 'Allowed'))?.reason === 'DisallowedByFischer', LONG, () => lines.join('\n'));
+      await cs
+        .wardleV1alpha1()
+        .fischers()
+        .create({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: 'ban' }, disallowedFlunders: ['y'] });
+      await eventually(
+        async () => (await conditionOf('y', 'Allowed'))?.reason === 'DisallowedByFischer',
+        LONG,
+        () => lines.join('\n'),
+      );
       const statusWrites = cs.fake.actions().filter((a) => a.verb === 'update' && a.subresource === 'status');
       assert.equal(statusWrites.length, 3, 'x and y once each, then y again: an unchanged status is not written');
     } finally {

@@ -14,24 +14,33 @@ describe('fake clientset: actions and reactors', () => {
     const w = await flunders.watch({ resourceVersion: '1' });
     w.stop();
     await flunders.patch('a', 'application/merge-patch+json', { spec: { reference: 'r' } });
-    await cs.coreV1().namespaces().create({ metadata: { name: 'ns' } });
-    await cs.coreV1().namespaces().patchStatus('ns', 'application/merge-patch+json', { status: { phase: 'Active' } });
+    await cs
+      .coreV1()
+      .namespaces()
+      .create({ metadata: { name: 'ns' } });
+    await cs
+      .coreV1()
+      .namespaces()
+      .patchStatus('ns', 'application/merge-patch+json', { status: { phase: 'Active' } });
     await flunders.get('missing').catch(() => undefined);
     await flunders.delete('a');
     await flunders.deleteCollection();
     const actions = cs.fake.actions();
-    assert.deepEqual(actions.map((a) => [a.verb, a.resource.resource, a.namespace, a.name, a.subresource]), [
-      ['create', 'flunders', 'ns', '', ''],
-      ['get', 'flunders', 'ns', 'a', ''],
-      ['list', 'flunders', 'ns', '', ''],
-      ['watch', 'flunders', 'ns', '', ''],
-      ['patch', 'flunders', 'ns', 'a', ''],
-      ['create', 'namespaces', '', '', ''],
-      ['patch', 'namespaces', '', 'ns', 'status'],
-      ['get', 'flunders', 'ns', 'missing', ''],
-      ['delete', 'flunders', 'ns', 'a', ''],
-      ['deletecollection', 'flunders', 'ns', '', ''],
-    ]);
+    assert.deepEqual(
+      actions.map((a) => [a.verb, a.resource.resource, a.namespace, a.name, a.subresource]),
+      [
+        ['create', 'flunders', 'ns', '', ''],
+        ['get', 'flunders', 'ns', 'a', ''],
+        ['list', 'flunders', 'ns', '', ''],
+        ['watch', 'flunders', 'ns', '', ''],
+        ['patch', 'flunders', 'ns', 'a', ''],
+        ['create', 'namespaces', '', '', ''],
+        ['patch', 'namespaces', '', 'ns', 'status'],
+        ['get', 'flunders', 'ns', 'missing', ''],
+        ['delete', 'flunders', 'ns', 'a', ''],
+        ['deletecollection', 'flunders', 'ns', '', ''],
+      ],
+    );
     assert.deepEqual(actions[0]?.resource, { group: 'wardle.example.com', version: 'v1alpha1', resource: 'flunders' });
     const list = actions[2];
     assert.ok(list?.verb === 'list');
@@ -79,11 +88,21 @@ describe('fake clientset: actions and reactors', () => {
     cs.fake.prependReactor('get', 'fischers', async () => ({ handled: true, object: { metadata: { name: 'canned' } } }));
     assert.equal((await cs.wardleV1alpha1().fischers().get('anything')).metadata?.name, 'canned');
     cs.fake.prependReactor('update', 'namespaces/status', () => ({ handled: true, error: newNotFound({ group: '', resource: 'namespaces' }, 'x') }));
-    await cs.coreV1().namespaces().create({ metadata: { name: 'x' } });
+    await cs
+      .coreV1()
+      .namespaces()
+      .create({ metadata: { name: 'x' } });
     const ns = await cs.coreV1().namespaces().get('x');
-    const statusErr = await cs.coreV1().namespaces().updateStatus(ns).catch((e: unknown) => e);
+    const statusErr = await cs
+      .coreV1()
+      .namespaces()
+      .updateStatus(ns)
+      .catch((e: unknown) => e);
     assert.ok(isNotFound(statusErr));
-    const updated = await cs.coreV1().namespaces().update({ ...ns, metadata: { ...ns.metadata, labels: { a: 'b' } } });
+    const updated = await cs
+      .coreV1()
+      .namespaces()
+      .update({ ...ns, metadata: { ...ns.metadata, labels: { a: 'b' } } });
     assert.deepEqual(updated.metadata?.labels, { a: 'b' }, 'the main resource is not covered by a status reactor');
   });
 

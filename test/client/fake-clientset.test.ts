@@ -2,16 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Namespace } from '../../apis/core/v1/namespace.js';
 import type { Flunder } from '../../apis/wardle/v1alpha1/types.js';
-import {
-  isAlreadyExists,
-  isBadRequest,
-  isConflict,
-  isInvalid,
-  isMethodNotSupported,
-  isNotFound,
-  isResourceExpired,
-  StatusError,
-} from '../../runtime/apimachinery/errors/index.js';
+import { isAlreadyExists, isBadRequest, isConflict, isInvalid, isMethodNotSupported, isNotFound, isResourceExpired, StatusError } from '../../runtime/apimachinery/errors/index.js';
 import { newFakeClientset, newSimpleClientset } from '../../generated/clientset/fake/index.js';
 
 const flunder = (name: string, extra: Partial<Flunder> = {}): Flunder => ({
@@ -35,7 +26,10 @@ async function statusError(p: Promise<unknown>): Promise<StatusError> {
 describe('fake clientset: typed client verbs', () => {
   test('create sets what the server sets; get returns it', async () => {
     const cs = newFakeClientset({ now: () => new Date('2024-05-06T07:08:09.123Z') });
-    const created = await cs.wardleV1alpha1().flunders('ns').create(flunder('a', { metadata: { labels: { app: 'x' } } }));
+    const created = await cs
+      .wardleV1alpha1()
+      .flunders('ns')
+      .create(flunder('a', { metadata: { labels: { app: 'x' } } }));
     assert.equal(created.apiVersion, 'wardle.example.com/v1alpha1');
     assert.equal(created.kind, 'Flunder');
     assert.equal(created.metadata?.namespace, 'ns');
@@ -81,11 +75,14 @@ describe('fake clientset: typed client verbs', () => {
 
   test('generateName picks a free name', async () => {
     const cs = newSimpleClientset();
-    const a = await cs.wardleV1alpha1().flunders('ns').create({ metadata: { generateName: 'gen-' }, spec: {} });
+    const a = await cs
+      .wardleV1alpha1()
+      .flunders('ns')
+      .create({ metadata: { generateName: 'gen-' }, spec: {} });
     assert.match(a.metadata?.name ?? '', /^gen-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
   });
 
-  test('generateName collisions end in kube\'s conflict after the retries', async () => {
+  test("generateName collisions end in kube's conflict after the retries", async () => {
     const cs = newFakeClientset({ random: () => 0 });
     const flunders = cs.wardleV1alpha1().flunders('ns');
     await flunders.create({ metadata: { generateName: 'x-' } });
@@ -158,13 +155,25 @@ describe('fake clientset: typed client verbs', () => {
     const namespaces = cs.coreV1().namespaces();
     await namespaces.create({ metadata: { name: 'n' } });
     await namespaces.patchStatus('n', 'application/merge-patch+json', {
-      status: { conditions: [{ type: 'A', status: 'True' }, { type: 'B', status: 'False' }] },
+      status: {
+        conditions: [
+          { type: 'A', status: 'True' },
+          { type: 'B', status: 'False' },
+        ],
+      },
     });
     const strategic = await namespaces.patchStatus('n', 'application/strategic-merge-patch+json', {
       status: { conditions: [{ type: 'B', status: 'True' }] },
       metadata: { labels: { ignored: 'by-status' } },
     });
-    assert.deepEqual(strategic.status?.conditions, [{ type: 'A', status: 'True' }, { type: 'B', status: 'True' }], 'merged by the type merge key');
+    assert.deepEqual(
+      strategic.status?.conditions,
+      [
+        { type: 'A', status: 'True' },
+        { type: 'B', status: 'True' },
+      ],
+      'merged by the type merge key',
+    );
     assert.equal(strategic.metadata?.labels, undefined);
     const replacedByMerge = await namespaces.patchStatus('n', 'application/merge-patch+json', { status: { conditions: [{ type: 'C', status: 'True' }] } });
     assert.deepEqual(replacedByMerge.status?.conditions, [{ type: 'C', status: 'True' }]);
@@ -173,10 +182,7 @@ describe('fake clientset: typed client verbs', () => {
   test('apply creates a missing object and merges into an existing one', async () => {
     const cs = newSimpleClientset();
     const flunders = cs.wardleV1alpha1().flunders('ns');
-    const created = await flunders.apply(
-      { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'a', namespace: 'ns' }, spec: { reference: 'x' } },
-      { fieldManager: 'test' },
-    );
+    const created = await flunders.apply({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'a', namespace: 'ns' }, spec: { reference: 'x' } }, { fieldManager: 'test' });
     assert.equal(created.metadata?.resourceVersion, '1');
     const updated = await flunders.apply(
       { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'a', labels: { l: 'v' } }, spec: { referenceType: 'Fischer' } },
@@ -218,16 +224,26 @@ describe('fake clientset: typed client verbs', () => {
     const fischers = cs.wardleV1alpha1().fischers();
     for (const n of ['e', 'a', 'd', 'b', 'c']) await fischers.create({ metadata: { name: n } });
     const page1 = await fischers.list({ limit: 2 });
-    assert.deepEqual(page1.items.map((i) => i.metadata?.name), ['a', 'b']);
+    assert.deepEqual(
+      page1.items.map((i) => i.metadata?.name),
+      ['a', 'b'],
+    );
     assert.equal(page1.metadata.remainingItemCount, 3);
     assert.ok(page1.metadata.continue);
     await fischers.delete('c');
     await fischers.create({ metadata: { name: 'bb' } });
     const page2 = await fischers.list({ limit: 2, continue: page1.metadata.continue });
-    assert.deepEqual(page2.items.map((i) => i.metadata?.name), ['c', 'd'], 'the snapshot of the first page, not the current state');
+    assert.deepEqual(
+      page2.items.map((i) => i.metadata?.name),
+      ['c', 'd'],
+      'the snapshot of the first page, not the current state',
+    );
     assert.equal(page2.metadata.resourceVersion, page1.metadata.resourceVersion);
     const page3 = await fischers.list({ limit: 2, continue: page2.metadata.continue });
-    assert.deepEqual(page3.items.map((i) => i.metadata?.name), ['e']);
+    assert.deepEqual(
+      page3.items.map((i) => i.metadata?.name),
+      ['e'],
+    );
     assert.equal(page3.metadata.continue, undefined);
     const bad = await statusError(fischers.list({ continue: 'not-a-token!' }));
     assert.ok(isBadRequest(bad));
@@ -289,7 +305,10 @@ describe('fake clientset: typed client verbs', () => {
     );
     await cs.wardleV1alpha1().flunders('ns').deleteCollection({}, { labelSelector: 'x=1' });
     const left = await cs.wardleV1alpha1().flunders('').list();
-    assert.deepEqual(left.items.map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`), ['ns/b', 'other/c']);
+    assert.deepEqual(
+      left.items.map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`),
+      ['ns/b', 'other/c'],
+    );
   });
 
   test('dry run writes nothing', async () => {

@@ -43,7 +43,13 @@ describe('fake clientset: informers and a controller on it', () => {
     await client.delete('seed');
     await until(() => seen.length === 4);
     assert.deepEqual(seen, ['add seed', 'add a', 'update a', 'delete seed']);
-    assert.deepEqual(flunders.lister().list().map((f) => f.metadata?.name), ['a']);
+    assert.deepEqual(
+      flunders
+        .lister()
+        .list()
+        .map((f) => f.metadata?.name),
+      ['a'],
+    );
     assert.equal(flunders.lister().namespace('ns').get('a').spec?.reference, 'x');
     await factory.shutdown();
     assert.equal(cs.tracker().watcherCount(), 0);
@@ -87,8 +93,14 @@ describe('fake clientset: informers and a controller on it', () => {
         await cs.wardleV1alpha1().flunders(ns).update(copy);
       },
     });
-    await cs.wardleV1alpha1().flunders('ns').create({ metadata: { name: 'x' } });
-    await cs.wardleV1alpha1().flunders('ns').create({ metadata: { name: 'y' } });
+    await cs
+      .wardleV1alpha1()
+      .flunders('ns')
+      .create({ metadata: { name: 'x' } });
+    await cs
+      .wardleV1alpha1()
+      .flunders('ns')
+      .create({ metadata: { name: 'y' } });
     await until(async () => (await cs.wardleV1alpha1().flunders('ns').list({ labelSelector: 'reconciled=true' })).items.length === 2);
     assert.equal(errors.length, 1);
     assert.match(errors[0] ?? '', /^ns\/[xy]: transient$/);

@@ -26,7 +26,10 @@ function setup(): { tracker: ObjectTracker; client: ResourceClient<Widget> } {
 }
 
 async function statusError(p: Promise<unknown>): Promise<StatusError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof StatusError, `expected a StatusError, got ${String(err)}`);
   return err;
 }
@@ -58,7 +61,10 @@ describe('ObjectTracker', () => {
     tracker.add({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns' } });
     const err = await statusError(client.patch('w', 'application/strategic-merge-patch+json', { spec: {} }));
     assert.equal(err.code, 415);
-    assert.equal(err.status.message, 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+    assert.equal(
+      err.status.message,
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    );
   });
 
   test('strategic merge patch without a schema replaces lists', () => {
@@ -72,24 +78,46 @@ describe('ObjectTracker', () => {
   test('add() seeds lists and replaces existing objects; resourceVersions come from one counter', () => {
     const tracker = new ObjectTracker({ resources: [widgets] });
     const added = tracker.add({
-      apiVersion: 'example.com/v1', kind: 'WidgetList',
+      apiVersion: 'example.com/v1',
+      kind: 'WidgetList',
       items: [{ metadata: { name: 'a', namespace: 'ns' } }, { metadata: { name: 'b', resourceVersion: '999' } }],
     });
-    assert.deepEqual(added.map((o) => [o.metadata?.name, o.metadata?.namespace, o.metadata?.resourceVersion]), [['a', 'ns', '1'], ['b', 'default', '2']]);
+    assert.deepEqual(
+      added.map((o) => [o.metadata?.name, o.metadata?.namespace, o.metadata?.resourceVersion]),
+      [
+        ['a', 'ns', '1'],
+        ['b', 'default', '2'],
+      ],
+    );
     const replaced = tracker.add({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'a', namespace: 'ns', labels: { v: '2' } } });
     assert.equal(replaced[0]?.metadata?.resourceVersion, '3');
     assert.deepEqual(tracker.get(gvr, 'ns', 'a').metadata?.labels, { v: '2' });
     assert.equal(tracker.resourceVersion(), '3');
-    assert.throws(() => tracker.add({ apiVersion: 'example.com/v1', kind: 'Unknown', metadata: { name: 'x' } }), (e: unknown) => isBadRequest(e));
+    assert.throws(
+      () => tracker.add({ apiVersion: 'example.com/v1', kind: 'Unknown', metadata: { name: 'x' } }),
+      (e: unknown) => isBadRequest(e),
+    );
   });
 
   test('direct tracker calls throw the same StatusErrors', () => {
     const tracker = new ObjectTracker({ resources: [widgets] });
-    assert.throws(() => tracker.get(gvr, 'ns', 'x'), (e: unknown) => isNotFound(e) && (e as StatusError).message === 'widgets.example.com "x" not found');
-    assert.throws(() => tracker.get({ group: 'nope', version: 'v1', resource: 'x' }, '', 'x'), (e: unknown) => isNotFound(e));
+    assert.throws(
+      () => tracker.get(gvr, 'ns', 'x'),
+      (e: unknown) => isNotFound(e) && (e as StatusError).message === 'widgets.example.com "x" not found',
+    );
+    assert.throws(
+      () => tracker.get({ group: 'nope', version: 'v1', resource: 'x' }, '', 'x'),
+      (e: unknown) => isNotFound(e),
+    );
     tracker.create(gvr, 'ns', { metadata: { name: 'x' } });
-    assert.throws(() => tracker.update(gvr, 'ns', { metadata: { name: 'x', resourceVersion: '0' } }), (e: unknown) => isConflict(e));
-    assert.throws(() => tracker.update(gvr, 'other', { metadata: { name: 'x', namespace: 'ns' } }), (e: unknown) => isBadRequest(e));
+    assert.throws(
+      () => tracker.update(gvr, 'ns', { metadata: { name: 'x', resourceVersion: '0' } }),
+      (e: unknown) => isConflict(e),
+    );
+    assert.throws(
+      () => tracker.update(gvr, 'other', { metadata: { name: 'x', namespace: 'ns' } }),
+      (e: unknown) => isBadRequest(e),
+    );
   });
 
   test('stored objects are frozen inside the tracker but callers get mutable copies', () => {

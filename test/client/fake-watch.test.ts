@@ -49,7 +49,10 @@ describe('fake clientset: watch', () => {
     await fischers.create({ metadata: { name: 'a' } });
     const list = await fischers.list();
     await fischers.create({ metadata: { name: 'b' } });
-    await cs.wardleV1alpha1().flunders('ns').create({ metadata: { name: 'other-resource' } });
+    await cs
+      .wardleV1alpha1()
+      .flunders('ns')
+      .create({ metadata: { name: 'other-resource' } });
     await fischers.delete('a');
     const w = await fischers.watch({ resourceVersion: list.metadata.resourceVersion });
     assert.deepEqual(summary(await next(w, 2)), ['ADDED b@2', 'DELETED a@4']);
@@ -65,8 +68,13 @@ describe('fake clientset: watch', () => {
     const ev = events[0]!;
     assert.equal(ev.type, 'ERROR');
     assert.deepEqual(ev.object, {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: 'too old resource version: 1 (2)', reason: 'Expired', code: 410,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'too old resource version: 1 (2)',
+      reason: 'Expired',
+      code: 410,
     });
     assert.ok(isResourceExpired(new StatusError(ev.object as never)));
     assert.equal(cs.tracker().watcherCount(), 0);
@@ -102,8 +110,14 @@ describe('fake clientset: watch', () => {
     assert.deepEqual(summary(await next(w, 3)), ['ADDED f@2', 'MODIFIED f@3', 'DELETED f@4']);
     assert.equal(unlabelled.metadata?.resourceVersion, '4');
     const fieldWatch = await cs.wardleV1beta1().flunders('').watch({ fieldSelector: 'spec.referenceType=Fischer' });
-    await cs.wardleV1beta1().flunders('a').create({ metadata: { name: 'one' }, spec: { referenceType: 'Flunder' } });
-    await cs.wardleV1beta1().flunders('b').create({ metadata: { name: 'two' }, spec: { referenceType: 'Fischer' } });
+    await cs
+      .wardleV1beta1()
+      .flunders('a')
+      .create({ metadata: { name: 'one' }, spec: { referenceType: 'Flunder' } });
+    await cs
+      .wardleV1beta1()
+      .flunders('b')
+      .create({ metadata: { name: 'two' }, spec: { referenceType: 'Fischer' } });
     assert.deepEqual(summary(await next(fieldWatch, 1)), ['ADDED two@7']);
     fieldWatch.stop();
     w.stop();
@@ -114,8 +128,14 @@ describe('fake clientset: watch', () => {
   test('a namespaced watch sees its namespace only', async () => {
     const cs = newSimpleClientset();
     const w = await cs.wardleV1alpha1().flunders('mine').watch();
-    await cs.wardleV1alpha1().flunders('theirs').create({ metadata: { name: 'x' } });
-    await cs.wardleV1alpha1().flunders('mine').create({ metadata: { name: 'y' } });
+    await cs
+      .wardleV1alpha1()
+      .flunders('theirs')
+      .create({ metadata: { name: 'x' } });
+    await cs
+      .wardleV1alpha1()
+      .flunders('mine')
+      .create({ metadata: { name: 'y' } });
     assert.deepEqual(summary(await next(w, 1)), ['ADDED y@2']);
     w.stop();
   });

@@ -11,10 +11,12 @@ const things: ResourceDescriptor = { group: 'example.com', version: 'v1', resour
 const widgets: ResourceDescriptor = { group: '', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: false };
 
 /** What a generated informer passes: a ListWatch for the namespace it is asked for. */
-const lwOf = (api: FakeAPI, namespaces: (string | undefined)[] = []) => (namespace: string | undefined): ListWatch<Obj> => {
-  namespaces.push(namespace);
-  return api.listWatch();
-};
+const lwOf =
+  (api: FakeAPI, namespaces: (string | undefined)[] = []) =>
+  (namespace: string | undefined): ListWatch<Obj> => {
+    namespaces.push(namespace);
+    return api.listWatch();
+  };
 
 describe('SharedInformerFactoryCore', () => {
   it('shares one informer, one list and one watch between consumers of a resource', async () => {
@@ -36,7 +38,13 @@ describe('SharedInformerFactoryCore', () => {
     assert.deepEqual(r1.events, r2.events);
     assert.equal(api.callsOf('list').length, 1);
     assert.equal(api.callsOf('watch').length, 1);
-    assert.deepEqual(first.getIndexer().byIndex('namespace', 'ns').map((o) => o.metadata.name), ['a', 'b']);
+    assert.deepEqual(
+      first
+        .getIndexer()
+        .byIndex('namespace', 'ns')
+        .map((o) => o.metadata.name),
+      ['a', 'b'],
+    );
     await factory.shutdown();
     assert.equal(api.openWatches(), 0);
   });
@@ -53,7 +61,13 @@ describe('SharedInformerFactoryCore', () => {
     const late = factory.informerFor(widgets, lwOf(widgetsAPI));
     const rec = new Recorder();
     late.addEventHandler(rec);
-    assert.deepEqual(await factory.waitForCacheSync(), new Map([['things.v1.example.com', true], ['widgets.v1', true]]));
+    assert.deepEqual(
+      await factory.waitForCacheSync(),
+      new Map([
+        ['things.v1.example.com', true],
+        ['widgets.v1', true],
+      ]),
+    );
     assert.equal(late.getIndexer().getByKey('w')?.metadata.name, 'w');
     widgetsAPI.create('v');
     await until(() => rec.events.length === 2, 'the late informer delivers the initial add and the watch event');
@@ -88,7 +102,13 @@ describe('SharedInformerFactoryCore', () => {
     await factory.waitForCacheSync();
     await until(() => api.openWatches() === 1, 'watching');
     assert.deepEqual(namespaces, ['team-a', undefined]); // cluster-scoped resources ignore the namespace
-    assert.deepEqual(api.calls.map((c) => [c.verb, c.options.labelSelector]), [['list', 'app=web'], ['watch', 'app=web']]);
+    assert.deepEqual(
+      api.calls.map((c) => [c.verb, c.options.labelSelector]),
+      [
+        ['list', 'app=web'],
+        ['watch', 'app=web'],
+      ],
+    );
     assert.equal(factory.options.namespace, 'team-a');
     await factory.shutdown();
   });

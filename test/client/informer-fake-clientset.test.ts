@@ -11,10 +11,13 @@ import { silentLogger } from '../../runtime/client/cache/index.js';
 import { until } from './cache-testing.js';
 
 const flunder = (name: string, namespace: string): Flunder => ({
-  apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name, namespace }, spec: { reference: 'r', referenceType: 'Flunder' },
+  apiVersion: 'wardle.example.com/v1alpha1',
+  kind: 'Flunder',
+  metadata: { name, namespace },
+  spec: { reference: 'r', referenceType: 'Flunder' },
 });
 
-test('informers over the fake clientset: sync, events, lister equal to the fake\'s state', async () => {
+test("informers over the fake clientset: sync, events, lister equal to the fake's state", async () => {
   const cs = newSimpleClientset(flunder('a', 'ns1'), flunder('b', 'ns1'), flunder('c', 'ns2'));
   const factory = new SharedInformerFactory(cs, newSharedInformerFactoryCore({ tuning: { logger: silentLogger } }));
   const flunders = factory.wardle().v1alpha1().flunders();
@@ -26,8 +29,12 @@ test('informers over the fake clientset: sync, events, lister equal to the fake\
       view.set(key(o), o.metadata?.resourceVersion ?? '');
       if (isInitial) initial.push(key(o));
     },
-    onUpdate: (_old, o) => { view.set(key(o), o.metadata?.resourceVersion ?? ''); },
-    onDelete: (o) => { view.delete(isDeletedFinalStateUnknown(o) ? o.key : key(o)); },
+    onUpdate: (_old, o) => {
+      view.set(key(o), o.metadata?.resourceVersion ?? '');
+    },
+    onDelete: (o) => {
+      view.delete(isDeletedFinalStateUnknown(o) ? o.key : key(o));
+    },
   });
   factory.start();
   assert.deepEqual(await factory.waitForCacheSync(), new Map([['flunders.v1alpha1.wardle.example.com', true]]));
@@ -44,7 +51,14 @@ test('informers over the fake clientset: sync, events, lister equal to the fake\
   const server = async (): Promise<string[]> => (await cs.wardleV1alpha1().flunders('').list()).items.map((o) => `${key(o)}@${o.metadata?.resourceVersion}`).sort();
   const expected = await server();
   await until(() => JSON.stringify([...view].map(([k, rv]) => `${k}@${rv}`).sort()) === JSON.stringify(expected), 'handler view equal to the fake');
-  assert.deepEqual(flunders.lister().list().map((o) => `${key(o)}@${o.metadata?.resourceVersion}`).sort(), expected);
+  assert.deepEqual(
+    flunders
+      .lister()
+      .list()
+      .map((o) => `${key(o)}@${o.metadata?.resourceVersion}`)
+      .sort(),
+    expected,
+  );
   assert.equal(flunders.lister().namespace('ns1').get('a').spec?.reference, 'changed');
   await factory.shutdown();
 });

@@ -18,7 +18,14 @@ describe('generated informers on a started factory', () => {
     const flunders = factory.wardle().v1alpha1().flunders(); // informer() and lister() not called yet
     factory.start();
     assert.deepEqual(await factory.waitForCacheSync(), new Map([['flunders.v1alpha1.wardle.example.com', true]]));
-    assert.deepEqual(flunders.lister().namespace('ns').list().map((f) => f.metadata?.name), ['seed']);
+    assert.deepEqual(
+      flunders
+        .lister()
+        .namespace('ns')
+        .list()
+        .map((f) => f.metadata?.name),
+      ['seed'],
+    );
     await factory.shutdown();
   });
 
@@ -35,7 +42,13 @@ describe('generated informers on a started factory', () => {
     const synced = await factory.waitForCacheSync();
     assert.equal(synced.get('flunders.v1alpha1.wardle.example.com'), true);
     assert.equal(late.informer().hasSynced(), true);
-    assert.deepEqual(late.lister().list().map((f) => f.metadata?.name), ['seed']);
+    assert.deepEqual(
+      late
+        .lister()
+        .list()
+        .map((f) => f.metadata?.name),
+      ['seed'],
+    );
     await cs.wardleV1alpha1().flunders('ns').create(flunder('later'));
     await until('the watch event of the late informer', () => (seen.length === 2 ? true : undefined));
     assert.deepEqual(seen, ['add seed', 'add later']);

@@ -9,14 +9,18 @@ import { describeBackends } from '../integration/harness.js';
 import { type ClosableEnv, serverEnv } from './integration/envs.js';
 import { relistAfterExpiry } from './integration/informer-scenarios.js';
 
-describeBackends('informer relist after compaction', (get) => {
-  let env: ClosableEnv;
-  before(async () => {
-    env = await serverEnv(get());
-  });
-  after(() => env.close());
+describeBackends(
+  'informer relist after compaction',
+  (get) => {
+    let env: ClosableEnv;
+    before(async () => {
+      env = await serverEnv(get());
+    });
+    after(() => env.close());
 
-  test('410 on the resumed watch → relist: adds, updates and DeletedFinalStateUnknown deletes for what changed while cut off', { timeout: 10 * 60_000 }, async (t) => {
-    t.diagnostic(await relistAfterExpiry(env));
-  });
-}, { extraArgs: ['--etcd-compaction-interval=1s'] });
+    test('410 on the resumed watch → relist: adds, updates and DeletedFinalStateUnknown deletes for what changed while cut off', { timeout: 10 * 60_000 }, async (t) => {
+      t.diagnostic(await relistAfterExpiry(env));
+    });
+  },
+  { extraArgs: ['--etcd-compaction-interval=1s'] },
+);

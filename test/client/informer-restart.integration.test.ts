@@ -16,8 +16,7 @@ import { TcpProxy } from './integration/tcp-proxy.js';
 
 const LONG = 5 * 60_000;
 const NS = 'restart';
-const flunder = (name: string, labels: Record<string, string> = {}): Flunder =>
-  ({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name, labels } });
+const flunder = (name: string, labels: Record<string, string> = {}): Flunder => ({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name, labels } });
 const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
 
 /** A typed client of the server now running, and how to let go of it. */
@@ -37,16 +36,26 @@ for (const backend of backends as readonly Backend[]) {
     test('the informer recovers and converges; changes made while the server was down arrive', { timeout: 10 * 60_000 }, async (t) => {
       cp = await ControlPlane.start({ backend });
       let { cs, rest } = clients(cp);
-      await cs.coreV1().namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+      await cs
+        .coreV1()
+        .namespaces()
+        .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
       await inParallel(range(0, 20), 10, async (i) => {
-        await cs.wardleV1alpha1().flunders(NS).create(flunder(`before-${i}`));
+        await cs
+          .wardleV1alpha1()
+          .flunders(NS)
+          .create(flunder(`before-${i}`));
       });
 
       const proxy = await TcpProxy.start(cp.port);
       const informerRest = adminClient(cp.kubeconfigPath, { host: proxy.url, options: { backoff: { initialMs: 100, maxMs: 1000 } } });
-      const factory = new SharedInformerFactory(new Clientset(informerRest), newSharedInformerFactoryCore({
-        namespace: NS, tuning: { logger: silentLogger, backoff: { initialMs: 100, capMs: 2000 } },
-      }));
+      const factory = new SharedInformerFactory(
+        new Clientset(informerRest),
+        newSharedInformerFactoryCore({
+          namespace: NS,
+          tuning: { logger: silentLogger, backoff: { initialMs: 100, capMs: 2000 } },
+        }),
+      );
       const informer = factory.wardle().v1alpha1().flunders().informer();
       const handler = new ReplayingHandler<Flunder>();
       informer.addEventHandler(handler);
@@ -54,10 +63,14 @@ for (const backend of backends as readonly Backend[]) {
       informer.setWatchErrorHandler(() => void watchErrors++);
       const converged = async (): Promise<Map<string, string>> => {
         let server = new Map<string, string>();
-        await eventually(async () => {
-          server = stateOf((await cs.wardleV1alpha1().flunders(NS).list()).items);
-          return sameState(stateOf(informer.getIndexer().list()), server) && sameState(handler.state, server);
-        }, LONG, () => `informer differs from the server:\n${diffStates(server, stateOf(informer.getIndexer().list())).join('\n')}`);
+        await eventually(
+          async () => {
+            server = stateOf((await cs.wardleV1alpha1().flunders(NS).list()).items);
+            return sameState(stateOf(informer.getIndexer().list()), server) && sameState(handler.state, server);
+          },
+          LONG,
+          () => `informer differs from the server:\n${diffStates(server, stateOf(informer.getIndexer().list())).join('\n')}`,
+        );
         return server;
       };
       try {
@@ -106,7 +119,10 @@ for (const backend of backends as readonly Backend[]) {
         }
         const deleted = backend === 'etcd3' ? [...range(0, 5), ...range(10, 13)] : range(10, 13);
         for (const i of deleted) {
-          assert.ok(handler.log.some((n) => n.kind === 'delete' && n.key === `${NS}/before-${i}`), `before-${i}'s deletion reached the handler`);
+          assert.ok(
+            handler.log.some((n) => n.kind === 'delete' && n.key === `${NS}/before-${i}`),
+            `before-${i}'s deletion reached the handler`,
+          );
         }
         assert.deepEqual(handler.violations, []);
         t.diagnostic(`${watchErrors} watch errors while the server was away; ${handler.log.length} notifications; ${server.size} objects`);

@@ -3,9 +3,7 @@ import { describe, it } from 'node:test';
 import { newResourceExpired } from '../../runtime/apimachinery/errors/index.js';
 import { selectorFromSet } from '../../runtime/apimachinery/labels/index.js';
 import { isDeletedFinalStateUnknown, type ResourceEventHandler } from '../../runtime/client/cache.js';
-import {
-  metaNamespaceIndexFunc, NAMESPACE_INDEX, newSharedIndexInformer, type SharedIndexInformerImpl, silentLogger,
-} from '../../runtime/client/cache/index.js';
+import { metaNamespaceIndexFunc, NAMESPACE_INDEX, newSharedIndexInformer, type SharedIndexInformerImpl, silentLogger } from '../../runtime/client/cache/index.js';
 import { ListerNotFoundError, NamespacedLister } from '../../runtime/client/lister.js';
 import type { DeepReadonly, ResourceDescriptor } from '../../runtime/client/types.js';
 import { FakeAPI, type Obj } from './cache-fake-api.js';
@@ -17,7 +15,9 @@ function setup(api: FakeAPI, options: { defaultResyncMs?: number } = {}) {
   const errors: unknown[] = [];
   const logged: string[] = [];
   const informer = newSharedIndexInformer<Obj>({
-    name: 'things', listWatch: api.listWatch(), defaultResyncMs: options.defaultResyncMs ?? 0,
+    name: 'things',
+    listWatch: api.listWatch(),
+    defaultResyncMs: options.defaultResyncMs ?? 0,
     indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
     tuning: { clock, random: () => 0, logger: { ...silentLogger, error: (m) => logged.push(m) } },
   });
@@ -25,8 +25,13 @@ function setup(api: FakeAPI, options: { defaultResyncMs?: number } = {}) {
   const stop = new AbortController();
   let done: Promise<void> | undefined;
   return {
-    clock, informer, errors, logged,
-    run: () => { done = informer.run(stop.signal); },
+    clock,
+    informer,
+    errors,
+    logged,
+    run: () => {
+      done = informer.run(stop.signal);
+    },
     shutdown: async () => {
       stop.abort();
       await done;
@@ -46,9 +51,12 @@ const seeded = (): FakeAPI => {
 };
 
 const cachedState = (informer: SharedIndexInformerImpl<Obj>): string[] =>
-  informer.getIndexer().list().map((o) => `${o.metadata.namespace}/${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
-const serverState = (api: FakeAPI): string[] =>
-  [...api.current().values()].map((o) => `${o.metadata.namespace}/${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
+  informer
+    .getIndexer()
+    .list()
+    .map((o) => `${o.metadata.namespace}/${o.metadata.name}@${o.metadata.resourceVersion}`)
+    .sort();
+const serverState = (api: FakeAPI): string[] => [...api.current().values()].map((o) => `${o.metadata.namespace}/${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
 
 describe('SharedIndexInformer', () => {
   it('delivers the initial list as adds marked initial, then watch events in order', async () => {
@@ -143,7 +151,9 @@ describe('SharedIndexInformer', () => {
     const api = seeded();
     const t = setup(api);
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const slowSeen: string[] = [];
     const slow: ResourceEventHandler<Obj> = {
       async onAdd(obj) {
@@ -190,8 +200,12 @@ describe('SharedIndexInformer', () => {
     assert.equal(t.logged.filter((m) => m === 'event handler failed').length, 3);
     const cached = t.informer.getIndexer().getByKey('ns1/a') as DeepReadonly<Obj>;
     assert.equal(cached.metadata.name, 'a');
-    assert.throws(() => { (cached.metadata as { labels?: Record<string, string> }).labels = {}; }, TypeError);
-    assert.throws(() => { (cached.data as Record<string, string>)['x'] = 'y'; }, TypeError);
+    assert.throws(() => {
+      (cached.metadata as { labels?: Record<string, string> }).labels = {};
+    }, TypeError);
+    assert.throws(() => {
+      (cached.data as Record<string, string>)['x'] = 'y';
+    }, TypeError);
     api.create('d', 'ns1');
     await until(() => after.events.length === 4, 'the faulty handler did not stop the others');
     await t.shutdown();
@@ -213,10 +227,22 @@ describe('SharedIndexInformer', () => {
 
     const resource: ResourceDescriptor = { group: 'example.com', version: 'v1', resource: 'things', kind: 'Thing', namespaced: true };
     const lister = new NamespacedLister<Obj>(t.informer.getIndexer(), resource);
-    assert.deepEqual(lister.list(selectorFromSet({ app: 'web' })).map((o) => o.metadata.name), ['a', 'c']);
+    assert.deepEqual(
+      lister.list(selectorFromSet({ app: 'web' })).map((o) => o.metadata.name),
+      ['a', 'c'],
+    );
     assert.equal(lister.namespace('ns1').get('b').metadata.labels?.['app'], 'db');
-    assert.deepEqual(lister.namespace('ns1').list().map((o) => o.metadata.name), ['a', 'b']);
-    assert.throws(() => lister.namespace('ns2').get('a'), (e: unknown) => e instanceof ListerNotFoundError && e.message === 'things.example.com "a" not found');
+    assert.deepEqual(
+      lister
+        .namespace('ns1')
+        .list()
+        .map((o) => o.metadata.name),
+      ['a', 'b'],
+    );
+    assert.throws(
+      () => lister.namespace('ns2').get('a'),
+      (e: unknown) => e instanceof ListerNotFoundError && e.message === 'things.example.com "a" not found',
+    );
 
     assert.throws(() => t.informer.setWatchErrorHandler(() => {}), /already started/);
     await t.shutdown();
@@ -254,15 +280,21 @@ describe('SharedIndexInformer', () => {
     api.heal();
   });
 
-  it('a handler\'s view ends equal to the server after 2,000 changes under drops, resets and expiries', async () => {
+  it("a handler's view ends equal to the server after 2,000 changes under drops, resets and expiries", async () => {
     const api = seeded();
     const t = setup(api);
     const view = new Map<string, string>();
     const keyOf = (o: DeepReadonly<Obj>): string => `${o.metadata.namespace}/${o.metadata.name}`;
     t.informer.addEventHandler({
-      onAdd: (o) => { view.set(keyOf(o), o.metadata.resourceVersion ?? ''); },
-      onUpdate: (_old, o) => { view.set(keyOf(o), o.metadata.resourceVersion ?? ''); },
-      onDelete: (o) => { view.delete(isDeletedFinalStateUnknown(o) ? o.key : keyOf(o)); },
+      onAdd: (o) => {
+        view.set(keyOf(o), o.metadata.resourceVersion ?? '');
+      },
+      onUpdate: (_old, o) => {
+        view.set(keyOf(o), o.metadata.resourceVersion ?? '');
+      },
+      onDelete: (o) => {
+        view.delete(isDeletedFinalStateUnknown(o) ? o.key : keyOf(o));
+      },
     });
     t.run();
     await until(() => t.informer.hasSynced() && api.openWatches() === 1, 'synced');
@@ -271,7 +303,7 @@ describe('SharedIndexInformer', () => {
       seed = (seed + 0x6d2b79f5) | 0;
       let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
       x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-      return (((x ^ (x >>> 14)) >>> 0) / 4294967296 * n) | 0;
+      return ((((x ^ (x >>> 14)) >>> 0) / 4294967296) * n) | 0;
     };
     for (let i = 0; i < 2000; i++) {
       const name = `o${random(60)}`;

@@ -6,8 +6,15 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { stringify } from 'yaml';
 import {
-  clientConfigFor, inClusterConfig, isInCluster, KubeconfigError, loadClientConfig, loadKubeconfig, NotInClusterError,
-  parseKubeconfig, restClientFromKubeconfig,
+  clientConfigFor,
+  inClusterConfig,
+  isInCluster,
+  KubeconfigError,
+  loadClientConfig,
+  loadKubeconfig,
+  NotInClusterError,
+  parseKubeconfig,
+  restClientFromKubeconfig,
 } from '../../runtime/client/kubeconfig/index.js';
 
 let dir: string;
@@ -64,13 +71,18 @@ describe('kubeconfig: contexts, clusters and users', () => {
   });
 
   test('a chosen context wins over current-context; a context without namespace means "default"', () => {
-    const path = write(config({
-      contexts: [
-        { name: 'ctx1', context: { cluster: 'c1', user: 'u1', namespace: 'team-a' } },
-        { name: 'other', context: { cluster: 'c1', user: 'u2' } },
-      ],
-      users: [{ name: 'u1', user: { token: 'tok-1' } }, { name: 'u2', user: { username: 'jane', password: 'pw' } }],
-    }));
+    const path = write(
+      config({
+        contexts: [
+          { name: 'ctx1', context: { cluster: 'c1', user: 'u1', namespace: 'team-a' } },
+          { name: 'other', context: { cluster: 'c1', user: 'u2' } },
+        ],
+        users: [
+          { name: 'u1', user: { token: 'tok-1' } },
+          { name: 'u2', user: { username: 'jane', password: 'pw' } },
+        ],
+      }),
+    );
     const cc = loadClientConfig({ path, context: 'other' });
     assert.equal(cc.context, 'other');
     assert.equal(cc.namespace, 'default');
@@ -80,10 +92,12 @@ describe('kubeconfig: contexts, clusters and users', () => {
   });
 
   test('file references are resolved against the kubeconfig’s directory; absolute ones are kept', () => {
-    const path = write(config({
-      clusters: [{ name: 'c1', cluster: { server: 'https://one.example', 'certificate-authority': 'pki/ca.crt', 'tls-server-name': 'api.internal' } }],
-      users: [{ name: 'u1', user: { 'client-certificate': 'pki/client.crt', 'client-key': '/abs/client.key', tokenFile: '../token' } }],
-    }));
+    const path = write(
+      config({
+        clusters: [{ name: 'c1', cluster: { server: 'https://one.example', 'certificate-authority': 'pki/ca.crt', 'tls-server-name': 'api.internal' } }],
+        users: [{ name: 'u1', user: { 'client-certificate': 'pki/client.crt', 'client-key': '/abs/client.key', tokenFile: '../token' } }],
+      }),
+    );
     const base = join(path, '..');
     mkdirSync(join(base, 'pki'));
     for (const f of ['pki/ca.crt', 'pki/client.crt']) writeFileSync(join(base, f), CA);
@@ -96,27 +110,41 @@ describe('kubeconfig: contexts, clusters and users', () => {
     // the absolute key path does not exist: selecting the context says which field
     throwsAt(() => loadClientConfig({ path }), path, 'users[0].user.client-key', /unable to read \/abs\/client\.key/);
     writeFileSync(join(base, 'pki/client.key'), 'key');
-    const fixed = write(stringify(config({
-      clusters: [{ name: 'c1', cluster: { server: 'https://one.example', 'certificate-authority': join(base, 'pki/ca.crt'), 'tls-server-name': 'api.internal' } }],
-      users: [{ name: 'u1', user: { 'client-certificate': join(base, 'pki/client.crt'), 'client-key': join(base, 'pki/client.key') } }],
-    })));
+    const fixed = write(
+      stringify(
+        config({
+          clusters: [{ name: 'c1', cluster: { server: 'https://one.example', 'certificate-authority': join(base, 'pki/ca.crt'), 'tls-server-name': 'api.internal' } }],
+          users: [{ name: 'u1', user: { 'client-certificate': join(base, 'pki/client.crt'), 'client-key': join(base, 'pki/client.key') } }],
+        }),
+      ),
+    );
     const cc = loadClientConfig({ path: fixed });
     assert.deepEqual(cc.rest.tls, { insecure: false, serverName: 'api.internal', caFile: join(base, 'pki/ca.crt'), certFile: join(base, 'pki/client.crt'), keyFile: join(base, 'pki/client.key') });
   });
 
   test('KUBECONFIG merges its files: the first definition of each name wins, and the first current-context', () => {
-    const a = write(config({
-      clusters: [{ name: 'shared', cluster: { server: 'https://a.example' } }],
-      users: [],
-      contexts: [{ name: 'in-a', context: { cluster: 'shared', user: 'from-b' } }],
-      current: '',
-    }));
-    const b = write(config({
-      clusters: [{ name: 'shared', cluster: { server: 'https://b.example' } }, { name: 'only-b', cluster: { server: 'https://only-b.example' } }],
-      users: [{ name: 'from-b', user: { token: 'b-token' } }],
-      contexts: [{ name: 'in-a', context: { cluster: 'only-b', user: 'from-b' } }, { name: 'in-b', context: { cluster: 'only-b' } }],
-      current: 'in-a',
-    }));
+    const a = write(
+      config({
+        clusters: [{ name: 'shared', cluster: { server: 'https://a.example' } }],
+        users: [],
+        contexts: [{ name: 'in-a', context: { cluster: 'shared', user: 'from-b' } }],
+        current: '',
+      }),
+    );
+    const b = write(
+      config({
+        clusters: [
+          { name: 'shared', cluster: { server: 'https://b.example' } },
+          { name: 'only-b', cluster: { server: 'https://only-b.example' } },
+        ],
+        users: [{ name: 'from-b', user: { token: 'b-token' } }],
+        contexts: [
+          { name: 'in-a', context: { cluster: 'only-b', user: 'from-b' } },
+          { name: 'in-b', context: { cluster: 'only-b' } },
+        ],
+        current: 'in-a',
+      }),
+    );
     const c = write(config({ clusters: [], users: [], contexts: [], current: 'in-b' }));
     const missing = join(dir, 'does-not-exist');
     const env = { KUBECONFIG: [missing, a, '', b, a, c].join(':') };
@@ -165,7 +193,17 @@ describe('kubeconfig: mistakes name the file and the field', () => {
     ['insecure not a boolean', { clusters: [{ name: 'c', cluster: { server: 's', 'insecure-skip-tls-verify': 'yes' } }] }, 'clusters[0].cluster.insecure-skip-tls-verify', /must be true or false/],
     ['bad base64', { users: [{ name: 'u', user: { 'client-key-data': 'not base64!' } }] }, 'users[0].user.client-key-data', /not valid base64/],
     ['missing name', { contexts: [{ context: { cluster: 'c' } }] }, 'contexts[0].name', /is required/],
-    ['duplicate name', { users: [{ name: 'u', user: {} }, { name: 'u', user: {} }] }, 'users[1].name', /duplicate name "u"/],
+    [
+      'duplicate name',
+      {
+        users: [
+          { name: 'u', user: {} },
+          { name: 'u', user: {} },
+        ],
+      },
+      'users[1].name',
+      /duplicate name "u"/,
+    ],
     ['user not a mapping', { users: [{ name: 'u', user: 'token' }] }, 'users[0].user', /must be a mapping/],
     ['current-context not a string', { 'current-context': ['a'] }, 'current-context', /must be a string/],
   ];
@@ -190,8 +228,20 @@ describe('kubeconfig: mistakes name the file and the field', () => {
     ['unknown user', { contexts: [{ name: 'ctx1', context: { cluster: 'c1', user: 'gone' } }] }, undefined, 'contexts[0].context.user', /user "gone" was not found/],
     ['no server', { clusters: [{ name: 'c1', cluster: {} }] }, undefined, 'clusters[0].cluster.server', /no server defined/],
     ['server not http(s)', { clusters: [{ name: 'c1', cluster: { server: 'ftp://x' } }] }, undefined, 'clusters[0].cluster.server', /not an http or https URL/],
-    ['insecure with a CA', { clusters: [{ name: 'c1', cluster: { server: 'https://x', 'insecure-skip-tls-verify': true, 'certificate-authority-data': b64(CA) } }] }, undefined, 'clusters[0].cluster.insecure-skip-tls-verify', /not allowed/],
-    ['unreadable CA file', { clusters: [{ name: 'c1', cluster: { server: 'https://x', 'certificate-authority': '/no/such/ca.crt' } }] }, undefined, 'clusters[0].cluster.certificate-authority', /unable to read \/no\/such\/ca\.crt/],
+    [
+      'insecure with a CA',
+      { clusters: [{ name: 'c1', cluster: { server: 'https://x', 'insecure-skip-tls-verify': true, 'certificate-authority-data': b64(CA) } }] },
+      undefined,
+      'clusters[0].cluster.insecure-skip-tls-verify',
+      /not allowed/,
+    ],
+    [
+      'unreadable CA file',
+      { clusters: [{ name: 'c1', cluster: { server: 'https://x', 'certificate-authority': '/no/such/ca.crt' } }] },
+      undefined,
+      'clusters[0].cluster.certificate-authority',
+      /unable to read \/no\/such\/ca\.crt/,
+    ],
     ['certificate without key', { users: [{ name: 'u1', user: { 'client-certificate-data': b64(CA) } }] }, undefined, 'users[0].user.client-key', /client-key-data or client-key must be specified/],
     ['token and basic auth', { users: [{ name: 'u1', user: { token: 't', username: 'u', password: 'p' } }] }, undefined, 'users[0].user', /more than one authentication method/],
     ['exec plugin only', { users: [{ name: 'u1', user: { exec: { command: 'aws' } } }] }, undefined, 'users[0].user.exec', /does not run credential plugins/],
@@ -205,10 +255,18 @@ describe('kubeconfig: mistakes name the file and the field', () => {
   }
 
   test('a broken entry the chosen context does not use does not matter', () => {
-    const path = write(config({
-      clusters: [{ name: 'c1', cluster: { server: 'https://one.example' } }, { name: 'broken', cluster: {} }],
-      users: [{ name: 'u1', user: { token: 't' } }, { name: 'plugin', user: { exec: { command: 'x' } } }],
-    }));
+    const path = write(
+      config({
+        clusters: [
+          { name: 'c1', cluster: { server: 'https://one.example' } },
+          { name: 'broken', cluster: {} },
+        ],
+        users: [
+          { name: 'u1', user: { token: 't' } },
+          { name: 'plugin', user: { exec: { command: 'x' } } },
+        ],
+      }),
+    );
     assert.equal(clientConfigFor(loadKubeconfig({ path }) ?? assert.fail()).rest.host, 'https://one.example');
   });
 });

@@ -22,7 +22,10 @@ describe('loopback REST client: scripted handlers', () => {
       res.writeJSON(201, { kind: 'Thing', apiVersion: 'v1', metadata: { name: 'a b' } });
     });
     const out = await c.request<{ metadata: { name: string } }>({
-      method: 'POST', path: '/apis/g.io/v1/namespaces/ns/things', query: { dryRun: 'All', limit: undefined }, body: { a: 1 },
+      method: 'POST',
+      path: '/apis/g.io/v1/namespaces/ns/things',
+      query: { dryRun: 'All', limit: undefined },
+      body: { a: 1 },
     });
     assert.equal(out.metadata.name, 'a b');
     assert.ok(seen);
@@ -66,9 +69,12 @@ describe('loopback REST client: scripted handlers', () => {
     });
     const w = await c.watch<unknown>({ path: '/apis/g.io/v1/things', query: { watch: true } });
     const seen: WatchEvent<unknown>[] = [];
-    await assert.rejects(async () => {
-      for await (const e of w) seen.push(e);
-    }, (e) => e instanceof TransportError && e.code === 'ERR_STREAM_PREMATURE_CLOSE');
+    await assert.rejects(
+      async () => {
+        for await (const e of w) seen.push(e);
+      },
+      (e) => e instanceof TransportError && e.code === 'ERR_STREAM_PREMATURE_CLOSE',
+    );
     assert.equal(seen.length, 1);
   });
 

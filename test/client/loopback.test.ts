@@ -9,9 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Flunder } from '../../apis/wardle/v1alpha1/types.js';
 import type { Flunder as FlunderV1beta1 } from '../../apis/wardle/v1beta1/types.js';
 import { Clientset } from '../../generated/clientset/index.js';
-import {
-  isAlreadyExists, isBadRequest, isConflict, isInvalid, isMethodNotSupported, isNotFound, isStatusError, type StatusError,
-} from '../../runtime/apimachinery/errors/index.js';
+import { isAlreadyExists, isBadRequest, isConflict, isInvalid, isMethodNotSupported, isNotFound, isStatusError, type StatusError } from '../../runtime/apimachinery/errors/index.js';
 import { LoopbackRESTClient } from '../../runtime/client/loopback/index.js';
 import { restClientFromKubeconfig, type HTTPRESTClient, type RESTClient, type Warning, type WatchEvent } from '../../runtime/client/index.js';
 import { apiGroups } from '../../generated/index.js';
@@ -71,7 +69,10 @@ describe('the generated Clientset over the loopback REST client (in-process cont
     assert.deepEqual(await ns.get('lb-ns'), created);
     assert.deepEqual(await httpCS.coreV1().namespaces().get('lb-ns'), created, 'the same object as over HTTP');
     const list = await ns.list({ labelSelector: 'a=1' });
-    assert.deepEqual(list.items.map((n) => n.metadata?.name), ['lb-ns']);
+    assert.deepEqual(
+      list.items.map((n) => n.metadata?.name),
+      ['lb-ns'],
+    );
     assert.deepEqual(list.items[0], created, 'list items carry their kind like a get');
     const updated = await ns.update({ ...created, metadata: { ...created.metadata, labels: { a: '1', b: '2' } } });
     assert.equal(updated.metadata?.labels?.['b'], '2');
@@ -110,9 +111,15 @@ describe('the generated Clientset over the loopback REST client (in-process cont
     const page1 = await fl.list({ limit: 2 });
     assert.ok(page1.metadata?.continue);
     const page2 = await fl.list({ limit: 2, continue: page1.metadata?.continue });
-    assert.deepEqual([...page1.items, ...page2.items].map((f) => f.metadata?.name), ['f1', 'f2', 'f3']);
+    assert.deepEqual(
+      [...page1.items, ...page2.items].map((f) => f.metadata?.name),
+      ['f1', 'f2', 'f3'],
+    );
     await fl.deleteCollection({}, { labelSelector: 'sweep=yes' });
-    assert.deepEqual((await fl.list()).items.map((f) => f.metadata?.name), ['f1']);
+    assert.deepEqual(
+      (await fl.list()).items.map((f) => f.metadata?.name),
+      ['f1'],
+    );
     await fl.delete('f1', { preconditions: { uid: created.metadata?.uid } });
     await rejectsWith(fl.get('f1'), isNotFound, 404);
   });
@@ -165,7 +172,10 @@ describe('the generated Clientset over the loopback REST client (in-process cont
     const fromList = (await fl.list({ fieldSelector: 'metadata.name=w1' })).items[0];
     await fl.delete('w1');
     const seen = (await events).filter((e) => e.type !== 'BOOKMARK');
-    assert.deepEqual(seen.map((e) => e.type), ['MODIFIED', 'DELETED']);
+    assert.deepEqual(
+      seen.map((e) => e.type),
+      ['MODIFIED', 'DELETED'],
+    );
     assert.deepEqual(seen[0]?.object, modified);
     assert.deepEqual(seen[0]?.object, fromList);
     w.stop();
@@ -205,7 +215,10 @@ describe('the generated Clientset over the loopback REST client (in-process cont
     const client: RESTClient = new LoopbackRESTClient({ ...cp.loopback.options, warningHandler: (w) => warnings.push(w) });
     // An unknown field with fieldValidation=Warn is answered with a warning.
     await client.request({ method: 'POST', path: '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders', query: { fieldValidation: 'Warn' }, body: { ...flunder('warned'), bogus: 1 } });
-    assert.ok(warnings.some((w) => w.code === 299 && /unknown field "bogus"/.test(w.text)), JSON.stringify(warnings));
+    assert.ok(
+      warnings.some((w) => w.code === 299 && /unknown field "bogus"/.test(w.text)),
+      JSON.stringify(warnings),
+    );
     const groups = await client.request<{ kind: string; groups: { name: string }[] }>({ method: 'GET', path: '/apis' });
     assert.equal(groups.kind, 'APIGroupList');
     assert.ok(groups.groups.some((g) => g.name === 'wardle.example.com'));

@@ -11,8 +11,12 @@ import { settle, until } from './cache-testing.js';
 class RecordingStore implements ReflectorStore<Obj> {
   readonly ops: string[] = [];
   readonly state = new Map<string, DeepReadonly<Obj>>();
-  add(o: DeepReadonly<Obj>): void { this.put('add', o); }
-  update(o: DeepReadonly<Obj>): void { this.put('update', o); }
+  add(o: DeepReadonly<Obj>): void {
+    this.put('add', o);
+  }
+  update(o: DeepReadonly<Obj>): void {
+    this.put('update', o);
+  }
   delete(o: DeepReadonly<Obj>): void {
     this.ops.push(`delete ${o.metadata.name}@${o.metadata.resourceVersion}`);
     this.state.delete(keyOf(o));
@@ -22,7 +26,9 @@ class RecordingStore implements ReflectorStore<Obj> {
     this.state.clear();
     for (const o of objs) this.state.set(keyOf(o), o);
   }
-  resync(): void { this.ops.push('resync'); }
+  resync(): void {
+    this.ops.push('resync');
+  }
   private put(op: string, o: DeepReadonly<Obj>): void {
     this.ops.push(`${op} ${o.metadata.name}@${o.metadata.resourceVersion}`);
     this.state.set(keyOf(o), o);
@@ -42,8 +48,15 @@ function start(api: FakeAPI, tuning: ReflectorTuning = {}, extra: { resyncPeriod
   const store = new RecordingStore();
   const errors: unknown[] = [];
   const reflector = new Reflector<Obj>({
-    name: 'things', listWatch: api.listWatch(), store, clock, random: () => 0, logger: silentLogger,
-    watchErrorHandler: (_name, err) => errors.push(err), ...tuning, ...extra,
+    name: 'things',
+    listWatch: api.listWatch(),
+    store,
+    clock,
+    random: () => 0,
+    logger: silentLogger,
+    watchErrorHandler: (_name, err) => errors.push(err),
+    ...tuning,
+    ...extra,
   });
   const stop = new AbortController();
   const done = reflector.run(stop.signal);
@@ -66,7 +79,10 @@ describe('Reflector', () => {
     api.create('b', 'ns');
     const r = start(api, { minWatchTimeoutMs: 10_000 });
     await until(() => api.openWatches() === 1, 'watch open');
-    assert.deepEqual(api.callsOf('list').map((c) => c.options), [{ resourceVersion: '0', limit: 500 }]);
+    assert.deepEqual(
+      api.callsOf('list').map((c) => c.options),
+      [{ resourceVersion: '0', limit: 500 }],
+    );
     const [watch] = api.callsOf('watch');
     assert.equal(watch?.options.resourceVersion, '102');
     assert.equal(watch?.options.allowWatchBookmarks, true);
@@ -154,9 +170,14 @@ describe('Reflector', () => {
       api.calls.length = 0;
       const r = start(api, { pageSize: 2 });
       await until(() => api.openWatches() === 1, 'watch open');
-      assert.deepEqual(api.callsOf('list').map((c) => [c.options.resourceVersion, c.options.limit, c.options.continue !== undefined]), [
-        ['0', 2, false], ['', 2, false], [undefined, 2, true],
-      ]);
+      assert.deepEqual(
+        api.callsOf('list').map((c) => [c.options.resourceVersion, c.options.limit, c.options.continue !== undefined]),
+        [
+          ['0', 2, false],
+          ['', 2, false],
+          [undefined, 2, true],
+        ],
+      );
       assert.deepEqual(r.store.ops, ['replace 3@103']);
       assert.deepEqual(r.errors, [], 'an unavailable resourceVersion is retried at once, not reported');
       await r.shutdown();
@@ -187,7 +208,15 @@ describe('Reflector', () => {
     r.clock.advance(60_000);
     api.drop('close');
     await until(() => api.callsOf('list').length === 4 && api.openWatches() === 1, 'relisted', r.clock);
-    assert.deepEqual(api.callsOf('list').map((c) => [c.options.resourceVersion, c.options.limit]), [['0', 500], [undefined, 500], ['601', 500], [undefined, 500]]);
+    assert.deepEqual(
+      api.callsOf('list').map((c) => [c.options.resourceVersion, c.options.limit]),
+      [
+        ['0', 500],
+        [undefined, 500],
+        ['601', 500],
+        [undefined, 500],
+      ],
+    );
     await r.shutdown();
   });
 
@@ -267,7 +296,13 @@ describe('Reflector', () => {
     const store = new RecordingStore();
     const stop = new AbortController();
     const done = new Reflector<Obj>({
-      name: 'things', listWatch: api.listWatch(), store, clock, logger: silentLogger, resyncPeriodMs: 5000, shouldResync: () => allow,
+      name: 'things',
+      listWatch: api.listWatch(),
+      store,
+      clock,
+      logger: silentLogger,
+      resyncPeriodMs: 5000,
+      shouldResync: () => allow,
     }).run(stop.signal);
     await until(() => api.openWatches() === 1, 'watch open');
     clock.advance(5000);

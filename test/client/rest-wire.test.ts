@@ -8,13 +8,19 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
-import {
-  isAlreadyExists, isGone, isNotFound, isResourceExpired, isServiceUnavailable, isStatusError, isTooManyRequests, isUnauthorized,
-} from '../../runtime/apimachinery/errors/index.js';
+import { isAlreadyExists, isGone, isNotFound, isResourceExpired, isServiceUnavailable, isStatusError, isTooManyRequests, isUnauthorized } from '../../runtime/apimachinery/errors/index.js';
 import { ResourceClient, type ResourceDescriptor, type WatchEvent } from '../../runtime/client/index.js';
 import {
-  DecodeError, parseWarningHeaders, restClientForConfig, TOKEN_FILE_PERIOD_MS, TransportError, warningLogger,
-  type Clock, type HTTPRESTClient, type RESTConfig, type Warning,
+  DecodeError,
+  parseWarningHeaders,
+  restClientForConfig,
+  TOKEN_FILE_PERIOD_MS,
+  TransportError,
+  warningLogger,
+  type Clock,
+  type HTTPRESTClient,
+  type RESTConfig,
+  type Warning,
 } from '../../runtime/client/rest/index.js';
 
 interface Seen {
@@ -151,10 +157,13 @@ describe('HTTP REST client at the wire', () => {
     });
 
     test('a reset connection is retried for a GET, with growing jittered backoff', async () => {
-      const { srv, client, clock } = await serve((_req, res, n) => {
-        if (n <= 3) return void res.socket?.destroy();
-        json(res, 200, obj('a'));
-      }, { backoff: { initialMs: 100, maxMs: 250, jitter: 0.5 } });
+      const { srv, client, clock } = await serve(
+        (_req, res, n) => {
+          if (n <= 3) return void res.socket?.destroy();
+          json(res, 200, obj('a'));
+        },
+        { backoff: { initialMs: 100, maxMs: 250, jitter: 0.5 } },
+      );
       const got = await client.get('a');
       assert.equal(got.metadata?.name, 'a');
       assert.equal(srv.seen.length, 4);
@@ -167,17 +176,15 @@ describe('HTTP REST client at the wire', () => {
 
     test('a reset connection is never retried for a POST, PUT, PATCH or DELETE', async () => {
       const { srv, client, clock } = await serve((_req, res) => void res.socket?.destroy());
-      for (const call of [
-        () => client.create(obj('a')),
-        () => client.update(obj('a')),
-        () => client.patch('a', 'application/merge-patch+json', {}),
-        () => client.delete('a'),
-      ]) {
+      for (const call of [() => client.create(obj('a')), () => client.update(obj('a')), () => client.patch('a', 'application/merge-patch+json', {}), () => client.delete('a')]) {
         const err = await rejection(call());
         assert.ok(err instanceof TransportError, String(err));
         assert.equal(err.code, 'ECONNRESET');
       }
-      assert.deepEqual(srv.seen.map((s) => s.method), ['POST', 'PUT', 'PATCH', 'DELETE']);
+      assert.deepEqual(
+        srv.seen.map((s) => s.method),
+        ['POST', 'PUT', 'PATCH', 'DELETE'],
+      );
       assert.deepEqual(clock.sleeps, []);
     });
 
@@ -278,7 +285,10 @@ describe('HTTP REST client at the wire', () => {
       assert.equal(list?.headers['accept'], 'application/json');
       assert.match(list?.headers['user-agent'] ?? '', /^[\w.-]+\/v\d+\.\d+\.\d+ \(\w+\/\w+\) kube-ts\/node-v\d+/);
       assert.equal(list?.headers['content-type'], undefined);
-      assert.deepEqual([jp, mp, smp].map((s) => s?.headers['content-type']), ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+      assert.deepEqual(
+        [jp, mp, smp].map((s) => s?.headers['content-type']),
+        ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'],
+      );
       assert.deepEqual(JSON.parse(jp?.body ?? ''), [{ op: 'remove', path: '/spec' }]);
       assert.equal(mp?.url.searchParams.get('fieldManager'), 'm');
       assert.equal(apply?.method, 'PATCH');
@@ -292,10 +302,14 @@ describe('HTTP REST client at the wire', () => {
     });
 
     test('list items without apiVersion and kind get the list’s, so they look like a get', async () => {
-      const { client } = await serve((_req, res) => json(res, 200, {
-        kind: 'FlunderList', apiVersion: 'wardle.example.com/v1alpha1', metadata: { resourceVersion: '9' },
-        items: [{ metadata: { name: 'a' } }, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'b' } }],
-      }));
+      const { client } = await serve((_req, res) =>
+        json(res, 200, {
+          kind: 'FlunderList',
+          apiVersion: 'wardle.example.com/v1alpha1',
+          metadata: { resourceVersion: '9' },
+          items: [{ metadata: { name: 'a' } }, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'b' } }],
+        }),
+      );
       const list = await client.list();
       assert.deepEqual(list.items, [
         { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'a' } },
@@ -329,7 +343,10 @@ describe('HTTP REST client at the wire', () => {
         rmSync(file);
         clock.t += TOKEN_FILE_PERIOD_MS;
         await client.get('a');
-        assert.deepEqual(srv.seen.map((s) => s.headers['authorization']), ['Bearer first', 'Bearer first', 'Bearer second', 'Bearer second']);
+        assert.deepEqual(
+          srv.seen.map((s) => s.headers['authorization']),
+          ['Bearer first', 'Bearer first', 'Bearer second', 'Bearer second'],
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -358,14 +375,17 @@ describe('HTTP REST client at the wire', () => {
   describe('warnings', () => {
     test('Warning headers reach the handler, watches included', async () => {
       const got: Warning[] = [];
-      const { client } = await serve((req, res) => {
-        res.setHeader('Warning', ['299 - "first, with a comma"', '299 - "second \\"quoted\\"", 299 - "third" "Wed, 21 Oct 2015 07:28:00 GMT"']);
-        if (req.url.searchParams.get('watch') === 'true') {
-          res.writeHead(200, { 'Content-Type': 'application/json' });
-          return void res.end();
-        }
-        json(res, 200, obj('a'));
-      }, { warningHandler: (w) => got.push(w) });
+      const { client } = await serve(
+        (req, res) => {
+          res.setHeader('Warning', ['299 - "first, with a comma"', '299 - "second \\"quoted\\"", 299 - "third" "Wed, 21 Oct 2015 07:28:00 GMT"']);
+          if (req.url.searchParams.get('watch') === 'true') {
+            res.writeHead(200, { 'Content-Type': 'application/json' });
+            return void res.end();
+          }
+          json(res, 200, obj('a'));
+        },
+        { warningHandler: (w) => got.push(w) },
+      );
       await client.get('a');
       assert.deepEqual(got, [
         { code: 299, agent: '-', text: 'first, with a comma' },
@@ -401,7 +421,10 @@ describe('HTTP REST client at the wire', () => {
       const w = await client.watch({ resourceVersion: '1' });
       const events: WatchEvent<Obj>[] = [];
       for await (const e of w) events.push(e);
-      assert.deepEqual(events.map((e) => e.type), ['ADDED', 'MODIFIED', 'BOOKMARK', 'ERROR']);
+      assert.deepEqual(
+        events.map((e) => e.type),
+        ['ADDED', 'MODIFIED', 'BOOKMARK', 'ERROR'],
+      );
       assert.deepEqual(events[1]?.object, obj('a', '3'));
       const err = events[3];
       assert.ok(err?.type === 'ERROR');
@@ -417,9 +440,11 @@ describe('HTTP REST client at the wire', () => {
       });
       const w = await client.watch();
       const events: WatchEvent<Obj>[] = [];
-      const err = await rejection((async () => {
-        for await (const e of w) events.push(e);
-      })());
+      const err = await rejection(
+        (async () => {
+          for await (const e of w) events.push(e);
+        })(),
+      );
       assert.equal(events.length, 1);
       assert.ok(err instanceof TransportError, String(err));
       assert.match(err.message, /watch stream broke/);
@@ -433,9 +458,11 @@ describe('HTTP REST client at the wire', () => {
         });
         const w = await client.watch();
         const events: WatchEvent<Obj>[] = [];
-        const err = await rejection((async () => {
-          for await (const e of w) events.push(e);
-        })());
+        const err = await rejection(
+          (async () => {
+            for await (const e of w) events.push(e);
+          })(),
+        );
         assert.equal(events.length, 1);
         assert.ok(err instanceof DecodeError, `${bad}: ${String(err)}`);
       }

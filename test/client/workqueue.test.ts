@@ -200,7 +200,10 @@ describe('DelayingQueue', () => {
 describe('rate limiters', () => {
   test('per-item exponential backoff doubles from the base and stops at the cap', () => {
     const r = new ItemExponentialFailureRateLimiter<string>(5, 1000);
-    assert.deepEqual(Array.from({ length: 10 }, () => r.when('a')), [5, 10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
+    assert.deepEqual(
+      Array.from({ length: 10 }, () => r.when('a')),
+      [5, 10, 20, 40, 80, 160, 320, 640, 1000, 1000],
+    );
     assert.equal(r.numRequeues('a'), 10);
     assert.equal(r.when('b'), 5, 'items are tracked separately');
     r.forget('a');

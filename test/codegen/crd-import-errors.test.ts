@@ -52,27 +52,36 @@ test('collisions are errors naming both files: same file name, same CRD, one cli
   // The same CRD as apis/crds/certificates.yaml under another file name.
   writeFileSync(join(extra, 'certs-again.yaml'), readFileSync(crds('certificates.yaml'), 'utf8'));
   // A group apis/ defines, and a group whose client name (its first label) is one of apis/.
-  writeFileSync(join(extra, 'ours.yaml'), [
-    crdYAML('widgets.apiextensions.k8s.io', 'apiextensions.k8s.io', 'Widget', 'widgets'),
-    crdYAML('gadgets.autoscaling.example.com', 'autoscaling.example.com', 'Gadget', 'gadgets'),
-  ].join('---\n'));
+  writeFileSync(
+    join(extra, 'ours.yaml'),
+    [crdYAML('widgets.apiextensions.k8s.io', 'apiextensions.k8s.io', 'Widget', 'widgets'), crdYAML('gadgets.autoscaling.example.com', 'autoscaling.example.com', 'Gadget', 'gadgets')].join('---\n'),
+  );
   const before = snapshot(project);
-  const out = failure(project, '--crd',
+  const out = failure(
+    project,
+    '--crd',
     crds('gateway-api/standard/gateway.networking.k8s.io_httproutes.yaml'),
     crds('gateway-api/experimental/gateway.networking.k8s.io_httproutes.yaml'),
     crds('gateway-api/experimental/gateway.networking.x-k8s.io_xmeshes.yaml'),
-    join(extra, 'certs-again.yaml'), join(extra, 'ours.yaml'));
-  assert.match(out, /experimental\/gateway\.networking\.k8s\.io_httproutes\.yaml:1: another manifest has the same file name: \S*standard\/gateway\.networking\.k8s\.io_httproutes\.yaml \(both would be kept as apis\/crds\/gateway\.networking\.k8s\.io_httproutes\.yaml\)/);
+    join(extra, 'certs-again.yaml'),
+    join(extra, 'ours.yaml'),
+  );
+  assert.match(
+    out,
+    /experimental\/gateway\.networking\.k8s\.io_httproutes\.yaml:1: another manifest has the same file name: \S*standard\/gateway\.networking\.k8s\.io_httproutes\.yaml \(both would be kept as apis\/crds\/gateway\.networking\.k8s\.io_httproutes\.yaml\)/,
+  );
   assert.match(out, /certs-again\.yaml:3: CustomResourceDefinition certificates\.certs\.example\.io \(kind Certificate\) is also defined at apis\/crds\/certificates\.yaml:3/);
-  assert.match(out, /gateway\.networking\.x-k8s\.io_xmeshes\.yaml:\d+: group gateway\.networking\.x-k8s\.io and group gateway\.networking\.k8s\.io \(\S*standard\/gateway\.networking\.k8s\.io_httproutes\.yaml:\d+\) would both have the client name "gateway"/);
+  assert.match(
+    out,
+    /gateway\.networking\.x-k8s\.io_xmeshes\.yaml:\d+: group gateway\.networking\.x-k8s\.io and group gateway\.networking\.k8s\.io \(\S*standard\/gateway\.networking\.k8s\.io_httproutes\.yaml:\d+\) would both have the client name "gateway"/,
+  );
   assert.match(out, /ours\.yaml:1: imported CRD group apiextensions\.k8s\.io is also defined in apis\/ \(apis\/apiextensions\/v1\/types\.ts:\d+\)/);
   assert.match(out, /ours\.yaml:\d+: group autoscaling\.example\.com and group autoscaling \(apis\/autoscaling\S*\) would both have the client name "autoscaling"/);
   assert.deepEqual(snapshot(project), before);
 });
 
 test('a mixed manifest and a v1beta1 CRD import; files without a CRD are not kept', () => {
-  const out = project.codegen('--crd', crds('import/mixed-operator.yaml'), crds('import/v1beta1-backups.yaml'),
-    crds('gateway-api/standard/gateway.networking.k8s.io_vap_safeupgrades.yaml'));
+  const out = project.codegen('--crd', crds('import/mixed-operator.yaml'), crds('import/v1beta1-backups.yaml'), crds('gateway-api/standard/gateway.networking.k8s.io_vap_safeupgrades.yaml'));
   assert.match(out, /skipped \S*gateway\.networking\.k8s\.io_vap_safeupgrades\.yaml: no CustomResourceDefinition in it/);
   assert.match(out, /ops\.example\.com\/v1beta1 \(imported CRD\): Backup \(storage, hub\)/);
   assert.match(out, /ops\.example\.com\/v1 \(imported CRD\): Restore \(storage, hub\)/);
@@ -80,7 +89,10 @@ test('a mixed manifest and a v1beta1 CRD import; files without a CRD are not kep
   assert.deepEqual(listFiles(join(project.root, 'apis/crds')), ['certificates.yaml', 'mixed-operator.yaml', 'v1beta1-backups.yaml']);
   const backups = readFileSync(join(project.root, 'generated/types/ops/v1beta1.ts'), 'utf8');
   assert.match(backups, /schedule: string;/);
-  assert.match(readFileSync(join(project.root, 'generated/types/ops/v1.ts'), 'utf8'), /export interface Restore \{\n {2}apiVersion\?: string;\n {2}kind\?: string;\n {2}metadata\?: ObjectMeta;\n {2}\[key: string\]: unknown;\n\}/);
+  assert.match(
+    readFileSync(join(project.root, 'generated/types/ops/v1.ts'), 'utf8'),
+    /export interface Restore \{\n {2}apiVersion\?: string;\n {2}kind\?: string;\n {2}metadata\?: ObjectMeta;\n {2}\[key: string\]: unknown;\n\}/,
+  );
   const verify = project.verify();
   assert.equal(verify.ok, true, verify.output);
 });

@@ -32,16 +32,22 @@ test('a v1beta1 CRD is read as v1: the top-level version, validation, subresourc
   const restore = crds[1]!;
   assert.equal(restore.line, 37);
   assert.equal(restore.crd.spec.scope, 'Cluster');
-  assert.deepEqual(restore.crd.spec.versions.map((x) => [x.name, x.schema?.openAPIV3Schema]), [
-    ['v1', { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
-    ['v1alpha1', { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
-  ]);
+  assert.deepEqual(
+    restore.crd.spec.versions.map((x) => [x.name, x.schema?.openAPIV3Schema]),
+    [
+      ['v1', { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
+      ['v1alpha1', { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
+    ],
+  );
 });
 
 test('documents of other kinds are skipped, and the CRD among them keeps its line', () => {
   const { crds, problems, skipped } = readManifest(fixture('mixed-operator.yaml'));
   assert.deepEqual(problems, []);
-  assert.deepEqual(crds.map((c) => [c.crd.spec.names.kind, c.line]), [['Queue', 16]]);
+  assert.deepEqual(
+    crds.map((c) => [c.crd.spec.names.kind, c.line]),
+    [['Queue', 16]],
+  );
   assert.deepEqual(skipped, [
     { line: 2, what: 'Namespace v1' },
     { line: 7, what: 'ClusterRole rbac.authorization.k8s.io/v1' },
@@ -51,23 +57,40 @@ test('documents of other kinds are skipped, and the CRD among them keeps its lin
 
 test('a problem is reported at the line of the field it concerns, after the documents that were fine', () => {
   const { crds, problems } = readManifest(fixture('broken-late.yaml'));
-  assert.deepEqual(crds.map((c) => c.crd.spec.names.kind), ['Job']);
-  assert.deepEqual(problems, [{
-    line: 38,
-    message: 'CustomResourceDefinition runs.batchx.example.com: spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required',
-  }]);
+  assert.deepEqual(
+    crds.map((c) => c.crd.spec.names.kind),
+    ['Job'],
+  );
+  assert.deepEqual(problems, [
+    {
+      line: 38,
+      message: 'CustomResourceDefinition runs.batchx.example.com: spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required',
+    },
+  ]);
 });
 
 test('YAML errors, non-object documents and CRDs without names are reported at their lines', () => {
   const text = [
-    'apiVersion: apiextensions.k8s.io/v1', 'kind: CustomResourceDefinition', 'metadata: {name: a.example.com}', 'spec:', '  group: example.com',
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'metadata: {name: a.example.com}',
+    'spec:',
+    '  group: example.com',
     '---',
-    '- just', '- a list',
+    '- just',
+    '- a list',
     '---',
-    'apiVersion: apiextensions.k8s.io/v1', 'kind: CustomResourceDefinition', 'spec:', '  group: example.com', '  group: twice',
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'spec:',
+    '  group: example.com',
+    '  group: twice',
   ].join('\n');
   const { problems } = readManifest(text);
-  assert.deepEqual(problems.map((p) => p.line), [4, 7, 14]);
+  assert.deepEqual(
+    problems.map((p) => p.line),
+    [4, 7, 14],
+  );
   assert.match(problems[0]!.message, /spec\.names\.kind: Required value/);
   assert.match(problems[1]!.message, /must be an object/);
   assert.match(problems[2]!.message, /not valid YAML: Map keys must be unique/);

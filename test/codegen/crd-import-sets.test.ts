@@ -12,15 +12,21 @@ import { ROOT, scratchProject, type ScratchProject } from './harness.js';
 const SETS = ['gateway-api/standard', 'cert-manager', 'prometheus-operator', 'argo-cd'];
 const files = SETS.flatMap((set) => {
   const dir = join(ROOT, 'test/codegen/fixtures/crds', set);
-  return readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => join(dir, f));
 });
 
 let project: ScratchProject;
 let output: string;
-before(() => {
-  project = scratchProject();
-  output = project.codegen('--crd', ...files);
-}, { timeout: 600_000 });
+before(
+  () => {
+    project = scratchProject();
+    output = project.codegen('--crd', ...files);
+  },
+  { timeout: 600_000 },
+);
 after(() => project.dispose());
 
 const types = (path: string): string => readFileSync(join(project.root, 'generated/types', path), 'utf8');
@@ -34,11 +40,16 @@ test('every CRD of the four sets is imported; the file without a CRD is skipped'
   assert.match(output, /monitoring\.coreos\.com\/v1alpha1 \(imported CRD\): AlertmanagerConfig, PrometheusAgent, ScrapeConfig/);
   assert.match(output, /argoproj\.io\/v1alpha1 \(imported CRD\): AppProject, Application, ApplicationSet/);
   const kept = new Set(listFiles(join(project.root, 'apis/crds')));
-  assert.deepEqual(files.map((f) => basename(f)).filter((f) => !kept.has(f)), ['gateway.networking.k8s.io_vap_safeupgrades.yaml']);
+  assert.deepEqual(
+    files.map((f) => basename(f)).filter((f) => !kept.has(f)),
+    ['gateway.networking.k8s.io_vap_safeupgrades.yaml'],
+  );
 });
 
 test('types are what the schemas say, once: arrays for bounded lists, one IssuerSpec for both issuers', () => {
-  const all = listFiles(join(project.root, 'generated/types')).map((f) => types(f)).join('\n');
+  const all = listFiles(join(project.root, 'generated/types'))
+    .map((f) => types(f))
+    .join('\n');
   // Tuples are how maxItems used to come out (a union of every length up to the bound).
   assert.doesNotMatch(all, /\[(string|number|\{)[^\]\n]*, /);
   const gateway = types('gateway/v1.ts');
@@ -61,8 +72,10 @@ ${body}
 }
 `;
 
-test('a program using the four sets\' typed clients type-checks, and a wrong field does not', { timeout: 600_000 }, () => {
-  project.write('app/main.ts', PROGRAM(`
+test("a program using the four sets' typed clients type-checks, and a wrong field does not", { timeout: 600_000 }, () => {
+  project.write(
+    'app/main.ts',
+    PROGRAM(`
   const route: HTTPRoute = {
     apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'web' },
     spec: {
@@ -93,15 +106,19 @@ test('a program using the four sets\' typed clients type-checks, and a wrong fie
       source: { repoURL: 'https://github.com/argoproj/argocd-example-apps', path: 'guestbook', targetRevision: 'HEAD' },
     },
   });
-  return app.status?.sync?.status;`));
+  return app.status?.sync?.status;`),
+  );
   const ok = project.typecheck();
   assert.equal(ok.ok, true, ok.output);
 
-  project.write('app/main.ts', PROGRAM(`
+  project.write(
+    'app/main.ts',
+    PROGRAM(`
   return cs.gatewayV1().httproutes('default').create({
     apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'web' },
     spec: { rules: [{ matches: [{ method: 'FETCH' }], backendRefs: [{ port: 8080 }] }] },
-  });`));
+  });`),
+  );
   const bad = project.typecheck();
   assert.equal(bad.ok, false);
   assert.match(bad.output, /app\/main\.ts.*'"FETCH"' is not assignable/);

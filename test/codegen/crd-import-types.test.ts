@@ -6,7 +6,8 @@ import { printTypes } from '../../generator/crd-import/types.js';
 // The TypeScript printed for imported CRD schemas: what a structural schema
 // says about a value's type, and nothing its validation-only keywords say.
 const kind = (name: string, spec: JSONSchemaProps, extra: Record<string, JSONSchemaProps> = {}): { kind: string; description: string; schema: JSONSchemaProps } => ({
-  kind: name, description: `${name} is a test kind.`,
+  kind: name,
+  description: `${name} is a test kind.`,
   schema: { type: 'object', properties: { spec, ...extra } },
 });
 
@@ -86,16 +87,23 @@ test('enums, nullable, maps, free-form and field-less objects, required fields a
   assert.match(out, /template\?: \{\n\s+apiVersion\?: string;\n\s+kind\?: string;\n\s+metadata\?: ObjectMeta;\n\s+\[key: string\]: unknown;\n\s+\};/);
 });
 
-test('every kind declares apiVersion, kind and metadata first, with the schema\'s own documentation', () => {
-  const out = printTypes([{
-    kind: 'Widget', description: 'A widget.',
-    schema: { type: 'object', properties: { spec: { type: 'object' }, kind: { type: 'string', description: 'The kind.' } } },
-  }]);
-  assert.match(out, /^\/\*\*\n \* A widget\.\n \*\/\nexport interface Widget \{\n {2}apiVersion\?: string;\n {2}\/\*\*\n {3}\* The kind\.\n {3}\*\/\n {2}kind\?: string;\n {2}metadata\?: ObjectMeta;\n {2}spec\?:/);
+test("every kind declares apiVersion, kind and metadata first, with the schema's own documentation", () => {
+  const out = printTypes([
+    {
+      kind: 'Widget',
+      description: 'A widget.',
+      schema: { type: 'object', properties: { spec: { type: 'object' }, kind: { type: 'string', description: 'The kind.' } } },
+    },
+  ]);
+  assert.match(
+    out,
+    /^\/\*\*\n \* A widget\.\n \*\/\nexport interface Widget \{\n {2}apiVersion\?: string;\n {2}\/\*\*\n {3}\* The kind\.\n {3}\*\/\n {2}kind\?: string;\n {2}metadata\?: ObjectMeta;\n {2}spec\?:/,
+  );
 });
 
 const SECRET_REF: JSONSchemaProps = {
-  type: 'object', required: ['name'],
+  type: 'object',
+  required: ['name'],
   properties: { name: { type: 'string', description: 'Name of the Secret.' }, key: { type: 'string' } },
 };
 const ISSUER_SPEC: JSONSchemaProps = {
@@ -107,10 +115,7 @@ const ISSUER_SPEC: JSONSchemaProps = {
 };
 
 test('a structure that repeats (within a kind or across kinds) is one named interface, referenced where it recurs', () => {
-  const out = printTypes([
-    kind('ClusterIssuer', { ...ISSUER_SPEC, description: 'Cluster-wide.' }),
-    kind('Issuer', { ...ISSUER_SPEC, description: 'In a namespace.' }),
-  ]);
+  const out = printTypes([kind('ClusterIssuer', { ...ISSUER_SPEC, description: 'Cluster-wide.' }), kind('Issuer', { ...ISSUER_SPEC, description: 'In a namespace.' })]);
   // The spec is printed once, whatever each use's own description says; its repeated secret
   // reference once more; each use keeps its description as the field's documentation.
   assert.equal(out.match(/server\?: string;/g)?.length, 1);
@@ -129,10 +134,16 @@ test('names are deterministic: the same schemas print the same text, and a clash
   const x: JSONSchemaProps = { type: 'object', properties: { server: { type: 'string' } } };
   const y: JSONSchemaProps = { type: 'object', properties: { z: { type: 'string' } } };
   // Both structures are reached first by a path spelled IssuerSpecAcme (spec.acme and specAcme).
-  const kinds = [kind('Issuer', { type: 'object', properties: { acme: x, vault: { type: 'object', properties: { acmeCopy: x } } } }, {
-    specAcme: y,
-    other: { type: 'object', properties: { longerName: y } },
-  })];
+  const kinds = [
+    kind(
+      'Issuer',
+      { type: 'object', properties: { acme: x, vault: { type: 'object', properties: { acmeCopy: x } } } },
+      {
+        specAcme: y,
+        other: { type: 'object', properties: { longerName: y } },
+      },
+    ),
+  ];
   const a = printTypes(kinds);
   assert.equal(printTypes(kinds), a);
   const names = [...a.matchAll(/^export interface (\w+)/gm)].map((m) => m[1]);

@@ -29,9 +29,18 @@ test('codegen reports every imported CRD group version', () => {
   for (const f of ['certificates.yaml', 'releases.yaml', 'clusterpolicies.yaml']) {
     assert.ok(existsSync(join(project.root, 'apis/crds', f)), `apis/crds/${f} kept`);
   }
-  for (const f of ['types/certs/v1.ts', 'types/deploy/v1beta1.ts', 'types/policy/v1.ts', 'types/policy/v1alpha1.ts',
-    'clientset/certs/v1/index.ts', 'listers/certs/v1/certificate.ts', 'informers/certs/v1/certificate.ts',
-    'clientset/policy/v1alpha1/index.ts', 'listers/policy/v1/clusterpolicy.ts', 'informers/deploy/v1beta1/release.ts']) {
+  for (const f of [
+    'types/certs/v1.ts',
+    'types/deploy/v1beta1.ts',
+    'types/policy/v1.ts',
+    'types/policy/v1alpha1.ts',
+    'clientset/certs/v1/index.ts',
+    'listers/certs/v1/certificate.ts',
+    'informers/certs/v1/certificate.ts',
+    'clientset/policy/v1alpha1/index.ts',
+    'listers/policy/v1/clusterpolicy.ts',
+    'informers/deploy/v1beta1/release.ts',
+  ]) {
     assert.ok(existsSync(join(project.root, 'generated', f)), `generated/${f} exists`);
   }
 });
@@ -62,7 +71,9 @@ ${body}
 `;
 
 test('a program using the imported typed clients, listers and informers type-checks', () => {
-  project.write('app/main.ts', PROGRAM(`
+  project.write(
+    'app/main.ts',
+    PROGRAM(`
   const certs = cs.certsV1().certificates('ns');
   const cert: Certificate = {
     apiVersion: 'certs.example.io/v1', kind: 'Certificate', metadata: { name: 'web' },
@@ -89,29 +100,36 @@ test('a program using the imported typed clients, listers and informers type-che
   const old = await cs.policyV1alpha1().clusterpolicies().list();
   const factory = new SharedInformerFactory(cs, core);
   const cached = factory.certs().v1().certificates().lister().list();
-  return [v1.spec?.rules.length, old.items.length, cached.length];`));
+  return [v1.spec?.rules.length, old.items.length, cached.length];`),
+  );
   const result = project.typecheck();
   assert.equal(result.ok, true, result.output);
 });
 
 test('a wrong field type on an imported kind is rejected by tsc', () => {
-  project.write('app/main.ts', PROGRAM(`
+  project.write(
+    'app/main.ts',
+    PROGRAM(`
   return cs.certsV1().certificates('ns').create({
     apiVersion: 'certs.example.io/v1', kind: 'Certificate', metadata: { name: 'web' },
     spec: { secretName: 42, issuerRef: { name: 'x' } },
-  });`));
+  });`),
+  );
   const result = project.typecheck();
   assert.equal(result.ok, false, 'secretName: number must not type-check');
   assert.match(result.output, /app\/main\.ts.*Type 'number' is not assignable to type 'string'/);
 });
 
 test('an enum value outside the schema and a cluster-scoped namespace argument are rejected by tsc', () => {
-  project.write('app/main.ts', PROGRAM(`
+  project.write(
+    'app/main.ts',
+    PROGRAM(`
   await cs.certsV1().certificates('ns').create({
     apiVersion: 'certs.example.io/v1', kind: 'Certificate', metadata: { name: 'web' },
     spec: { secretName: 's', issuerRef: { name: 'x' }, privateKey: { algorithm: 'DSA' } },
   });
-  return cs.policyV1().clusterpolicies('ns');`));
+  return cs.policyV1().clusterpolicies('ns');`),
+  );
   const result = project.typecheck();
   assert.equal(result.ok, false);
   assert.match(result.output, /'"DSA"' is not assignable/);

@@ -115,16 +115,24 @@ describe('installed into a running control plane with kubectl', { skip: kubectlU
       const file = join(dir, name);
       writeFileSync(file, text);
       ok(await kubectl.run(['create', '-f', file]), cp);
-      const served = await until(`${crdName} ${builtIn ? 'refused its names' : 'Established'}`, async () => {
-        const crd = (await client.json('GET', `${CRDS}/${crdName}`)).body as unknown as CustomResourceDefinition;
-        const established = crd.status?.conditions?.find((c) => c.type === 'Established');
-        if (builtIn) return established?.status === 'False' ? crd : undefined;
-        return established?.status === 'True' ? crd : undefined;
-      }, 60_000);
+      const served = await until(
+        `${crdName} ${builtIn ? 'refused its names' : 'Established'}`,
+        async () => {
+          const crd = (await client.json('GET', `${CRDS}/${crdName}`)).body as unknown as CustomResourceDefinition;
+          const established = crd.status?.conditions?.find((c) => c.type === 'Established');
+          if (builtIn) return established?.status === 'False' ? crd : undefined;
+          return established?.status === 'True' ? crd : undefined;
+        },
+        60_000,
+      );
       if (builtIn) {
         assert.match(served.status!.conditions!.find((c) => c.type === 'NamesAccepted')!.message ?? '', /is already in use/, name);
       }
-      assert.deepEqual(served.spec.versions.map((v) => v.schema), written.spec.versions.map((v) => v.schema), name);
+      assert.deepEqual(
+        served.spec.versions.map((v) => v.schema),
+        written.spec.versions.map((v) => v.schema),
+        name,
+      );
       const defaulted = decode(text);
       setCustomResourceDefinitionDefaults(defaulted);
       assert.deepEqual(served.spec.conversion, defaulted.spec.conversion, name);
@@ -136,18 +144,29 @@ describe('installed into a running control plane with kubectl', { skip: kubectlU
     const sw = { apiVersion: `${MANIFEST_GROUP}/v1`, kind: 'Switch', metadata: { name: 'lights' }, spec: { answer: 'y', word: 'no', on: 'off' } };
     const swFile = join(dir, 'switch.yaml');
     writeFileSync(swFile, printYAML(sw));
-    ok(await until('the Switch resource is served', async () => {
-      const r = await kubectl.run(['create', '-f', swFile]);
-      return r.code === 0 ? r : undefined;
-    }, 60_000), cp);
+    ok(
+      await until(
+        'the Switch resource is served',
+        async () => {
+          const r = await kubectl.run(['create', '-f', swFile]);
+          return r.code === 0 ? r : undefined;
+        },
+        60_000,
+      ),
+      cp,
+    );
     const stored = (await client.json('GET', `/apis/${MANIFEST_GROUP}/v1beta1/switches/lights`)).body as { apiVersion: string; spec: Record<string, string> };
     assert.deepEqual([stored.apiVersion, stored.spec], [`${MANIFEST_GROUP}/v1beta1`, { answer: 'y', word: 'no', on: 'off' }]);
 
     const gadget = { apiVersion: `${MANIFEST_GROUP}/v1`, kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec: { team: 'a', owner: 'b', replicas: 2 } };
-    const created = await until('the Gadget resource is served', async () => {
-      const r = await client.json('POST', `/apis/${MANIFEST_GROUP}/v1/namespaces/default/gadgets`, gadget);
-      return r.status === 404 ? undefined : r;
-    }, 60_000);
+    const created = await until(
+      'the Gadget resource is served',
+      async () => {
+        const r = await client.json('POST', `/apis/${MANIFEST_GROUP}/v1/namespaces/default/gadgets`, gadget);
+        return r.status === 404 ? undefined : r;
+      },
+      60_000,
+    );
     assert.equal(created.status, 201, JSON.stringify(created.body));
     // OpenAPI v3.0's exclusive bounds (exclusiveMinimum: true beside minimum), as kube reads them.
     const bounded = await client.json('POST', `/apis/${MANIFEST_GROUP}/v1/namespaces/default/gadgets`, { ...gadget, metadata: { name: 'g2' }, spec: { ...gadget.spec, ratio: 0 } });

@@ -70,18 +70,17 @@ describe('types with no structural schema are errors naming the field', () => {
     'export interface Tree {\n  name?: string;\n  children?: Tree[];\n}',
     '/** @genclient */\nexport interface Forest extends TypeMeta {\n  metadata?: ObjectMeta;\n  tree?: Tree;\n}',
   ].join('\n');
-  const extra = [
-    'export interface A {\n  a?: string;\n}',
-    'export interface B {\n  b?: int32;\n}',
-    '/** Either. */\nexport type AOrB = A | B;',
-    recursive,
-  ].join('\n');
+  const extra = ['export interface A {\n  a?: string;\n}', 'export interface B {\n  b?: int32;\n}', '/** Either. */\nexport type AOrB = A | B;', recursive].join('\n');
   const source = widget(body, extra);
   let err: CodegenError;
   const errors = (): CodegenError => (err ??= errorsOf({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: source }));
 
   const rows: readonly { name: string; needle: string; message: RegExp }[] = [
-    { name: 'a union of object types', needle: 'objects?:', message: /property objects: "A \| B" has no structural schema: a union of object types .*declare one object with an optional field per alternative.*@preserveUnknownFields.*@schemaless/ },
+    {
+      name: 'a union of object types',
+      needle: 'objects?:',
+      message: /property objects: "A \| B" has no structural schema: a union of object types .*declare one object with an optional field per alternative.*@preserveUnknownFields.*@schemaless/,
+    },
     { name: 'string | boolean', needle: 'mixed?:', message: /property mixed: "string \| boolean" has no structural schema: a field of a structural schema has exactly one type/ },
     { name: 'T | undefined where a value is required', needle: 'required:', message: /property required: "string \| undefined" allows undefined where a value is required .*name\?: T.*T \| null/ },
     { name: 'unknown', needle: 'anything?:', message: /property anything: type "unknown" has no schema.*@preserveUnknownFields.*@schemaless/ },
@@ -175,11 +174,7 @@ describe('@default is validated against its field, as kube validates CRD default
     '  /** @default {} */\n  needs?: R;',
     '  /** @default "AB" */\n  code?: Code;',
   ].join('\n');
-  const extra = [
-    'export interface A {\n  a?: string;\n}',
-    'export interface R {\n  r: string;\n}',
-    '/**\n * @minLength 3\n * @default ab\n */\nexport type Code = string;',
-  ].join('\n');
+  const extra = ['export interface A {\n  a?: string;\n}', 'export interface R {\n  r: string;\n}', '/**\n * @minLength 3\n * @default ab\n */\nexport type Code = string;'].join('\n');
   const source = widget(bad, extra);
   let err: CodegenError;
   const errors = (): CodegenError => (err ??= errorsOf({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: source }));
@@ -191,9 +186,17 @@ describe('@default is validated against its field, as kube validates CRD default
     { name: 'above @maximum', needle: '@default 11', message: /^marker @default: 11 is not a valid value of property size: default: Invalid value: 11: .*less than or equal to 10/ },
     { name: 'failing @format', needle: '@default yesterday', message: /^marker @default: "yesterday" is not a valid value of property when: default: Invalid value: "yesterday": .*date-time/ },
     { name: 'failing its CEL rule', needle: '@default b', message: /^marker @default: "b" is not a valid value of property prefixed: default: Invalid value: "string": must start with a/ },
-    { name: 'with unknown fields', needle: '@default {"a"', message: /^marker @default: \{"a":"x","extra":1\} is not a valid value of property inner: default: Invalid value: .*must not have unknown fields/ },
+    {
+      name: 'with unknown fields',
+      needle: '@default {"a"',
+      message: /^marker @default: \{"a":"x","extra":1\} is not a valid value of property inner: default: Invalid value: .*must not have unknown fields/,
+    },
     { name: 'missing a required field', needle: '@default {}', message: /^marker @default: \{\} is not a valid value of property needs: default\.r: Required value/ },
-    { name: 'failing the constraints of its type', needle: '@default "AB"', message: /^marker @default: "AB" is not a valid value of property code: default: Invalid value: "AB": .*at least 3 chars long/ },
+    {
+      name: 'failing the constraints of its type',
+      needle: '@default "AB"',
+      message: /^marker @default: "AB" is not a valid value of property code: default: Invalid value: "AB": .*at least 3 chars long/,
+    },
     { name: 'on a type alias, failing its own constraints', needle: '@default ab', message: /^marker @default: "ab" is not a valid value of type Code: default: Invalid value: "ab"/ },
   ];
   for (const row of rows) {
@@ -212,7 +215,10 @@ describe('@default is validated against its field, as kube validates CRD default
       '  /** @default {"r":"y"} */\n  needs?: R;',
     ].join('\n');
     const spec = specOf(parse({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget(good, 'export interface A {\n  a?: string;\n}\nexport interface R {\n  r: string;\n}\n') }));
-    assert.deepEqual(['count', 'mode', 'name', 'inner', 'needs'].map((f) => spec.properties![f]!.default), [3, 'B', 'abc', { a: 'x' }, { r: 'y' }]);
+    assert.deepEqual(
+      ['count', 'mode', 'name', 'inner', 'needs'].map((f) => spec.properties![f]!.default),
+      [3, 'B', 'abc', { a: 'x' }, { r: 'y' }],
+    );
   });
 });
 
@@ -251,10 +257,18 @@ export type Name = string;
   let err: CodegenError;
   const errors = (): CodegenError => (err ??= errorsOf({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: source }));
   const rows: readonly { name: string; needle: string; message: RegExp }[] = [
-    { name: 'on a kind, at the kind marker', needle: '@validation rule="self.spec.nope', message: /^marker @validation: CEL rule "self\.spec\.nope == 1" does not compile: .*nope.* \(on kind Widget\)$/ },
+    {
+      name: 'on a kind, at the kind marker',
+      needle: '@validation rule="self.spec.nope',
+      message: /^marker @validation: CEL rule "self\.spec\.nope == 1" does not compile: .*nope.* \(on kind Widget\)$/,
+    },
     { name: 'on a type no kind references', needle: '@validation rule="self.missing', message: /^marker @validation: CEL rule "self\.missing > 0" does not compile: .* \(on property inner\)$/ },
-    { name: 'a messageExpression that is not a string', needle: 'messageExpression="1"', message: /^marker @validation: CEL messageExpression "1" does not compile: must evaluate to string.* \(on property other\)$/ },
-    { name: 'on a type alias', needle: "@validation rule=\"self.size() > 'a'\"", message: /^marker @validation: CEL rule "self\.size\(\) > 'a'" does not compile: .* \(on type Name\)$/ },
+    {
+      name: 'a messageExpression that is not a string',
+      needle: 'messageExpression="1"',
+      message: /^marker @validation: CEL messageExpression "1" does not compile: must evaluate to string.* \(on property other\)$/,
+    },
+    { name: 'on a type alias', needle: '@validation rule="self.size() > \'a\'"', message: /^marker @validation: CEL rule "self\.size\(\) > 'a'" does not compile: .* \(on type Name\)$/ },
   ];
   for (const row of rows) {
     test(`a rule that does not compile ${row.name} fails at its marker`, () => {
@@ -278,7 +292,8 @@ describe('a conversion must have toHub and fromHub', () => {
   const CONVERSION = `${GROUP}/v1/conversion.ts`;
 
   test('a conversion without fromHub fails at its declaration', () => {
-    const text = "import type * as hub from '../v2/types.js';\nimport type { Widget } from './types.js';\n\nexport const WidgetConversion = {\n  toHub(from: Widget): hub.Widget {\n    return { ...from, apiVersion: 'f.example.com/v2' };\n  },\n};\n";
+    const text =
+      "import type * as hub from '../v2/types.js';\nimport type { Widget } from './types.js';\n\nexport const WidgetConversion = {\n  toHub(from: Widget): hub.Widget {\n    return { ...from, apiVersion: 'f.example.com/v2' };\n  },\n};\n";
     const e = errorsOf(versions(text));
     assert.match(diagnosticAt(e, at(text, 'WidgetConversion', CONVERSION)).message, /^WidgetConversion has no fromHub: a conversion needs toHub .* and fromHub/);
     assert.equal(e.diagnostics.length, 1, e.message);
@@ -295,7 +310,8 @@ describe('a conversion must have toHub and fromHub', () => {
   });
 
   test('a complete conversion (methods, satisfies) passes', () => {
-    const text = "import type * as hub from '../v2/types.js';\nimport type { Widget } from './types.js';\n\nexport const WidgetConversion = {\n  toHub(from: Widget): hub.Widget {\n    return { ...from, apiVersion: 'f.example.com/v2' };\n  },\n  fromHub: (from: hub.Widget): Widget => ({ ...from, apiVersion: 'f.example.com/v1' }),\n} satisfies object;\n";
+    const text =
+      "import type * as hub from '../v2/types.js';\nimport type { Widget } from './types.js';\n\nexport const WidgetConversion = {\n  toHub(from: Widget): hub.Widget {\n    return { ...from, apiVersion: 'f.example.com/v2' };\n  },\n  fromHub: (from: hub.Widget): Widget => ({ ...from, apiVersion: 'f.example.com/v1' }),\n} satisfies object;\n";
     const model = parse(versions(text));
     const v1 = model.groups.find((g) => g.name === 'f.example.com')!.versions.find((v) => v.name === 'v1')!;
     assert.deepEqual(v1.kinds[0]!.hooks.conversion, { module: CONVERSION.replace(/\.ts$/, ''), name: 'WidgetConversion' });
@@ -310,7 +326,7 @@ describe('a conversion must have toHub and fromHub', () => {
 });
 
 describe('@validatedByStrategy: constraints published in the OpenAPI, enforced by the strategy', () => {
-  test('the definition keeps them, the kind\'s validation schema leaves them out', () => {
+  test("the definition keeps them, the kind's validation schema leaves them out", () => {
     const body = [
       '  /**\n   * @listType map\n   * @listMapKey port\n   * @listMapKey protocol\n   * @validatedByStrategy\n   */\n  ports?: Port[];',
       '  /**\n   * @listType map\n   * @listMapKey port\n   */\n  checked?: Port[];',

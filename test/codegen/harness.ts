@@ -37,11 +37,14 @@ export function scratchProject(options: { readonly withApis?: boolean } = {}): S
   // The framework's manifest (name, exports): generated code and apis/wardle import the package by name.
   const { name, exports } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: unknown };
   writeFileSync(join(root, 'package.json'), JSON.stringify({ name, type: 'module', private: true, exports }));
-  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({
-    extends: join(ROOT, 'tsconfig.json'),
-    compilerOptions: { types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
-    include: ['apis', 'generated', 'app'],
-  }));
+  writeFileSync(
+    join(root, 'tsconfig.json'),
+    JSON.stringify({
+      extends: join(ROOT, 'tsconfig.json'),
+      compilerOptions: { types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
+      include: ['apis', 'generated', 'app'],
+    }),
+  );
   const run = (cmd: string, args: string[]): { ok: boolean; output: string } => {
     try {
       return { ok: true, output: execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CODEGEN_ROOT: root } }) };

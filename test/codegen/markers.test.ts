@@ -34,7 +34,11 @@ ${specBody}
  * A widget.
  *
  * @genclient
-${(options.kindMarkers ?? '').split('\n').filter((l) => l !== '').map((l) => ` * ${l}`).join('\n')}
+${(options.kindMarkers ?? '')
+  .split('\n')
+  .filter((l) => l !== '')
+  .map((l) => ` * ${l}`)
+  .join('\n')}
  */
 export interface Widget extends TypeMeta {
   metadata?: ObjectMeta;
@@ -64,7 +68,10 @@ function specSchema(model: ApiModel): JSONSchemaProps {
 
 /** Parses a WidgetSpec with one property `f` carrying `markers`, returns the spec schema. */
 function fieldCase(markers: string, decl: string, extra = ''): JSONSchemaProps {
-  const comment = markers.split('\n').map((l) => `   * ${l}`).join('\n');
+  const comment = markers
+    .split('\n')
+    .map((l) => `   * ${l}`)
+    .join('\n');
   return specSchema(parse({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget(`  /**\n${comment}\n   */\n  ${decl};`, { extra }) }));
 }
 
@@ -96,7 +103,14 @@ describe('schema markers on a field', () => {
     { name: '@minLength', markers: ['minLength'], source: '@minLength 1', decl: 'f?: string', field: { type: 'string', minLength: 1 } },
     { name: '@maxLength', markers: ['maxLength'], source: '@maxLength 63', decl: 'f?: string', field: { maxLength: 63 } },
     { name: '@pattern', markers: ['pattern'], source: '@pattern ^[a-z]+$', decl: 'f?: string', field: { pattern: '^[a-z]+$' } },
-    { name: '@pattern on string[] applies to the items', markers: ['pattern'], source: '@pattern ^[a-z]+$', decl: 'f?: string[]', field: { type: 'array' }, items: { type: 'string', pattern: '^[a-z]+$' } },
+    {
+      name: '@pattern on string[] applies to the items',
+      markers: ['pattern'],
+      source: '@pattern ^[a-z]+$',
+      decl: 'f?: string[]',
+      field: { type: 'array' },
+      items: { type: 'string', pattern: '^[a-z]+$' },
+    },
     { name: '@maxLength on string[] applies to the items', markers: ['maxLength'], source: '@maxLength 3', decl: 'f?: string[]', items: { maxLength: 3 } },
     { name: '@format', markers: ['format'], source: '@format date-time', decl: 'f?: string', field: { format: 'date-time' } },
     { name: '@minItems', markers: ['minItems'], source: '@minItems 1', decl: 'f?: string[]', field: { type: 'array', minItems: 1 } },
@@ -116,33 +130,59 @@ describe('schema markers on a field', () => {
     { name: '@listType set', markers: ['listType'], source: '@listType set', decl: 'f?: string[]', field: { 'x-kubernetes-list-type': 'set' } },
     { name: '@listType atomic', markers: ['listType'], source: '@listType atomic', decl: 'f?: string[]', field: { 'x-kubernetes-list-type': 'atomic' } },
     {
-      name: '@listType map with @listMapKey', markers: ['listType', 'listMapKey'], source: '@listType map\n@listMapKey name\n@listMapKey protocol',
-      decl: 'f?: Port[]', extra: "export interface Port {\n  name: string;\n  /** @default TCP */\n  protocol?: string;\n  port?: int32;\n}\n",
+      name: '@listType map with @listMapKey',
+      markers: ['listType', 'listMapKey'],
+      source: '@listType map\n@listMapKey name\n@listMapKey protocol',
+      decl: 'f?: Port[]',
+      extra: 'export interface Port {\n  name: string;\n  /** @default TCP */\n  protocol?: string;\n  port?: int32;\n}\n',
       field: { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name', 'protocol'] },
     },
     { name: '@mapType', markers: ['mapType'], source: '@mapType atomic', decl: 'f?: Record<string, string>', field: { 'x-kubernetes-map-type': 'atomic' } },
     { name: '@structType', markers: ['structType'], source: '@structType atomic', decl: 'f?: { a?: string; b?: string }', field: { type: 'object', 'x-kubernetes-map-type': 'atomic' } },
     { name: '@intOrString', markers: ['intOrString'], source: '@intOrString', decl: 'f?: number | string', field: { 'x-kubernetes-int-or-string': true } },
-    { name: '@embeddedResource', markers: ['embeddedResource'], source: '@embeddedResource\n@preserveUnknownFields', decl: 'f?: Record<string, unknown>', field: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } },
-    { name: '@preserveUnknownFields', markers: ['preserveUnknownFields'], source: '@preserveUnknownFields', decl: 'f?: { known?: string }', field: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    {
+      name: '@embeddedResource',
+      markers: ['embeddedResource'],
+      source: '@embeddedResource\n@preserveUnknownFields',
+      decl: 'f?: Record<string, unknown>',
+      field: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+    },
+    {
+      name: '@preserveUnknownFields',
+      markers: ['preserveUnknownFields'],
+      source: '@preserveUnknownFields',
+      decl: 'f?: { known?: string }',
+      field: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    },
     { name: '@type', markers: ['type'], source: '@type integer', decl: 'f?: number', field: { type: 'integer' } },
     {
-      name: '@validation with every key', markers: ['validation'],
+      name: '@validation with every key',
+      markers: ['validation'],
       source: '@validation rule="self.size() > 1" message="too short" fieldPath=".f" reason=FieldValueInvalid',
       decl: 'f?: string',
       field: { 'x-kubernetes-validations': [{ rule: 'self.size() > 1', message: 'too short', fieldPath: '.f', reason: 'FieldValueInvalid' }] },
     },
     {
-      name: '@validation is repeatable and takes messageExpression', markers: ['validation'],
+      name: '@validation is repeatable and takes messageExpression',
+      markers: ['validation'],
       source: '@validation rule="self >= 0"\n@validation rule="self < 100" messageExpression="string(self) + \' is too big\'"',
       decl: 'f?: int32',
       field: { 'x-kubernetes-validations': [{ rule: 'self >= 0' }, { rule: 'self < 100', messageExpression: "string(self) + ' is too big'" }] },
     },
-    { name: '@validatedByStrategy publishes what the strategy checks', markers: ['validatedByStrategy'], source: '@enum A;B\n@validatedByStrategy', decl: 'f?: string', field: { type: 'string', enum: undefined } },
+    {
+      name: '@validatedByStrategy publishes what the strategy checks',
+      markers: ['validatedByStrategy'],
+      source: '@enum A;B\n@validatedByStrategy',
+      decl: 'f?: string',
+      field: { type: 'string', enum: undefined },
+    },
     { name: '@immutable', markers: ['immutable'], source: '@immutable', decl: 'f?: string', field: { 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'Value is immutable' }] } },
     {
-      name: '@patchStrategy and @patchMergeKey', markers: ['patchStrategy', 'patchMergeKey'], source: '@patchStrategy merge\n@patchMergeKey name',
-      decl: 'f?: Port[]', extra: 'export interface Port {\n  name: string;\n  port?: int32;\n}\n',
+      name: '@patchStrategy and @patchMergeKey',
+      markers: ['patchStrategy', 'patchMergeKey'],
+      source: '@patchStrategy merge\n@patchMergeKey name',
+      decl: 'f?: Port[]',
+      extra: 'export interface Port {\n  name: string;\n  port?: int32;\n}\n',
       field: { 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'name' },
     },
   ];
@@ -173,10 +213,12 @@ describe('schema markers on a field', () => {
 describe('presence markers', () => {
   test('`?` is optional, a plain property is required, @required and @optional override', () => {
     cover('required', 'optional');
-    const spec = specSchema(parse({
-      [`${GROUP}/v1/doc.ts`]: DOC,
-      [TYPES]: widget('  plain: string;\n  question?: string;\n  /** @required */\n  forced?: string;\n  /** @optional */\n  relaxed: string;'),
-    }));
+    const spec = specSchema(
+      parse({
+        [`${GROUP}/v1/doc.ts`]: DOC,
+        [TYPES]: widget('  plain: string;\n  question?: string;\n  /** @required */\n  forced?: string;\n  /** @optional */\n  relaxed: string;'),
+      }),
+    );
     assert.deepEqual([...(spec.required ?? [])].sort(), ['forced', 'plain']);
   });
 
@@ -206,10 +248,12 @@ describe('package markers', () => {
 
   test('@storageVersion, @hub and @deprecatedVersion across two versions', () => {
     cover('storageVersion', 'hub', 'deprecatedVersion');
-    const model = parse(twoVersions(
-      '/**\n * @groupName t.example.com\n * @hub\n */\nexport {};\n',
-      '/**\n * @groupName t.example.com\n * @storageVersion\n * @deprecatedVersion warning="t.example.com/v1beta1 is deprecated; use v1"\n */\nexport {};\n',
-    ));
+    const model = parse(
+      twoVersions(
+        '/**\n * @groupName t.example.com\n * @hub\n */\nexport {};\n',
+        '/**\n * @groupName t.example.com\n * @storageVersion\n * @deprecatedVersion warning="t.example.com/v1beta1 is deprecated; use v1"\n */\nexport {};\n',
+      ),
+    );
     const v1 = versionOf(model, 't.example.com', 'v1');
     const beta = versionOf(model, 't.example.com', 'v1beta1');
     assert.deepEqual([v1.storage, v1.hub, v1.deprecation], [false, true, undefined]);
@@ -218,10 +262,7 @@ describe('package markers', () => {
 
   test('@deprecatedVersion without a warning', () => {
     cover('deprecatedVersion');
-    const model = parse(twoVersions(
-      '/**\n * @groupName t.example.com\n * @hub\n * @storageVersion\n */\nexport {};\n',
-      '/**\n * @groupName t.example.com\n * @deprecatedVersion\n */\nexport {};\n',
-    ));
+    const model = parse(twoVersions('/**\n * @groupName t.example.com\n * @hub\n * @storageVersion\n */\nexport {};\n', '/**\n * @groupName t.example.com\n * @deprecatedVersion\n */\nexport {};\n'));
     assert.deepEqual(versionOf(model, 't.example.com', 'v1beta1').deprecation, { warning: undefined });
   });
 
@@ -297,7 +338,9 @@ describe('kind markers', () => {
 
   test('@printcolumn', () => {
     cover('printcolumn');
-    const k = kindCase('@printcolumn name=Replicas type=integer jsonPath=.spec.replicas\n@printcolumn name=Phase type=string jsonPath=.status.phase description="The phase" priority=1\n@printcolumn name=Age type=date jsonPath=.metadata.creationTimestamp format=date-time');
+    const k = kindCase(
+      '@printcolumn name=Replicas type=integer jsonPath=.spec.replicas\n@printcolumn name=Phase type=string jsonPath=.status.phase description="The phase" priority=1\n@printcolumn name=Age type=date jsonPath=.metadata.creationTimestamp format=date-time',
+    );
     assert.deepEqual(k.printerColumns, [
       { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', description: undefined, format: undefined, priority: 0 },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'The phase', format: undefined, priority: 1 },
@@ -338,15 +381,30 @@ ${kindFields}
 
   test('numbered types are the messages of their version; the one inlining TypeMeta names its kind', () => {
     cover('protobuf');
-    const source = gadget([
-      pb('1', 'replicas?: int32'), pb('2 pointer', 'paused?: boolean'), pb('3', 'tags?: string[]'),
-      pb('4', 'labels?: Record<string, string>'), pb('5 omitzero', 'since?: Time | null'), pb('6', 'port: IntOrString'),
-      pb('7', "phase?: 'Ready' | 'Failed'"), pb('9', 'parts?: Part[]'), pb('8', 'big?: int64'),
-    ].join('\n'), `export interface Part {\n${pb('1', 'name: string')}\n}\n`);
+    const source = gadget(
+      [
+        pb('1', 'replicas?: int32'),
+        pb('2 pointer', 'paused?: boolean'),
+        pb('3', 'tags?: string[]'),
+        pb('4', 'labels?: Record<string, string>'),
+        pb('5 omitzero', 'since?: Time | null'),
+        pb('6', 'port: IntOrString'),
+        pb('7', "phase?: 'Ready' | 'Failed'"),
+        pb('9', 'parts?: Part[]'),
+        pb('8', 'big?: int64'),
+      ].join('\n'),
+      `export interface Part {\n${pb('1', 'name: string')}\n}\n`,
+    );
     const v = versionOf(parse({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: source }));
-    assert.deepEqual(v.protobuf.map((m) => [m.name, m.kind]), [['com.example.t.v1.Gadget', 'Gadget'], ['com.example.t.v1.GadgetSpec', undefined], ['com.example.t.v1.Part', undefined]]);
-    const field = (name: string, number: number, type: object, more: object = {}): object =>
-      ({ name, number, cardinality: 'single', type, pointer: false, omitEmpty: true, omitZero: false, ...more });
+    assert.deepEqual(
+      v.protobuf.map((m) => [m.name, m.kind]),
+      [
+        ['com.example.t.v1.Gadget', 'Gadget'],
+        ['com.example.t.v1.GadgetSpec', undefined],
+        ['com.example.t.v1.Part', undefined],
+      ],
+    );
+    const field = (name: string, number: number, type: object, more: object = {}): object => ({ name, number, cardinality: 'single', type, pointer: false, omitEmpty: true, omitZero: false, ...more });
     const scalar = (s: string): object => ({ kind: 'scalar', scalar: s });
     assert.deepEqual(v.protobuf[1]!.fields, [
       field('replicas', 1, scalar('int32')),
@@ -359,10 +417,13 @@ ${kindFields}
       field('big', 8, scalar('int64')),
       field('parts', 9, { kind: 'message', name: 'com.example.t.v1.Part' }, { cardinality: 'repeated' }),
     ]);
-    assert.deepEqual(v.protobuf[0]!.fields.map((f) => [f.name, f.type]), [
-      ['metadata', { kind: 'message', name: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }],
-      ['spec', { kind: 'message', name: 'com.example.t.v1.GadgetSpec' }],
-    ]);
+    assert.deepEqual(
+      v.protobuf[0]!.fields.map((f) => [f.name, f.type]),
+      [
+        ['metadata', { kind: 'message', name: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }],
+        ['spec', { kind: 'message', name: 'com.example.t.v1.GadgetSpec' }],
+      ],
+    );
   });
 
   test('types without numbers are not messages', () => {
@@ -421,7 +482,10 @@ describe('errors', () => {
     const line = lineOf(source, '@minimun');
     const column = columnOf(source, '@minimun');
     assert.equal(err.message, `${TYPES}:${line}:${column}: marker @minimun: unknown marker (did you mean @minimum?)`);
-    assert.deepEqual(err.diagnostics.map((d) => ({ file: d.location?.file, line: d.location?.line, column: d.location?.column })), [{ file: TYPES, line, column }]);
+    assert.deepEqual(
+      err.diagnostics.map((d) => ({ file: d.location?.file, line: d.location?.line, column: d.location?.column })),
+      [{ file: TYPES, line, column }],
+    );
   });
 
   test('an unknown marker in doc.ts names doc.ts', () => {
@@ -451,7 +515,10 @@ describe('errors', () => {
   for (const row of malformed) {
     test(`a malformed marker is reported at its line: ${row.name}`, () => {
       const { err, source } = fails(row.body ?? '  size?: int32;', row.kindMarkers === undefined ? {} : { kindMarkers: row.kindMarkers });
-      const lines = source.split('\n').map((l, i) => (l.includes(row.needle) ? i + 1 : 0)).filter((n) => n > 0);
+      const lines = source
+        .split('\n')
+        .map((l, i) => (l.includes(row.needle) ? i + 1 : 0))
+        .filter((n) => n > 0);
       assert.ok(err.diagnostics.length >= 1, err.message);
       const d = err.diagnostics[0]!;
       assert.equal(d.location?.file, TYPES, err.message);
@@ -485,11 +552,41 @@ describe('errors', () => {
   }
 
   const wrongSite: readonly { name: string; files: () => Record<string, string>; needle: string; file: string; marker: string }[] = [
-    { name: '@genclient on a field', files: () => ({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget('  /** @genclient */\n  size?: int32;') }), needle: '@genclient */', file: TYPES, marker: 'genclient' },
-    { name: '@groupName on a field', files: () => ({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget('  /** @groupName x.io */\n  size?: int32;') }), needle: '@groupName', file: TYPES, marker: 'groupName' },
-    { name: '@required on a kind', files: () => ({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget('  size?: int32;', { kindMarkers: '@required' }) }), needle: '@required', file: TYPES, marker: 'required' },
-    { name: '@patchStrategy on a type', files: () => ({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget('  size?: int32;', { extra: '/** @patchStrategy merge */\nexport interface Other {\n  a?: string;\n}\n' }) }), needle: '@patchStrategy', file: TYPES, marker: 'patchStrategy' },
-    { name: '@minimum in doc.ts', files: () => ({ [`${GROUP}/v1/doc.ts`]: '/**\n * @groupName t.example.com\n * @minimum 1\n */\nexport {};\n', [TYPES]: widget('  size?: int32;') }), needle: '@minimum', file: `${GROUP}/v1/doc.ts`, marker: 'minimum' },
+    {
+      name: '@genclient on a field',
+      files: () => ({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget('  /** @genclient */\n  size?: int32;') }),
+      needle: '@genclient */',
+      file: TYPES,
+      marker: 'genclient',
+    },
+    {
+      name: '@groupName on a field',
+      files: () => ({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget('  /** @groupName x.io */\n  size?: int32;') }),
+      needle: '@groupName',
+      file: TYPES,
+      marker: 'groupName',
+    },
+    {
+      name: '@required on a kind',
+      files: () => ({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget('  size?: int32;', { kindMarkers: '@required' }) }),
+      needle: '@required',
+      file: TYPES,
+      marker: 'required',
+    },
+    {
+      name: '@patchStrategy on a type',
+      files: () => ({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget('  size?: int32;', { extra: '/** @patchStrategy merge */\nexport interface Other {\n  a?: string;\n}\n' }) }),
+      needle: '@patchStrategy',
+      file: TYPES,
+      marker: 'patchStrategy',
+    },
+    {
+      name: '@minimum in doc.ts',
+      files: () => ({ [`${GROUP}/v1/doc.ts`]: '/**\n * @groupName t.example.com\n * @minimum 1\n */\nexport {};\n', [TYPES]: widget('  size?: int32;') }),
+      needle: '@minimum',
+      file: `${GROUP}/v1/doc.ts`,
+      marker: 'minimum',
+    },
   ];
   for (const row of wrongSite) {
     test(`a marker at the wrong site fails: ${row.name}`, () => {

@@ -12,7 +12,9 @@ before(() => {
   // The repository imports the CronTab CRD of the same group (apis/crds/): this developer defines the group in TypeScript instead.
   rmSync(join(project.root, 'apis/crds'), { recursive: true, force: true });
   project.write('apis/stable/v1/doc.ts', '/**\n * @groupName stable.example.com\n */\nexport {};\n');
-  project.write('apis/stable/v1/types.ts', `import type { ObjectMeta, TypeMeta, int32 } from '../../meta/v1/types.js';
+  project.write(
+    'apis/stable/v1/types.ts',
+    `import type { ObjectMeta, TypeMeta, int32 } from '../../meta/v1/types.js';
 
 /** CronTabSpec is what a CronTab runs. */
 export interface CronTabSpec {
@@ -42,7 +44,8 @@ export interface CronTab extends TypeMeta {
 export interface Schedule extends TypeMeta {
   metadata?: ObjectMeta;
 }
-`);
+`,
+  );
 });
 after(() => project.dispose());
 
@@ -53,7 +56,9 @@ test('codegen reports the new group and writes its client', () => {
 });
 
 test('a program using the typed client type-checks', () => {
-  project.write('app/main.ts', `import { Clientset } from '../generated/index.js';
+  project.write(
+    'app/main.ts',
+    `import { Clientset } from '../generated/index.js';
 import type { RESTClient } from '../runtime/client/index.js';
 export async function main(rest: RESTClient): Promise<number | undefined> {
   const cs = new Clientset(rest);
@@ -63,19 +68,23 @@ export async function main(rest: RESTClient): Promise<number | undefined> {
   const list = await cs.stableV1().schedules().list();
   return list.items.length + (created.spec?.replicas ?? 0);
 }
-`);
+`,
+  );
   const result = project.typecheck();
   assert.equal(result.ok, true, result.output);
 });
 
 test('verbs the server does not serve are not on the client', () => {
-  project.write('app/main.ts', `import { Clientset } from '../generated/index.js';
+  project.write(
+    'app/main.ts',
+    `import { Clientset } from '../generated/index.js';
 import type { RESTClient } from '../runtime/client/index.js';
 export async function main(rest: RESTClient): Promise<void> {
   const cs = new Clientset(rest);
   await cs.stableV1().schedules().create({ apiVersion: 'stable.example.com/v1', kind: 'Schedule', metadata: { name: 'x' } });
 }
-`);
+`,
+  );
   const result = project.typecheck();
   assert.equal(result.ok, false);
   assert.match(result.output, /Property 'create' does not exist/);

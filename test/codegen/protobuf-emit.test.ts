@@ -21,10 +21,22 @@ function group(name: string, versions: readonly VersionModel[], origin: GroupMod
 describe('protobuf descriptors from the model', () => {
   const rows: readonly { name: string; field: Partial<ProtoField>; descriptor: FieldDescriptor }[] = [
     { name: 'a plain string', field: {}, descriptor: { name: 'f', number: 1, type: 'string' } },
-    { name: 'an optional int64 pointer', field: { type: { kind: 'scalar', scalar: 'int64' }, pointer: true, omitEmpty: true }, descriptor: { name: 'f', number: 1, type: 'int64', pointer: true, omitEmpty: true } },
-    { name: 'a repeated message', field: { number: 13, cardinality: 'repeated', type: { kind: 'message', name: 'io.x.v1.Part' } }, descriptor: { name: 'f', number: 13, type: 'message', message: 'io.x.v1.Part', cardinality: 'repeated' } },
+    {
+      name: 'an optional int64 pointer',
+      field: { type: { kind: 'scalar', scalar: 'int64' }, pointer: true, omitEmpty: true },
+      descriptor: { name: 'f', number: 1, type: 'int64', pointer: true, omitEmpty: true },
+    },
+    {
+      name: 'a repeated message',
+      field: { number: 13, cardinality: 'repeated', type: { kind: 'message', name: 'io.x.v1.Part' } },
+      descriptor: { name: 'f', number: 13, type: 'message', message: 'io.x.v1.Part', cardinality: 'repeated' },
+    },
     { name: 'a map of strings', field: { cardinality: 'map', omitEmpty: true }, descriptor: { name: 'f', number: 1, type: 'string', cardinality: 'map', omitEmpty: true } },
-    { name: 'an omitzero Time', field: { type: { kind: 'wellKnown', name: 'Time' }, omitEmpty: true, omitZero: true }, descriptor: { name: 'f', number: 1, type: 'Time', omitEmpty: true, omitZero: true } },
+    {
+      name: 'an omitzero Time',
+      field: { type: { kind: 'wellKnown', name: 'Time' }, omitEmpty: true, omitZero: true },
+      descriptor: { name: 'f', number: 1, type: 'Time', omitEmpty: true, omitZero: true },
+    },
     { name: 'an IntOrString', field: { type: { kind: 'wellKnown', name: 'IntOrString' } }, descriptor: { name: 'f', number: 1, type: 'IntOrString' } },
   ];
   for (const row of rows) {
@@ -34,7 +46,7 @@ describe('protobuf descriptors from the model', () => {
     });
   }
 
-  test('a kind is named; the core group\'s apiVersion has no group', () => {
+  test("a kind is named; the core group's apiVersion has no group", () => {
     const v = version('v1', [{ name: 'io.x.v1.Thing', kind: 'Thing', fields: [base] }]);
     assert.deepEqual(protobufPackage(group('', [v]), v), { apiVersion: 'v1', messages: [{ name: 'io.x.v1.Thing', kind: 'Thing', fields: [{ name: 'f', number: 1, type: 'string' }] }] });
   });
@@ -45,17 +57,20 @@ describe('protobuf files', () => {
     const message: ProtoMessage = { name: 'io.x.v1.T', kind: 'T', fields: [base] };
     const model: ApiModel = {
       definitions: {},
-      groups: [
-        group('x.io', [version('v1', [message]), version('v1beta1', [])]),
-        group('crd.io', [version('v1', [message])], 'crd'),
-      ],
+      groups: [group('x.io', [version('v1', [message]), version('v1beta1', [])]), group('crd.io', [version('v1', [message])], 'crd')],
     };
     const files = emitProtobuf(model);
-    assert.deepEqual(files.map((f) => f.path), ['generated/protobuf/x/v1.ts', 'generated/protobuf/index.ts']);
+    assert.deepEqual(
+      files.map((f) => f.path),
+      ['generated/protobuf/x/v1.ts', 'generated/protobuf/index.ts'],
+    );
   });
 
   test('the index is written even when no type is numbered (the runtime imports it)', () => {
     const files = emitProtobuf({ definitions: {}, groups: [group('x.io', [version('v1', [])])] });
-    assert.deepEqual(files.map((f) => f.path), ['generated/protobuf/index.ts']);
+    assert.deepEqual(
+      files.map((f) => f.path),
+      ['generated/protobuf/index.ts'],
+    );
   });
 });

@@ -40,4 +40,3 @@ test('tsc --noEmit over generated/ passes', () => {
   const result = project.typecheck();
   assert.equal(result.ok, true, result.output);
 });
-

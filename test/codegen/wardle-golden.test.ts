@@ -66,9 +66,7 @@ test('the v1alpha1 Flunder schema rejects invalid Flunders with Kubernetes field
   assert.deepEqual(messages({ reference: 'Bad_Name' }), [
     `spec.reference: Invalid value: "Bad_Name": spec.reference in body should match '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'`,
   ]);
-  assert.deepEqual(messages({ reference: 'x', referenceType: 'Pony' }), [
-    'spec.referenceType: Unsupported value: "Pony": supported values: "Flunder", "Fischer"',
-  ]);
+  assert.deepEqual(messages({ reference: 'x', referenceType: 'Pony' }), ['spec.referenceType: Unsupported value: "Pony": supported values: "Flunder", "Fischer"']);
   assert.deepEqual(messages({ reference: 'x'.repeat(254) }), ['spec.reference: Too long: may not be more than 253 bytes']);
   assert.deepEqual(messages({ reference: 7 }), ['spec.reference: Invalid value: "integer": spec.reference in body must be of type string: "integer"']);
 });
@@ -87,9 +85,7 @@ test('the Fischer schema bounds and types its list', () => {
   const s = schema('schemas/wardle/v1alpha1/fischer.json');
   const fischer = (disallowedFlunders: unknown): unknown => ({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: 'f' }, disallowedFlunders });
   assert.deepEqual(validator.validate(s, fischer(['a', 'b'])), []);
-  assert.deepEqual(validator.validate(s, fischer([1])).map(formatFieldError), [
-    'disallowedFlunders[0]: Invalid value: "integer": disallowedFlunders[0] in body must be of type string: "integer"',
-  ]);
+  assert.deepEqual(validator.validate(s, fischer([1])).map(formatFieldError), ['disallowedFlunders[0]: Invalid value: "integer": disallowedFlunders[0] in body must be of type string: "integer"']);
   assert.equal(s['properties']?.['disallowedFlunders']?.['x-kubernetes-list-type'], 'set');
 });
 

@@ -27,7 +27,10 @@ const HEALTH_TIMEOUT_MS = 2000;
 
 const skip = etcdUnavailable();
 
-for (const [stopSeconds, requestTimeoutS] of [[10, 4], [75, 20]] as const) {
+for (const [stopSeconds, requestTimeoutS] of [
+  [10, 4],
+  [75, 20],
+] as const) {
   describe(`etcd stopped (SIGSTOP) for ${stopSeconds} s under a running control plane (--request-timeout ${requestTimeoutS})`, { skip: skip ?? false }, () => {
     let cp: ControlPlane;
     let c: HttpsClient;
@@ -70,12 +73,16 @@ for (const [stopSeconds, requestTimeoutS] of [[10, 4], [75, 20]] as const) {
       try {
         // /readyz fails by the check timeout (not by gRPC's keepalive), with kube's verbose body.
         let slowestProbe = 0;
-        const readyz = await until('/readyz to fail', async () => {
-          const started = performance.now();
-          const r = await c.request({ path: '/readyz?verbose', timeoutMs: 60_000 });
-          slowestProbe = Math.max(slowestProbe, performance.now() - started);
-          return r.status === 500 ? r : undefined;
-        }, 60_000);
+        const readyz = await until(
+          '/readyz to fail',
+          async () => {
+            const started = performance.now();
+            const r = await c.request({ path: '/readyz?verbose', timeoutMs: 60_000 });
+            slowestProbe = Math.max(slowestProbe, performance.now() - started);
+            return r.status === 500 ? r : undefined;
+          },
+          60_000,
+        );
         const readyzFailedMs = performance.now() - stoppedAt;
         assert.ok(slowestProbe < HEALTH_TIMEOUT_MS + SLACK_MS, `a /readyz took ${slowestProbe} ms with etcd stopped`);
         assert.ok(readyzFailedMs < HEALTH_TIMEOUT_MS + SLACK_MS, `/readyz failed only ${readyzFailedMs} ms after the stop`);
@@ -139,11 +146,15 @@ for (const [stopSeconds, requestTimeoutS] of [[10, 4], [75, 20]] as const) {
       assert.equal((await create(marker)).r.status, 201);
 
       // The watch opened before the stop delivers what came after, or ends so the client relists.
-      const seen = await until('the watch to deliver the marker or end', async () => {
-        if (watch.events.some((e) => e.type === 'ADDED' && (e.object['metadata'] as Record<string, unknown>)['name'] === marker)) return 'delivered' as const;
-        if (watch.ended || watch.events.some((e) => e.type === 'ERROR')) return 'ended' as const;
-        return undefined;
-      }, 120_000);
+      const seen = await until(
+        'the watch to deliver the marker or end',
+        async () => {
+          if (watch.events.some((e) => e.type === 'ADDED' && (e.object['metadata'] as Record<string, unknown>)['name'] === marker)) return 'delivered' as const;
+          if (watch.ended || watch.events.some((e) => e.type === 'ERROR')) return 'ended' as const;
+          return undefined;
+        },
+        120_000,
+      );
       watch.close();
 
       const final = await c.json('GET', FLUNDERS);
@@ -158,7 +169,9 @@ for (const [stopSeconds, requestTimeoutS] of [[10, 4], [75, 20]] as const) {
           if (name.startsWith(prefix) && !name.includes('-before-')) assert.ok(watched.has(name), `${name} is stored but the watch never delivered it`);
         }
       }
-      t.diagnostic(`after SIGCONT: /readyz ok in ${Math.round(readyMs)} ms, first write in ${Math.round(writeMs)} ms; the watch ${seen === 'delivered' ? 'delivered every later event' : 'ended (client relists)'}`);
+      t.diagnostic(
+        `after SIGCONT: /readyz ok in ${Math.round(readyMs)} ms, first write in ${Math.round(writeMs)} ms; the watch ${seen === 'delivered' ? 'delivered every later event' : 'ended (client relists)'}`,
+      );
       assert.equal(cp.exited(), undefined, 'the server must not exit');
     });
   });
@@ -204,27 +217,39 @@ describe('etcd stopped (SIGSTOP) under the standalone aggregated server', { skip
     member.pause();
     try {
       // Each check answers from its last probe for half its timeout, then fails by its timeout.
-      const failed = await until('/readyz to fail on both checks', async () => {
-        const r = await anonymous.request({ path: '/readyz?verbose', timeoutMs: 60_000 });
-        const lines = r.text.split('\n');
-        return lines.includes('[-]etcd failed: reason withheld') && lines.includes('[-]etcd-readiness failed: reason withheld') ? r : undefined;
-      }, 60_000);
+      const failed = await until(
+        '/readyz to fail on both checks',
+        async () => {
+          const r = await anonymous.request({ path: '/readyz?verbose', timeoutMs: 60_000 });
+          const lines = r.text.split('\n');
+          return lines.includes('[-]etcd failed: reason withheld') && lines.includes('[-]etcd-readiness failed: reason withheld') ? r : undefined;
+        },
+        60_000,
+      );
       assert.equal(failed.status, 500);
       assert.ok(failed.text.endsWith('\nreadyz check failed\n'), failed.text);
       // (Only the aggregate paths answer without credentials there, as kube's AlwaysAllowPaths.)
-      const livez = await until('/livez to fail', async () => {
-        const r = await anonymous.request({ path: '/livez?verbose', timeoutMs: 60_000 });
-        return r.status === 500 ? r : undefined;
-      }, 60_000);
+      const livez = await until(
+        '/livez to fail',
+        async () => {
+          const r = await anonymous.request({ path: '/livez?verbose', timeoutMs: 60_000 });
+          return r.status === 500 ? r : undefined;
+        },
+        60_000,
+      );
       assert.ok(livez.text.split('\n').includes('[-]etcd failed: reason withheld'), livez.text);
       assert.ok(livez.text.endsWith('\nlivez check failed\n'), livez.text);
     } finally {
       member.resume();
     }
-    await until('/readyz and /livez to pass again', async () => {
-      const [r, l] = await Promise.all([anonymous.request({ path: '/readyz' }), anonymous.request({ path: '/livez' })]);
-      return r.status === 200 && l.status === 200 ? true : undefined;
-    }, 120_000);
+    await until(
+      '/readyz and /livez to pass again',
+      async () => {
+        const [r, l] = await Promise.all([anonymous.request({ path: '/readyz' }), anonymous.request({ path: '/livez' })]);
+        return r.status === 200 && l.status === 200 ? true : undefined;
+      },
+      120_000,
+    );
   });
 });
 

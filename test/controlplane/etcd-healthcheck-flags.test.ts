@@ -14,7 +14,10 @@ test('the control plane takes --etcd-healthcheck-timeout and --etcd-readycheck-t
   const o = completeOptions(parseServerRunOptions(['--etcd-healthcheck-timeout', '5s', '--etcd-readycheck-timeout=1500ms']));
   assert.equal(o.etcdHealthcheckTimeoutMs, 5000);
   assert.equal(o.etcdReadycheckTimeoutMs, 1500);
-  assert.throws(() => parseServerRunOptions(['--etcd-healthcheck-timeout=2']), (e: unknown) => e instanceof OptionsError && /missing unit/.test(e.message));
+  assert.throws(
+    () => parseServerRunOptions(['--etcd-healthcheck-timeout=2']),
+    (e: unknown) => e instanceof OptionsError && /missing unit/.test(e.message),
+  );
   assert.throws(() => parseServerRunOptions(['--etcd-readycheck-timeout=-1s']), OptionsError);
 });
 
@@ -24,7 +27,7 @@ test('the aggregated server takes the same flags', () => {
   assert.equal(o.etcdReadycheckTimeoutMs, 4000);
 });
 
-test('the storage resolves absent or 0 to kube\'s 2 s', () => {
+test("the storage resolves absent or 0 to kube's 2 s", () => {
   for (const given of [{}, { healthcheckTimeoutMs: 0, readycheckTimeoutMs: 0 }]) {
     const b = complete({ backend: { backend: 'etcd3', endpoints: ['http://127.0.0.1:2379'], ...given } }).backend;
     assert.equal(b.backend === 'etcd3' && b.healthcheckTimeoutMs, 2000);

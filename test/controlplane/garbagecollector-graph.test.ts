@@ -16,13 +16,23 @@ function setup(): { builder: GraphBuilder; deletes: string[]; orphans: string[];
     attemptToDelete: (n: GraphNode) => deletes.push(n.identity.uid),
     attemptToOrphan: (n: GraphNode) => orphans.push(n.identity.uid),
   });
-  return { builder, deletes, orphans, drain: () => { deletes.length = 0; orphans.length = 0; } };
+  return {
+    builder,
+    deletes,
+    orphans,
+    drain: () => {
+      deletes.length = 0;
+      orphans.length = 0;
+    },
+  };
 }
 
 const fischer = (uid: string, meta: Partial<ObjectMetadata['metadata']> = {}): ObjectMetadata => ({ metadata: { name: `f-${uid}`, uid, ...meta } });
 const flunder = (uid: string, owners: string[], meta: Partial<ObjectMetadata['metadata']> = {}): ObjectMetadata => ({
   metadata: {
-    name: `fl-${uid}`, namespace: 'default', uid,
+    name: `fl-${uid}`,
+    namespace: 'default',
+    uid,
     ownerReferences: owners.map((o) => ({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', name: `f-${o}`, uid: o, blockOwnerDeletion: true })),
     ...meta,
   },
@@ -39,7 +49,10 @@ describe('garbage collector graph builder', () => {
     builder.observe(FISCHER, fischer('o'));
     assert.equal(owner.virtual, false);
     assert.equal(owner.identity.namespace, '');
-    assert.deepEqual([...owner.dependents].map((d) => d.identity.uid), ['d']);
+    assert.deepEqual(
+      [...owner.dependents].map((d) => d.identity.uid),
+      ['d'],
+    );
   });
 
   test('deleting an owner sends its dependents to be checked; dropping the last reference to a virtual owner forgets it', () => {
@@ -69,7 +82,13 @@ describe('garbage collector graph builder', () => {
     builder.observe(FISCHER, fischer('o', { deletionTimestamp: '2024-01-01T00:00:00Z', finalizers: ['foregroundDeletion'] }));
     assert.equal(builder.graph.get('o')?.deletingDependents, true);
     assert.deepEqual(deletes.sort(), ['d', 'o']);
-    assert.deepEqual(builder.graph.get('o')?.blockingDependents().map((n) => n.identity.uid), ['d']);
+    assert.deepEqual(
+      builder.graph
+        .get('o')
+        ?.blockingDependents()
+        .map((n) => n.identity.uid),
+      ['d'],
+    );
     drain();
     builder.forget(flunder('d', ['o']));
     assert.deepEqual(deletes, ['o']);

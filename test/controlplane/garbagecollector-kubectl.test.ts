@@ -33,7 +33,10 @@ describe('kubectl delete --cascade and the garbage collector', { skip: noKubectl
         });
       }
     };
-    const names = async (args: string[]): Promise<string[]> => ok(await kc.run(['get', ...args, '-o', 'name', '--ignore-not-found']), cp()).split('\n').filter((l) => l !== '');
+    const names = async (args: string[]): Promise<string[]> =>
+      ok(await kc.run(['get', ...args, '-o', 'name', '--ignore-not-found']), cp())
+        .split('\n')
+        .filter((l) => l !== '');
 
     it('delete --cascade=foreground returns once the owner is gone, its Flunders gone before it', async () => {
       await ownerWithFlunders('fg-owner', ['fg-1', 'fg-2']);

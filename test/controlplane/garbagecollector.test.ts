@@ -48,7 +48,11 @@ describe('garbage collector (in-process control plane, SQLite)', () => {
   const flunder = (name: string, owners: Obj[], extra: Obj = {}): Promise<Meta> =>
     create(FLUNDERS, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name, ownerReferences: owners, ...extra } });
   const ownedBy = (kind: string, owner: Meta, o: { apiVersion?: string; block?: boolean } = {}): Obj => ({
-    apiVersion: o.apiVersion ?? 'wardle.example.com/v1alpha1', kind, name: owner.name, uid: owner.uid, ...(o.block === true ? { blockOwnerDeletion: true } : {}),
+    apiVersion: o.apiVersion ?? 'wardle.example.com/v1alpha1',
+    kind,
+    name: owner.name,
+    uid: owner.uid,
+    ...(o.block === true ? { blockOwnerDeletion: true } : {}),
   });
 
   test('background: the dependents of a deleted owner go, and theirs after them', async () => {
@@ -73,7 +77,10 @@ describe('garbage collector (in-process control plane, SQLite)', () => {
     const a = await get(`${FLUNDERS}/orph-a`);
     assert.equal(a?.ownerReferences, undefined);
     const b = await get(`${FLUNDERS}/orph-b`);
-    assert.deepEqual(b?.ownerReferences?.map((r) => r.uid), [other.uid]);
+    assert.deepEqual(
+      b?.ownerReferences?.map((r) => r.uid),
+      [other.uid],
+    );
   });
 
   test('foreground: the owner stays, being deleted, until its blocking dependents are gone', async () => {
@@ -101,7 +108,12 @@ describe('garbage collector (in-process control plane, SQLite)', () => {
     await del(`${FISCHERS}/two-1`);
     await gone(`${FISCHERS}/two-1`);
     // The reference to the owner that went is dropped; the other keeps the dependent.
-    await eventually(async () => assert.deepEqual((await get(`${FLUNDERS}/two-dep`))?.ownerReferences?.map((r) => r.uid), [second.uid]));
+    await eventually(async () =>
+      assert.deepEqual(
+        (await get(`${FLUNDERS}/two-dep`))?.ownerReferences?.map((r) => r.uid),
+        [second.uid],
+      ),
+    );
     await del(`${FISCHERS}/two-2`);
     await gone(`${FLUNDERS}/two-dep`);
   });

@@ -32,7 +32,14 @@ function create(creds: Credentials, agent: Agent, name: string, cycle: number): 
   const body = JSON.stringify({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name, labels: { cycle: String(cycle) } } });
   return new Promise((resolve) => {
     const req = httpsRequest(
-      { host: u.hostname, port: u.port, method: 'POST', path: '/api/v1/namespaces/default/endpoints', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+      {
+        host: u.hostname,
+        port: u.port,
+        method: 'POST',
+        path: '/api/v1/namespaces/default/endpoints',
+        agent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode === 201 ? { kind: 'acknowledged' } : { kind: 'refused', status: res.statusCode ?? 0 }));
@@ -150,7 +157,9 @@ for (const backend of backends) {
       const unanswered = cycles.reduce((n, c) => n + c.unanswered.size, 0);
       const refused = cycles.reduce((n, c) => n + c.refused.size, 0);
       const acknowledged = cycles.reduce((n, c) => n + c.acknowledged.size, 0);
-      console.log(`# ${backend}: ${CYCLES} SIGTERMs, ${acknowledged} creates acknowledged and stored, ${refused} refused with a status, ${unanswered} never read by the server (connection refused or reset before the request was read)`);
+      console.log(
+        `# ${backend}: ${CYCLES} SIGTERMs, ${acknowledged} creates acknowledged and stored, ${refused} refused with a status, ${unanswered} never read by the server (connection refused or reset before the request was read)`,
+      );
     });
   });
 }

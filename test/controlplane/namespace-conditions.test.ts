@@ -14,7 +14,7 @@ import { until } from '../integration/assertions.js';
 import { allow, ctx, deleteOpts, flunder, newEnv, wardleGroup, write, type Env } from '../registry/helpers.js';
 
 const ns = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-const conditionsOf = (o: KubeObject): NamespaceCondition[] => ((o.status as { conditions?: NamespaceCondition[] } | undefined)?.conditions ?? []);
+const conditionsOf = (o: KubeObject): NamespaceCondition[] => (o.status as { conditions?: NamespaceCondition[] } | undefined)?.conditions ?? [];
 const summary = (cs: readonly NamespaceCondition[]): string[] => cs.map((c) => `${c.type} ${c.status} ${c.reason}: ${c.message}`);
 
 describe('namespace deletion conditions', () => {
@@ -33,8 +33,15 @@ describe('namespace deletion conditions', () => {
     const failing = deletionConditions({
       discoveryFailures: ['wardle.example.com/v1alpha1: stale GroupVersion discovery: wardle.example.com/v1alpha1'],
       contentErrors: ['b failed', 'a failed'],
-      remaining: new Map([['flunders.wardle.example.com', 2], ['services.', 1], ['fischers.wardle.example.com', 0]]),
-      finalizers: new Map([['example.com/x', 1], ['a.io/y', 2]]),
+      remaining: new Map([
+        ['flunders.wardle.example.com', 2],
+        ['services.', 1],
+        ['fischers.wardle.example.com', 0],
+      ]),
+      finalizers: new Map([
+        ['example.com/x', 1],
+        ['a.io/y', 2],
+      ]),
     });
     const first = mergeConditions([], failing, '2024-05-01T10:00:00Z') ?? [];
     assert.deepEqual(summary(first), [
@@ -93,7 +100,13 @@ describe('namespace deletion conditions', () => {
         ]);
         assert.ok(conditionsOf(stuck).every((c) => c.lastTransitionTime === '2024-05-01T10:00:00Z'));
         assert.equal((stuck.status as { phase?: string }).phase, 'Terminating');
-        await flunders.update(ctx('stuck'), 'held', { preconditions: () => undefined, updatedObject: async (_c, old) => ({ ...old!, metadata: { ...old!.metadata, finalizers: [] } }) }, { create: allow, update: allow }, { ...write, forceAllowCreate: false });
+        await flunders.update(
+          ctx('stuck'),
+          'held',
+          { preconditions: () => undefined, updatedObject: async (_c, old) => ({ ...old!, metadata: { ...old!.metadata, finalizers: [] } }) },
+          { create: allow, update: allow },
+          { ...write, forceAllowCreate: false },
+        );
         await until('the namespace to go', async () => (isNotFound(await namespaces.storages.main.get(ctx(''), 'stuck', { resourceVersion: '' }).catch((e: unknown) => e)) ? true : undefined));
       } finally {
         await controller.stop();
@@ -106,7 +119,10 @@ describe('namespace deletion conditions', () => {
       const failing: StandardStorage = { ...flunders, deleteCollection: async () => Promise.reject(new Error('the server is currently unable to handle the request')) };
       const controller = new NamespaceController({
         namespaces,
-        resources: () => [{ group: 'example.com', resource: 'widgets', storage: failing }, { group: 'wardle.example.com', resource: 'flunders', storage: flunders }],
+        resources: () => [
+          { group: 'example.com', resource: 'widgets', storage: failing },
+          { group: 'wardle.example.com', resource: 'flunders', storage: flunders },
+        ],
         context: systemContext,
         now: env.clock.now,
         maxBackoffMs: 200,

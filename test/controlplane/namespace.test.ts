@@ -29,7 +29,11 @@ describe('namespace storage and controller (real SQLite storage)', () => {
     await namespaces.storages.main.create(ctx(''), ns('pre'), allow, write);
     await assert.rejects(
       namespaces.storages.main.delete(ctx(''), 'pre', allow, { ...deleteOpts, preconditions: { resourceVersion: '1' } }),
-      statusIs(409, 'Operation cannot be fulfilled on Namespace "pre": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (3). The object might have been modified', 'Conflict'),
+      statusIs(
+        409,
+        'Operation cannot be fulfilled on Namespace "pre": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (3). The object might have been modified',
+        'Conflict',
+      ),
     );
   });
 
@@ -40,11 +44,14 @@ describe('namespace storage and controller (real SQLite storage)', () => {
     const meta = first.object.metadata as { deletionTimestamp?: string };
     assert.equal(meta.deletionTimestamp, '2024-05-01T10:00:00Z');
     assert.equal((first.object.status as { phase?: string }).phase, 'Terminating');
-    await assert.rejects(namespaces.storages.main.delete(ctx(''), 't', allow, deleteOpts), statusIs(
+    await assert.rejects(
+      namespaces.storages.main.delete(ctx(''), 't', allow, deleteOpts),
+      statusIs(
         409,
         'Operation cannot be fulfilled on namespaces "t": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
         'Conflict',
-      ));
+      ),
+    );
   });
 
   test('the controller deletes the content, waits for finalizers, then the namespace', async () => {
@@ -66,7 +73,13 @@ describe('namespace storage and controller (real SQLite storage)', () => {
       const held = await flunders.get(ctx('gone'), 'held', { resourceVersion: '' });
       assert.ok(held.metadata?.['deletionTimestamp']);
       await namespaces.storages.main.get(ctx(''), 'gone', { resourceVersion: '' });
-      await flunders.update(ctx('gone'), 'held', { preconditions: () => undefined, updatedObject: async (_c, old) => ({ ...old!, metadata: { ...old!.metadata, finalizers: [] } }) }, { create: allow, update: allow }, { ...write, forceAllowCreate: false });
+      await flunders.update(
+        ctx('gone'),
+        'held',
+        { preconditions: () => undefined, updatedObject: async (_c, old) => ({ ...old!, metadata: { ...old!.metadata, finalizers: [] } }) },
+        { create: allow, update: allow },
+        { ...write, forceAllowCreate: false },
+      );
       await eventually(async () => assert.ok(isNotFound(await namespaces.storages.main.get(ctx(''), 'gone', { resourceVersion: '' }).catch((e: unknown) => e))));
     } finally {
       await controller.stop();

@@ -22,19 +22,27 @@ const cidr = (text: string): CIDR => {
   return c;
 };
 
-const rejectsWith = (reason: RangeAllocationError['reason'], message: string) => (err: unknown): boolean => {
-  assert.ok(err instanceof RangeAllocationError, String(err));
-  assert.equal(err.reason, reason);
-  assert.equal(err.message, message);
-  return true;
-};
+const rejectsWith =
+  (reason: RangeAllocationError['reason'], message: string) =>
+  (err: unknown): boolean => {
+    assert.ok(err instanceof RangeAllocationError, String(err));
+    assert.equal(err.reason, reason);
+    assert.equal(err.message, message);
+    return true;
+  };
 
 describe('--service-cluster-ip-range parsing', () => {
   test('kube default, dual-stack, canonical text, and kube words for bad values', () => {
     const [v4] = parseServiceClusterIPRange('10.0.0.0/24') as CIDR[];
     assert.equal(v4?.text, '10.0.0.0/24');
     assert.equal((parseServiceClusterIPRange('10.96.0.5/12') as CIDR[])[0]?.text, '10.96.0.0/12');
-    assert.deepEqual((parseServiceClusterIPRange('10.0.0.0/24,fd00:0:0::/108') as CIDR[]).map((c) => [c.family, c.text]), [['IPv4', '10.0.0.0/24'], ['IPv6', 'fd00::/108']]);
+    assert.deepEqual(
+      (parseServiceClusterIPRange('10.0.0.0/24,fd00:0:0::/108') as CIDR[]).map((c) => [c.family, c.text]),
+      [
+        ['IPv4', '10.0.0.0/24'],
+        ['IPv6', 'fd00::/108'],
+      ],
+    );
     assert.equal(parseServiceClusterIPRange('10.0.0.0/8'), 'specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12');
     assert.equal(parseServiceClusterIPRange('fd00::/64'), 'specified --service-cluster-ip-range is too large; for 128-bit addresses, the mask must be >= 108');
     assert.equal(parseServiceClusterIPRange('nope'), '--service-cluster-ip-range: invalid CIDR address: nope');

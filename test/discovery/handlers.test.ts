@@ -32,7 +32,13 @@ describe('discovery handlers', () => {
     { name: 'q=0 excludes a clause', accept: `${V2};q=0,application/json`, status: 200, contentType: 'application/json', kind: 'APIGroupList' },
     { name: 'client-go legacy', accept: CLIENT_GO_LEGACY, status: 200, contentType: 'application/json', kind: 'APIGroupList' },
     { name: 'no Accept', accept: undefined, status: 200, contentType: 'application/json', kind: 'APIGroupList' },
-    { name: 'unknown aggregated version falls to the next clause', accept: 'application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList,application/json', status: 200, contentType: 'application/json', kind: 'APIGroupList' },
+    {
+      name: 'unknown aggregated version falls to the next clause',
+      accept: 'application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList,application/json',
+      status: 200,
+      contentType: 'application/json',
+      kind: 'APIGroupList',
+    },
     { name: 'Table request is not discovery', accept: 'application/json;as=Table;v=v1;g=meta.k8s.io', status: 406, contentType: 'application/json', kind: 'Status' },
     { name: 'protobuf only', accept: 'application/vnd.kubernetes.protobuf', status: 406, contentType: 'application/json', kind: 'Status' },
     { name: 'garbage', accept: 'garbage', status: 406, contentType: 'application/json', kind: 'Status' },
@@ -59,7 +65,10 @@ describe('discovery handlers', () => {
     const body = r.json() as APIGroupDiscoveryList;
     assert.equal(body.items?.length, 1);
     assert.deepEqual(body.items?.[0]?.metadata, { creationTimestamp: null });
-    assert.deepEqual(body.items?.[0]?.versions?.[0]?.resources?.map((x) => x.resource), ['endpoints', 'namespaces', 'services']);
+    assert.deepEqual(
+      body.items?.[0]?.versions?.[0]?.resources?.map((x) => x.resource),
+      ['endpoints', 'namespaces', 'services'],
+    );
   });
 
   it('serves legacy /api as APIVersions with the address the client used', async () => {
@@ -70,21 +79,35 @@ describe('discovery handlers', () => {
 
   it('orders /apis groups by priority: apiregistration, apiextensions, then wardle', async () => {
     const body = (await server.get('/apis', { accept: KUBECTL_130 })).json() as APIGroupDiscoveryList;
-    assert.deepEqual(body.items?.map((i) => i.metadata?.name), ['apiregistration.k8s.io', 'apiextensions.k8s.io', 'wardle.example.com']);
-    assert.deepEqual(body.items?.[2]?.versions?.map((v) => v.version), ['v1beta1', 'v1alpha1']);
+    assert.deepEqual(
+      body.items?.map((i) => i.metadata?.name),
+      ['apiregistration.k8s.io', 'apiextensions.k8s.io', 'wardle.example.com'],
+    );
+    assert.deepEqual(
+      body.items?.[2]?.versions?.map((v) => v.version),
+      ['v1beta1', 'v1alpha1'],
+    );
   });
 
   it('serves /apis/<g> and /apis/<g>/<v> and /api/v1 as legacy documents whatever the discovery Accept', async () => {
     const group = await server.get('/apis/wardle.example.com', { accept: KUBECTL_130 });
     assert.equal(group.headers.get('content-type'), 'application/json');
     assert.deepEqual(group.json(), {
-      kind: 'APIGroup', apiVersion: 'v1', name: 'wardle.example.com',
-      versions: [{ groupVersion: 'wardle.example.com/v1beta1', version: 'v1beta1' }, { groupVersion: 'wardle.example.com/v1alpha1', version: 'v1alpha1' }],
+      kind: 'APIGroup',
+      apiVersion: 'v1',
+      name: 'wardle.example.com',
+      versions: [
+        { groupVersion: 'wardle.example.com/v1beta1', version: 'v1beta1' },
+        { groupVersion: 'wardle.example.com/v1alpha1', version: 'v1alpha1' },
+      ],
       preferredVersion: { groupVersion: 'wardle.example.com/v1beta1', version: 'v1beta1' },
     });
     const rl = (await server.get('/apis/wardle.example.com/v1alpha1?timeout=32s', { accept: CLIENT_GO_LEGACY })).json() as APIResourceList;
     assert.equal(rl.groupVersion, 'wardle.example.com/v1alpha1');
-    assert.deepEqual(rl.resources.map((r) => r.name), ['fischers', 'flunders', 'flunders/status']);
+    assert.deepEqual(
+      rl.resources.map((r) => r.name),
+      ['fischers', 'flunders', 'flunders/status'],
+    );
     const core = (await server.get('/api/v1/')).json() as APIResourceList;
     assert.equal(core.groupVersion, 'v1');
     assert.equal(core.resources.find((r) => r.name === 'namespaces')?.namespaced, false);
@@ -113,7 +136,10 @@ describe('discovery handlers', () => {
       assert.ok(!changed.text.includes('"v1alpha1"'));
       assert.equal((await server.get('/apis/wardle.example.com/v1alpha1')).status, 418);
       const legacy = (await server.get('/apis')).json() as APIGroupList;
-      assert.deepEqual(legacy.groups.find((g) => g.name === 'wardle.example.com')?.versions.map((v) => v.version), ['v1beta1']);
+      assert.deepEqual(
+        legacy.groups.find((g) => g.name === 'wardle.example.com')?.versions.map((v) => v.version),
+        ['v1beta1'],
+      );
       manager.removeGroup('wardle.example.com');
       assert.equal((await server.get('/apis/wardle.example.com')).status, 418);
     } finally {
@@ -133,12 +159,29 @@ describe('discovery handlers', () => {
 
   it('answers with a 404 NotFound Status by default and lists four routes', async () => {
     const routes = discoveryRoutes(manager);
-    assert.deepEqual(routes.map((r) => [r.path, r.prefix]), [['/api', false], ['/api/', true], ['/apis', false], ['/apis/', true]]);
+    assert.deepEqual(
+      routes.map((r) => [r.path, r.prefix]),
+      [
+        ['/api', false],
+        ['/api/', true],
+        ['/apis', false],
+        ['/apis/', true],
+      ],
+    );
     const plain = await serveHandler(routes[3]!.handler);
     try {
       const r = await plain.get('/apis/nope.example.com');
       assert.equal(r.status, 404);
-      assert.deepEqual(r.json(), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+      assert.deepEqual(r.json(), {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'the server could not find the requested resource',
+        reason: 'NotFound',
+        details: {},
+        code: 404,
+      });
     } finally {
       await plain.close();
     }

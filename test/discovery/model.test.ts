@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { apiGroups } from '../../generated/index.js';
-import {
-  compareVersionsForDiscovery,
-  discoveryFromGroupDefinition,
-  DiscoveryManager,
-  storageVersionHash,
-  type ResourceDescription,
-} from '../../runtime/server/discovery/index.js';
+import { compareVersionsForDiscovery, discoveryFromGroupDefinition, DiscoveryManager, storageVersionHash, type ResourceDescription } from '../../runtime/server/discovery/index.js';
 import type { APIGroupDiscoveryList } from '../../apis/apidiscovery/v2/types.js';
 import type { APIGroup, APIGroupList, APIResourceList } from '../../apis/meta/v1/discovery.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';
@@ -51,10 +45,16 @@ describe('compareVersionsForDiscovery', () => {
 describe('discoveryFromGroupDefinition', () => {
   it('describes every served version with sorted verbs, the storage version hash and status', () => {
     const gvs = discoveryFromGroupDefinition(wardle);
-    assert.deepEqual(gvs.map((g) => g.version), ['v1beta1', 'v1alpha1']);
+    assert.deepEqual(
+      gvs.map((g) => g.version),
+      ['v1beta1', 'v1alpha1'],
+    );
     assert.ok(gvs[0]!.versionPriority > gvs[1]!.versionPriority);
     const alpha = gvs[1]!;
-    assert.deepEqual(alpha.resources.map((r) => r.name), ['fischers', 'flunders']);
+    assert.deepEqual(
+      alpha.resources.map((r) => r.name),
+      ['fischers', 'flunders'],
+    );
     const flunders = alpha.resources[1]!;
     assert.deepEqual(flunders.verbs, ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
     const hash = storageVersionHash('wardle.example.com', 'v1alpha1', 'Flunder');
@@ -71,7 +71,10 @@ describe('discoveryFromGroupDefinition', () => {
     };
     const [gv] = discoveryFromGroupDefinition(withScale, { groupPriorityMinimum: 100 });
     assert.equal(gv!.groupPriorityMinimum, 100);
-    assert.deepEqual(gv!.resources[0]!.subresources!.map((s) => s.name), ['scale', 'status']);
+    assert.deepEqual(
+      gv!.resources[0]!.subresources!.map((s) => s.name),
+      ['scale', 'status'],
+    );
     assert.deepEqual(gv!.resources[0]!.subresources![0]!.responseKind, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
   });
 });
@@ -86,8 +89,14 @@ describe('DiscoveryManager', () => {
     m.setGroupVersion('z.example.com', 'v2beta1', [crontab], { groupPriorityMinimum: 100, versionPriority: 100 });
     m.setGroupVersion('z.example.com', 'v1beta1', [crontab], { groupPriorityMinimum: 100, versionPriority: 200 });
     const s = m.snapshot();
-    assert.deepEqual(s.groups.map((g) => g.name), ['z.example.com', 'a.example.com', 'b.example.com']);
-    assert.deepEqual(s.groups[0]!.versions.map((v) => v.version), ['v1beta1', 'v1', 'v2beta1', 'v1alpha1']);
+    assert.deepEqual(
+      s.groups.map((g) => g.name),
+      ['z.example.com', 'a.example.com', 'b.example.com'],
+    );
+    assert.deepEqual(
+      s.groups[0]!.versions.map((v) => v.version),
+      ['v1beta1', 'v1', 'v2beta1', 'v1alpha1'],
+    );
     assert.equal(json<APIGroup>(s.apiGroup('z.example.com')?.body).preferredVersion?.version, 'v1beta1');
   });
 
@@ -121,10 +130,18 @@ describe('DiscoveryManager', () => {
 
   it('builds the legacy APIResourceList with kube field rules', () => {
     const m = new DiscoveryManager();
-    m.setGroupVersion('stable.example.com', 'v1', [{ ...crontab, storageVersionHash: 'EdX2FP+L0js=' }, { ...crontab, name: 'plain', singularName: 'plain', shortNames: [], categories: [], subresources: [] }], {
-      groupPriorityMinimum: 1000,
-      versionPriority: 100,
-    });
+    m.setGroupVersion(
+      'stable.example.com',
+      'v1',
+      [
+        { ...crontab, storageVersionHash: 'EdX2FP+L0js=' },
+        { ...crontab, name: 'plain', singularName: 'plain', shortNames: [], categories: [], subresources: [] },
+      ],
+      {
+        groupPriorityMinimum: 1000,
+        versionPriority: 100,
+      },
+    );
     const list = json<APIResourceList>(m.snapshot().apiResourceList('stable.example.com', 'v1')?.body);
     assert.deepEqual(list, {
       kind: 'APIResourceList',
@@ -132,9 +149,14 @@ describe('DiscoveryManager', () => {
       groupVersion: 'stable.example.com/v1',
       resources: [
         {
-          name: 'crontabs', singularName: 'crontab', namespaced: true, kind: 'CronTab',
+          name: 'crontabs',
+          singularName: 'crontab',
+          namespaced: true,
+          kind: 'CronTab',
           verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
-          shortNames: ['ct'], categories: ['all'], storageVersionHash: 'EdX2FP+L0js=',
+          shortNames: ['ct'],
+          categories: ['all'],
+          storageVersionHash: 'EdX2FP+L0js=',
         },
         { name: 'crontabs/status', singularName: '', namespaced: true, kind: 'CronTab', verbs: ['get', 'patch', 'update'] },
         { name: 'crontabs/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
@@ -154,33 +176,46 @@ describe('DiscoveryManager', () => {
       kind: 'APIGroupDiscoveryList',
       apiVersion: 'apidiscovery.k8s.io/v2',
       metadata: {},
-      items: [{
-        metadata: { name: 'stable.example.com', creationTimestamp: null },
-        versions: [{
-          version: 'v1',
-          resources: [{
-            resource: 'crontabs',
-            responseKind: { group: 'stable.example.com', version: 'v1', kind: 'CronTab' },
-            scope: 'Namespaced',
-            singularResource: 'crontab',
-            verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
-            shortNames: ['ct'],
-            categories: ['all'],
-            subresources: [
-              { subresource: 'status', responseKind: { group: 'stable.example.com', version: 'v1', kind: 'CronTab' }, verbs: ['get', 'patch', 'update'] },
-              { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
-            ],
-          }],
-          freshness: 'Current',
-        }],
-      }],
+      items: [
+        {
+          metadata: { name: 'stable.example.com', creationTimestamp: null },
+          versions: [
+            {
+              version: 'v1',
+              resources: [
+                {
+                  resource: 'crontabs',
+                  responseKind: { group: 'stable.example.com', version: 'v1', kind: 'CronTab' },
+                  scope: 'Namespaced',
+                  singularResource: 'crontab',
+                  verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+                  shortNames: ['ct'],
+                  categories: ['all'],
+                  subresources: [
+                    { subresource: 'status', responseKind: { group: 'stable.example.com', version: 'v1', kind: 'CronTab' }, verbs: ['get', 'patch', 'update'] },
+                    { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
+                  ],
+                },
+              ],
+              freshness: 'Current',
+            },
+          ],
+        },
+      ],
     });
     const beta = json<APIGroupDiscoveryList>(s.aggregated('apis', 'v2beta1').body);
     assert.equal(beta.apiVersion, 'apidiscovery.k8s.io/v2beta1');
     assert.deepEqual(beta.items, apis.items);
     const api = json<APIGroupDiscoveryList>(s.aggregated('api', 'v2').body);
-    assert.deepEqual(api.items?.map((i) => i.metadata), [{ creationTimestamp: null }]);
+    assert.deepEqual(
+      api.items?.map((i) => i.metadata),
+      [{ creationTimestamp: null }],
+    );
     assert.equal(api.items?.[0]?.versions?.[0]?.resources?.[0]?.responseKind?.group, '');
-    assert.deepEqual(json<APIGroupList>(s.apiGroupList().body).groups.map((g) => g.name), ['stable.example.com'], 'core is not a named group');
+    assert.deepEqual(
+      json<APIGroupList>(s.apiGroupList().body).groups.map((g) => g.name),
+      ['stable.example.com'],
+      'core is not a named group',
+    );
   });
 });

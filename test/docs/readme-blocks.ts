@@ -49,7 +49,10 @@ export function blocks(text: string, firstLine: number): Block[] {
 export function printsInOrder(actual: string, expected: string): boolean {
   const have = actual.split('\n').map((l) => l.trimEnd());
   let at = 0;
-  for (const want of expected.trimEnd().split('\n').map((l) => l.trimEnd())) {
+  for (const want of expected
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.trimEnd())) {
     const found = have.indexOf(want, at);
     if (found < 0) return false;
     at = found + 1;

@@ -47,7 +47,10 @@ class Session {
   private readonly env: NodeJS.ProcessEnv;
   private readonly background: { readonly line: number; readonly proc: ChildProcess; output: string }[] = [];
 
-  constructor(readonly root: string, scratch: string) {
+  constructor(
+    readonly root: string,
+    scratch: string,
+  ) {
     this.state = join(scratch, 'session.env');
     writeFileSync(this.state, '');
     const home = join(scratch, 'home');
@@ -116,7 +119,16 @@ function signalGroup(proc: ChildProcess, signal: NodeJS.Signals): void {
 
 /** The commands of a block without comments and blank lines. */
 function commands(code: string): string {
-  return code.split('\n').map((l) => l.replace(/\s+#.*$/, '').replace(/^#.*$/, '').trim()).filter((l) => l !== '').join('\n');
+  return code
+    .split('\n')
+    .map((l) =>
+      l
+        .replace(/\s+#.*$/, '')
+        .replace(/^#.*$/, '')
+        .trim(),
+    )
+    .filter((l) => l !== '')
+    .join('\n');
 }
 
 describe('README.md', () => {
@@ -172,8 +184,10 @@ describe('README.md', () => {
         }
         case 'output':
           assert.ok(last !== undefined, `README.md:${b.line}: an output block follows no sh block`);
-          assert.ok(printsInOrder(last.ran.output, b.code),
-            `README.md:${b.line}: the block at line ${last.line} does not print these lines:\n${b.code}--- it printed ---\n${last.ran.output.slice(-6000)}`);
+          assert.ok(
+            printsInOrder(last.ran.output, b.code),
+            `README.md:${b.line}: the block at line ${last.line} does not print these lines:\n${b.code}--- it printed ---\n${last.ran.output.slice(-6000)}`,
+          );
           break;
       }
     }
@@ -187,7 +201,9 @@ describe('README.md', () => {
     // The project's compiler options over the tour's files (and everything they import).
     writeFileSync(join(root, 'tsconfig.readme.json'), JSON.stringify({ extends: './tsconfig.json', include: [], files }));
     const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.readme.json', '--noEmit'], {
-      cwd: root, encoding: 'utf8', timeout: BLOCK_TIMEOUT_MS,
+      cwd: root,
+      encoding: 'utf8',
+      timeout: BLOCK_TIMEOUT_MS,
     });
     assert.equal(tsc.status, 0, `the tour's ts blocks (${files.join(', ')}) do not type-check:\n${tsc.stdout}${tsc.stderr}`);
   });

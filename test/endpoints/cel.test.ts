@@ -29,7 +29,11 @@ const flunderSchema: JSONSchemaProps = {
         items: { type: 'array', items: int, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, self.all(z, x + y + z >= 0)))', message: 'items must be non-negative' }] },
       },
       'x-kubernetes-validations': [
-        { rule: '!has(self.replicas) || !has(self.maxReplicas) || self.replicas <= self.maxReplicas', messageExpression: "'replicas (' + string(self.replicas) + ') may not exceed maxReplicas (' + string(self.maxReplicas) + ')'", fieldPath: '.replicas' },
+        {
+          rule: '!has(self.replicas) || !has(self.maxReplicas) || self.replicas <= self.maxReplicas',
+          messageExpression: "'replicas (' + string(self.replicas) + ') may not exceed maxReplicas (' + string(self.maxReplicas) + ')'",
+          fieldPath: '.replicas',
+        },
       ],
     },
   },
@@ -58,14 +62,16 @@ const celGroup: APIGroupDefinition = {
   name: 'cel.example.com',
   hubVersion: 'v1',
   storageVersion: 'v1',
-  versions: [{
-    name: 'v1',
-    openapi: { components: { schemas: {} } },
-    resources: [
-      resource('Flunder', 'flunders', true, flunderSchema),
-      resource('Fischer', 'fischers', false, { type: 'object', properties: { apiVersion: str, kind: str, metadata: { type: 'object' } } }),
-    ],
-  }],
+  versions: [
+    {
+      name: 'v1',
+      openapi: { components: { schemas: {} } },
+      resources: [
+        resource('Flunder', 'flunders', true, flunderSchema),
+        resource('Fischer', 'fischers', false, { type: 'object', properties: { apiVersion: str, kind: str, metadata: { type: 'object' } } }),
+      ],
+    },
+  ],
 };
 
 const BASE = '/apis/cel.example.com/v1/namespaces/default/flunders';
@@ -84,15 +90,13 @@ describe('CEL rules over HTTP (create, update, patch)', () => {
     await s.close();
   });
 
-  test('create: a valid object is stored; failing rules are 422 with kube\'s causes', async () => {
+  test("create: a valid object is stored; failing rules are 422 with kube's causes", async () => {
     assert.equal((await s.req('POST', BASE, { body: flunder('ok', { mode: 'a', replicas: 1, maxReplicas: 2 }) })).status, 201);
 
     const reserved = await s.req('POST', BASE, { body: flunder('reserved', {}) });
     assert.equal(reserved.status, 422, reserved.text);
     assert.equal(reserved.json()['message'], 'Flunder.cel.example.com "reserved" is invalid: metadata.name: Forbidden: this name is reserved');
-    assert.deepEqual((reserved.json()['details'] as { causes: unknown[] }).causes, [
-      { reason: 'FieldValueForbidden', message: 'Forbidden: this name is reserved', field: 'metadata.name' },
-    ]);
+    assert.deepEqual((reserved.json()['details'] as { causes: unknown[] }).causes, [{ reason: 'FieldValueForbidden', message: 'Forbidden: this name is reserved', field: 'metadata.name' }]);
 
     const tooMany = await s.req('POST', BASE, { body: flunder('many', { replicas: 5, maxReplicas: 2 }) });
     assert.equal(tooMany.status, 422, tooMany.text);
@@ -134,7 +138,7 @@ describe('CEL rules over HTTP (create, update, patch)', () => {
     assert.equal(r.status, 422, r.text);
     assert.equal(
       r.json()['message'],
-      "Flunder.cel.example.com \"big\" is invalid: spec.items: Invalid value: \"array\": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: items must be non-negative",
+      'Flunder.cel.example.com "big" is invalid: spec.items: Invalid value: "array": \'operation cancelled: actual cost limit exceeded\': no further validation rules will be run due to call cost exceeds limit for rule: items must be non-negative',
     );
     assert.equal((await s.req('POST', BASE, { body: flunder('small', { items: [1, 2, 3] }) })).status, 201);
   });

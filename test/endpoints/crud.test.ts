@@ -53,16 +53,26 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
     const dup = await s.req('POST', NS, { body: flunderV1alpha1('a') });
     assert.equal(dup.status, 409);
     assert.deepEqual(dup.json(), {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: 'flunders.wardle.example.com "a" already exists', reason: 'AlreadyExists',
-      details: { name: 'a', group: 'wardle.example.com', kind: 'flunders' }, code: 409,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'flunders.wardle.example.com "a" already exists',
+      reason: 'AlreadyExists',
+      details: { name: 'a', group: 'wardle.example.com', kind: 'flunders' },
+      code: 409,
     });
     const missing = await s.req('GET', `${NS}/nope`);
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.json(), {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: 'flunders.wardle.example.com "nope" not found', reason: 'NotFound',
-      details: { name: 'nope', group: 'wardle.example.com', kind: 'flunders' }, code: 404,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'flunders.wardle.example.com "nope" not found',
+      reason: 'NotFound',
+      details: { name: 'nope', group: 'wardle.example.com', kind: 'flunders' },
+      code: 404,
     });
   });
 
@@ -95,7 +105,10 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
     assert.equal(slash.status, 400);
     const labels = await s.req('POST', NS, { body: flunderV1alpha1('x', {}, { labels: 'x' }) });
     assert.equal(labels.status, 400, 'metadata fields are type-checked against ObjectMeta, as the typed decoder does');
-    assert.equal(labels.json()['message'], 'Flunder in version "v1alpha1" cannot be handled as a Flunder: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
+    assert.equal(
+      labels.json()['message'],
+      'Flunder in version "v1alpha1" cannot be handled as a Flunder: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string',
+    );
     const ns = await s.req('POST', NS, { body: flunderV1alpha1('x', {}, { namespace: 'other' }) });
     assert.equal(ns.status, 400);
     assert.equal(ns.json()['message'], 'the namespace of the provided object does not match the namespace sent on the request');
@@ -119,7 +132,10 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
     assert.notEqual((updated.json()['metadata'] as Record<string, unknown>)['resourceVersion'], rv);
     const stale = await s.req('PUT', `${NS}/a`, { body: cur });
     assert.equal(stale.status, 409);
-    assert.equal(stale.json()['message'], 'Operation cannot be fulfilled on flunders.wardle.example.com "a": the object has been modified; please apply your changes to the latest version and try again');
+    assert.equal(
+      stale.json()['message'],
+      'Operation cannot be fulfilled on flunders.wardle.example.com "a": the object has been modified; please apply your changes to the latest version and try again',
+    );
     const absent = await s.req('PUT', `${NS}/absent`, { body: flunderV1alpha1('absent', {}, { resourceVersion: '1' }) });
     assert.equal(absent.status, 404);
   });
@@ -191,7 +207,10 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
     assert.equal(body['apiVersion'], 'wardle.example.com/v1beta1');
     assert.deepEqual((body['items'] as { metadata: { name: string } }[]).map((i) => i.metadata.name).sort(), ['c1', 'c2']);
     const left = (await s.req('GET', `${V1ALPHA1}/namespaces/coll/flunders`)).json();
-    assert.deepEqual((left['items'] as { metadata: { name: string } }[]).map((i) => i.metadata.name), ['c3']);
+    assert.deepEqual(
+      (left['items'] as { metadata: { name: string } }[]).map((i) => i.metadata.name),
+      ['c3'],
+    );
   });
 
   test('cluster-scoped Fischer: create, list, namespaced path is 404', async () => {

@@ -53,7 +53,10 @@ export interface TestServer {
   readonly port: number;
   req(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string> }): Promise<Response>;
   /** Opens a streaming GET and collects lines until `until` says stop or the server ends the stream. */
-  watch(path: string, opts?: { headers?: Record<string, string>; until?: (lines: string[]) => boolean; onOpen?: () => Promise<void> }): Promise<{ status: number; headers: IncomingHttpHeaders; lines: string[]; ended: boolean }>;
+  watch(
+    path: string,
+    opts?: { headers?: Record<string, string>; until?: (lines: string[]) => boolean; onOpen?: () => Promise<void> },
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; lines: string[]; ended: boolean }>;
   close(): Promise<void>;
 }
 

@@ -14,7 +14,11 @@ describe('endpoints over HTTP: list, watch, Table', () => {
   let s: TestServer;
   before(async () => {
     s = await startServer();
-    for (const [name, labels] of [['a', { app: 'x' }], ['b', { app: 'y' }], ['c', { app: 'x' }]] as const) {
+    for (const [name, labels] of [
+      ['a', { app: 'x' }],
+      ['b', { app: 'y' }],
+      ['c', { app: 'x' }],
+    ] as const) {
       const r = await s.req('POST', NS, { body: flunderV1alpha1(name, { reference: 'r', referenceType: 'Fischer' }, { labels }) });
       assert.equal(r.status, 201, r.text);
     }
@@ -31,7 +35,10 @@ describe('endpoints over HTTP: list, watch, Table', () => {
     assert.equal(body['apiVersion'], 'wardle.example.com/v1beta1');
     assert.match(String((body['metadata'] as Record<string, unknown>)['resourceVersion']), /^\d+$/);
     const items = body['items'] as Record<string, unknown>[];
-    assert.deepEqual(items.map((i) => (i['metadata'] as { name: string }).name), ['a', 'b', 'c']);
+    assert.deepEqual(
+      items.map((i) => (i['metadata'] as { name: string }).name),
+      ['a', 'b', 'c'],
+    );
     assert.equal(items[0]?.['apiVersion'], 'wardle.example.com/v1beta1');
     assert.equal(items[0]?.['kind'], 'Flunder');
     assert.deepEqual(items[0]?.['spec'], { fischerReference: 'r', referenceType: 'Fischer' });
@@ -46,16 +53,25 @@ describe('endpoints over HTTP: list, watch, Table', () => {
     assert.notEqual(meta.continue ?? '', '');
     assert.equal(meta.remainingItemCount, 1);
     const second = (await s.req('GET', `${NS}?limit=2&continue=${encodeURIComponent(meta.continue)}`)).json();
-    assert.deepEqual((second['items'] as Obj[]).map((i) => i.metadata.name), ['c']);
+    assert.deepEqual(
+      (second['items'] as Obj[]).map((i) => i.metadata.name),
+      ['c'],
+    );
     assert.equal((second['metadata'] as { continue?: string }).continue ?? '', '');
     assert.equal((second['metadata'] as { resourceVersion: string }).resourceVersion, meta.resourceVersion);
   });
 
   test('selectors: labels, metadata.name, selectable fields; parse errors 400', async () => {
     const byLabel = (await s.req('GET', `${NS}?labelSelector=${encodeURIComponent('app=x')}`)).json();
-    assert.deepEqual((byLabel['items'] as Obj[]).map((i) => i.metadata.name), ['a', 'c']);
+    assert.deepEqual(
+      (byLabel['items'] as Obj[]).map((i) => i.metadata.name),
+      ['a', 'c'],
+    );
     const byName = (await s.req('GET', `${NS}?fieldSelector=${encodeURIComponent('metadata.name=b')}`)).json();
-    assert.deepEqual((byName['items'] as Obj[]).map((i) => i.metadata.name), ['b']);
+    assert.deepEqual(
+      (byName['items'] as Obj[]).map((i) => i.metadata.name),
+      ['b'],
+    );
     const byField = (await s.req('GET', `${NS}?fieldSelector=${encodeURIComponent('spec.referenceType=Fischer')}`)).json();
     assert.equal((byField['items'] as Obj[]).length, 3);
     const badLabel = await s.req('GET', `${NS}?labelSelector=${encodeURIComponent('app in (x')}`);
@@ -68,7 +84,11 @@ describe('endpoints over HTTP: list, watch, Table', () => {
   test('ListOptions validation: 422 on invalid combinations, 400 on malformed numbers', async () => {
     const cases: [string, number, string][] = [
       ['resourceVersionMatch=NotOlderThan', 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided'],
-      ['resourceVersion=0&resourceVersionMatch=Exact', 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"'],
+      [
+        'resourceVersion=0&resourceVersionMatch=Exact',
+        422,
+        'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      ],
       ['sendInitialEvents=true', 422, 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list'],
       ['limit=abc', 400, 'strconv.ParseInt: parsing "abc": invalid syntax'],
       ['watch=true&timeoutSeconds=x', 400, 'strconv.ParseInt: parsing "x": invalid syntax'],
@@ -88,7 +108,10 @@ describe('endpoints over HTTP: list, watch, Table', () => {
     const t = alpha.json() as { kind: string; apiVersion: string; columnDefinitions: { name: string }[]; rows: { cells: unknown[]; object: Record<string, unknown> }[]; metadata: object };
     assert.equal(t.kind, 'Table');
     assert.equal(t.apiVersion, 'meta.k8s.io/v1');
-    assert.deepEqual(t.columnDefinitions.map((c) => c.name), ['Name', 'Reference', 'Type', 'Age']);
+    assert.deepEqual(
+      t.columnDefinitions.map((c) => c.name),
+      ['Name', 'Reference', 'Type', 'Age'],
+    );
     assert.equal(t.rows.length, 3);
     assert.equal(t.rows[0]?.cells[0], 'a');
     assert.equal(t.rows[0]?.cells[1], 'r');
@@ -97,7 +120,10 @@ describe('endpoints over HTTP: list, watch, Table', () => {
     assert.equal(t.rows[0]?.object['apiVersion'], 'meta.k8s.io/v1');
 
     const beta = (await s.req('GET', `${NS_BETA}/a?includeObject=Object`, { headers: { accept: TABLE_ACCEPT } })).json() as typeof t;
-    assert.deepEqual(beta.columnDefinitions.map((c) => c.name), ['Name', 'FlunderReference', 'FischerReference', 'Type', 'Age']);
+    assert.deepEqual(
+      beta.columnDefinitions.map((c) => c.name),
+      ['Name', 'FlunderReference', 'FischerReference', 'Type', 'Age'],
+    );
     assert.deepEqual(beta.rows[0]?.cells.slice(0, 4), ['a', null, 'r', 'Fischer']);
     assert.equal(beta.rows[0]?.object['apiVersion'], 'wardle.example.com/v1beta1');
 
@@ -124,7 +150,10 @@ describe('endpoints over HTTP: list, watch, Table', () => {
     assert.equal(w.headers['content-type'], 'application/json');
     assert.equal(w.headers['transfer-encoding'], 'chunked');
     const events = w.lines.map((l) => JSON.parse(l) as { type: string; object: Record<string, unknown> & Obj });
-    assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata.name}`), ['MODIFIED a', 'DELETED b']);
+    assert.deepEqual(
+      events.map((e) => `${e.type} ${e.object.metadata.name}`),
+      ['MODIFIED a', 'DELETED b'],
+    );
     assert.equal(events[0]?.object['apiVersion'], 'wardle.example.com/v1beta1');
     assert.equal(events[0]?.object['kind'], 'Flunder');
 
@@ -134,7 +163,10 @@ describe('endpoints over HTTP: list, watch, Table', () => {
 
   test('watch without resourceVersion starts with ADDED events; by name via the legacy /watch/ path', async () => {
     const all = await s.watch(`${NS}?watch=true&timeoutSeconds=5`, { until: (lines) => lines.length >= 2 });
-    assert.deepEqual(all.lines.map((l) => (JSON.parse(l) as { type: string }).type), ['ADDED', 'ADDED']);
+    assert.deepEqual(
+      all.lines.map((l) => (JSON.parse(l) as { type: string }).type),
+      ['ADDED', 'ADDED'],
+    );
     const one = await s.watch(`${V1ALPHA1}/watch/namespaces/lw/flunders/c?timeoutSeconds=5`, { until: (lines) => lines.length >= 1 });
     const ev = JSON.parse(one.lines[0] ?? '{}') as { type: string; object: Obj };
     assert.equal(`${ev.type} ${ev.object.metadata.name}`, 'ADDED c');

@@ -72,7 +72,10 @@ describe('endpoints over HTTP: patch and fieldValidation', () => {
     assert.equal(rename.json()['message'], 'the name of the object (other) does not match the name on the URL (p)');
     const invalid = await s.req('PATCH', `${NS}/p`, { body: { spec: { referenceType: 'Nope' } }, headers: MERGE });
     assert.equal(invalid.status, 422);
-    assert.match(String(invalid.json()['message']), /^Flunder\.wardle\.example\.com "p" is invalid: \[spec\.referenceType: Unsupported value: "Nope".*, <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation\]$/);
+    assert.match(
+      String(invalid.json()['message']),
+      /^Flunder\.wardle\.example\.com "p" is invalid: \[spec\.referenceType: Unsupported value: "Nope".*, <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation\]$/,
+    );
   });
 
   test('a patch carrying a stale resourceVersion is 409', async () => {
@@ -84,10 +87,7 @@ describe('endpoints over HTTP: patch and fieldValidation', () => {
     const body = '{"apiVersion":"wardle.example.com/v1alpha1","kind":"Flunder","metadata":{"name":"s1","name":"s1"},"spec":{"foo":1,"reference":"r"}}';
     const strict = await s.req('POST', `${NS}?fieldValidation=Strict`, { body });
     assert.equal(strict.status, 400);
-    assert.equal(
-      strict.json()['message'],
-      'Flunder in version "v1alpha1" cannot be handled as a Flunder: strict decoding error: duplicate field "metadata.name", unknown field "spec.foo"',
-    );
+    assert.equal(strict.json()['message'], 'Flunder in version "v1alpha1" cannot be handled as a Flunder: strict decoding error: duplicate field "metadata.name", unknown field "spec.foo"');
     const warn = await s.req('POST', NS, { body });
     assert.equal(warn.status, 201, warn.text);
     assert.deepEqual(warnings(warn), ['duplicate field "metadata.name"', 'unknown field "spec.foo"']);

@@ -77,11 +77,9 @@ test('a project scaffolded from the packed package serves its group, passes its 
   // Its control plane, driven with kubectl.
   const server = ProjectProcess.script(project, 'start', ['--secure-port', '0', '--data-dir', '.kube-ts']);
   started.push(server);
-  await until('the server to be ready', () => (server.output().includes('ready in') ? true : undefined), 5 * 60_000)
-    .catch((e: unknown) => assert.fail(`${String(e)}\n${server.output()}`));
+  await until('the server to be ready', () => (server.output().includes('ready in') ? true : undefined), 5 * 60_000).catch((e: unknown) => assert.fail(`${String(e)}\n${server.output()}`));
   const kubeconfig = join(project, '.kube-ts/admin.kubeconfig');
-  const kubectl = (args: readonly string[], input?: string) =>
-    run(project, 'kubectl', ['--kubeconfig', kubeconfig, ...args], { timeoutMs: 2 * 60_000, ...(input === undefined ? {} : { input }) });
+  const kubectl = (args: readonly string[], input?: string) => run(project, 'kubectl', ['--kubeconfig', kubeconfig, ...args], { timeoutMs: 2 * 60_000, ...(input === undefined ? {} : { input }) });
   const ok = (args: readonly string[], stdin?: string): string => {
     const r = kubectl(args, stdin);
     assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}\n--- server ---\n${server.output().slice(-3000)}`);
@@ -101,7 +99,10 @@ test('a project scaffolded from the packed package serves its group, passes its 
   const spokeView = getJSON(`widgets.v1alpha1.${GROUP}`, 'from-hub');
   assert.deepEqual(spokeView.spec, { text: 'hello', replicas: 1, maxReplicas: 10 });
   for (const version of ['v1', 'v1alpha1']) {
-    const names = ok(['get', `widgets.${version}.${GROUP}`, '-n', 'default', '-o', 'name']).trim().split('\n').sort();
+    const names = ok(['get', `widgets.${version}.${GROUP}`, '-n', 'default', '-o', 'name'])
+      .trim()
+      .split('\n')
+      .sort();
     assert.deepEqual(names, [`widget.${GROUP}/from-hub`, `widget.${GROUP}/from-spoke`]);
   }
 
@@ -128,8 +129,9 @@ test('a project scaffolded from the packed package serves its group, passes its 
   const controller = ProjectProcess.script(project, 'controller', ['--kubeconfig', kubeconfig]);
   started.push(controller);
   ok(['create', '-f', '-'], widget('v1', 'scaled', { replicas: 3 }));
-  await until('the controller to write status.observedReplicas', () => (getJSON('widgets', 'scaled').status?.['observedReplicas'] === 3 ? true : undefined), 2 * 60_000)
-    .catch((e: unknown) => assert.fail(`${String(e)}\n--- controller ---\n${controller.output()}`));
+  await until('the controller to write status.observedReplicas', () => (getJSON('widgets', 'scaled').status?.['observedReplicas'] === 3 ? true : undefined), 2 * 60_000).catch((e: unknown) =>
+    assert.fail(`${String(e)}\n--- controller ---\n${controller.output()}`),
+  );
   assert.equal(await controller.stop(), 0, controller.output());
   assert.equal(await server.stop(), 0, server.output().slice(-3000));
 

@@ -27,7 +27,11 @@ export interface RunOptions {
 /** Runs a command to its end. */
 export function run(cwd: string, command: string, args: readonly string[], o: RunOptions = {}): RunResult {
   const r = spawnSync(command, args, {
-    cwd, env: projectEnv(o.env), encoding: 'utf8', timeout: o.timeoutMs ?? 20 * 60_000, maxBuffer: 64 * 1024 * 1024,
+    cwd,
+    env: projectEnv(o.env),
+    encoding: 'utf8',
+    timeout: o.timeoutMs ?? 20 * 60_000,
+    maxBuffer: 64 * 1024 * 1024,
     ...(o.input === undefined ? {} : { input: o.input }),
   });
   if (r.error !== undefined) throw new Error(`${command} ${args.join(' ')}: ${r.error.message}`);
@@ -47,8 +51,12 @@ export class ProjectProcess {
   readonly exited: Promise<number | null>;
 
   private constructor(readonly proc: ChildProcess) {
-    proc.stdout?.on('data', (d: Buffer) => { this.out += d.toString(); });
-    proc.stderr?.on('data', (d: Buffer) => { this.out += d.toString(); });
+    proc.stdout?.on('data', (d: Buffer) => {
+      this.out += d.toString();
+    });
+    proc.stderr?.on('data', (d: Buffer) => {
+      this.out += d.toString();
+    });
     this.exited = new Promise((r) => proc.once('exit', (code) => r(code)));
   }
 
@@ -83,11 +91,12 @@ export class ProjectProcess {
 
 /** The project's files, node_modules and the server's data directory aside. */
 export function projectFiles(root: string, skip: ReadonlySet<string>): string[] {
-  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (skip.has(relative(root, path))) return [];
-    return e.isDirectory() ? walk(path) : [path];
-  });
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+      const path = join(dir, e.name);
+      if (skip.has(relative(root, path))) return [];
+      return e.isDirectory() ? walk(path) : [path];
+    });
   return walk(root);
 }
 

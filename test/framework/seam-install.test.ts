@@ -40,7 +40,7 @@ function seamPlugin(): ValidationInterface {
     async validate(a: Attributes): Promise<void> {
       if (a.group !== GROUP) return;
       admitted.push(`${a.kind}/${a.name}`);
-      if (a.name === REFUSED_NAME) throw newForbidden({ group: a.group, resource: a.resource }, a.name, 'refused by the test group\'s declared plugin');
+      if (a.name === REFUSED_NAME) throw newForbidden({ group: a.group, resource: a.resource }, a.name, "refused by the test group's declared plugin");
     },
   };
 }
@@ -83,13 +83,16 @@ describe('the group seam: a declared group is installed generically', () => {
   });
 
   test('the built-in groups are served without being given', async () => {
-    const ns = await cs.coreV1().namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'seam' } });
+    const ns = await cs
+      .coreV1()
+      .namespaces()
+      .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'seam' } });
     assert.equal(ns.metadata?.name, 'seam');
     assert.ok((await cs.apiextensionsV1().customresourcedefinitions().list()).items !== undefined);
   });
 
-  test('the declared admission plugin runs on the group\'s writes, and refuses what it refuses', async () => {
-    assert.equal(pluginsBuilt, 1, 'built once, for the control plane\'s one admission chain');
+  test("the declared admission plugin runs on the group's writes, and refuses what it refuses", async () => {
+    assert.equal(pluginsBuilt, 1, "built once, for the control plane's one admission chain");
     const flunders = cs.wardleV1beta1().flunders('seam');
     await flunders.create({ apiVersion: `${GROUP}/v1beta1`, kind: 'Flunder', metadata: { name: 'allowed' } } satisfies Flunder);
     await assert.rejects(
@@ -99,13 +102,19 @@ describe('the group seam: a declared group is installed generically', () => {
     assert.deepEqual(admitted, ['Flunder/allowed', `Flunder/${REFUSED_NAME}`]);
   });
 
-  test('only declared plugins run: without apis/wardle/group.ts\'s BanFlunder, a banned name is accepted', async () => {
-    await cs.wardleV1alpha1().fischers().create({ apiVersion: `${GROUP}/v1alpha1`, kind: 'Fischer', metadata: { name: 'banning' }, disallowedFlunders: ['banned'] } satisfies Fischer);
-    const created = await cs.wardleV1beta1().flunders('seam').create({ apiVersion: `${GROUP}/v1beta1`, kind: 'Flunder', metadata: { name: 'banned' } } satisfies Flunder);
+  test("only declared plugins run: without apis/wardle/group.ts's BanFlunder, a banned name is accepted", async () => {
+    await cs
+      .wardleV1alpha1()
+      .fischers()
+      .create({ apiVersion: `${GROUP}/v1alpha1`, kind: 'Fischer', metadata: { name: 'banning' }, disallowedFlunders: ['banned'] } satisfies Fischer);
+    const created = await cs
+      .wardleV1beta1()
+      .flunders('seam')
+      .create({ apiVersion: `${GROUP}/v1beta1`, kind: 'Flunder', metadata: { name: 'banned' } } satisfies Flunder);
     assert.equal(created.metadata?.name, 'banned');
   });
 
-  test('a version\'s protobuf messages reach the decoder when the group is installed', () => {
+  test("a version's protobuf messages reach the decoder when the group is installed", () => {
     assert.deepEqual(bodyMediaTypes({ apiVersion: `${GROUP}/v1beta1`, kind: 'Flunder' }), ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
     assert.deepEqual(bodyMediaTypes({ apiVersion: `${GROUP}/v1alpha1`, kind: 'Flunder' }), ['application/json', 'application/yaml']);
   });
@@ -134,11 +143,18 @@ describe('the group seam: which server serves a group', () => {
     const installed = withBuiltinGroups([...apiGroups, testGroup]);
     assert.deepEqual(names(installed), ['', 'apiextensions.k8s.io', 'apiregistration.k8s.io', GROUP]);
     assert.ok(installed.every((g, i) => i >= BUILTIN_GROUPS.length || g === BUILTIN_GROUPS[i]));
-    assert.equal(installed[3], apiGroups.find((g) => g.name === GROUP), 'the first definition of a name wins');
+    assert.equal(
+      installed[3],
+      apiGroups.find((g) => g.name === GROUP),
+      'the first definition of a name wins',
+    );
   });
 
-  test('a standalone aggregated server serves the given groups but the control plane\'s own, by default', () => {
-    assert.deepEqual(completeAggregatedOptions({}, apiGroups).groups.map((g) => g.name), [GROUP]);
+  test("a standalone aggregated server serves the given groups but the control plane's own, by default", () => {
+    assert.deepEqual(
+      completeAggregatedOptions({}, apiGroups).groups.map((g) => g.name),
+      [GROUP],
+    );
     assert.throws(() => completeAggregatedOptions({}, BUILTIN_GROUPS), /no group to serve: the server was given none but the control plane's own/);
     assert.throws(() => completeAggregatedOptions({ groups: [''] }, apiGroups), /--groups: "" is not a group of apis\/ a standalone server can serve \(available: wardle\.example\.com\)/);
   });
@@ -170,7 +186,7 @@ describe('the group seam: a standalone aggregated server installs the same decla
   const send = (method: string, path: string, body?: unknown) =>
     https.request({ method, path, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }) });
 
-  test('it serves the given group but the control plane\'s own, with the declared plugin and REST override', async () => {
+  test("it serves the given group but the control plane's own, with the declared plugin and REST override", async () => {
     assert.deepEqual(server.groups, [GROUP]);
     const flunders = `/apis/${GROUP}/v1beta1/namespaces/default/flunders`;
     assert.equal((await send('POST', flunders, { apiVersion: `${GROUP}/v1beta1`, kind: 'Flunder', metadata: { name: 'allowed' } })).status, 201);

@@ -22,7 +22,8 @@ const CONSUMER_NAMES = /wardle|flunder|fischer|crontab|stable\.example\.com/i;
  * clientset, informer factory and protobuf index (they list every group of the project), a
  * consumer group's code.
  */
-const CONSUMER_IMPORT = /(?:from|import)\s*\(?\s*['"]([^'"]*(?:generated\/(?:index|clientset\/index|informers\/factory|protobuf\/index)(?:\.js)?|apis\/(?:wardle|crds)\/[^'"]*|generated\/[a-z]+\/(?:wardle|stable)[^'"]*))['"]/;
+const CONSUMER_IMPORT =
+  /(?:from|import)\s*\(?\s*['"]([^'"]*(?:generated\/(?:index|clientset\/index|informers\/factory|protobuf\/index)(?:\.js)?|apis\/(?:wardle|crds)\/[^'"]*|generated\/[a-z]+\/(?:wardle|stable)[^'"]*))['"]/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -37,10 +38,12 @@ function offences(check: (line: string) => string | undefined): string[] {
   for (const file of sources(RUNTIME)) {
     const rel = relative(repoRoot, file).split('\\').join('/');
     if (REPOSITORY_ENTRIES.has(rel)) continue;
-    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-      const what = check(line);
-      if (what !== undefined) found.push(`${rel}:${i + 1}: ${what}: ${line.trim().slice(0, 160)}`);
-    });
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const what = check(line);
+        if (what !== undefined) found.push(`${rel}:${i + 1}: ${what}: ${line.trim().slice(0, 160)}`);
+      });
   }
   return found;
 }
@@ -53,7 +56,7 @@ test('nothing under runtime/ names a group, kind or resource of a consumer (code
   assert.deepEqual(found, [], `the runtime names a consumer's API; use a neutral or built-in example:\n${found.join('\n')}`);
 });
 
-test('nothing under runtime/ imports the project\'s generated index or a consumer group', () => {
+test("nothing under runtime/ imports the project's generated index or a consumer group", () => {
   const found = offences((line) => {
     const m = CONSUMER_IMPORT.exec(line);
     return m === null ? undefined : `imports ${m[1]}`;

@@ -37,7 +37,10 @@ describeBackends('hostile input fuzz', (cp, backend) => {
     if (out) appendFileSync(out, [`# ${backend}: ${summary(report)}`, ...report.readyz.failures, ...report.failures, ''].join('\n'));
     assert.equal(cp().exited(), undefined, `the server exited during the fuzz (FUZZ_SEED=${SEED}):\n${cp().log().slice(-4000)}`);
     const problems = [...report.readyz.failures.slice(0, 5), ...report.failures.slice(0, 40)];
-    if (problems.length > 0) assert.fail(`${report.failures.length} of ${report.count} answers wrong, ${report.readyz.failures.length} of ${report.readyz.probes} /readyz probes failed (FUZZ_SEED=${SEED} FUZZ_COUNT=${COUNT}); the first:\n${problems.join('\n')}`);
+    if (problems.length > 0)
+      assert.fail(
+        `${report.failures.length} of ${report.count} answers wrong, ${report.readyz.failures.length} of ${report.readyz.probes} /readyz probes failed (FUZZ_SEED=${SEED} FUZZ_COUNT=${COUNT}); the first:\n${problems.join('\n')}`,
+      );
   });
 
   it('afterwards: same process, ready within 1 s, /metrics answers, no prototype pollution', async () => {

@@ -14,7 +14,11 @@ function statusOf(res: RawResponse): StatusBody | Error {
 
 /** The body of a 2xx: a JSON object, or (watch) newline-separated JSON events. */
 function successBody(res: RawResponse, watch: boolean): unknown {
-  if (watch) return res.text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+  if (watch)
+    return res.text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as unknown);
   return JSON.parse(res.text) as unknown;
 }
 

@@ -81,7 +81,10 @@ class ObjectLocks {
     const prev = this.tails.get(key) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((r) => (release = r));
-    this.tails.set(key, prev.then(() => mine));
+    this.tails.set(
+      key,
+      prev.then(() => mine),
+    );
     return prev.then(() => release);
   }
 }

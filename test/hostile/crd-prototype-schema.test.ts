@@ -79,7 +79,10 @@ describeBackends('a CRD schema with prototype-named properties', (cp: () => Cont
   test('wrong types and CEL rules on those properties are 422 with their paths', async () => {
     const wrong = await admin.json('POST', GADGETS, gadget('w', '{"__proto__":{"isAdmin":true},"constructor":5}'));
     assert.equal(wrong.status, 422, JSON.stringify(wrong.body));
-    const fields = ((at(wrong.body, 'details', 'causes') as Obj[] | undefined) ?? []).map((c) => c['field']).filter((f) => f !== '<nil>').sort();
+    const fields = ((at(wrong.body, 'details', 'causes') as Obj[] | undefined) ?? [])
+      .map((c) => c['field'])
+      .filter((f) => f !== '<nil>')
+      .sort();
     assert.deepEqual(fields, ['spec.__proto__', 'spec.constructor']);
     const cel = await admin.json('POST', GADGETS, gadget('b', '{"constructor":"bad","toString":11}'));
     assert.equal(cel.status, 422, JSON.stringify(cel.body));
@@ -97,13 +100,22 @@ describeBackends('a CRD schema with prototype-named properties', (cp: () => Cont
     const columns = (table.body['columnDefinitions'] as Obj[]).map((c) => c['name']);
     assert.deepEqual(columns.slice(1, 4), ['Ctor', 'Proto', 'ToString']);
     const rows = table.body['rows'] as Array<{ cells: unknown[] }>;
-    assert.deepEqual(rows.map((r) => r.cells.slice(0, 4)), [['t1', 'x', 'p1', 3]]);
+    assert.deepEqual(
+      rows.map((r) => r.cells.slice(0, 4)),
+      [['t1', 'x', 'p1', 3]],
+    );
     const byCtor = await admin.json('GET', `${GADGETS}?fieldSelector=spec.constructor%3Dy`);
     assert.equal(byCtor.status, 200, JSON.stringify(byCtor.body));
-    assert.deepEqual((byCtor.body['items'] as Obj[]).map((i) => at(i, 'metadata', 'name')), ['t2']);
+    assert.deepEqual(
+      (byCtor.body['items'] as Obj[]).map((i) => at(i, 'metadata', 'name')),
+      ['t2'],
+    );
     const byProto = await admin.json('GET', `${GADGETS}?fieldSelector=spec.__proto__%3Dp1`);
     assert.equal(byProto.status, 200, JSON.stringify(byProto.body));
-    assert.deepEqual((byProto.body['items'] as Obj[]).map((i) => at(i, 'metadata', 'name')), ['t1']);
+    assert.deepEqual(
+      (byProto.body['items'] as Obj[]).map((i) => at(i, 'metadata', 'name')),
+      ['t1'],
+    );
     const unknown = await admin.json('GET', `${GADGETS}?fieldSelector=spec.toString%3D3`);
     assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
     await assertClean();
@@ -117,7 +129,10 @@ describeBackends('a CRD schema with prototype-named properties', (cp: () => Cont
     const r = await admin.json('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', bad);
     assert.equal(r.status, 422, JSON.stringify(r.body));
     const causes = (at(r.body, 'details', 'causes') as Obj[]).map((c) => `${String(c['field'])}: ${String(c['message'])}`);
-    assert.ok(causes.some((c) => /selectableFields\[0\]\.jsonPath: .*does not refer to a valid field/.test(c)), causes.join('\n'));
+    assert.ok(
+      causes.some((c) => /selectableFields\[0\]\.jsonPath: .*does not refer to a valid field/.test(c)),
+      causes.join('\n'),
+    );
     await assertClean();
   });
 });

@@ -103,7 +103,8 @@ describeBackends('hostile decode and patch input', (cp: () => ControlPlane) => {
   });
 
   test('__proto__ and constructor round-trip in schemaless data and maps of a custom resource: create, get, patch, watch; CEL reads them as keys', async () => {
-    const body = '{"apiVersion":"hostile.example.com/v1","kind":"Widget","metadata":{"name":"w1"},"spec":{"image":"i","__proto__":{"pruned":true},"free":{"__proto__":{"isAdmin":true},"constructor":{"prototype":1}},"m":{"__proto__":"p","constructor":"c"}}}';
+    const body =
+      '{"apiVersion":"hostile.example.com/v1","kind":"Widget","metadata":{"name":"w1"},"spec":{"image":"i","__proto__":{"pruned":true},"free":{"__proto__":{"isAdmin":true},"constructor":{"prototype":1}},"m":{"__proto__":"p","constructor":"c"}}}';
     const created = await admin.request({ method: 'POST', path: WIDGETS, headers: { 'Content-Type': 'application/json' }, body });
     assert.equal(created.status, 201, created.text);
     const rv = at(JSON.parse(created.text), 'metadata', 'resourceVersion') as string;
@@ -119,14 +120,22 @@ describeBackends('hostile decode and patch input', (cp: () => ControlPlane) => {
       const merged = await admin.request({ method: 'PATCH', path: `${WIDGETS}/w1`, headers: MERGE, body: '{"spec":{"free":{"__proto__":{"x":2}},"m":{"__proto__":"q"}}}' });
       assert.equal(merged.status, 200, merged.text);
       assert.deepEqual(at(JSON.parse(merged.text), 'spec', 'free', '__proto__'), { isAdmin: true, x: 2 });
-      const patched = await admin.request({ method: 'PATCH', path: `${WIDGETS}/w1`, headers: JSONPATCH, body: '[{"op":"replace","path":"/spec/m/__proto__","value":"r"},{"op":"copy","from":"/spec/free/__proto__","path":"/spec/free/prototype"}]' });
+      const patched = await admin.request({
+        method: 'PATCH',
+        path: `${WIDGETS}/w1`,
+        headers: JSONPATCH,
+        body: '[{"op":"replace","path":"/spec/m/__proto__","value":"r"},{"op":"copy","from":"/spec/free/__proto__","path":"/spec/free/prototype"}]',
+      });
       assert.equal(patched.status, 200, patched.text);
       const p = JSON.parse(patched.text) as Obj;
       assert.equal(at(p, 'spec', 'm', '__proto__'), 'r');
       assert.deepEqual(at(p, 'spec', 'free', 'prototype'), { isAdmin: true, x: 2 });
 
       const events = await watch.until((es) => es.length >= 2);
-      assert.deepEqual(events.map((e) => e.type), ['MODIFIED', 'MODIFIED']);
+      assert.deepEqual(
+        events.map((e) => e.type),
+        ['MODIFIED', 'MODIFIED'],
+      );
       assert.equal(at(events[1]?.object, 'spec', 'm', '__proto__'), 'r');
 
       const bad = await admin.request({ method: 'PATCH', path: `${WIDGETS}/w1`, headers: MERGE, body: '{"spec":{"m":{"constructor":"bad"}}}' });
@@ -138,7 +147,7 @@ describeBackends('hostile decode and patch input', (cp: () => ControlPlane) => {
     await assertHealthy();
   });
 
-  test('a 2.8 KB JSON patch of 22 doubling copies is a 422 (kube\'s 3 MiB copy limit), not a stall', async () => {
+  test("a 2.8 KB JSON patch of 22 doubling copies is a 422 (kube's 3 MiB copy limit), not a stall", async () => {
     const ops: Obj[] = [{ op: 'add', path: '/metadata/annotations', value: { a: 'x'.repeat(100) } }];
     for (let i = 0; i < 22; i++) ops.push({ op: 'copy', from: '/metadata/annotations', path: `/metadata/annotations/c${i}` });
     const body = JSON.stringify(ops);
@@ -165,12 +174,21 @@ describeBackends('hostile decode and patch input', (cp: () => ControlPlane) => {
       await send(`merge ${n}`, 'PATCH', `${WIDGETS}/deep`, 'application/merge-patch+json', `{"spec":{"free":${deep(n)}}}`);
     }
     await send('json patch result', 'PATCH', `${WIDGETS}/deep`, 'application/json-patch+json', `[{"op":"copy","from":"/spec/free","path":"/spec/free${'/a'.repeat(500)}"}]`);
-    assert.deepEqual(answers.map(([what, code]) => [what, code]), [
-      ['json 1001', 400], ['yaml 1001', 400], ['merge 1001', 400],
-      ['json 5000', 400], ['yaml 5000', 400], ['merge 5000', 400],
-      ['json 9999', 400], ['yaml 9999', 400], ['merge 9999', 400],
-      ['json patch result', 422],
-    ]);
+    assert.deepEqual(
+      answers.map(([what, code]) => [what, code]),
+      [
+        ['json 1001', 400],
+        ['yaml 1001', 400],
+        ['merge 1001', 400],
+        ['json 5000', 400],
+        ['yaml 5000', 400],
+        ['merge 5000', 400],
+        ['json 9999', 400],
+        ['yaml 9999', 400],
+        ['merge 9999', 400],
+        ['json patch result', 422],
+      ],
+    );
     await assertHealthy();
   });
 

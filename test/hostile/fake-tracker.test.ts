@@ -21,7 +21,7 @@ const own = (o: unknown, ...path: string[]): unknown =>
 describe('fake ObjectTracker with __proto__ and constructor keys', () => {
   afterEach(() => {
     assert.deepEqual(Object.keys(Object.prototype), []);
-    assert.equal((({}) as Record<string, unknown>)['isAdmin'], undefined);
+    assert.equal(({} as Record<string, unknown>)['isAdmin'], undefined);
   });
 
   test('create, every patch type and apply keep them as fields', () => {

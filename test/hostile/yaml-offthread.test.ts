@@ -32,10 +32,9 @@ describe('large YAML bodies off the event loop (npm start bundle, SQLite)', () =
 
   test('a GET is answered while a large YAML body is decoded, then the create succeeds', async () => {
     let postDone = false;
-    const post = c.request({ method: 'POST', path: '/api/v1/namespaces', headers: YAML, body: largeYAMLNamespace('big-yaml', 2.5 * 1024 * 1024), timeoutMs: 600_000 })
-      .finally(() => {
-        postDone = true;
-      });
+    const post = c.request({ method: 'POST', path: '/api/v1/namespaces', headers: YAML, body: largeYAMLNamespace('big-yaml', 2.5 * 1024 * 1024), timeoutMs: 600_000 }).finally(() => {
+      postDone = true;
+    });
     await untilMutatingInFlight(() => postDone);
     const get = await c.json('GET', '/api/v1/namespaces/default');
     assert.equal(get.status, 200);
@@ -46,7 +45,7 @@ describe('large YAML bodies off the event loop (npm start bundle, SQLite)', () =
     assert.equal((JSON.parse(created.text) as { metadata: { name: string } }).metadata.name, 'big-yaml');
   });
 
-  test('a deadline passing mid-decode is kube\'s 504; the server keeps serving and decoding', async () => {
+  test("a deadline passing mid-decode is kube's 504; the server keeps serving and decoding", async () => {
     // 100 ms: loopback delivers the body in a few ms, and decoding 2.5 MiB of YAML takes far
     // longer on any machine (about 1 s on a quiet one here), so the deadline passes mid-decode.
     const r = await c.request({ method: 'POST', path: '/api/v1/namespaces?timeout=100ms', headers: YAML, body: largeYAMLNamespace('too-slow', 2.5 * 1024 * 1024), timeoutMs: 600_000 });

@@ -169,7 +169,10 @@ describeBackends('@kubernetes/client-node', (cp) => {
       await eventually('update seen', async () => informer.get(name, informNs)?.spec?.['flunderReference'] === 'x');
       await custom.deleteNamespacedCustomObject({ ...wardle, namespace: informNs, name: pre });
       await eventually('delete seen', async () => informer.get(pre, informNs) === undefined);
-      assert.deepEqual(informer.list(informNs).map((o) => o.metadata?.name), [name]);
+      assert.deepEqual(
+        informer.list(informNs).map((o) => o.metadata?.name),
+        [name],
+      );
       assert.ok(events.includes(`add ${pre}`) && events.includes(`add ${name}`) && events.includes(`update ${name}`) && events.includes(`delete ${pre}`), events.join('; '));
       assert.deepEqual(errors, []);
     } finally {

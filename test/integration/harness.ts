@@ -82,11 +82,13 @@ export class ControlPlane {
     this.output = output;
     proc.stdout?.on('data', (d: Buffer) => this.append(d));
     proc.stderr?.on('data', (d: Buffer) => this.append(d));
-    this.exitedP = new Promise((r) => proc.once('exit', (code, signal) => {
-      this.exitInfo = { code, signal };
-      running.delete(proc);
-      r();
-    }));
+    this.exitedP = new Promise((r) =>
+      proc.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        running.delete(proc);
+        r();
+      }),
+    );
     if (proc.exitCode !== null || proc.signalCode !== null) this.exitInfo = { code: proc.exitCode, signal: proc.signalCode };
     this.credentials = readCredentials(this.kubeconfigPath);
     this.url = this.credentials.server;
@@ -133,7 +135,15 @@ export class ControlPlane {
       const etcdPrefix = o.backend === 'etcd3' ? (o.etcdPrefix ?? `/registry-${randomBytes(6).toString('hex')}`) : undefined;
       const root = o.root ?? repoRoot;
       const serve = o.root === undefined ? serveScript : join(root, 'runtime/controlplane/serve.ts');
-      const args = [...(o.bundled === true ? [join(root, 'hack/start.mjs')] : ['--conditions=source', '--import', 'tsx', serve]), '--secure-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir];
+      const args = [
+        ...(o.bundled === true ? [join(root, 'hack/start.mjs')] : ['--conditions=source', '--import', 'tsx', serve]),
+        '--secure-port',
+        '0',
+        '--bind-address',
+        '127.0.0.1',
+        '--data-dir',
+        dataDir,
+      ];
       if (o.backend === 'etcd3' && etcd && etcdPrefix) {
         args.push('--storage-backend', 'etcd3', '--etcd-servers', etcd.endpoints.join(','), '--etcd-prefix', etcdPrefix);
       } else {

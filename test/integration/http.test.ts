@@ -52,7 +52,10 @@ describeBackends('HTTP wire contract', (cp) => {
     assert.ok(checks.length >= 2, v.text);
     for (const l of checks) assert.match(l, /^\[\+\][\w./-]+ ok$/);
     assert.ok(checks.includes('[+]ping ok'), v.text);
-    assert.ok(checks.some((l) => /etcd|storage/.test(l)), `a storage check in:\n${v.text}`);
+    assert.ok(
+      checks.some((l) => /etcd|storage/.test(l)),
+      `a storage check in:\n${v.text}`,
+    );
     const lv = await c.request({ path: '/livez?verbose' });
     assert.match(lv.text.trim(), /livez check passed$/);
     const one = await c.request({ path: '/readyz/ping' });
@@ -96,18 +99,28 @@ describeBackends('HTTP wire contract', (cp) => {
       const d = await c.json('DELETE', `${FLUNDERS}/namespaces/${ns}/flunders/${names[2]}`);
       assert.equal(d.status, 200, JSON.stringify(d.body));
       const evs = await w.until((e) => e.length >= 5);
-      assert.deepEqual(evs.map((e) => `${e.type} ${meta(e.object).name}`), [`ADDED ${names[0]}`, `ADDED ${names[1]}`, `ADDED ${names[2]}`, `MODIFIED ${names[0]}`, `DELETED ${names[2]}`]);
+      assert.deepEqual(
+        evs.map((e) => `${e.type} ${meta(e.object).name}`),
+        [`ADDED ${names[0]}`, `ADDED ${names[1]}`, `ADDED ${names[2]}`, `MODIFIED ${names[0]}`, `DELETED ${names[2]}`],
+      );
       for (const e of evs) {
         assert.equal(e.object['apiVersion'], 'wardle.example.com/v1beta1');
         assert.equal(e.object['kind'], 'Flunder');
       }
       const rvs = evs.map((e) => Number(meta(e.object).resourceVersion));
-      assert.deepEqual([...rvs].sort((a, b) => a - b), rvs, 'ordered by resourceVersion');
+      assert.deepEqual(
+        [...rvs].sort((a, b) => a - b),
+        rvs,
+        'ordered by resourceVersion',
+      );
       assert.ok(rvs.every((r) => r > Number(rv)));
       assert.equal(w.pending, '', 'every event is followed by a newline');
       // names[1] enters with its label; names[0] enters the selection by the patch (ADDED).
       const s = await sel.until((e) => e.length >= 2);
-      assert.deepEqual(s.map((e) => `${e.type} ${meta(e.object).name}`), [`ADDED ${names[1]}`, `ADDED ${names[0]}`]);
+      assert.deepEqual(
+        s.map((e) => `${e.type} ${meta(e.object).name}`),
+        [`ADDED ${names[1]}`, `ADDED ${names[0]}`],
+      );
     } finally {
       w.close();
       sel.close();
@@ -120,7 +133,10 @@ describeBackends('HTTP wire contract', (cp) => {
     const w = await c.watch(`${FLUNDERS}/namespaces/${ns}/flunders?watch=true&resourceVersion=${rv}&timeoutSeconds=1`);
     await w.end(20_000);
     assert.equal(w.status, 200);
-    assert.ok(w.events.every((e: WatchEvent) => e.type !== 'BOOKMARK' && e.type !== 'ERROR'), JSON.stringify(w.events));
+    assert.ok(
+      w.events.every((e: WatchEvent) => e.type !== 'BOOKMARK' && e.type !== 'ERROR'),
+      JSON.stringify(w.events),
+    );
     assert.equal(w.pending, '');
   });
 
@@ -176,7 +192,12 @@ describeBackends('HTTP wire contract', (cp) => {
     const s413 = asStatus(r413.text);
     assert.equal(s413.reason, 'RequestEntityTooLarge');
     assert.equal(s413.code, 413);
-    const r415 = await c.request({ method: 'POST', path: `${FLUNDERS}/namespaces/${ns}/flunders`, headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' }, body: Buffer.from([0x6b, 0x38, 0x73, 0x00]) });
+    const r415 = await c.request({
+      method: 'POST',
+      path: `${FLUNDERS}/namespaces/${ns}/flunders`,
+      headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' },
+      body: Buffer.from([0x6b, 0x38, 0x73, 0x00]),
+    });
     assert.equal(r415.status, 415);
     assert.equal(asStatus(r415.text).reason, 'UnsupportedMediaType');
     const p415 = await c.request({ method: 'PATCH', path: `${FLUNDERS}/namespaces/${ns}/flunders/x`, headers: { 'Content-Type': 'text/plain' }, body: '{}' });
@@ -260,7 +281,11 @@ describe('HTTP wire contract: restart, limits, shutdown', () => {
       );
       const by = new Map<number, number>();
       for (const r of results) by.set(r.status, (by.get(r.status) ?? 0) + 1);
-      assert.deepEqual([...by.keys()].filter((s) => s !== 201 && s !== 429), [], `statuses: ${JSON.stringify([...by])}`);
+      assert.deepEqual(
+        [...by.keys()].filter((s) => s !== 201 && s !== 429),
+        [],
+        `statuses: ${JSON.stringify([...by])}`,
+      );
       const limited = results.find((r) => r.status === 429);
       assert.ok(limited, `no 429 among ${JSON.stringify([...by])}`);
       const st = asStatus(limited.text);

@@ -106,7 +106,11 @@ describe('HTTP/2', () => {
       assert.deepEqual({ method: echo.method, url: echo.url, user: echo.user.name, body: echo.body }, { method: 'POST', url: `${THINGS}/x?y=1`, user: 'system:admin', body: '{"a":1}' });
       const seen = backend.last(`${THINGS}/x`);
       assert.ok(seen !== undefined);
-      assert.deepEqual(Object.keys(seen.headers).filter((h) => h.startsWith(':')), [], 'no HTTP/2 pseudo-header reaches the backend');
+      assert.deepEqual(
+        Object.keys(seen.headers).filter((h) => h.startsWith(':')),
+        [],
+        'no HTTP/2 pseudo-header reaches the backend',
+      );
       const hop = await h2Request(session, `${THINGS}/answer-headers`);
       assert.equal(hop.status, 200, hop.body);
       assert.deepEqual([hop.headers['connection'], hop.headers['keep-alive'], hop.headers['x-hop']], [undefined, undefined, undefined]);

@@ -36,7 +36,10 @@ export class HttpsClient {
   readonly agent: Agent;
 
   /** `anonymous` trusts the CA but presents no credentials (kube's system:anonymous). */
-  constructor(readonly creds: Credentials, opts: { maxSockets?: number; anonymous?: boolean } = {}) {
+  constructor(
+    readonly creds: Credentials,
+    opts: { maxSockets?: number; anonymous?: boolean } = {},
+  ) {
     this.anonymous = opts.anonymous ?? false;
     this.agent = new Agent({
       keepAlive: true,
@@ -123,7 +126,10 @@ export class WatchStream {
   private buf = '';
   private waiters: Array<() => void> = [];
 
-  constructor(readonly res: IncomingMessage, private readonly abort: () => void) {
+  constructor(
+    readonly res: IncomingMessage,
+    private readonly abort: () => void,
+  ) {
     res.on('data', (c: Buffer) => {
       const s = c.toString('utf8');
       this.chunks.push(s);

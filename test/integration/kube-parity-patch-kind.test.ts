@@ -37,7 +37,12 @@ describeBackends('PATCH that changes the kind', (cp) => {
     const created = await c.json('POST', crontabs, cronTab(name, undefined, `${CR_GROUP}/v1`));
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const invalidKind: Obj = {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'Invalid',
+      code: 422,
       message: `Foo.${CR_GROUP} "${name}" is invalid: kind: Invalid value: "Foo": must be CronTab`,
       details: { name, group: CR_GROUP, kind: 'Foo', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Foo": must be CronTab', field: 'kind' }] },
     };
@@ -60,17 +65,29 @@ describeBackends('PATCH that changes the kind', (cp) => {
     const otherGroup = await c.json('PATCH', `${crontabs}/${name}`, { apiVersion: 'other.example.com/v1' }, MERGE);
     assert.equal(otherGroup.status, 422, JSON.stringify(otherGroup.body));
     assert.deepEqual(otherGroup.body, {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'Invalid',
+      code: 422,
       message: `CronTab.other.example.com "${name}" is invalid: apiVersion: Invalid value: "other.example.com/v1": must be ${CR_GROUP}/v1`,
       details: { name, group: 'other.example.com', kind: 'CronTab', causes: [apiVersionCause('other.example.com/v1')] },
     });
 
     const both = await c.json('PATCH', `${crontabs}/${name}`, { apiVersion: `${CR_GROUP}/v9`, kind: 'Foo' }, MERGE);
     assert.deepEqual(both.body, {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'Invalid',
+      code: 422,
       message: `Foo.${CR_GROUP} "${name}" is invalid: [kind: Invalid value: "Foo": must be CronTab, apiVersion: Invalid value: "${CR_GROUP}/v9": must be ${CR_GROUP}/v1]`,
       details: {
-        name, group: CR_GROUP, kind: 'Foo',
+        name,
+        group: CR_GROUP,
+        kind: 'Foo',
         causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Foo": must be CronTab', field: 'kind' }, apiVersionCause(`${CR_GROUP}/v9`)],
       },
     });

@@ -139,7 +139,10 @@ describeBackends('kube-apiserver parity', (cp) => {
     const generated = await c.json('POST', url, { ...flunderV1beta1.manifest('', ns), metadata: { generateName: 'Bad-' } });
     assert.equal(generated.status, 422, JSON.stringify(generated.body));
     const causes = (generated.body['details'] as { causes: Array<{ field: string }> }).causes;
-    assert.deepEqual(causes.map((x) => x.field), ['metadata.generateName', 'metadata.name']);
+    assert.deepEqual(
+      causes.map((x) => x.field),
+      ['metadata.generateName', 'metadata.name'],
+    );
 
     // A trailing dash is how prefixes end: valid, with or without a name.
     const named = await c.json('POST', url, { ...flunderV1beta1.manifest('named', ns), metadata: { name: 'named', generateName: 'fine-' } });
@@ -153,7 +156,12 @@ describeBackends('kube-apiserver parity', (cp) => {
     const asNamespace = await c.json('POST', services, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'k1' } });
     assert.equal(asNamespace.status, 400);
     assert.deepEqual(asNamespace.body, {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'BadRequest', code: 400,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'BadRequest',
+      code: 400,
       message: 'Namespace in version "v1" cannot be handled as a Service: converting (v1.Namespace) to (core.Service): unknown conversion',
     });
     const unknown = await c.json('POST', services, { apiVersion: 'v1', kind: 'Foo', metadata: { name: 'k1' } });
@@ -167,7 +175,12 @@ describeBackends('kube-apiserver parity', (cp) => {
     assert.equal(asList.body['message'], 'FlunderList in version "v1beta1" cannot be handled as a Flunder: converting (v1beta1.FlunderList) to (wardle.Flunder): unknown conversion');
 
     const invalidKind = (name: string): Obj => ({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'Invalid',
+      code: 422,
       message: `Foo.${CR_GROUP} "${name}" is invalid: kind: Invalid value: "Foo": must be CronTab`,
       details: { name, group: CR_GROUP, kind: 'Foo', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Foo": must be CronTab', field: 'kind' }] },
     });
@@ -183,7 +196,14 @@ describeBackends('kube-apiserver parity', (cp) => {
     const svc = await c.json('POST', `/api/v1/namespaces/${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ok' }, spec: { ports: [{ name: 'http', port: 80 }] } });
     assert.equal(svc.status, 201, JSON.stringify(svc.body));
     const routeless = {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server could not find the requested resource',
+      reason: 'NotFound',
+      details: {},
+      code: 404,
     };
     for (const path of [
       '/api/v1/foos',

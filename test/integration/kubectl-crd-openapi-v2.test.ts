@@ -70,7 +70,7 @@ describe(`kubectl 1.${MINOR} validates custom resources from /openapi/v2`, { ski
         ns = uniqueName('crdv2');
         ok(await kc.createNamespace(ns), cp());
         await createEstablishedCRD(c, CRD, `/apis/${GROUP}/v1/namespaces/${ns}/widgets`);
-        await until('the Widget definition is in /openapi/v2', async () => ((await c.request({ path: '/openapi/v2' })).text.includes('"com.example.v2validation.v1.Widget"') || undefined), 60_000);
+        await until('the Widget definition is in /openapi/v2', async () => (await c.request({ path: '/openapi/v2' })).text.includes('"com.example.v2validation.v1.Widget"') || undefined, 60_000);
       });
       after(() => {
         kc.dispose();

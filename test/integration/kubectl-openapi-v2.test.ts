@@ -64,7 +64,10 @@ describeKubectlMinor(32, 'kubectl 1.32 applies a kind: List (validated against O
   it('apply -f of a List holding two Flunders', async () => {
     const names = [uniqueName('a'), uniqueName('b')];
     const out = ok(await run(['apply', '-f', '-'], list(names.map((n) => flunderV1beta1.manifest(n, ns())))), cp());
-    assert.deepEqual(out.split('\n'), names.map((n) => `flunder.wardle.example.com/${n} created`));
+    assert.deepEqual(
+      out.split('\n'),
+      names.map((n) => `flunder.wardle.example.com/${n} created`),
+    );
     const got = ok(await run(['get', 'flunders', '-n', ns(), '-o', 'name']), cp());
     assert.deepEqual(got.split('\n').sort(), names.map((n) => `flunder.wardle.example.com/${n}`).sort());
   });

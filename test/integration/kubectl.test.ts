@@ -162,23 +162,30 @@ describe('kubectl against the control plane', { skip: noKubectl ?? false }, () =
 // Version skew: every kubectl minor installed beside the dispatcher reads discovery and lists
 // (1.27/1.28 use aggregated discovery v2beta1; apply/explain there need OpenAPI v2 protobuf).
 describe('kubectl version skew', { skip: noKubectl ?? false }, () => {
-  describeBackends('kubectl minors', (cp) => {
-    let kc: Kubectl;
-    before(() => {
-      kc = new Kubectl(cp);
-    });
-    after(() => kc.dispose());
-    for (const minor of [27, 28, 29, 30, 31, 32, 33]) {
-      it(`kubectl 1.${minor}: api-resources and get flunders`, { skip: kubectlBinary(minor) ? false : kubectlUnavailable(minor) ?? false }, async () => {
-        const res = squashLines(ok(await kc.run(['api-resources', '--api-group=wardle.example.com'], { minor }), cp()));
-        assert.ok(res.some((l) => l.startsWith('flunders fl wardle.example.com/v1beta1 true Flunder')), res.join('\n'));
-        const name = `skew-${minor}`;
-        ok(await kc.run(['create', '--validate=false', '-f', '-'], { minor, stdin: JSON.stringify(flunderV1beta1.manifest(name, 'default')) }), cp());
-        const rows = squashLines(ok(await kc.run(['get', 'flunders', name], { minor }), cp()));
-        assert.deepEqual(rows[0]?.split(' '), flunderV1beta1.columns);
-        assert.match(rows[1] ?? '', new RegExp(`^${name} other (<none> )?Flunder \\d+s$`));
-        ok(await kc.run(['delete', 'flunder', name], { minor }), cp());
+  describeBackends(
+    'kubectl minors',
+    (cp) => {
+      let kc: Kubectl;
+      before(() => {
+        kc = new Kubectl(cp);
       });
-    }
-  }, { only: ['sqlite'] });
+      after(() => kc.dispose());
+      for (const minor of [27, 28, 29, 30, 31, 32, 33]) {
+        it(`kubectl 1.${minor}: api-resources and get flunders`, { skip: kubectlBinary(minor) ? false : (kubectlUnavailable(minor) ?? false) }, async () => {
+          const res = squashLines(ok(await kc.run(['api-resources', '--api-group=wardle.example.com'], { minor }), cp()));
+          assert.ok(
+            res.some((l) => l.startsWith('flunders fl wardle.example.com/v1beta1 true Flunder')),
+            res.join('\n'),
+          );
+          const name = `skew-${minor}`;
+          ok(await kc.run(['create', '--validate=false', '-f', '-'], { minor, stdin: JSON.stringify(flunderV1beta1.manifest(name, 'default')) }), cp());
+          const rows = squashLines(ok(await kc.run(['get', 'flunders', name], { minor }), cp()));
+          assert.deepEqual(rows[0]?.split(' '), flunderV1beta1.columns);
+          assert.match(rows[1] ?? '', new RegExp(`^${name} other (<none> )?Flunder \\d+s$`));
+          ok(await kc.run(['delete', 'flunder', name], { minor }), cp());
+        });
+      }
+    },
+    { only: ['sqlite'] },
+  );
 });

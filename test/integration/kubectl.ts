@@ -111,7 +111,10 @@ export class KubectlProcess {
   private readonly closed: Promise<number | null>;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly child: ChildProcess, timeoutMs: number) {
+  constructor(
+    private readonly child: ChildProcess,
+    timeoutMs: number,
+  ) {
     this.out = collect(child);
     this.closed = new Promise((r) => child.once('close', (c) => r(c)));
     this.timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -159,5 +162,8 @@ export class KubectlProcess {
 
 /** Splits output into non-empty lines with runs of whitespace collapsed (table columns). */
 export function squashLines(s: string): string[] {
-  return s.split('\n').map((l) => l.trim().replace(/\s+/g, ' ')).filter((l) => l !== '');
+  return s
+    .split('\n')
+    .map((l) => l.trim().replace(/\s+/g, ' '))
+    .filter((l) => l !== '');
 }

@@ -43,8 +43,14 @@ export function declareVerbTests(k: KindCase, get: () => { kc: Kubectl; cp: Cont
       assert.match(String(y.metadata['creationTimestamp']), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       const list = JSON.parse(ok(await run(['get', k.resource, '-o', 'json']), get().cp)) as { kind: string; items: Obj[] };
       assert.equal(list.kind, 'List');
-      assert.ok(list.items.some((i) => i.metadata['name'] === name), 'listed');
-      assert.ok(list.items.every((i) => i['apiVersion'] === k.apiVersion), 'items in the requested version');
+      assert.ok(
+        list.items.some((i) => i.metadata['name'] === name),
+        'listed',
+      );
+      assert.ok(
+        list.items.every((i) => i['apiVersion'] === k.apiVersion),
+        'items in the requested version',
+      );
       const names = ok(await run(['get', k.resource, '-o', 'name']), get().cp).split('\n');
       assert.ok(names.includes(`${k.printed}/${name}`), names.join(','));
     });
@@ -109,7 +115,10 @@ export function declareVerbTests(k: KindCase, get: () => { kc: Kubectl; cp: Cont
       assert.equal(ok(await run(['replace', '-f', '-'], JSON.stringify(live)), get().cp), `${k.printed}/${name} replaced`);
       assert.equal(await jsonpath(name, '{.metadata.labels.replaced}'), 'yes');
       const r = await run(['replace', '-f', '-'], JSON.stringify(stale));
-      fails(r, `Error from server (Conflict): error when replacing "STDIN": Operation cannot be fulfilled on ${k.groupResource} "${name}": the object has been modified; please apply your changes to the latest version and try again`);
+      fails(
+        r,
+        `Error from server (Conflict): error when replacing "STDIN": Operation cannot be fulfilled on ${k.groupResource} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+      );
     });
 
     it('delete, then get is NotFound exactly as kubectl prints it', async () => {

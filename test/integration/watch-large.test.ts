@@ -112,14 +112,18 @@ for (const backend of backends) {
       const expected = [...present];
       const liveName = `live-${live++}`;
       // A watch cache still loading 10,000 objects after a restart answers 429; clients retry.
-      const w = await until('the watch to be served', async () => {
-        const opened = await client().watch(`${FLUNDERS}/namespaces/${ns}/flunders?watch=true${query}`);
-        if (opened.status === 429) {
-          opened.close();
-          return undefined;
-        }
-        return opened;
-      }, 120_000);
+      const w = await until(
+        'the watch to be served',
+        async () => {
+          const opened = await client().watch(`${FLUNDERS}/namespaces/${ns}/flunders?watch=true${query}`);
+          if (opened.status === 429) {
+            opened.close();
+            return undefined;
+          }
+          return opened;
+        },
+        120_000,
+      );
       try {
         assert.equal(w.status, 200);
         await w.until((evs) => evs.length >= 1, 120_000);
@@ -127,7 +131,10 @@ for (const backend of backends) {
         present.push(liveName);
         const evs = await w.until((e) => e.some((ev) => ev.type !== 'BOOKMARK' && meta(ev).name === liveName), 120_000);
         const initial = evs.slice(0, expected.length);
-        assert.deepEqual(initial.filter((ev) => ev.type !== 'ADDED').map((ev) => JSON.stringify(ev).slice(0, 300)), []);
+        assert.deepEqual(
+          initial.filter((ev) => ev.type !== 'ADDED').map((ev) => JSON.stringify(ev).slice(0, 300)),
+          [],
+        );
         assert.deepEqual(initial.map((ev) => meta(ev).name).sort(), expected.sort());
         let rest = evs.slice(expected.length);
         if (bookmark) {
@@ -136,7 +143,10 @@ for (const backend of backends) {
           assert.equal(meta(first).annotations?.['k8s.io/initial-events-end'], 'true');
         }
         rest = rest.filter((ev) => ev.type !== 'BOOKMARK');
-        assert.deepEqual(rest.map((ev) => [ev.type, meta(ev).name]), [['ADDED', liveName]]);
+        assert.deepEqual(
+          rest.map((ev) => [ev.type, meta(ev).name]),
+          [['ADDED', liveName]],
+        );
       } finally {
         w.close();
       }

@@ -33,7 +33,7 @@ describe('lint: layers', () => {
     assert.deepEqual(await layerFindings('runtime/apimachinery/a/x.ts', '../b/y.js'), []);
     assert.deepEqual(await layerFindings('runtime/client/fake/x.ts', '../../registry/rest.js'), []);
     assert.deepEqual(await layerFindings('runtime/controlplane/x.ts', '../aggregator/index.js'), []);
-    assert.deepEqual(await layerFindings('runtime/apimachinery/x.ts', '../../apis/meta/v1/types.js'), [], 'the built-in API is everyone\'s');
+    assert.deepEqual(await layerFindings('runtime/apimachinery/x.ts', '../../apis/meta/v1/types.js'), [], "the built-in API is everyone's");
   });
 
   it('refuses a consumer group anywhere in runtime/, and an index of every group', async () => {
@@ -42,7 +42,7 @@ describe('lint: layers', () => {
     assert.deepEqual(await layerFindings('runtime/aggregator/x.ts', '../../generated/clientset/apiregistration/v1/index.js'), []);
   });
 
-  it('leaves tests and this repository\'s own entries alone', async () => {
+  it("leaves tests and this repository's own entries alone", async () => {
     assert.deepEqual(await layerFindings('runtime/apimachinery/x.test.ts', '../storage/errors.js'), []);
     assert.deepEqual(await layerFindings('test/x.ts', '../runtime/controlplane/options.js'), []);
     assert.deepEqual(await layerFindings('runtime/controlplane/serve.ts', '../../generated/index.js'), []);

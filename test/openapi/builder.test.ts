@@ -3,13 +3,7 @@ import { describe, it } from 'node:test';
 import { apiGroups } from '../../generated/index.js';
 import type { APIGroupDefinition } from '../../runtime/registry/types.js';
 import { dig } from '../apiextensions/controllers-helpers.js';
-import {
-  buildGroupVersionOpenAPI,
-  CUSTOM_RESOURCE_PATCH_TYPES,
-  openAPIFromGroupDefinition,
-  type OpenAPIV3Document,
-  type Operation,
-} from '../../runtime/server/openapi/index.js';
+import { buildGroupVersionOpenAPI, CUSTOM_RESOURCE_PATCH_TYPES, openAPIFromGroupDefinition, type OpenAPIV3Document, type Operation } from '../../runtime/server/openapi/index.js';
 
 const group = (name: string): APIGroupDefinition => apiGroups.find((g) => g.name === name)!;
 const wardleDocs = openAPIFromGroupDefinition(group('wardle.example.com'));
@@ -17,7 +11,11 @@ const wardleV1alpha1 = wardleDocs.find((d) => d.version === 'v1alpha1')!.documen
 const coreV1 = openAPIFromGroupDefinition(group(''))[0]!.document;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-interface GVK { group: string; version: string; kind: string }
+interface GVK {
+  group: string;
+  version: string;
+  kind: string;
+}
 
 function operations(doc: OpenAPIV3Document): [string, string, Operation][] {
   return Object.entries(doc.paths).flatMap(([path, item]) => METHODS.flatMap((m) => (item[m] ? [[path, m, item[m]!] as [string, string, Operation]] : [])));
@@ -101,7 +99,13 @@ describe('buildGroupVersionOpenAPI (wardle v1alpha1)', () => {
 
   it('puts name/namespace at path level and the query parameters on each operation', () => {
     const item = wardleV1alpha1.paths['/apis/wardle.example.com/v1alpha1/namespaces/{namespace}/flunders/{name}']!;
-    assert.deepEqual(item.parameters!.map((p) => [p.name, p.in, p.required]), [['name', 'path', true], ['namespace', 'path', true]]);
+    assert.deepEqual(
+      item.parameters!.map((p) => [p.name, p.in, p.required]),
+      [
+        ['name', 'path', true],
+        ['namespace', 'path', true],
+      ],
+    );
     const names = (op: Operation | undefined): string[] => (op?.parameters ?? []).map((p) => p.name).sort();
     assert.deepEqual(names(item.patch), ['dryRun', 'fieldManager', 'fieldValidation', 'force', 'pretty']);
     assert.deepEqual(names(item.put), ['dryRun', 'fieldManager', 'fieldValidation', 'pretty']);
@@ -117,7 +121,10 @@ describe('buildGroupVersionOpenAPI (wardle v1alpha1)', () => {
   it('offers strategic merge patch only when asked to', () => {
     const item = '/apis/wardle.example.com/v1alpha1/namespaces/{namespace}/flunders/{name}';
     assert.deepEqual(Object.keys(wardleV1alpha1.paths[item]!.patch!.requestBody!.content), [
-      'application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json',
+      'application/apply-patch+yaml',
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
     ]);
     const v = group('wardle.example.com').versions[1]!;
     const crdLike = openAPIFromGroupDefinition({ ...group('wardle.example.com'), versions: [v] }, { patchTypes: CUSTOM_RESOURCE_PATCH_TYPES })[0]!.document;
@@ -136,7 +143,11 @@ describe('buildGroupVersionOpenAPI (wardle v1alpha1)', () => {
 
   it('tags kinds and list kinds with GVK arrays, carries the meta components and resolves every $ref', () => {
     const s = wardleV1alpha1.components.schemas;
-    for (const [name, kind] of [['com.example.wardle.v1alpha1.Flunder', 'Flunder'], ['com.example.wardle.v1alpha1.FlunderList', 'FlunderList'], ['com.example.wardle.v1alpha1.FischerList', 'FischerList']] as const) {
+    for (const [name, kind] of [
+      ['com.example.wardle.v1alpha1.Flunder', 'Flunder'],
+      ['com.example.wardle.v1alpha1.FlunderList', 'FlunderList'],
+      ['com.example.wardle.v1alpha1.FischerList', 'FischerList'],
+    ] as const) {
       assert.deepEqual(dig(s, name, 'x-kubernetes-group-version-kind'), [{ group: 'wardle.example.com', kind, version: 'v1alpha1' }]);
     }
     for (const name of ['Status', 'DeleteOptions', 'Patch', 'WatchEvent']) assert.ok(s[`io.k8s.apimachinery.pkg.apis.meta.v1.${name}`], name);
@@ -148,7 +159,8 @@ describe('buildGroupVersionOpenAPI (wardle v1alpha1)', () => {
 
   it('names core operations as kube-apiserver does', () => {
     const ids = new Set(operations(coreV1).map(([, , op]) => op.operationId));
-    for (const id of ['readCoreV1Namespace', 'patchCoreV1NamespaceStatus', 'listCoreV1ServiceForAllNamespaces', 'listCoreV1NamespacedService', 'deleteCoreV1CollectionNamespacedEndpoints']) assert.ok(ids.has(id), id);
+    for (const id of ['readCoreV1Namespace', 'patchCoreV1NamespaceStatus', 'listCoreV1ServiceForAllNamespaces', 'listCoreV1NamespacedService', 'deleteCoreV1CollectionNamespacedEndpoints'])
+      assert.ok(ids.has(id), id);
     assert.ok(!ids.has('deleteCoreV1CollectionNamespace'), 'namespaces do not serve deletecollection');
     const apiext = openAPIFromGroupDefinition(group('apiextensions.k8s.io'))[0]!.document;
     assert.ok(operations(apiext).some(([, , op]) => op.operationId === 'readApiextensionsV1CustomResourceDefinition'));
@@ -169,10 +181,17 @@ describe('buildGroupVersionOpenAPI (wardle v1alpha1)', () => {
           properties: { metadata: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }, spec: { type: 'object', properties: { cronSpec: { type: 'string' } } } },
         },
       },
-      resources: [{
-        name: 'crontabs', kind: 'CronTab', listKind: 'CronTabList', namespaced: true, definition: 'com.example.stable.v1.CronTab',
-        verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'], subresources: { status: true, scale: true },
-      }],
+      resources: [
+        {
+          name: 'crontabs',
+          kind: 'CronTab',
+          listKind: 'CronTabList',
+          namespaced: true,
+          definition: 'com.example.stable.v1.CronTab',
+          verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+          subresources: { status: true, scale: true },
+        },
+      ],
     });
     const s = doc.components.schemas;
     assert.deepEqual(dig(s, 'com.example.stable.v1.CronTab', 'x-kubernetes-group-version-kind'), [{ group: 'stable.example.com', kind: 'CronTab', version: 'v1' }]);
@@ -185,7 +204,14 @@ describe('buildGroupVersionOpenAPI (wardle v1alpha1)', () => {
     assert.ok(supportsServerSideFieldValidation(doc, { group: 'stable.example.com', version: 'v1', kind: 'CronTab' }));
     allRefsResolve(doc);
     assert.throws(
-      () => buildGroupVersionOpenAPI({ group: 'x.io', version: 'v1', patchTypes: [], schemas: { 'io.x.v1.A': { $ref: '#/components/schemas/missing' } }, resources: [{ name: 'as', kind: 'A', listKind: 'AList', namespaced: false, definition: 'io.x.v1.A', verbs: ['get'] }] }),
+      () =>
+        buildGroupVersionOpenAPI({
+          group: 'x.io',
+          version: 'v1',
+          patchTypes: [],
+          schemas: { 'io.x.v1.A': { $ref: '#/components/schemas/missing' } },
+          resources: [{ name: 'as', kind: 'A', listKind: 'AList', namespaced: false, definition: 'io.x.v1.A', verbs: ['get'] }],
+        }),
       /unresolved reference/,
     );
   });

@@ -38,7 +38,11 @@ describe('toStructuralOpenAPIV2 (kube’s cases)', () => {
     ['items', { type: 'array', items: { type: 'boolean' } }, { type: 'array', items: { type: 'boolean' } }],
     ['properties', { properties: { test: { type: 'boolean' } } }, { properties: { test: { type: 'boolean' } } }],
     ['additionalProperties schema', { additionalProperties: { type: 'boolean' } }, { additionalProperties: { type: 'boolean' } }],
-    ['validations are kept', { type: 'integer', minimum: 1, maximum: 6.4, enum: [1, 2], 'x-kubernetes-validations': [{ rule: 'self > 0' }] }, { type: 'integer', minimum: 1, maximum: 6.4, enum: [1, 2], 'x-kubernetes-validations': [{ rule: 'self > 0' }] }],
+    [
+      'validations are kept',
+      { type: 'integer', minimum: 1, maximum: 6.4, enum: [1, 2], 'x-kubernetes-validations': [{ rule: 'self > 0' }] },
+      { type: 'integer', minimum: 1, maximum: 6.4, enum: [1, 2], 'x-kubernetes-validations': [{ rule: 'self > 0' }] },
+    ],
     [
       'nested: a nullable child is untyped after its parent drops it from required',
       { type: 'object', properties: { spec: { type: 'object', required: ['x'], properties: { x: { type: 'object', nullable: true, properties: { y: { type: 'string' } } } } } } },
@@ -133,7 +137,7 @@ describe('CRD kinds in /openapi/v2', () => {
     assert.deepEqual(props['choice'], { type: 'string' });
 
     const v3 = crdGroupVersionOpenAPI(G, 'v1', [crd])!.components.schemas[KIND_DEFINITION] as Schema;
-    const v3props = ((v3['properties'] as Record<string, Schema>)['spec']!['properties']) as Record<string, Schema>;
+    const v3props = (v3['properties'] as Record<string, Schema>)['spec']!['properties'] as Record<string, Schema>;
     assert.deepEqual(v3props['note'], { type: 'string', nullable: true });
     assert.deepEqual(v3props['template']!['required'], ['kind', 'apiVersion']);
   });

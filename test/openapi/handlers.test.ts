@@ -128,7 +128,14 @@ describe('OpenAPI handlers', () => {
     const parameters = dig(patch, 'parameters') as readonly Readonly<Record<string, unknown>>[];
     assert.deepEqual(parameters[0], { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Patch' } });
     assert.ok(parameters.some((p) => p['name'] === 'fieldValidation' && p['in'] === 'query' && p['type'] === 'string'));
-    assert.deepEqual(dig(doc, 'paths', '/api/v1/namespaces/{name}', 'parameters', '0'), { name: 'name', in: 'path', description: 'name of the resource', required: true, type: 'string', uniqueItems: true });
+    assert.deepEqual(dig(doc, 'paths', '/api/v1/namespaces/{name}', 'parameters', '0'), {
+      name: 'name',
+      in: 'path',
+      description: 'name of the resource',
+      required: true,
+      type: 'string',
+      uniqueItems: true,
+    });
     assert.equal(dig(patch, 'responses', '200', 'schema', '$ref'), '#/definitions/io.k8s.api.core.v1.Namespace');
     assert.ok(!/"nullable":true/.test(r.text), 'no OpenAPI 3 nullable keyword');
     assert.ok(dig(doc, 'definitions', 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'properties', 'nullable'), 'a property named nullable is kept');
@@ -149,6 +156,13 @@ describe('OpenAPI handlers', () => {
   });
 
   it('lists its routes', () => {
-    assert.deepEqual(openAPIRoutes(service).map((r) => [r.path, r.prefix]), [['/openapi/v3', false], ['/openapi/v3/', true], ['/openapi/v2', false]]);
+    assert.deepEqual(
+      openAPIRoutes(service).map((r) => [r.path, r.prefix]),
+      [
+        ['/openapi/v3', false],
+        ['/openapi/v3/', true],
+        ['/openapi/v2', false],
+      ],
+    );
   });
 });

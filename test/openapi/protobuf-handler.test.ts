@@ -90,7 +90,9 @@ describe('/openapi/v2 in protobuf', () => {
       {
         swagger: '2.0',
         info: { title: 'remote', version: 'v1' },
-        paths: { '/apis/remote.example.com/v1/things': { get: { responses: { '200': { description: 'OK', schema: { $ref: '#/definitions/com.example.remote.v1.Thing' } } }, 'x-kubernetes-action': 'list' } } },
+        paths: {
+          '/apis/remote.example.com/v1/things': { get: { responses: { '200': { description: 'OK', schema: { $ref: '#/definitions/com.example.remote.v1.Thing' } } }, 'x-kubernetes-action': 'list' } },
+        },
         definitions: { 'com.example.remote.v1.Thing': { type: 'object', 'x-kubernetes-group-version-kind': [{ group: 'remote.example.com', version: 'v1', kind: 'Thing' }] } },
       },
     ]);

@@ -12,7 +12,10 @@ type Doc = Record<string, unknown>;
 /** The value of the pair called `name` in a gnostic list of named pairs (NamedSchema, NamedAny, …). */
 function named(pairs: unknown, name: string): unknown {
   assert.ok(Array.isArray(pairs), `pairs for ${name}`);
-  return dig(pairs.find((p: unknown) => dig(p, 'name') === name), 'value');
+  return dig(
+    pairs.find((p: unknown) => dig(p, 'name') === name),
+    'value',
+  );
 }
 
 function servedDocument(): Doc {
@@ -40,10 +43,7 @@ const FIXTURE: Doc = {
   produces: ['application/json', 'application/yaml'],
   paths: {
     '/things/{name}': {
-      parameters: [
-        { name: 'name', in: 'path', required: true, type: 'string', uniqueItems: true, description: 'name of the thing' },
-        { $ref: '#/parameters/pretty' },
-      ],
+      parameters: [{ name: 'name', in: 'path', required: true, type: 'string', uniqueItems: true, description: 'name of the thing' }, { $ref: '#/parameters/pretty' }],
       get: {
         tags: ['things'],
         summary: 'read',
@@ -157,7 +157,9 @@ describe('OpenAPI v2 protobuf round trip', () => {
       for (const [method, op] of Object.entries(item as Doc)) {
         const params = (method === 'parameters' ? op : (dig(op, 'parameters') ?? [])) as readonly unknown[];
         parameters += params.length;
-        params.forEach((p, i) => assert.deepStrictEqual(method === 'parameters' ? dig(paths, path, 'parameters', String(i)) : dig(paths, path, method, 'parameters', String(i)), p, `${path} ${method} parameter ${i}`));
+        params.forEach((p, i) =>
+          assert.deepStrictEqual(method === 'parameters' ? dig(paths, path, 'parameters', String(i)) : dig(paths, path, method, 'parameters', String(i)), p, `${path} ${method} parameter ${i}`),
+        );
       }
     }
     assert.ok(parameters > 100, `the served document has parameters to check (${parameters})`);
@@ -176,8 +178,14 @@ describe('OpenAPI v2 protobuf round trip', () => {
     assert.equal(dig(named(dig(conditions, 'vendorExtension'), 'x-kubernetes-patch-strategy'), 'yaml'), 'merge\n');
     const mode = dig(doc, 'paths', 'path', '0', 'value', 'get', 'parameters', '1', 'parameter', 'nonBodyParameter', 'queryParameterSubSchema');
     const values = dig(mode, 'enum') as readonly unknown[];
-    assert.deepEqual(values.map((a) => dig(a, 'yaml')), ['"on"\n', '"off"\n', '"yes"\n', '"1:20"\n']);
-    assert.deepEqual(values.map((a) => parseAnyYAML(dig(a, 'yaml') as string)), ['on', 'off', 'yes', '1:20']);
+    assert.deepEqual(
+      values.map((a) => dig(a, 'yaml')),
+      ['"on"\n', '"off"\n', '"yes"\n', '"1:20"\n'],
+    );
+    assert.deepEqual(
+      values.map((a) => parseAnyYAML(dig(a, 'yaml') as string)),
+      ['on', 'off', 'yes', '1:20'],
+    );
   });
 
   it('uses the oneof members of the wire contract: body and non-body parameters, references, file schemas', () => {
@@ -189,7 +197,11 @@ describe('OpenAPI v2 protobuf round trip', () => {
     assert.deepEqual(Object.keys(dig(item, 'get', 'parameters', '4', 'parameter', 'nonBodyParameter') as Doc), ['formDataParameterSubSchema']);
     assert.equal(dig(item, 'post', 'parameters', '0', 'parameter', 'bodyParameter', 'schema', 'ref'), '#/definitions/Thing');
     const codes = (dig(item, 'get', 'responses', 'responseCode') as readonly unknown[]).map((r) => [dig(r, 'name'), Object.keys(dig(r, 'value') as Doc)[0]]);
-    assert.deepEqual(codes, [['200', 'response'], ['401', 'jsonReference'], ['default', 'response']]);
+    assert.deepEqual(codes, [
+      ['200', 'response'],
+      ['401', 'jsonReference'],
+      ['default', 'response'],
+    ]);
     assert.deepEqual(Object.keys(dig(item, 'get', 'responses', 'responseCode', '2', 'value', 'response', 'schema') as Doc), ['fileSchema']);
     assert.deepEqual(dig(item, 'post', 'responses', 'responseCode', '0', 'value', 'response', 'schema', 'schema', 'additionalProperties'), { schema: { type: { value: ['string'] } } });
   });

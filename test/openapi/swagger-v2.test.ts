@@ -56,7 +56,9 @@ describe('toSwaggerV2: references as Swagger 2.0 readers follow them', () => {
   });
 
   it('gives gnostic a Schema whose ref field is set (what kubectl 1.27/1.28 decode)', () => {
-    const doc = toGnosticDocument(v2) as { definitions: { additionalProperties: { name: string; value: { properties: { additionalProperties: { name: string; value: Record<string, unknown> }[] } } }[] } };
+    const doc = toGnosticDocument(v2) as {
+      definitions: { additionalProperties: { name: string; value: { properties: { additionalProperties: { name: string; value: Record<string, unknown> }[] } } }[] };
+    };
     const service = doc.definitions.additionalProperties.find((d) => d.name === 'io.k8s.api.core.v1.Service')!;
     const spec = service.value.properties.additionalProperties.find((p) => p.name === 'spec')!.value;
     assert.equal(spec['ref'], '#/definitions/io.k8s.api.core.v1.ServiceSpec');

@@ -28,7 +28,13 @@ const captured = (command: string): Buffer => Buffer.from(fixture.cases.find((c)
 /** `k8s\0` + runtime.Unknown{typeMeta{apiVersion, kind}, raw} around `raw`. */
 function envelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
   const w = protobuf.Writer.create();
-  w.uint32((1 << 3) | 2).fork().uint32((1 << 3) | 2).string(apiVersion).uint32((2 << 3) | 2).string(kind).ldelim();
+  w.uint32((1 << 3) | 2)
+    .fork()
+    .uint32((1 << 3) | 2)
+    .string(apiVersion)
+    .uint32((2 << 3) | 2)
+    .string(kind)
+    .ldelim();
   w.uint32((2 << 3) | 2).bytes(raw);
   return Buffer.concat([Buffer.from([0x6b, 0x38, 0x73, 0x00]), w.finish()]);
 }
@@ -36,18 +42,37 @@ function envelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
 /** Namespace{metadata{name, uid?, resourceVersion?, labels}} as gogo writes it. */
 function namespaceBody(meta: { name: string; resourceVersion?: string; labels?: Record<string, string> }): Buffer {
   const w = protobuf.Writer.create();
-  w.uint32((1 << 3) | 2).fork().uint32((1 << 3) | 2).string(meta.name);
+  w.uint32((1 << 3) | 2)
+    .fork()
+    .uint32((1 << 3) | 2)
+    .string(meta.name);
   if (meta.resourceVersion !== undefined) w.uint32((6 << 3) | 2).string(meta.resourceVersion);
-  for (const [k, v] of Object.entries(meta.labels ?? {})) w.uint32((11 << 3) | 2).fork().uint32((1 << 3) | 2).string(k).uint32((2 << 3) | 2).string(v).ldelim();
+  for (const [k, v] of Object.entries(meta.labels ?? {}))
+    w.uint32((11 << 3) | 2)
+      .fork()
+      .uint32((1 << 3) | 2)
+      .string(k)
+      .uint32((2 << 3) | 2)
+      .string(v)
+      .ldelim();
   w.ldelim();
-  w.uint32((2 << 3) | 2).fork().ldelim().uint32((3 << 3) | 2).fork().ldelim();
+  w.uint32((2 << 3) | 2)
+    .fork()
+    .ldelim()
+    .uint32((3 << 3) | 2)
+    .fork()
+    .ldelim();
   return envelope('v1', 'Namespace', w.finish());
 }
 
 /** DeleteOptions{preconditions{uid}} under the apiVersion a core typed client uses. */
 function deleteOptionsBody(uid: string): Buffer {
   const w = protobuf.Writer.create();
-  w.uint32((2 << 3) | 2).fork().uint32((1 << 3) | 2).string(uid).ldelim();
+  w.uint32((2 << 3) | 2)
+    .fork()
+    .uint32((1 << 3) | 2)
+    .string(uid)
+    .ldelim();
   return envelope('v1', 'DeleteOptions', w.finish());
 }
 
@@ -142,7 +167,7 @@ describe('protobuf bodies over HTTP (core group on SQLite)', () => {
     assert.equal(right.status, 200, JSON.stringify(right.json));
   });
 
-  test('malformed protobuf is a 400 Status; a kind mismatch is the typed decoder\'s 400', async () => {
+  test("malformed protobuf is a 400 Status; a kind mismatch is the typed decoder's 400", async () => {
     const truncated = await send('POST', '/api/v1/namespaces', captured('kubectl create namespace').subarray(0, 20));
     assert.equal(truncated.status, 400);
     assert.equal(truncated.json['kind'], 'Status');

@@ -40,12 +40,17 @@ describe('typed kubectl create bodies, live', { skip: unavailable ?? false }, ()
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    writeFileSync(join(dir, 'kubeconfig'), JSON.stringify({
-      apiVersion: 'v1', kind: 'Config', 'current-context': 'c',
-      clusters: [{ name: 'c', cluster: { server: `http://127.0.0.1:${port}` } }],
-      users: [{ name: 'u', user: { token: 'capture' } }],
-      contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
-    }));
+    writeFileSync(
+      join(dir, 'kubeconfig'),
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        'current-context': 'c',
+        clusters: [{ name: 'c', cluster: { server: `http://127.0.0.1:${port}` } }],
+        users: [{ name: 'u', user: { token: 'capture' } }],
+        contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+      }),
+    );
   });
 
   after(async () => {

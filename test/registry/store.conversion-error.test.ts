@@ -13,20 +13,28 @@ import { allow, ctx, flunder, newEnv, statusIs, wardleGroup, write, type Env } f
 /** wardle whose v1alpha1 (storage) Flunder conversion throws both ways. */
 const throwing: APIGroupDefinition = {
   ...wardleGroup,
-  versions: wardleGroup.versions.map((v) => (v.name !== 'v1alpha1' ? v : {
-    ...v,
-    resources: v.resources.map((r) => (r.kind !== 'Flunder' ? r : {
-      ...r,
-      conversion: {
-        toHub: (): never => {
-          throw new Error('spec.reference is not a name');
+  versions: wardleGroup.versions.map((v) =>
+    v.name !== 'v1alpha1'
+      ? v
+      : {
+          ...v,
+          resources: v.resources.map((r) =>
+            r.kind !== 'Flunder'
+              ? r
+              : {
+                  ...r,
+                  conversion: {
+                    toHub: (): never => {
+                      throw new Error('spec.reference is not a name');
+                    },
+                    fromHub: (): never => {
+                      throw new TypeError("Cannot read properties of undefined (reading 'spec')");
+                    },
+                  },
+                },
+          ),
         },
-        fromHub: (): never => {
-          throw new TypeError("Cannot read properties of undefined (reading 'spec')");
-        },
-      },
-    })),
-  })),
+  ),
 };
 
 describe('a conversion that throws', () => {
@@ -47,15 +55,25 @@ describe('a conversion that throws', () => {
     const { main } = await env.storages(throwing, 'Flunder');
     await assert.rejects(
       main.create(ctx('ce'), flunder('a', { flunderReference: 'x' }), allow, write),
-      statusIs(500, "Internal error occurred: conversion of wardle.example.com/v1beta1, Kind=Flunder to wardle.example.com/v1alpha1 failed: Cannot read properties of undefined (reading 'spec')", 'InternalError'),
+      statusIs(
+        500,
+        "Internal error occurred: conversion of wardle.example.com/v1beta1, Kind=Flunder to wardle.example.com/v1alpha1 failed: Cannot read properties of undefined (reading 'spec')",
+        'InternalError',
+      ),
     );
     assert.equal(reports.length, 1, JSON.stringify(reports));
     assert.equal(reports[0]!.message, 'conversion failed');
     const { kind, name, from, to, err } = reports[0]!.details;
-    assert.deepEqual({ kind, name, from, to, err: String(err) }, {
-      kind: 'Flunder', name: 'a', from: 'wardle.example.com/v1beta1', to: 'wardle.example.com/v1alpha1',
-      err: "TypeError: Cannot read properties of undefined (reading 'spec')",
-    });
+    assert.deepEqual(
+      { kind, name, from, to, err: String(err) },
+      {
+        kind: 'Flunder',
+        name: 'a',
+        from: 'wardle.example.com/v1beta1',
+        to: 'wardle.example.com/v1alpha1',
+        err: "TypeError: Cannot read properties of undefined (reading 'spec')",
+      },
+    );
   });
 
   test('reading (storage to hub version) answers the same way', async () => {

@@ -58,10 +58,7 @@ describe('generic Store: create', () => {
 
   test('a client resourceVersion is a 500 with an empty reason', async () => {
     const { main } = await env.storages(wardleGroup, 'Flunder');
-    await assert.rejects(
-      main.create(ctx('default'), flunder('rv', {}, { resourceVersion: '5' }), allow, write),
-      statusIs(500, 'resourceVersion should not be set on objects to be created', ''),
-    );
+    await assert.rejects(main.create(ctx('default'), flunder('rv', {}, { resourceVersion: '5' }), allow, write), statusIs(500, 'resourceVersion should not be set on objects to be created', ''));
   });
 
   test('invalid and missing names are 422 with kube wording', async () => {
@@ -83,32 +80,40 @@ describe('generic Store: create', () => {
   test('409 AlreadyExists, prefixed while the existing object is being deleted', async () => {
     const { main } = await env.storages(wardleGroup, 'Flunder');
     await main.create(ctx('default'), flunder('dup'), allow, write);
-    await assert.rejects(
-      main.create(ctx('default'), flunder('dup'), allow, write),
-      statusIs(409, 'flunders.wardle.example.com "dup" already exists', 'AlreadyExists'),
-    );
+    await assert.rejects(main.create(ctx('default'), flunder('dup'), allow, write), statusIs(409, 'flunders.wardle.example.com "dup" already exists', 'AlreadyExists'));
     await main.create(ctx('default'), flunder('doomed', {}, { finalizers: ['example.com/keep'] }), allow, write);
     const d = await main.delete(ctx('default'), 'doomed', allow, {
-      dryRun: false, gracePeriodSeconds: undefined, preconditions: undefined, propagationPolicy: undefined, orphanDependents: undefined,
+      dryRun: false,
+      gracePeriodSeconds: undefined,
+      preconditions: undefined,
+      propagationPolicy: undefined,
+      orphanDependents: undefined,
     });
     assert.equal(d.deleted, false);
-    await assert.rejects(
-      main.create(ctx('default'), flunder('doomed'), allow, write),
-      statusIs(409, 'object is being deleted: flunders.wardle.example.com "doomed" already exists', 'AlreadyExists'),
-    );
+    await assert.rejects(main.create(ctx('default'), flunder('doomed'), allow, write), statusIs(409, 'object is being deleted: flunders.wardle.example.com "doomed" already exists', 'AlreadyExists'));
   });
 
   test('the validate callback sees the final object and can veto', async () => {
     const { main } = await env.storages(wardleGroup, 'Flunder');
     let seen: unknown;
-    await main.create(ctx('default'), flunder('seen'), async (obj) => {
-      seen = structuredClone(obj);
-    }, write);
+    await main.create(
+      ctx('default'),
+      flunder('seen'),
+      async (obj) => {
+        seen = structuredClone(obj);
+      },
+      write,
+    );
     assert.equal((seen as { metadata: { generation: number } }).metadata.generation, 1);
     await assert.rejects(
-      main.create(ctx('default'), flunder('vetoed'), async () => {
-        throw new Error('no');
-      }, write),
+      main.create(
+        ctx('default'),
+        flunder('vetoed'),
+        async () => {
+          throw new Error('no');
+        },
+        write,
+      ),
       /no/,
     );
     await assert.rejects(main.get(ctx('default'), 'vetoed', { resourceVersion: '' }), statusIs(404, 'flunders.wardle.example.com "vetoed" not found'));
@@ -121,9 +126,7 @@ describe('generic Store: create', () => {
           obj.spec = { ...obj.spec, referenceType: 'Flunder' };
         },
         validate(obj: { spec?: Record<string, unknown> }) {
-          return obj.spec?.flunderReference === 'forbidden'
-            ? [{ type: 'FieldValueForbidden' as const, field: 'spec.flunderReference', detail: 'not this one' }]
-            : [];
+          return obj.spec?.flunderReference === 'forbidden' ? [{ type: 'FieldValueForbidden' as const, field: 'spec.flunderReference', detail: 'not this one' }] : [];
         },
         warningsOnCreate: () => ['careful'],
       } as never,

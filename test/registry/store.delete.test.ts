@@ -46,7 +46,13 @@ describe('generic Store: delete', () => {
 
     // New finalizers are refused while deleting.
     await assert.rejects(
-      main.update(ctx('d2'), 'f', patch((o) => ({ ...o, metadata: { ...o.metadata, finalizers: ['example.com/a', 'example.com/b', 'example.com/c', 'example.com/0'] } })), allowBoth, update),
+      main.update(
+        ctx('d2'),
+        'f',
+        patch((o) => ({ ...o, metadata: { ...o.metadata, finalizers: ['example.com/a', 'example.com/b', 'example.com/c', 'example.com/0'] } })),
+        allowBoth,
+        update,
+      ),
       statusIs(
         422,
         'Flunder.wardle.example.com "f" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/0", "example.com/c"}',
@@ -54,10 +60,22 @@ describe('generic Store: delete', () => {
       ),
     );
     // Removing one finalizer updates; removing the last deletes.
-    const one = await main.update(ctx('d2'), 'f', patch((o) => ({ ...o, metadata: { ...o.metadata, finalizers: ['example.com/b'] } })), allowBoth, update);
+    const one = await main.update(
+      ctx('d2'),
+      'f',
+      patch((o) => ({ ...o, metadata: { ...o.metadata, finalizers: ['example.com/b'] } })),
+      allowBoth,
+      update,
+    );
     assert.deepEqual(one.object.metadata?.finalizers, ['example.com/b']);
     assert.equal((await nextEvent(w)).type, 'MODIFIED');
-    const last = await main.update(ctx('d2'), 'f', patch((o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } })), allowBoth, update);
+    const last = await main.update(
+      ctx('d2'),
+      'f',
+      patch((o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } })),
+      allowBoth,
+      update,
+    );
     assert.equal(last.created, false);
     assert.equal(last.object.metadata?.name, 'f');
     const deleted = await nextEvent(w);
@@ -88,11 +106,19 @@ describe('generic Store: delete', () => {
     const rv = String(created.metadata?.resourceVersion);
     await assert.rejects(
       main.delete(ctx('d4'), 'p', allow, { ...deleteOpts, preconditions: { uid: 'other' } }),
-      statusIs(409, `Operation cannot be fulfilled on Flunder.wardle.example.com "p": the UID in the precondition (other) does not match the UID in record (${uid}). The object might have been deleted and then recreated`, 'Conflict'),
+      statusIs(
+        409,
+        `Operation cannot be fulfilled on Flunder.wardle.example.com "p": the UID in the precondition (other) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+        'Conflict',
+      ),
     );
     await assert.rejects(
       main.delete(ctx('d4'), 'p', allow, { ...deleteOpts, preconditions: { resourceVersion: '1' } }),
-      statusIs(409, `Operation cannot be fulfilled on Flunder.wardle.example.com "p": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${rv}). The object might have been modified`, 'Conflict'),
+      statusIs(
+        409,
+        `Operation cannot be fulfilled on Flunder.wardle.example.com "p": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${rv}). The object might have been modified`,
+        'Conflict',
+      ),
     );
     assert.equal((await main.delete(ctx('d4'), 'p', allow, { ...deleteOpts, preconditions: { uid, resourceVersion: rv } })).deleted, true);
   });
@@ -100,9 +126,17 @@ describe('generic Store: delete', () => {
   test('the delete validate callback sees the object and can veto', async () => {
     const { main } = await env.storages(wardleGroup, 'Flunder');
     await main.create(ctx('d5'), flunder('v'), allow, write);
-    await assert.rejects(main.delete(ctx('d5'), 'v', async (obj) => {
-      throw new Error(`no deleting ${String(obj.metadata?.name)}`);
-    }, deleteOpts), /no deleting v/);
+    await assert.rejects(
+      main.delete(
+        ctx('d5'),
+        'v',
+        async (obj) => {
+          throw new Error(`no deleting ${String(obj.metadata?.name)}`);
+        },
+        deleteOpts,
+      ),
+      /no deleting v/,
+    );
     assert.ok(await main.get(ctx('d5'), 'v', { resourceVersion: '' }));
   });
 
@@ -123,7 +157,13 @@ describe('generic Store: delete', () => {
     // Removing the last finalizer in a dry run deletes nothing either.
     await main.delete(ctx('d6'), 'b', allow, deleteOpts);
     assert.equal((await nextEvent(w)).type, 'MODIFIED');
-    await main.update(ctx('d6'), 'b', patch((o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } })), allowBoth, { ...dryRun, forceAllowCreate: false });
+    await main.update(
+      ctx('d6'),
+      'b',
+      patch((o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } })),
+      allowBoth,
+      { ...dryRun, forceAllowCreate: false },
+    );
     assert.ok(await main.get(ctx('d6'), 'b', { resourceVersion: '' }));
     assert.equal(await noEvent(w), undefined);
     w.stop();
@@ -131,16 +171,31 @@ describe('generic Store: delete', () => {
 
   test('deleteCollection deletes what the label selector matches and returns it', async () => {
     const { main } = await env.storages(wardleGroup, 'Flunder');
-    for (const [name, tier] of [['x1', 'a'], ['x2', 'a'], ['x3', 'b']] as const) {
+    for (const [name, tier] of [
+      ['x1', 'a'],
+      ['x2', 'a'],
+      ['x3', 'b'],
+    ] as const) {
       await main.create(ctx('d7'), flunder(name, {}, { labels: { tier } }), allow, write);
     }
     const names: string[] = [];
-    const out = await main.deleteCollection(ctx('d7'), async (obj) => {
-      names.push(String(obj.metadata?.name));
-    }, deleteOpts, listOpts({ label: 'tier=a' }));
-    assert.deepEqual(out.items.map((i) => i.metadata?.name), ['x1', 'x2']);
+    const out = await main.deleteCollection(
+      ctx('d7'),
+      async (obj) => {
+        names.push(String(obj.metadata?.name));
+      },
+      deleteOpts,
+      listOpts({ label: 'tier=a' }),
+    );
+    assert.deepEqual(
+      out.items.map((i) => i.metadata?.name),
+      ['x1', 'x2'],
+    );
     assert.deepEqual(names.sort(), ['x1', 'x2']);
     const left = await main.list(ctx('d7'), listOpts());
-    assert.deepEqual(left.items.map((i) => i.metadata?.name), ['x3']);
+    assert.deepEqual(
+      left.items.map((i) => i.metadata?.name),
+      ['x3'],
+    );
   });
 });

@@ -7,8 +7,7 @@ import { allow, allowBoth, ctx, deleteOpts, flunder, listOpts, newEnv, nextEvent
 // The storage suites install etcd through hack/install-etcd when it is missing; skip with a
 // clear message only when that is impossible.
 const etcdMissing =
-  spawnSync('sh', ['-c', 'command -v etcd'], { stdio: 'ignore' }).status !== 0 &&
-  spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status !== 0
+  spawnSync('sh', ['-c', 'command -v etcd'], { stdio: 'ignore' }).status !== 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status !== 0
     ? 'etcd is not installed and hack/install-etcd cannot install it here'
     : false;
 
@@ -31,13 +30,25 @@ describe('generic Store on etcd3', { skip: etcdMissing }, () => {
     assert.deepEqual(raw?.spec, { reference: 'f', referenceType: 'Fischer' });
     const w = await main.watch(ctx('e1'), listOpts({ resourceVersion: String(created.metadata?.resourceVersion) }));
     await assert.rejects(
-      main.update(ctx('e1'), 'a', patch((o) => ({ ...o, metadata: { ...o.metadata, resourceVersion: '1' } })), allowBoth, { ...write, forceAllowCreate: false }),
+      main.update(
+        ctx('e1'),
+        'a',
+        patch((o) => ({ ...o, metadata: { ...o.metadata, resourceVersion: '1' } })),
+        allowBoth,
+        { ...write, forceAllowCreate: false },
+      ),
       statusIs(409, 'Operation cannot be fulfilled on flunders.wardle.example.com "a": the object has been modified; please apply your changes to the latest version and try again'),
     );
     const d = await main.delete(ctx('e1'), 'a', allow, deleteOpts);
     assert.equal(d.deleted, false);
     assert.equal((await nextEvent(w)).type, 'MODIFIED');
-    await main.update(ctx('e1'), 'a', patch((o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } })), allowBoth, { ...write, forceAllowCreate: false });
+    await main.update(
+      ctx('e1'),
+      'a',
+      patch((o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } })),
+      allowBoth,
+      { ...write, forceAllowCreate: false },
+    );
     const ev = await nextEvent(w);
     assert.equal(ev.type, 'DELETED');
     assert.equal(ev.type === 'DELETED' ? ev.object.apiVersion : '', 'wardle.example.com/v1beta1');

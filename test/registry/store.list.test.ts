@@ -51,11 +51,18 @@ describe('generic Store: get, list, watch', () => {
     const { main } = await env.storages(wardleGroup, 'Flunder');
     for (let i = 0; i < 5; i++) await main.create(ctx('l4'), flunder(`p${i}`), allow, write);
     const first = await main.list(ctx('l4'), listOpts({ limit: 2 }));
-    assert.deepEqual(first.items.map((i) => i.metadata?.name), ['p0', 'p1']);
+    assert.deepEqual(
+      first.items.map((i) => i.metadata?.name),
+      ['p0', 'p1'],
+    );
     assert.ok(first.metadata.continue);
     await main.create(ctx('l4'), flunder('p5'), allow, write);
     const second = await main.list(ctx('l4'), listOpts({ limit: 10, continue: first.metadata.continue }));
-    assert.deepEqual(second.items.map((i) => i.metadata?.name), ['p2', 'p3', 'p4'], 'the continuation is a snapshot');
+    assert.deepEqual(
+      second.items.map((i) => i.metadata?.name),
+      ['p2', 'p3', 'p4'],
+      'the continuation is a snapshot',
+    );
     assert.equal(second.metadata.resourceVersion, first.metadata.resourceVersion);
     assert.equal(second.metadata.continue, undefined);
     await assert.rejects(main.list(ctx('l4'), listOpts({ limit: 1, continue: 'garbage' })), (e: unknown) => (e as { code: number }).code === 400);
@@ -63,7 +70,10 @@ describe('generic Store: get, list, watch', () => {
 
   test('buildPredicate: kube wording for unsupported fields and bad selectors', () => {
     assert.throws(() => buildPredicate(flunderDef, '', 'spec.flunderReference=x'), statusIs(400, 'field label not supported: spec.flunderReference', 'BadRequest'));
-    assert.throws(() => buildPredicate(flunderDef, 'a in (', ''), (e: unknown) => (e as { code: number; reason: string }).code === 400 && (e as { reason: string }).reason === 'BadRequest');
+    assert.throws(
+      () => buildPredicate(flunderDef, 'a in (', ''),
+      (e: unknown) => (e as { code: number; reason: string }).code === 400 && (e as { reason: string }).reason === 'BadRequest',
+    );
     assert.throws(() => buildPredicate(flunderDef, '', 'foo'), statusIs(400, "invalid selector: 'foo'; can't understand 'foo'", 'BadRequest'));
     const p = buildPredicate(flunderDef, 'a=b', 'spec.referenceType=Flunder,metadata.name=x');
     assert.equal(p.label.empty(), false);
@@ -84,7 +94,13 @@ describe('generic Store: get, list, watch', () => {
     assert.equal(ev.object.apiVersion, 'wardle.example.com/v1beta1');
     assert.deepEqual(ev.object.spec, { fischerReference: 'y', referenceType: 'Fischer' });
     // Leaving the selection is a DELETED event for this watcher.
-    await main.update(ctx('l5'), 'take', patch((o) => ({ ...o, spec: { flunderReference: 'y', referenceType: 'Flunder' } })), allowBoth, { ...write, forceAllowCreate: false });
+    await main.update(
+      ctx('l5'),
+      'take',
+      patch((o) => ({ ...o, spec: { flunderReference: 'y', referenceType: 'Flunder' } })),
+      allowBoth,
+      { ...write, forceAllowCreate: false },
+    );
     const left = await nextEvent(w);
     assert.equal(left.type, 'DELETED');
     w.stop();

@@ -12,8 +12,7 @@ import { allow, ctx, flunder, listOpts, newEnv, nextEvent, wardleGroup, write, t
 // kinds): an object stored before a default existed is served with it, and storage keeps the
 // bytes it has. On SQLite and on etcd.
 const etcdMissing =
-  spawnSync('sh', ['-c', 'command -v etcd'], { stdio: 'ignore' }).status !== 0 &&
-  spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status !== 0
+  spawnSync('sh', ['-c', 'command -v etcd'], { stdio: 'ignore' }).status !== 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status !== 0
     ? 'etcd is not installed and hack/install-etcd cannot install it here'
     : false;
 
@@ -29,9 +28,7 @@ function withNewDefault(group: APIGroupDefinition): APIGroupDefinition {
   };
   return {
     ...group,
-    versions: group.versions.map((v) => (v.name !== group.storageVersion
-      ? v
-      : { ...v, resources: v.resources.map((r) => (r.kind === 'Flunder' ? { ...r, schema: addDefault(r.schema) } : r)) })),
+    versions: group.versions.map((v) => (v.name !== group.storageVersion ? v : { ...v, resources: v.resources.map((r) => (r.kind === 'Flunder' ? { ...r, schema: addDefault(r.schema) } : r)) })),
   };
 }
 
@@ -55,7 +52,10 @@ function suite(name: string, open: () => Promise<{ env: Env; close: () => Promis
       assert.deepEqual(specOf(got), { flunderReference: 'x', referenceType: 'Flunder' });
 
       const list = await served.main.list(ctx(ns), listOpts());
-      assert.deepEqual(list.items.map((o) => specOf(o)['referenceType']), ['Flunder']);
+      assert.deepEqual(
+        list.items.map((o) => specOf(o)['referenceType']),
+        ['Flunder'],
+      );
 
       const w = await served.main.watch(ctx(ns), listOpts({ resourceVersion: '0' }));
       try {
@@ -86,14 +86,18 @@ suite('sqlite', async () => {
 });
 
 let etcd: EtcdCluster | undefined;
-suite('etcd3', async () => {
-  etcd = await startEtcd();
-  const env = await newEnv({ backend: 'etcd3', endpoints: etcd.endpoints, compactionIntervalMs: 0 });
-  return {
-    env,
-    close: async () => {
-      await env.close();
-      await etcd?.close();
-    },
-  };
-}, etcdMissing);
+suite(
+  'etcd3',
+  async () => {
+    etcd = await startEtcd();
+    const env = await newEnv({ backend: 'etcd3', endpoints: etcd.endpoints, compactionIntervalMs: 0 });
+    return {
+      env,
+      close: async () => {
+        await env.close();
+        await etcd?.close();
+      },
+    };
+  },
+  etcdMissing,
+);

@@ -52,12 +52,18 @@ describe('generic Store: scale subresource', () => {
     assert.ok(scale);
     const created = await main.create(ctx(''), { ...fischer('s3'), spec: { replicas: 1 } }, allow, write);
     const seen: unknown[] = [];
-    const r = await scale.update(ctx(''), 's3', scaleTo(5), {
-      create: allow,
-      update: async (obj, old) => {
-        seen.push([obj.kind, (obj.spec as { replicas: number }).replicas, (old?.spec as { replicas: number }).replicas]);
+    const r = await scale.update(
+      ctx(''),
+      's3',
+      scaleTo(5),
+      {
+        create: allow,
+        update: async (obj, old) => {
+          seen.push([obj.kind, (obj.spec as { replicas: number }).replicas, (old?.spec as { replicas: number }).replicas]);
+        },
       },
-    }, update);
+      update,
+    );
     assert.deepEqual(seen, [['Scale', 5, 1]]);
     assert.equal(r.object.kind, 'Scale');
     assert.deepEqual(r.object.spec, { replicas: 5 });

@@ -46,10 +46,7 @@ describe('generic Store: update', () => {
 
   test('absent object: 404, unless create-on-update is allowed (created: true)', async () => {
     const { main } = await env.storages(wardleGroup, 'Flunder');
-    await assert.rejects(
-      main.update(ctx('u3'), 'missing', put(flunder('missing')), allowBoth, update),
-      statusIs(404, 'flunders.wardle.example.com "missing" not found', 'NotFound'),
-    );
+    await assert.rejects(main.update(ctx('u3'), 'missing', put(flunder('missing')), allowBoth, update), statusIs(404, 'flunders.wardle.example.com "missing" not found', 'NotFound'));
     const r = await main.update(ctx('u3'), 'missing', put(flunder('missing', {}, { resourceVersion: '12' })), allowBoth, { ...update, forceAllowCreate: true });
     assert.equal(r.created, true);
     assert.equal(r.object.metadata?.generation, 1);
@@ -66,14 +63,28 @@ describe('generic Store: update', () => {
     const meta = created.metadata ?? {};
     const reordered: KubeObject = {
       spec: { ...(created.spec as object) },
-      metadata: { labels: { b: '2', a: '1' }, resourceVersion: meta.resourceVersion, name: meta.name, uid: meta.uid, namespace: meta.namespace, creationTimestamp: meta.creationTimestamp, generation: meta.generation },
+      metadata: {
+        labels: { b: '2', a: '1' },
+        resourceVersion: meta.resourceVersion,
+        name: meta.name,
+        uid: meta.uid,
+        namespace: meta.namespace,
+        creationTimestamp: meta.creationTimestamp,
+        generation: meta.generation,
+      },
       kind: 'Flunder',
       apiVersion: 'wardle.example.com/v1beta1',
     };
     const r = await main.update(ctx('u4'), 'a', put(reordered), allowBoth, update);
     assert.equal(r.object.metadata?.resourceVersion, meta.resourceVersion);
     assert.equal(await noEvent(w), undefined);
-    const r2 = await main.update(ctx('u4'), 'a', patch((o) => ({ ...o, metadata: { ...o.metadata, labels: { a: '1' } } })), allowBoth, update);
+    const r2 = await main.update(
+      ctx('u4'),
+      'a',
+      patch((o) => ({ ...o, metadata: { ...o.metadata, labels: { a: '1' } } })),
+      allowBoth,
+      update,
+    );
     assert.notEqual(r2.object.metadata?.resourceVersion, meta.resourceVersion);
     assert.equal((await nextEvent(w)).type, 'MODIFIED');
     w.stop();
@@ -83,11 +94,29 @@ describe('generic Store: update', () => {
     const { main, status } = await env.storages(wardleGroup, 'Flunder');
     assert.ok(status);
     await main.create(ctx('u5'), flunder('g', { flunderReference: 'x' }), allow, write);
-    const labelled = await main.update(ctx('u5'), 'g', patch((o) => ({ ...o, metadata: { ...o.metadata, labels: { l: 'v' } } })), allowBoth, update);
+    const labelled = await main.update(
+      ctx('u5'),
+      'g',
+      patch((o) => ({ ...o, metadata: { ...o.metadata, labels: { l: 'v' } } })),
+      allowBoth,
+      update,
+    );
     assert.equal(labelled.object.metadata?.generation, 1);
-    const specced = await main.update(ctx('u5'), 'g', patch((o) => ({ ...o, spec: { flunderReference: 'y' } })), allowBoth, update);
+    const specced = await main.update(
+      ctx('u5'),
+      'g',
+      patch((o) => ({ ...o, spec: { flunderReference: 'y' } })),
+      allowBoth,
+      update,
+    );
     assert.equal(specced.object.metadata?.generation, 2);
-    const withStatus = await main.update(ctx('u5'), 'g', patch((o) => ({ ...o, status: { observed: true } })), allowBoth, update);
+    const withStatus = await main.update(
+      ctx('u5'),
+      'g',
+      patch((o) => ({ ...o, status: { observed: true } })),
+      allowBoth,
+      update,
+    );
     assert.equal(withStatus.object.metadata?.generation, 2);
     assert.equal('status' in withStatus.object, false, 'status changes through the main resource are dropped');
     assert.equal(withStatus.object.metadata?.resourceVersion, specced.object.metadata?.resourceVersion, 'and the update was a no-op');
@@ -95,7 +124,13 @@ describe('generic Store: update', () => {
     // Without a status subresource (Fischer), every non-metadata change counts.
     const fischers = (await env.storages(wardleGroup, 'Fischer')).main;
     await fischers.create(ctx(''), fischer('fg'), allow, write);
-    const f2 = await fischers.update(ctx(''), 'fg', patch((o) => ({ ...o, disallowedFlunders: ['x'] })), allowBoth, update);
+    const f2 = await fischers.update(
+      ctx(''),
+      'fg',
+      patch((o) => ({ ...o, disallowedFlunders: ['x'] })),
+      allowBoth,
+      update,
+    );
     assert.equal(f2.object.metadata?.generation, 2);
   });
 
@@ -117,7 +152,13 @@ describe('generic Store: update', () => {
     assert.notEqual(r.object.metadata?.resourceVersion, created.metadata?.resourceVersion);
     assert.deepEqual((await status.get(ctx('u6'), 's', { resourceVersion: '' })).status, { phase: 'Ready' });
     // The main resource keeps the status on its own updates.
-    const m = await main.update(ctx('u6'), 's', patch((o) => ({ ...o, spec: { flunderReference: 'y' }, status: { phase: 'Hacked' } })), allowBoth, update);
+    const m = await main.update(
+      ctx('u6'),
+      's',
+      patch((o) => ({ ...o, spec: { flunderReference: 'y' }, status: { phase: 'Hacked' } })),
+      allowBoth,
+      update,
+    );
     assert.deepEqual(m.object.status, { phase: 'Ready' });
     assert.equal(m.object.metadata?.generation, 2);
     await assert.rejects(status.update(ctx('u6'), 'nope', put(flunder('nope')), allowBoth, { ...update, forceAllowCreate: true }), statusIs(404, 'flunders.wardle.example.com "nope" not found'));
@@ -127,14 +168,32 @@ describe('generic Store: update', () => {
     const { main } = await env.storages(wardleGroup, 'Flunder');
     const created = await main.create(ctx('u7'), flunder('i'), allow, write);
     await assert.rejects(
-      main.update(ctx('u7'), 'i', patch((o) => ({ ...o, metadata: { ...o.metadata, uid: 'other' } })), allowBoth, update),
+      main.update(
+        ctx('u7'),
+        'i',
+        patch((o) => ({ ...o, metadata: { ...o.metadata, uid: 'other' } })),
+        allowBoth,
+        update,
+      ),
       statusIs(422, 'Flunder.wardle.example.com "i" is invalid: metadata.uid: Invalid value: "other": field is immutable', 'Invalid'),
     );
     env.clock.advance(60);
-    const r = await main.update(ctx('u7'), 'i', patch((o) => ({ ...o, metadata: { ...o.metadata, creationTimestamp: '2000-01-01T00:00:00Z', labels: { x: 'y' } } })), allowBoth, update);
+    const r = await main.update(
+      ctx('u7'),
+      'i',
+      patch((o) => ({ ...o, metadata: { ...o.metadata, creationTimestamp: '2000-01-01T00:00:00Z', labels: { x: 'y' } } })),
+      allowBoth,
+      update,
+    );
     assert.equal(r.object.metadata?.creationTimestamp, created.metadata?.creationTimestamp);
     await assert.rejects(
-      main.update(ctx('u7'), 'i', patch((o) => ({ ...o, metadata: { ...o.metadata, namespace: 'elsewhere' } })), allowBoth, update),
+      main.update(
+        ctx('u7'),
+        'i',
+        patch((o) => ({ ...o, metadata: { ...o.metadata, namespace: 'elsewhere' } })),
+        allowBoth,
+        update,
+      ),
       statusIs(400, 'the namespace of the provided object does not match the namespace sent on the request'),
     );
   });
@@ -143,26 +202,47 @@ describe('generic Store: update', () => {
     const { main } = await env.storages(wardleGroup, 'Flunder');
     await main.create(ctx('u8'), flunder('v', { flunderReference: 'a' }), allow, write);
     const seen: Array<[unknown, unknown]> = [];
-    await main.update(ctx('u8'), 'v', patch((o) => ({ ...o, spec: { flunderReference: 'b' } })), {
-      create: allow,
-      update: async (obj, old) => {
-        seen.push([structuredClone(obj.spec), structuredClone(old?.spec)]);
+    await main.update(
+      ctx('u8'),
+      'v',
+      patch((o) => ({ ...o, spec: { flunderReference: 'b' } })),
+      {
+        create: allow,
+        update: async (obj, old) => {
+          seen.push([structuredClone(obj.spec), structuredClone(old?.spec)]);
+        },
       },
-    }, update);
+      update,
+    );
     assert.deepEqual(seen, [[{ flunderReference: 'b' }, { flunderReference: 'a' }]]);
-    await assert.rejects(main.update(ctx('u8'), 'v', patch((o) => ({ ...o, spec: { flunderReference: 'c' } })), {
-      create: allow,
-      update: async () => {
-        throw new Error('denied');
-      },
-    }, update), /denied/);
+    await assert.rejects(
+      main.update(
+        ctx('u8'),
+        'v',
+        patch((o) => ({ ...o, spec: { flunderReference: 'c' } })),
+        {
+          create: allow,
+          update: async () => {
+            throw new Error('denied');
+          },
+        },
+        update,
+      ),
+      /denied/,
+    );
   });
 
   test('dry run: computed and validated, nothing written, current resourceVersion', async () => {
     const { main } = await env.storages(wardleGroup, 'Flunder');
     const created = await main.create(ctx('u9'), flunder('d', { flunderReference: 'a' }), allow, write);
     const w = await main.watch(ctx('u9'), (await import('./helpers.js')).listOpts({ resourceVersion: String(created.metadata?.resourceVersion) }));
-    const r = await main.update(ctx('u9'), 'd', patch((o) => ({ ...o, spec: { flunderReference: 'b' } })), allowBoth, { ...dryRun, forceAllowCreate: false });
+    const r = await main.update(
+      ctx('u9'),
+      'd',
+      patch((o) => ({ ...o, spec: { flunderReference: 'b' } })),
+      allowBoth,
+      { ...dryRun, forceAllowCreate: false },
+    );
     assert.equal((r.object.spec as { flunderReference: string }).flunderReference, 'b');
     assert.equal(r.object.metadata?.generation, 2);
     assert.equal(r.object.metadata?.resourceVersion, created.metadata?.resourceVersion);

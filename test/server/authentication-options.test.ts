@@ -22,14 +22,19 @@ describe('authentication flags', () => {
     const o = completeOptions(
       parseServerRunOptions([
         '--anonymous-auth=false',
-        '--client-ca-file', 'ca.crt',
+        '--client-ca-file',
+        'ca.crt',
         '--token-auth-file=tokens.csv',
-        '--requestheader-client-ca-file', 'fp.crt',
+        '--requestheader-client-ca-file',
+        'fp.crt',
         '--requestheader-allowed-names=a,b',
-        '--requestheader-allowed-names', 'c',
+        '--requestheader-allowed-names',
+        'c',
         '--requestheader-username-headers=X-User',
-        '--requestheader-group-headers', 'X-Group,X-Team',
-        '--requestheader-extra-headers-prefix', 'X-Extra-',
+        '--requestheader-group-headers',
+        'X-Group,X-Team',
+        '--requestheader-extra-headers-prefix',
+        'X-Extra-',
       ]),
     );
     assert.equal(o.anonymousAuth, false);

@@ -60,7 +60,9 @@ describe('built-in authentication', () => {
   const servers: TestServer[] = [];
 
   /** A server whose /whoami answers the user and the headers the handler got. */
-  async function serve(config: Omit<BuiltInAuthenticationConfig, 'clientCertificates' | 'requestHeader'> & { requestHeader?: Partial<NonNullable<BuiltInAuthenticationConfig['requestHeader']>> }): Promise<string> {
+  async function serve(
+    config: Omit<BuiltInAuthenticationConfig, 'clientCertificates' | 'requestHeader'> & { requestHeader?: Partial<NonNullable<BuiltInAuthenticationConfig['requestHeader']>> },
+  ): Promise<string> {
     const t = await startServer({
       config: {
         authenticator: newBuiltInAuthenticator({
@@ -166,12 +168,19 @@ describe('built-in authentication', () => {
   describe('certificate verification (CABundle, ClientCertificateVerifier)', () => {
     it('words failures as Go crypto/x509 does', () => {
       const bundle = new CABundle(clusterCA.certPEM, 'client CA');
-      const cert = (k: KeyPair): X509Certificate[] => k.certPEM.split(/(?<=-----END CERTIFICATE-----)\s*/).filter((b) => b !== '').map((b) => new X509Certificate(b));
+      const cert = (k: KeyPair): X509Certificate[] =>
+        k.certPEM
+          .split(/(?<=-----END CERTIFICATE-----)\s*/)
+          .filter((b) => b !== '')
+          .map((b) => new X509Certificate(b));
       const now = Date.now();
       assert.equal(bundle.verify(cert(clients['carol']!), now).length, 3);
       assert.throws(() => bundle.verify(cert(clients['foreign']!), now), { name: 'CertificateVerificationError', message: 'x509: certificate signed by unknown authority' });
       assert.throws(() => bundle.verify(cert(clients['serverOnly']!), now), { message: 'x509: certificate specifies an incompatible key usage' });
-      assert.throws(() => bundle.verify(cert(clients['jane']!), now + 2 * DAY), /^CertificateVerificationError: x509: certificate has expired or is not yet valid: current time \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ is after /);
+      assert.throws(
+        () => bundle.verify(cert(clients['jane']!), now + 2 * DAY),
+        /^CertificateVerificationError: x509: certificate has expired or is not yet valid: current time \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ is after /,
+      );
       assert.throws(() => bundle.verify(cert(clients['jane']!), now - 2 * DAY), /is before /);
       assert.throws(() => new CABundle('not a certificate', '/etc/ca.crt'), /\/etc\/ca.crt: no certificates found/);
     });
@@ -281,7 +290,10 @@ describe('built-in authentication', () => {
         }),
       );
       assert.deepEqual(s.user, { name: 'dave', groups: ['g1', 'system:authenticated'], extra: { a: ['0', '1'] } });
-      assert.deepEqual(Object.keys(s.headers).filter((h) => h.startsWith('x-proxy-') || h.startsWith('x-remote-')), []);
+      assert.deepEqual(
+        Object.keys(s.headers).filter((h) => h.startsWith('x-proxy-') || h.startsWith('x-remote-')),
+        [],
+      );
       // the second username header is used when the first is absent
       assert.equal((seen(await get(anyProxy, { ca: clusterCA.certPEM, client: clients['frontProxy'], headers: { 'X-Remote-User': 'erin' } })).user as { name: string }).name, 'erin');
     });
@@ -314,10 +326,13 @@ describe('built-in authentication', () => {
 
     it('parses the CSV as kube: quoted group lists, empty tokens skipped, at least three columns', () => {
       const tokens = parseTokenFile('t1,u1,id1\n\n,skipped,x\n"t,2",u2,id2,"a,b",ignored\nt1,u3,id3,\n', 'f.csv');
-      assert.deepEqual([...tokens], [
-        ['t1', { name: 'u3', uid: 'id3', groups: [''] }],
-        ['t,2', { name: 'u2', uid: 'id2', groups: ['a', 'b'] }],
-      ]);
+      assert.deepEqual(
+        [...tokens],
+        [
+          ['t1', { name: 'u3', uid: 'id3', groups: [''] }],
+          ['t,2', { name: 'u2', uid: 'id2', groups: ['a', 'b'] }],
+        ],
+      );
       assert.throws(() => parseTokenFile('t1,u1\n', 'f.csv'), /token file 'f.csv' must have at least 3 columns \(token, user name, user uid\), found 2/);
       assert.throws(() => parseTokenFile('"t1,u1,id\n', 'f.csv'), /token file 'f.csv'/);
     });

@@ -57,7 +57,10 @@ describe('delegation chain', () => {
       events.length = 0;
       await (await fetch(`${url}/api/v1/namespaces/default`)).text();
       await new Promise((r) => setTimeout(r, 20));
-      assert.deepEqual(events.map((e) => e.stage), ['RequestReceived', 'ResponseComplete']);
+      assert.deepEqual(
+        events.map((e) => e.stage),
+        ['RequestReceived', 'ResponseComplete'],
+      );
     } finally {
       await serving.shutdown({ drainTimeoutMs: 1_000 });
     }

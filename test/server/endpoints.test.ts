@@ -9,7 +9,12 @@ describe('health endpoints', () => {
   before(async () => {
     t = await startServer({
       setup: (s) => {
-        s.addReadyzChecks({ name: 'etcd', check: async () => { if (!storageHealthy) throw new Error('connection refused'); } });
+        s.addReadyzChecks({
+          name: 'etcd',
+          check: async () => {
+            if (!storageHealthy) throw new Error('connection refused');
+          },
+        });
         s.addHealthChecks({ name: 'informer-sync', check: async () => {} });
       },
     });
@@ -42,7 +47,10 @@ describe('health endpoints', () => {
       assert.equal((await fetch(`${t.url}/livez`)).status, 200);
       const excluded = await fetch(`${t.url}/readyz?exclude=etcd&exclude=nope&verbose`);
       assert.equal(excluded.status, 200);
-      assert.equal(await excluded.text(), '[+]ping ok\n[+]shutdown ok\n[+]etcd excluded: ok\n[+]informer-sync ok\nwarn: some health checks cannot be excluded: no matches for "nope"\nreadyz check passed\n');
+      assert.equal(
+        await excluded.text(),
+        '[+]ping ok\n[+]shutdown ok\n[+]etcd excluded: ok\n[+]informer-sync ok\nwarn: some health checks cannot be excluded: no matches for "nope"\nreadyz check passed\n',
+      );
     } finally {
       storageHealthy = true;
     }
@@ -63,7 +71,14 @@ describe('post-start hooks', () => {
   it('readyz fails until each hook has finished', async () => {
     let finish!: () => void;
     const t = await startServer({
-      setup: (s) => s.addPostStartHook('start-informers', () => new Promise<void>((resolve) => { finish = resolve; })),
+      setup: (s) =>
+        s.addPostStartHook(
+          'start-informers',
+          () =>
+            new Promise<void>((resolve) => {
+              finish = resolve;
+            }),
+        ),
     });
     try {
       const before = await fetch(`${t.url}/readyz?verbose`);
@@ -105,17 +120,24 @@ describe('/version', () => {
 describe('/metrics', () => {
   it('exposes kube-apiserver metric names with kube labels', async () => {
     const metrics = new APIServerMetrics();
-    metrics.registerStorageObjectCounts(async () => new Map([['flunders.wardle.example.com', 3], ['namespaces', 4]]));
+    metrics.registerStorageObjectCounts(
+      async () =>
+        new Map([
+          ['flunders.wardle.example.com', 3],
+          ['namespaces', 4],
+        ]),
+    );
     const t = await startServer({
       config: { metrics },
-      setup: (s) => s.mux.handlePrefix('/apis/', async (req, res) => {
-        if (req.info.verb === 'watch') {
-          const stream = res.stream('application/json');
-          stream.end();
-          return;
-        }
-        res.writeJSON(req.method === 'POST' ? 201 : 200, {});
-      }),
+      setup: (s) =>
+        s.mux.handlePrefix('/apis/', async (req, res) => {
+          if (req.info.verb === 'watch') {
+            const stream = res.stream('application/json');
+            stream.end();
+            return;
+          }
+          res.writeJSON(req.method === 'POST' ? 201 : 200, {});
+        }),
     });
     try {
       const base = `${t.url}/apis/wardle.example.com/v1beta1/namespaces/ns/flunders`;
@@ -139,9 +161,13 @@ describe('/metrics', () => {
         labels('POST', 'All', 'resource', '201'),
         labels('APPLY', '', 'resource', '200'),
         labels('DELETE', '', 'cluster', '200'),
-      ]) assert.ok(text.includes(line), `missing ${line}`);
+      ])
+        assert.ok(text.includes(line), `missing ${line}`);
       assert.match(text, /# TYPE apiserver_request_duration_seconds histogram/);
-      assert.match(text, /apiserver_request_duration_seconds_bucket\{le="0\.005",verb="LIST",dry_run="",group="wardle\.example\.com",version="v1beta1",resource="flunders",subresource="",scope="namespace",component="apiserver"\} \d/);
+      assert.match(
+        text,
+        /apiserver_request_duration_seconds_bucket\{le="0\.005",verb="LIST",dry_run="",group="wardle\.example\.com",version="v1beta1",resource="flunders",subresource="",scope="namespace",component="apiserver"\} \d/,
+      );
       assert.match(text, /apiserver_request_duration_seconds_bucket\{le="60",/);
       assert.match(text, /apiserver_current_inflight_requests\{request_kind="mutating"\} 0/);
       // the scrape itself is the one read-only request in flight

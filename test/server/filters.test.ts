@@ -55,7 +55,7 @@ describe('panic recovery', () => {
     assert.equal((await json(r)).reason, 'Conflict');
   });
 
-  it('sets Retry-After wherever the Status asks for one, a 500 ServerTimeout included (kube\'s ErrorNegotiated)', async () => {
+  it("sets Retry-After wherever the Status asks for one, a 500 ServerTimeout included (kube's ErrorNegotiated)", async () => {
     const r = await fetch(`${t.url}/servertimeout`);
     assert.equal(r.status, 500);
     assert.equal(r.headers.get('retry-after'), '2');
@@ -113,7 +113,7 @@ describe('request timeout', () => {
     assert.deepEqual(aborted, ['/apis/g/v1/things']);
   });
 
-  it('a write times out as kube\'s finisher answers it (504, requested timeout - context deadline exceeded)', async () => {
+  it("a write times out as kube's finisher answers it (504, requested timeout - context deadline exceeded)", async () => {
     const r = await fetch(`${t.url}/apis/g/v1/things`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
     assert.equal(r.status, 504);
     const body = await json(r);
@@ -144,10 +144,11 @@ describe('request timeout', () => {
 describe('timeout query parameter', () => {
   it('timeout=1s shortens the 60 s default, and cannot lengthen it', async () => {
     const t = await startServer({
-      setup: (s) => s.mux.handlePrefix('/apis/', async (req, res) => {
-        await sleep(Number(req.query.get('sleepMs')), req.signal).catch(() => undefined);
-        res.writeJSON(200, {});
-      }),
+      setup: (s) =>
+        s.mux.handlePrefix('/apis/', async (req, res) => {
+          await sleep(Number(req.query.get('sleepMs')), req.signal).catch(() => undefined);
+          res.writeJSON(200, {});
+        }),
     });
     try {
       const started = performance.now();
@@ -168,16 +169,17 @@ describe('max in flight', () => {
     const gate = new Gate();
     const t = await startServer({
       config: { maxRequestsInFlight: 2, maxMutatingRequestsInFlight: 1, authenticator: fixedUserAuthenticator(JANE) },
-      setup: (s) => s.mux.handlePrefix('/apis/', async (req, res) => {
-        if (req.query.get('block') === 'true') await gate.wait();
-        if (req.info.verb === 'watch') {
-          const stream = res.stream('application/json');
-          await new Promise((resolve) => req.signal.addEventListener('abort', resolve, { once: true }));
-          stream.end();
-          return;
-        }
-        res.writeJSON(200, { verb: req.info.verb });
-      }),
+      setup: (s) =>
+        s.mux.handlePrefix('/apis/', async (req, res) => {
+          if (req.query.get('block') === 'true') await gate.wait();
+          if (req.info.verb === 'watch') {
+            const stream = res.stream('application/json');
+            await new Promise((resolve) => req.signal.addEventListener('abort', resolve, { once: true }));
+            stream.end();
+            return;
+          }
+          res.writeJSON(200, { verb: req.info.verb });
+        }),
     });
     try {
       const watchAbort = new AbortController();
@@ -213,10 +215,11 @@ describe('max in flight', () => {
     const gate = new Gate();
     const t = await startServer({
       config: { maxRequestsInFlight: 1, authenticator: fixedUserAuthenticator() },
-      setup: (s) => s.mux.handlePrefix('/apis/', async (req, res) => {
-        if (req.query.get('block') === 'true') await gate.wait();
-        res.writeJSON(200, {});
-      }),
+      setup: (s) =>
+        s.mux.handlePrefix('/apis/', async (req, res) => {
+          if (req.query.get('block') === 'true') await gate.wait();
+          res.writeJSON(200, {});
+        }),
     });
     try {
       const blocked = fetch(`${t.url}/apis/g/v1/things?block=true`);
@@ -259,10 +262,11 @@ describe('authentication and authorization', () => {
   before(async () => {
     t = await startServer({
       config: { authenticator: unionAuthenticator(tokens, headerUser), authorizer },
-      setup: (s) => s.mux.handlePrefix('/apis/', async (req, res) => {
-        seenHeaders.push({ ...req.headers });
-        res.writeJSON(200, { user: req.user });
-      }),
+      setup: (s) =>
+        s.mux.handlePrefix('/apis/', async (req, res) => {
+          seenHeaders.push({ ...req.headers });
+          res.writeJSON(200, { user: req.user });
+        }),
     });
   });
   after(() => t.close());
@@ -288,22 +292,44 @@ describe('authentication and authorization', () => {
     assert.equal(seen['x-remote-user'], undefined);
     assert.equal(seen['x-remote-extra-scopes'], undefined);
     const a = asked.at(-1)!;
-    assert.deepEqual({ ...a, user: a.user?.name }, {
-      user: 'jane', verb: 'get', isResourceRequest: true, path: '/apis/wardle.example.com/v1beta1/namespaces/ns/flunders/allowed',
-      namespace: 'ns', apiGroup: 'wardle.example.com', apiVersion: 'v1beta1', resource: 'flunders', subresource: '', name: 'allowed',
-    });
+    assert.deepEqual(
+      { ...a, user: a.user?.name },
+      {
+        user: 'jane',
+        verb: 'get',
+        isResourceRequest: true,
+        path: '/apis/wardle.example.com/v1beta1/namespaces/ns/flunders/allowed',
+        namespace: 'ns',
+        apiGroup: 'wardle.example.com',
+        apiVersion: 'v1beta1',
+        resource: 'flunders',
+        subresource: '',
+        name: 'allowed',
+      },
+    );
   });
 
   it('403 Forbidden worded as kube', async () => {
     const cases: Array<[string, string, Record<string, string>, string]> = [
-      ['GET', '/apis/wardle.example.com/v1beta1/namespaces/ns/flunders/x', { authorization: 'Bearer jane-token' },
-        'flunders.wardle.example.com "x" is forbidden: User "jane" cannot get resource "flunders" in API group "wardle.example.com" in the namespace "ns"'],
-      ['GET', '/apis/wardle.example.com/v1beta1/namespaces/ns/flunders', { authorization: 'Bearer jane-token' },
-        'flunders.wardle.example.com is forbidden: User "jane" cannot list resource "flunders" in API group "wardle.example.com" in the namespace "ns"'],
-      ['PUT', '/apis/wardle.example.com/v1beta1/fischers/f/status', { 'x-remote-user': 'bob' },
-        'fischers.wardle.example.com "f" is forbidden: User "bob" cannot update resource "fischers/status" in API group "wardle.example.com" at the cluster scope: bob may not'],
-      ['GET', '/api/v1/namespaces/ns', { 'x-remote-user': 'bob' },
-        'namespaces "ns" is forbidden: User "bob" cannot get resource "namespaces" in API group "" in the namespace "ns": bob may not'],
+      [
+        'GET',
+        '/apis/wardle.example.com/v1beta1/namespaces/ns/flunders/x',
+        { authorization: 'Bearer jane-token' },
+        'flunders.wardle.example.com "x" is forbidden: User "jane" cannot get resource "flunders" in API group "wardle.example.com" in the namespace "ns"',
+      ],
+      [
+        'GET',
+        '/apis/wardle.example.com/v1beta1/namespaces/ns/flunders',
+        { authorization: 'Bearer jane-token' },
+        'flunders.wardle.example.com is forbidden: User "jane" cannot list resource "flunders" in API group "wardle.example.com" in the namespace "ns"',
+      ],
+      [
+        'PUT',
+        '/apis/wardle.example.com/v1beta1/fischers/f/status',
+        { 'x-remote-user': 'bob' },
+        'fischers.wardle.example.com "f" is forbidden: User "bob" cannot update resource "fischers/status" in API group "wardle.example.com" at the cluster scope: bob may not',
+      ],
+      ['GET', '/api/v1/namespaces/ns', { 'x-remote-user': 'bob' }, 'namespaces "ns" is forbidden: User "bob" cannot get resource "namespaces" in API group "" in the namespace "ns": bob may not'],
       ['GET', '/healthz', { authorization: 'Bearer jane-token' }, 'forbidden: User "jane" cannot get path "/healthz"'],
     ];
     for (const [method, path, headers, message] of cases) {
@@ -348,12 +374,17 @@ describe('audit', () => {
     });
     try {
       const r = await fetch(`${t.url}/apis/wardle.example.com/v1beta1/namespaces/ns/flunders?dryRun=All`, {
-        method: 'POST', body: '{}', headers: { authorization: 'Bearer ok', 'audit-id': 'client-chosen-id', 'user-agent': 'test/1.0' },
+        method: 'POST',
+        body: '{}',
+        headers: { authorization: 'Bearer ok', 'audit-id': 'client-chosen-id', 'user-agent': 'test/1.0' },
       });
       assert.equal(r.status, 201);
       assert.equal(r.headers.get('audit-id'), 'client-chosen-id');
       await sleep(20);
-      assert.deepEqual(events.map((e) => e.stage), ['RequestReceived', 'ResponseComplete']);
+      assert.deepEqual(
+        events.map((e) => e.stage),
+        ['RequestReceived', 'ResponseComplete'],
+      );
       const [received, complete] = events as [AuditEvent, AuditEvent];
       assert.equal(received.auditID, 'client-chosen-id');
       assert.equal(received.responseStatus, undefined);
@@ -375,7 +406,10 @@ describe('audit', () => {
       assert.equal(denied.status, 401);
       assert.match(denied.headers.get('audit-id') ?? '', /^[0-9a-f-]{36}$/);
       await sleep(20);
-      assert.deepEqual(events.map((e) => [e.stage, e.user.username, e.responseStatus?.code]), [['ResponseStarted', '', 401]]);
+      assert.deepEqual(
+        events.map((e) => [e.stage, e.user.username, e.responseStatus?.code]),
+        [['ResponseStarted', '', 401]],
+      );
     } finally {
       await t.close();
     }

@@ -10,8 +10,7 @@ import { newCA, newLeaf } from './pki.js';
 
 const selector = Array.from({ length: 10_000 }, (_, i) => `k${i}=v${i}`).join(',');
 const path = `/echo?labelSelector=${encodeURIComponent(selector)}`;
-const echo = (s: GenericAPIServer) =>
-  s.mux.handle('/echo', async (req, res) => res.writeJSON(200, { length: req.raw.url?.length ?? 0 }));
+const echo = (s: GenericAPIServer) => s.mux.handle('/echo', async (req, res) => res.writeJSON(200, { length: req.raw.url?.length ?? 0 }));
 
 describe('request header size', () => {
   it(`reads a ${path.length}-byte request line on plain HTTP`, async () => {

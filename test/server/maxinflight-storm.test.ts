@@ -58,7 +58,11 @@ describe('max in flight under a read storm', () => {
 
       assert.equal(readyz.status, 200, readyz.body);
       assert.equal(admin.status, 200, admin.body);
-      assert.deepEqual([...statuses.keys()].filter((s) => s !== 200 && s !== 429), [], `only 200 and 429: ${JSON.stringify([...statuses])}`);
+      assert.deepEqual(
+        [...statuses.keys()].filter((s) => s !== 200 && s !== 429),
+        [],
+        `only 200 and 429: ${JSON.stringify([...statuses])}`,
+      );
       assert.ok((statuses.get(429) ?? 0) > 0, `no read was refused: ${JSON.stringify([...statuses])}`);
       assert.ok((statuses.get(200) ?? 0) > 0, `no read was served: ${JSON.stringify([...statuses])}`);
       assert.ok(tooMany !== undefined);

@@ -28,7 +28,14 @@ async function selfSigned(cn: string, usage: 'server' | 'client'): Promise<{ cer
       new x509.BasicConstraintsExtension(true, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign, true),
       new x509.ExtendedKeyUsageExtension([usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
-      ...(usage === 'server' ? [new x509.SubjectAlternativeNameExtension([{ type: 'ip', value: '127.0.0.1' }, { type: 'dns', value: 'localhost' }])] : []),
+      ...(usage === 'server'
+        ? [
+            new x509.SubjectAlternativeNameExtension([
+              { type: 'ip', value: '127.0.0.1' },
+              { type: 'dns', value: 'localhost' },
+            ]),
+          ]
+        : []),
     ],
   });
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
@@ -81,10 +88,11 @@ describe('serving', () => {
 
   it('leaves bodies unparsed for the handler, in any content type, and limits them to 3 MiB', async () => {
     const t = await startServer({
-      setup: (s) => s.mux.handlePrefix('/apis/', async (req, res) => {
-        const body = await req.readBody();
-        res.writeJSON(200, { contentType: req.headers['content-type'] ?? null, length: body.length, head: body.subarray(0, 12).toString() });
-      }),
+      setup: (s) =>
+        s.mux.handlePrefix('/apis/', async (req, res) => {
+          const body = await req.readBody();
+          res.writeJSON(200, { contentType: req.headers['content-type'] ?? null, length: body.length, head: body.subarray(0, 12).toString() });
+        }),
     });
     try {
       const url = `${t.url}/apis/g/v1/things`;
@@ -122,7 +130,13 @@ describe('serving', () => {
   it('answers odd methods, paths and malformed HTTP as kube does (a 400 Status for malformed HTTP), never a framework page', async () => {
     const t = await startServer();
     try {
-      for (const [method, path] of [['OPTIONS', '/apis'], ['GET', '/%zz/%%'], ['DELETE', '/'], ['GET', `/apis/${'x'.repeat(5000)}`], ['GET', '//double//slash']] as const) {
+      for (const [method, path] of [
+        ['OPTIONS', '/apis'],
+        ['GET', '/%zz/%%'],
+        ['DELETE', '/'],
+        ['GET', `/apis/${'x'.repeat(5000)}`],
+        ['GET', '//double//slash'],
+      ] as const) {
         const r = await fetch(`${t.url}${path}`, { method });
         assert.ok(r.status === 404 || r.status === 200, `${method} ${path}: ${r.status}`);
         // kube's end of the chain: Go's http.NotFound, plain text
@@ -197,10 +211,11 @@ describe('serving', () => {
     const gate = new Gate();
     const t = await startServer({
       config: { shutdownDelayDurationMs: 5_000, shutdownSendRetryAfter: true },
-      setup: (s) => s.mux.handlePrefix('/apis/', async (req, res) => {
-        if (req.query.get('block') === 'true') await gate.wait();
-        res.writeJSON(200, { served: true });
-      }),
+      setup: (s) =>
+        s.mux.handlePrefix('/apis/', async (req, res) => {
+          if (req.query.get('block') === 'true') await gate.wait();
+          res.writeJSON(200, { served: true });
+        }),
     });
     const signals = t.server.config.lifecycleSignals;
     const keptAlive = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -251,14 +266,18 @@ describe('serving', () => {
     let sawAbort = false;
     const gate = new Gate();
     const t = await startServer({
-      setup: (s) => s.mux.handle('/stuck', async (req, res) => {
-        await gate.wait();
-        await new Promise((resolve) => req.signal.addEventListener('abort', resolve, { once: true }));
-        sawAbort = true;
-        res.writeJSON(200, {});
-      }),
+      setup: (s) =>
+        s.mux.handle('/stuck', async (req, res) => {
+          await gate.wait();
+          await new Promise((resolve) => req.signal.addEventListener('abort', resolve, { once: true }));
+          sawAbort = true;
+          res.writeJSON(200, {});
+        }),
     });
-    const stuck = fetch(`${t.url}/stuck`).then((r) => r.status, () => 'connection closed');
+    const stuck = fetch(`${t.url}/stuck`).then(
+      (r) => r.status,
+      () => 'connection closed',
+    );
     await gate.untilArrived(1);
     gate.release();
     await t.serving.shutdown({ drainTimeoutMs: 200 });

@@ -33,9 +33,18 @@ test('defaults: SQLite, a watch cache, and each command its own etcd prefix', ()
 
 test('validation is one: etcd3 needs --etcd-servers, the backend is sqlite or etcd3', () => {
   for (const parse of [(a: string[]) => completeOptions(parseServerRunOptions(a)), (a: string[]) => completeAggregatedOptions(parseAggregatedServerOptions(a), apiGroups)]) {
-    assert.throws(() => parse(['--storage-backend=etcd3']), (e: unknown) => e instanceof OptionsError && e.message === '--etcd-servers must be specified with --storage-backend=etcd3');
-    assert.throws(() => parse(['--storage-backend=postgres']), (e: unknown) => e instanceof OptionsError && e.message === '--storage-backend: "postgres" is not one of sqlite, etcd3');
-    assert.throws(() => parse(['--watch-cache=maybe']), (e: unknown) => e instanceof OptionsError && e.message === '--watch-cache must be true or false');
+    assert.throws(
+      () => parse(['--storage-backend=etcd3']),
+      (e: unknown) => e instanceof OptionsError && e.message === '--etcd-servers must be specified with --storage-backend=etcd3',
+    );
+    assert.throws(
+      () => parse(['--storage-backend=postgres']),
+      (e: unknown) => e instanceof OptionsError && e.message === '--storage-backend: "postgres" is not one of sqlite, etcd3',
+    );
+    assert.throws(
+      () => parse(['--watch-cache=maybe']),
+      (e: unknown) => e instanceof OptionsError && e.message === '--watch-cache must be true or false',
+    );
   }
   assert.throws(() => completeStorageOptions({ storageBackend: 'etcd3', etcdServers: [] }, { etcdPrefix: '/registry' }), OptionsError);
 });
@@ -63,7 +72,11 @@ test('health checks: etcd and etcd-readiness on etcd, storage on /readyz for SQL
   const checks = (backend: 'sqlite' | 'etcd3') => {
     const names: string[] = [];
     const factory = { healthCheck: async () => undefined, readinessCheck: async () => undefined };
-    addStorageHealthChecks({ addHealthChecks: (...c) => names.push(...c.map((x) => `healthz:${x.name}`)), addReadyzChecks: (...c) => names.push(...c.map((x) => `readyz:${x.name}`)) }, backend, factory);
+    addStorageHealthChecks(
+      { addHealthChecks: (...c) => names.push(...c.map((x) => `healthz:${x.name}`)), addReadyzChecks: (...c) => names.push(...c.map((x) => `readyz:${x.name}`)) },
+      backend,
+      factory,
+    );
     return names;
   };
   assert.deepEqual(checks('etcd3'), ['healthz:etcd', 'readyz:etcd-readiness']);

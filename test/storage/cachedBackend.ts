@@ -5,8 +5,7 @@ import type { Pod } from '../../runtime/storage/testing/utils.js';
 
 /** Reasons the cacher variant skips a test; kube's cacher_test skips the same ones. */
 const cacherNotApplicable: Record<string, string> = {
-  RunTestListResourceVersionMatch:
-    'its transformer writes an object on every read, and the cache reads every write through its upstream watch: an endless loop (kube skips it for the cacher)',
+  RunTestListResourceVersionMatch: 'its transformer writes an object on every read, and the cache reads every write through its upstream watch: an endless loop (kube skips it for the cacher)',
   RunTestListInconsistentContinuation: 'it pages with limit at RV=0, which the watch cache ignores (kube #108003; kube skips it for the cacher)',
   RunTestTransformationFailure: 'an unreadable object breaks the shared upstream watch and the cache relists; kube skips it for the cacher (TODO #109831)',
   RunTestWatchError: 'a failing transformer breaks the shared upstream watch, not one client watch; kube skips it for the cacher (TODO #109831)',

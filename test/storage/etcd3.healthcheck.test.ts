@@ -54,13 +54,17 @@ test('a hung etcd fails the check within its timeout; checks share a probe; SIGC
   } finally {
     member.resume();
   }
-  const healed = await waitFor(async () => {
-    try {
-      await check.check();
-      return true;
-    } catch {
-      return false;
-    }
-  }, 30_000, 'the check to pass after SIGCONT');
+  const healed = await waitFor(
+    async () => {
+      try {
+        await check.check();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    30_000,
+    'the check to pass after SIGCONT',
+  );
   assert.ok(healed >= 0);
 });

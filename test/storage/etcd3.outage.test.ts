@@ -59,11 +59,22 @@ async function outageUnderLoad(t: TestContext, namePrefix: string, etcdState: { 
   const outageStart = Date.now();
   // A check within a second of the last healthy probe answers from it (kube's rate limit); the
   // next probe fails by the 2 s check timeout.
-  await waitFor(() => factory.readinessCheck().then(() => false, () => true), 2 * 2000 + slackMs, 'readiness to fail while etcd is down');
+  await waitFor(
+    () =>
+      factory.readinessCheck().then(
+        () => false,
+        () => true,
+      ),
+    2 * 2000 + slackMs,
+    'readiness to fail while etcd is down',
+  );
   await new Promise((r) => setTimeout(r, 10_000));
   const duringOutage = load.ops.filter((o) => o.start >= outageStart + 500);
   assert.ok(duringOutage.length > 0, 'requests were attempted during the outage');
-  assert.ok(duringOutage.every((o) => !o.ok), 'no request can succeed while etcd is down');
+  assert.ok(
+    duringOutage.every((o) => !o.ok),
+    'no request can succeed while etcd is down',
+  );
   const slowest = Math.max(...duringOutage.map((o) => o.end - o.start));
   assert.ok(slowest <= requestTimeoutMs + slackMs, `requests must fail within the request timeout, slowest took ${slowest} ms`);
   const hung = [...load.inflight].filter((o) => Date.now() - o.start > requestTimeoutMs + slackMs);

@@ -159,7 +159,10 @@ export class EtcdCluster {
         if (dead !== undefined) throw new MemberExitedError(`etcd member ${dead.spec.name} exited: ${dead.lastStderr().slice(-1000)}`);
         const c = new Etcd3({ hosts: ep });
         try {
-          await c.get('health').options({ deadline: Date.now() + 1000 }).exec();
+          await c
+            .get('health')
+            .options({ deadline: Date.now() + 1000 })
+            .exec();
           break;
         } catch (e) {
           if (Date.now() > deadline) throw new Error(`etcd at ${ep} not healthy: ${(e as Error).message}`, { cause: e });

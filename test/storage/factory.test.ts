@@ -59,10 +59,7 @@ describe('storage factory', () => {
       const first = await cms.create('/configmaps/default/a', obj('a'));
       for (let i = 0; i < 5; i++) await cms.create(`/configmaps/default/b${i}`, obj(`b${i}`));
       await new Promise((r) => setTimeout(r, 300));
-      await assert.rejects(
-        cms.getList('/configmaps/', { recursive: true, resourceVersion: first.metadata?.resourceVersion ?? '', resourceVersionMatch: 'Exact' }),
-        (e) => isExpired(e),
-      );
+      await assert.rejects(cms.getList('/configmaps/', { recursive: true, resourceVersion: first.metadata?.resourceVersion ?? '', resourceVersionMatch: 'Exact' }), (e) => isExpired(e));
       assert.equal((await cms.getList('/configmaps/', { recursive: true })).items.length, 6);
     } finally {
       await f.close();
@@ -83,10 +80,7 @@ describe('storage factory', () => {
       await cms.create('/configmaps/default/b', obj('b'));
       await compactor.round();
       assert.ok(cms.compactRevision() > Number(first.metadata?.resourceVersion));
-      await assert.rejects(
-        cms.getList('/configmaps/', { recursive: true, resourceVersion: first.metadata?.resourceVersion ?? '', resourceVersionMatch: 'Exact' }),
-        (e) => isExpired(e),
-      );
+      await assert.rejects(cms.getList('/configmaps/', { recursive: true, resourceVersion: first.metadata?.resourceVersion ?? '', resourceVersionMatch: 'Exact' }), (e) => isExpired(e));
       await f.readinessCheck();
     } finally {
       await f.close();

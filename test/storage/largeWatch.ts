@@ -115,7 +115,10 @@ export function describeLargeWatch(backend: BackendUnderTest): void {
       const from = await s.store.getCurrentResourceVersion();
       const w = await s.store.watch('/pods/', { recursive: true, resourceVersion: String(from), predicate: everything(false) as SelectionPredicate });
       try {
-        const burst = await createPods(s, Array.from({ length: liveBurst }, (_, i) => podName(`burst${live}`, i)));
+        const burst = await createPods(
+          s,
+          Array.from({ length: liveBurst }, (_, i) => podName(`burst${live}`, i)),
+        );
         live++;
         if (backend.cached) {
           // kube's cacher: a watcher that cannot keep up is ended, cleanly (no ERROR), after the
@@ -148,7 +151,10 @@ export function describeLargeWatch(backend: BackendUnderTest): void {
 
     it('a watch from a past resourceVersion replays every later event, in order', async () => {
       const from = await s.store.getCurrentResourceVersion();
-      const burst = await createPods(s, Array.from({ length: liveBurst }, (_, i) => podName(`replay${live}`, i)));
+      const burst = await createPods(
+        s,
+        Array.from({ length: liveBurst }, (_, i) => podName(`replay${live}`, i)),
+      );
       live++;
       const w = await s.store.watch('/pods/', { recursive: true, resourceVersion: String(from), predicate: everything(false) as SelectionPredicate });
       try {

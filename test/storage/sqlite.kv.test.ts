@@ -83,21 +83,28 @@ describe('SQLite backend', () => {
     try {
       const events: KVEvent[] = [];
       const done = new Promise<void>((resolve, reject) => {
-        const w = kv.watch({ key: '/k', startRevision: first.revision }, {
-          onEvents: (evs) => {
-            events.push(...evs);
-            if (events.length === 3) {
-              w.cancel();
-              resolve();
-            }
+        const w = kv.watch(
+          { key: '/k', startRevision: first.revision },
+          {
+            onEvents: (evs) => {
+              events.push(...evs);
+              if (events.length === 3) {
+                w.cancel();
+                resolve();
+              }
+            },
+            onError: reject,
           },
-          onError: reject,
-        });
+        );
       });
       await done;
       assert.deepEqual(
         events.map((e) => (e.type === 'PUT' ? ['PUT', e.kv.value.toString(), e.prevKv?.value.toString()] : ['DELETE', e.prevKv?.value.toString()])),
-        [['PUT', 'a', undefined], ['PUT', 'b', 'a'], ['DELETE', 'b']],
+        [
+          ['PUT', 'a', undefined],
+          ['PUT', 'b', 'a'],
+          ['DELETE', 'b'],
+        ],
       );
       const next = await kv.optimisticPut('/k', Buffer.from('c'), 0);
       assert.equal(next.revision, second.revision + 2, 'revisions are never reused');

@@ -17,7 +17,10 @@ describe('apiObjectVersioner', () => {
 
   it('refuses what ParseUint refuses, with its words: syntax, then range beyond uint64', () => {
     const refused = (rv: string, why: string) =>
-      assert.throws(() => v.parseResourceVersion(rv), (e: unknown) => e instanceof BadRequestError && e.message === `invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`);
+      assert.throws(
+        () => v.parseResourceVersion(rv),
+        (e: unknown) => e instanceof BadRequestError && e.message === `invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`,
+      );
     refused('abc', 'invalid syntax');
     refused('-1', 'invalid syntax');
     refused('1e3', 'invalid syntax');

@@ -1,10 +1,6 @@
 import { formatTime } from '../../../runtime/registry/generic/context.js';
 import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
-import {
-  validateCustomResourceDefinition,
-  validateCustomResourceDefinitionStatus,
-  validateCustomResourceDefinitionUpdate,
-} from '../../../runtime/apiextensions/validation/crd.js';
+import { validateCustomResourceDefinition, validateCustomResourceDefinitionStatus, validateCustomResourceDefinitionUpdate } from '../../../runtime/apiextensions/validation/crd.js';
 import type { CustomResourceDefinition } from './types.js';
 
 /** Adds the storage version to status.storedVersions unless it is there (storage migrations remove versions, never this strategy). */

@@ -42,8 +42,7 @@ export function setServiceDefaults(obj: Service): void {
     if (port.targetPort === undefined || port.targetPort === 0 || port.targetPort === '') port.targetPort = port.port;
   }
 
-  const externallyAccessible = type === 'LoadBalancer' || type === 'NodePort'
-    || (type === 'ClusterIP' && (spec.externalIPs?.length ?? 0) > 0);
+  const externallyAccessible = type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && (spec.externalIPs?.length ?? 0) > 0);
   if (externallyAccessible) spec.externalTrafficPolicy ??= 'Cluster';
 
   if (type === 'ClusterIP' || type === 'NodePort' || type === 'LoadBalancer') spec.internalTrafficPolicy ??= 'Cluster';

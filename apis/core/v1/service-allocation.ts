@@ -39,12 +39,7 @@ export async function releaseService(svc: Service, allocs: NetworkAllocators): P
   await releaseAll(allocs.portRange, nodePortsOf(svc));
 }
 
-function transaction(
-  allocs: NetworkAllocators,
-  dryRun: boolean,
-  ips: { taken: string[]; released: string[] },
-  ports: { taken: number[]; released: number[] },
-): AllocationTransaction {
+function transaction(allocs: NetworkAllocators, dryRun: boolean, ips: { taken: string[]; released: string[] }, ports: { taken: number[]; released: number[] }): AllocationTransaction {
   return {
     commit: async () => {
       if (dryRun) return;

@@ -75,8 +75,11 @@ function initIPFamilyFields(svc: Service, old: Service | undefined, ranges: Serv
   if (spec.type === 'ExternalName') return;
   const oldSpec = old?.spec;
   if (
-    oldSpec !== undefined && oldSpec.ipFamilyPolicy === 'PreferDualStack' && (spec.ipFamilyPolicy ?? 'PreferDualStack') === 'PreferDualStack'
-    && sameList(oldSpec.clusterIPs, spec.clusterIPs) && sameList(oldSpec.ipFamilies, spec.ipFamilies)
+    oldSpec !== undefined &&
+    oldSpec.ipFamilyPolicy === 'PreferDualStack' &&
+    (spec.ipFamilyPolicy ?? 'PreferDualStack') === 'PreferDualStack' &&
+    sameList(oldSpec.clusterIPs, spec.clusterIPs) &&
+    sameList(oldSpec.ipFamilies, spec.ipFamilies)
   ) {
     return;
   }

@@ -61,4 +61,3 @@ export function normalizeClusterIPs(svc: Service, old: Service | undefined): voi
     if (oldIPs.length > 0 && clusterIP !== '' && sameList(oldIPs, ips)) spec.clusterIPs = [clusterIP, ...ips.slice(1)];
   }
 }
-

@@ -11,21 +11,17 @@ const RUNTIME = 'kube-ts-apiserver/runtime';
 
 /** `apis/<group>/<version>/doc.ts`: the package markers. A hub is also where objects are stored. */
 export function docFile(n: KindNames, role: 'hub' | 'spoke', hubVersion: string): ScaffoldFile {
-  const lines = role === 'hub'
-    ? [
-      ` * Version ${n.version} of ${n.group}: the hub every other version of the group converts`,
-      ' * through, and the version objects are stored in.',
-      ' *',
-      ` * @groupName ${n.group}`,
-      ' * @hub',
-      ' * @storageVersion',
-    ]
-    : [
-      ` * Version ${n.version} of ${n.group}: served beside ${hubVersion}, converted to and from it`,
-      ' * (conversion.ts).',
-      ' *',
-      ` * @groupName ${n.group}`,
-    ];
+  const lines =
+    role === 'hub'
+      ? [
+          ` * Version ${n.version} of ${n.group}: the hub every other version of the group converts`,
+          ' * through, and the version objects are stored in.',
+          ' *',
+          ` * @groupName ${n.group}`,
+          ' * @hub',
+          ' * @storageVersion',
+        ]
+      : [` * Version ${n.version} of ${n.group}: served beside ${hubVersion}, converted to and from it`, ' * (conversion.ts).', ' *', ` * @groupName ${n.group}`];
   return { path: `${n.groupDir}/${n.version}/doc.ts`, content: ['/**', ...lines, ' */', 'export {};', ''].join('\n') };
 }
 

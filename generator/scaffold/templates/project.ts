@@ -14,8 +14,7 @@ export interface ProjectVersions {
 
 /** The project's package.json: its scripts, and whatever an existing one held (kept, scripts merged). */
 export function packageJSON(module: string, v: ProjectVersions, existing: Record<string, unknown>): ScaffoldFile {
-  const record = (value: unknown): Record<string, unknown> =>
-    (typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {});
+  const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {});
   const manifest: Record<string, unknown> = {
     name: module,
     version: '0.1.0',

@@ -48,9 +48,7 @@ export function allowed(f: DeepReadonly<Flunder>, world: World): DesiredConditio
  * condition of the type keeps its lastTransitionTime unless its status changes. Conditions of
  * other types are kept. The result is sorted by type, so equal states compare equal.
  */
-export function setConditions(
-  current: readonly DeepReadonly<Condition>[] | undefined, desired: readonly DesiredCondition[], generation: number | undefined, now: string,
-): Condition[] {
+export function setConditions(current: readonly DeepReadonly<Condition>[] | undefined, desired: readonly DesiredCondition[], generation: number | undefined, now: string): Condition[] {
   const byType = new Map<string, Condition>((current ?? []).map((c) => [c.type, { ...c }]));
   for (const d of desired) {
     const old = byType.get(d.type);

@@ -4,10 +4,7 @@
 import type { Clientset } from '../../../generated/clientset/index.js';
 import type { SharedInformerFactory } from '../../../generated/informers/factory.js';
 import { isConflict, isNotFound } from '../../../runtime/apimachinery/errors/index.js';
-import {
-  DeletedFinalStateUnknown, type DeepReadonly, ListerNotFoundError, metaNamespaceKey, RateLimitingQueue, runController,
-  splitMetaNamespaceKey,
-} from '../../../runtime/client/index.js';
+import { DeletedFinalStateUnknown, type DeepReadonly, ListerNotFoundError, metaNamespaceKey, RateLimitingQueue, runController, splitMetaNamespaceKey } from '../../../runtime/client/index.js';
 import { allowed, type Fischer, type Flunder, referenceResolved, rfc3339, sameConditions, setConditions, type World } from './conditions.js';
 
 /** Index of Flunders by what they refer to: `Flunder:<namespace>/<name>` or `Fischer:<name>`. */
@@ -84,9 +81,13 @@ export async function runFlunderController(o: FlunderControllerOptions, signal: 
   const world: World = {
     flunderExists: (ns, name) => flunders.informer().getIndexer().getByKey(metaNamespaceKey(ns, name)) !== undefined,
     fischerExists: (name) => fischers.informer().getIndexer().getByKey(name) !== undefined,
-    fischersDisallowing: (name) => fischers.lister().list()
-      .filter((f) => (f.disallowedFlunders ?? []).includes(name))
-      .map((f) => f.metadata?.name ?? '').sort(),
+    fischersDisallowing: (name) =>
+      fischers
+        .lister()
+        .list()
+        .filter((f) => (f.disallowedFlunders ?? []).includes(name))
+        .map((f) => f.metadata?.name ?? '')
+        .sort(),
   };
 
   const reconcile = async (key: string, stop: AbortSignal): Promise<void> => {
@@ -119,7 +120,10 @@ export async function runFlunderController(o: FlunderControllerOptions, signal: 
   try {
     if ([...synced.values()].every(Boolean)) {
       await runController({
-        queue, reconcile, signal, workers: o.workers ?? 2,
+        queue,
+        reconcile,
+        signal,
+        workers: o.workers ?? 2,
         onError: (key, err) => log(`error reconciling flunder ${key}: ${err instanceof Error ? err.message : String(err)}`),
       });
     }

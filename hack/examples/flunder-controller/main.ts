@@ -22,8 +22,12 @@ Writes status.conditions (ReferenceResolved, Allowed) of every Flunder (wardle.e
 function options(): { kubeconfig?: string; context?: string; namespace?: string; workers: number; resyncMs: number } {
   const { values } = parseArgs({
     options: {
-      kubeconfig: { type: 'string' }, context: { type: 'string' }, namespace: { type: 'string', short: 'n' },
-      workers: { type: 'string' }, resync: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      kubeconfig: { type: 'string' },
+      context: { type: 'string' },
+      namespace: { type: 'string', short: 'n' },
+      workers: { type: 'string' },
+      resync: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help === true) {
@@ -51,13 +55,18 @@ async function main(): Promise<void> {
     ...(o.context !== undefined ? { context: o.context } : {}),
   });
   const clientset = new Clientset(rest);
-  const informers = new SharedInformerFactory(clientset, newSharedInformerFactoryCore({
-    defaultResyncMs: o.resyncMs, ...(o.namespace !== undefined ? { namespace: o.namespace } : {}),
-  }));
+  const informers = new SharedInformerFactory(
+    clientset,
+    newSharedInformerFactoryCore({
+      defaultResyncMs: o.resyncMs,
+      ...(o.namespace !== undefined ? { namespace: o.namespace } : {}),
+    }),
+  );
   const stop = new AbortController();
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => stop.abort());
-  process.stdout.write(`flunder-controller: ${rest.config.baseURL.href} (context ${context === '' ? 'in-cluster' : context}), `
-    + `${o.namespace === undefined ? 'all namespaces' : `namespace ${o.namespace}`}\n`);
+  process.stdout.write(
+    `flunder-controller: ${rest.config.baseURL.href} (context ${context === '' ? 'in-cluster' : context}), ` + `${o.namespace === undefined ? 'all namespaces' : `namespace ${o.namespace}`}\n`,
+  );
   try {
     await runFlunderController({ clientset, informers, workers: o.workers }, stop.signal);
   } finally {

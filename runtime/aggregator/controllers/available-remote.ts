@@ -5,7 +5,13 @@ import type { APIServiceInformer } from '../../../generated/informers/apiregistr
 import type { EndpointsInformer } from '../../../generated/informers/core/v1/endpoints.js';
 import type { ServiceInformer } from '../../../generated/informers/core/v1/service.js';
 import {
-  isDeletedFinalStateUnknown, ItemExponentialFailureRateLimiter, RateLimitingQueue, runController, waitForCacheSync, type DeepReadonly, type ReconcileResult,
+  isDeletedFinalStateUnknown,
+  ItemExponentialFailureRateLimiter,
+  RateLimitingQueue,
+  runController,
+  waitForCacheSync,
+  type DeepReadonly,
+  type ReconcileResult,
   type ResourceEventHandler,
 } from '../../client/index.js';
 import { isLocal, LEGACY_API_SERVICE_NAME, type CachedAPIService } from '../apiservice.js';

@@ -1,7 +1,5 @@
 import { ApiextensionsV1Client } from '../../../generated/clientset/apiextensions/v1/index.js';
-import {
-  type CustomResourceDefinitionInformer, newCustomResourceDefinitionInformer,
-} from '../../../generated/informers/apiextensions/v1/customresourcedefinition.js';
+import { type CustomResourceDefinitionInformer, newCustomResourceDefinitionInformer } from '../../../generated/informers/apiextensions/v1/customresourcedefinition.js';
 import { newSharedInformerFactoryCore, type ReflectorTuning, type RESTClient, type SharedInformerFactoryCore } from '../../client/index.js';
 import type { DiscoveryRegistry } from '../../server/discovery/index.js';
 import type { CRDSource } from '../source.js';

@@ -45,9 +45,15 @@ function markForCleanup(obj: KubeObject, at: Date): KubeObject {
   const meta = (crd.metadata ??= {});
   if (!isBeingDeleted(crd)) meta.deletionTimestamp = formatTime(at);
   if (!hasFinalizer(crd, CUSTOM_RESOURCE_CLEANUP_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), CUSTOM_RESOURCE_CLEANUP_FINALIZER];
-  setCondition(crd, {
-    type: TERMINATING, status: 'True', reason: 'InstanceDeletionPending',
-    message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
-  }, at);
+  setCondition(
+    crd,
+    {
+      type: TERMINATING,
+      status: 'True',
+      reason: 'InstanceDeletionPending',
+      message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+    },
+    at,
+  );
   return obj;
 }

@@ -2,10 +2,7 @@ import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from
 import { isConflict, isNotFound } from '../../apimachinery/errors/index.js';
 import { RateLimitingQueue, runController } from '../../client/index.js';
 import { servedNames } from '../apihelpers.js';
-import {
-  crdKey, CUSTOM_RESOURCE_CLEANUP_FINALIZER, ESTABLISHED, hasFinalizer, isBeingDeleted, isConditionTrue, mutableCopy, removeCondition,
-  setCondition, TERMINATING,
-} from './conditions.js';
+import { crdKey, CUSTOM_RESOURCE_CLEANUP_FINALIZER, ESTABLISHED, hasFinalizer, isBeingDeleted, isConditionTrue, mutableCopy, removeCondition, setCondition, TERMINATING } from './conditions.js';
 import { getCRD, onErrorOf, type CachedCRD, type CRDControllerDeps } from './deps.js';
 import type { CustomResourceInstances } from './instances.js';
 
@@ -50,8 +47,11 @@ export class FinalizerController {
   /** Reconciles until `signal` aborts; the informer must have synced. */
   run(signal: AbortSignal): Promise<void> {
     return runController({
-      queue: this.queue, signal, workers: this.o.workers ?? 5,
-      reconcile: (key, s) => this.sync(key, s), onError: onErrorOf(this.o, 'CRDFinalizer'),
+      queue: this.queue,
+      signal,
+      workers: this.o.workers ?? 5,
+      reconcile: (key, s) => this.sync(key, s),
+      onError: onErrorOf(this.o, 'CRDFinalizer'),
     });
   }
 

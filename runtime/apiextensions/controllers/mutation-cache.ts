@@ -12,7 +12,10 @@ const DEFAULT_TTL_MS = 60_000;
 export class MutationCache {
   private readonly written = new Map<string, { readonly crd: CachedCRD; readonly expiresAt: number }>();
 
-  constructor(private readonly now: () => number = Date.now, private readonly ttlMs = DEFAULT_TTL_MS) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly ttlMs = DEFAULT_TTL_MS,
+  ) {}
 
   /** Records what a write returned. */
   mutation(crd: CachedCRD): void {

@@ -109,14 +109,12 @@ export class NamingController {
     else conflict = { reason: 'ListKindConflict', message: listKind };
     assign(accepted, 'categories', requested.categories === undefined ? undefined : [...requested.categories]);
 
-    const namesAccepted: CustomResourceDefinitionCondition = conflict === undefined
-      ? { type: NAMES_ACCEPTED, status: 'True', reason: 'NoConflicts', message: 'no conflicts found' }
-      : { type: NAMES_ACCEPTED, status: 'False', ...conflict };
+    const namesAccepted: CustomResourceDefinitionCondition =
+      conflict === undefined ? { type: NAMES_ACCEPTED, status: 'True', reason: 'NoConflicts', message: 'no conflicts found' } : { type: NAMES_ACCEPTED, status: 'False', ...conflict };
     // Established turns True only in the establishing controller, once the handler serves the names.
     const old = findCondition(crd, ESTABLISHED);
-    let established: CustomResourceDefinitionCondition = old !== undefined
-      ? (structuredClone(old) as CustomResourceDefinitionCondition)
-      : { type: ESTABLISHED, status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' };
+    let established: CustomResourceDefinitionCondition =
+      old !== undefined ? (structuredClone(old) as CustomResourceDefinitionCondition) : { type: ESTABLISHED, status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' };
     if (established.status !== 'True' && namesAccepted.status === 'True') {
       established = { type: ESTABLISHED, status: 'False', reason: 'Installing', message: 'the initial names have been accepted' };
     }
@@ -174,8 +172,12 @@ function sameList(a: readonly string[] | undefined, b: readonly string[] | undef
 /** Names compared as Go's semantic equality does: absent and empty are equal. */
 function normalized(n: DeepReadonly<Names> | undefined): Record<string, unknown> {
   return {
-    plural: n?.plural ?? '', singular: n?.singular ?? '', kind: n?.kind ?? '', listKind: n?.listKind ?? '',
-    shortNames: [...(n?.shortNames ?? [])], categories: [...(n?.categories ?? [])],
+    plural: n?.plural ?? '',
+    singular: n?.singular ?? '',
+    kind: n?.kind ?? '',
+    listKind: n?.listKind ?? '',
+    shortNames: [...(n?.shortNames ?? [])],
+    categories: [...(n?.categories ?? [])],
   };
 }
 

@@ -68,4 +68,3 @@ export function nonStructuralCondition(crd: CustomResourceDefinition): CustomRes
   const texts = errors.map(formatFieldError);
   return { type: NON_STRUCTURAL_SCHEMA, status: 'True', reason: 'Violations', message: texts.length === 1 ? texts[0]! : `[${texts.join(', ')}]` };
 }
-

@@ -34,7 +34,10 @@ export function toStructuralOpenAPIV2(schema: Schema): Schema {
   const properties = isSchema(s['properties']) ? s['properties'] : undefined;
   if (properties !== undefined && Array.isArray(s['required'])) {
     const nullable = new Set(Object.keys(properties).filter((name) => isSchema(properties[name]) && properties[name]['nullable'] === true));
-    setRequired(s, (s['required'] as unknown[]).filter((r) => typeof r !== 'string' || !nullable.has(r)));
+    setRequired(
+      s,
+      (s['required'] as unknown[]).filter((r) => typeof r !== 'string' || !nullable.has(r)),
+    );
   }
   if (isSchema(s['additionalProperties']) && s['additionalProperties']['nullable'] === true) delete s['required'];
 

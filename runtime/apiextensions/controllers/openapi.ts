@@ -40,7 +40,10 @@ export class OpenAPIController {
 
   private sync(group: string, version: string): void {
     if (this.o.isBuiltinGroupVersion?.(group, version) === true) return;
-    const crds = this.o.informer.lister().list().filter((c) => c.spec.group === group && isConditionTrue(c, ESTABLISHED)) as CustomResourceDefinition[];
+    const crds = this.o.informer
+      .lister()
+      .list()
+      .filter((c) => c.spec.group === group && isConditionTrue(c, ESTABLISHED)) as CustomResourceDefinition[];
     const document = crdGroupVersionOpenAPI(group, version, crds);
     if (document === undefined) this.o.openapi.removeGroupVersion(group, version);
     else this.o.openapi.setGroupVersion(group, version, document, crdSwaggerV2Schemas(group, version, crds));

@@ -37,7 +37,7 @@ export function endpointServiceResolver(lookup: ObjectLookup): ServiceResolver {
     async resolve(namespace, name, port, ctx) {
       const svc = await lookup.get(SERVICES, namespace, name, ctx);
       if (svc === undefined) throw new Error(`service "${name}" not found`);
-      const ports = ((svc['spec'] as { ports?: ServicePortLike[] } | undefined)?.ports ?? []);
+      const ports = (svc['spec'] as { ports?: ServicePortLike[] } | undefined)?.ports ?? [];
       const svcPort = ports.find((p) => p.port === port);
       if (svcPort === undefined) throw new Error(`no service port ${port} found for service "${name}"`);
       const eps = await lookup.get(ENDPOINTS, namespace, name, ctx);

@@ -115,7 +115,11 @@ function checkedObject(original: KubeObject, value: unknown, desired: string, pr
   if (out.kind !== original.kind) throw new Error(`${prefix}: invalid kind (expected ${String(original.kind)}, received ${String(out.kind ?? '')})`);
   const mine = original.metadata ?? {};
   const theirs = (out.metadata ?? {}) as Record<string, unknown>;
-  for (const [field, label] of [['name', 'name'], ['namespace', 'namespace'], ['uid', 'UID']] as const) {
+  for (const [field, label] of [
+    ['name', 'name'],
+    ['namespace', 'namespace'],
+    ['uid', 'UID'],
+  ] as const) {
     const a = mine[field] ?? '';
     const b = theirs[field] ?? '';
     if (a !== b) throw new Error(`${prefix}: must have the same ${label}: ${String(a)} != ${String(b)}`);

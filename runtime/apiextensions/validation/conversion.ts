@@ -63,7 +63,6 @@ export function allowInvalidCABundle(old: CustomResourceDefinition): boolean {
   return caBundle !== '' && validateCABundle('caBundle', caBundle).length > 0;
 }
 
-
 function enumString(path: string, value: string, accepted: readonly string[]): FieldError[] {
   if (value === '') return [required(path)];
   return accepted.includes(value) ? [] : [notSupported(path, value, accepted)];

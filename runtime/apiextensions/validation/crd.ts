@@ -127,9 +127,8 @@ function validateSpec(spec: InternalSpec, opts: Options, path: string): FieldErr
   if ((spec.selectableFields ?? []).length > 0) {
     // Shared selectable fields with per-version schemas hold for every version's schema (kube
     // checks only a shared schema, and would reject this CRD outright).
-    const schemas = spec.validation?.openAPIV3Schema !== undefined
-      ? [spec.validation.openAPIV3Schema]
-      : spec.versions.flatMap((v) => (v.schema?.openAPIV3Schema !== undefined ? [v.schema.openAPIV3Schema] : []));
+    const schemas =
+      spec.validation?.openAPIV3Schema !== undefined ? [spec.validation.openAPIV3Schema] : spec.versions.flatMap((v) => (v.schema?.openAPIV3Schema !== undefined ? [v.schema.openAPIV3Schema] : []));
     if (schemas.length === 0) errs.push(invalid(child(path, 'selectableFields'), '', 'may only be set when validations.schema is included'));
     const seen = new Set<string>();
     for (const schema of schemas) {
@@ -279,7 +278,13 @@ function validateStoredVersions(stored: readonly string[], versions: readonly In
     remaining.delete(v.name);
   }
   for (const [v, i] of remaining) {
-    errs.push(invalid(index(path, i), v, `missing from spec.versions; ${v} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in ${v} and removes ${v} from status.storedVersions`));
+    errs.push(
+      invalid(
+        index(path, i),
+        v,
+        `missing from spec.versions; ${v} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in ${v} and removes ${v} from status.storedVersions`,
+      ),
+    );
   }
   return errs;
 }
@@ -309,7 +314,10 @@ function approvalState(value: string | undefined): { state: 'missing' | 'invalid
   } catch {
     // not a URL: invalid below
   }
-  return { state: 'invalid', reason: `protected groups must have approval annotation ${JSON.stringify(APPROVAL_ANNOTATION)} with either a URL or a reason starting with "unapproved", see ${APPROVAL_URL}` };
+  return {
+    state: 'invalid',
+    reason: `protected groups must have approval annotation ${JSON.stringify(APPROVAL_ANNOTATION)} with either a URL or a reason starting with "unapproved", see ${APPROVAL_URL}`,
+  };
 }
 
 /** v1 CRDs may not turn preserveUnknownFields on. */

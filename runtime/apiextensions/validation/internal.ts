@@ -79,13 +79,14 @@ export function toInternalSpec(spec: CustomResourceDefinitionSpec): InternalSpec
     subresources: subresourcesShared ? first.subresources : undefined,
     additionalPrinterColumns: columnsShared ? first.additionalPrinterColumns : undefined,
     selectableFields: selectableShared ? first.selectableFields : undefined,
-    conversion: conversion === undefined
-      ? undefined
-      : {
-          strategy: conversion.strategy ?? '',
-          webhookClientConfig: conversion.webhook?.clientConfig,
-          conversionReviewVersions: conversion.webhook?.conversionReviewVersions,
-        },
+    conversion:
+      conversion === undefined
+        ? undefined
+        : {
+            strategy: conversion.strategy ?? '',
+            webhookClientConfig: conversion.webhook?.clientConfig,
+            conversionReviewVersions: conversion.webhook?.conversionReviewVersions,
+          },
     preserveUnknownFields: spec.preserveUnknownFields,
   };
 }

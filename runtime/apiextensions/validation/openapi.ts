@@ -127,13 +127,17 @@ function extensions(s: JSONSchemaProps, path: string): FieldError[] {
   if (s['x-kubernetes-preserve-unknown-fields'] === false) errs.push(invalid(child(path, 'x-kubernetes-preserve-unknown-fields'), false, 'must be true or undefined'));
   const mapType = s['x-kubernetes-map-type'];
   if (mapType !== undefined && type !== 'object') {
-    errs.push(type === '' ? required(child(path, 'type'), 'must be object if x-kubernetes-map-type is specified') : invalid(child(path, 'type'), type, 'must be object if x-kubernetes-map-type is specified'));
+    errs.push(
+      type === '' ? required(child(path, 'type'), 'must be object if x-kubernetes-map-type is specified') : invalid(child(path, 'type'), type, 'must be object if x-kubernetes-map-type is specified'),
+    );
   }
   if (mapType !== undefined && mapType !== 'atomic' && mapType !== 'granular') errs.push(notSupported(child(path, 'x-kubernetes-map-type'), mapType, ['atomic', 'granular']));
   const listType = s['x-kubernetes-list-type'];
   const items = s.items !== undefined && !Array.isArray(s.items) ? s.items : undefined;
   if (listType !== undefined && type !== 'array') {
-    errs.push(type === '' ? required(child(path, 'type'), 'must be array if x-kubernetes-list-type is specified') : invalid(child(path, 'type'), type, 'must be array if x-kubernetes-list-type is specified'));
+    errs.push(
+      type === '' ? required(child(path, 'type'), 'must be array if x-kubernetes-list-type is specified') : invalid(child(path, 'type'), type, 'must be array if x-kubernetes-list-type is specified'),
+    );
   } else if (listType === 'set' && items !== undefined) {
     if (items.type === 'array' && items['x-kubernetes-list-type'] !== undefined && items['x-kubernetes-list-type'] !== 'atomic') {
       errs.push(invalid(child(path, 'items', 'x-kubernetes-list-type'), items['x-kubernetes-list-type'], 'must be atomic as item of a list with x-kubernetes-list-type=set'));

@@ -14,7 +14,10 @@ import { propertySchema } from '../../apimachinery/schema/property.js';
  */
 export function validateStructural(schema: JSONSchemaProps, path: string): FieldError[] {
   const errs = [...invariants(schema, 'root', path), ...completeness(schema, path, path)];
-  return errs.map((e) => ({ e, text: formatFieldError(e) })).sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)).map((x) => x.e);
+  return errs
+    .map((e) => ({ e, text: formatFieldError(e) }))
+    .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
+    .map((x) => x.e);
 }
 
 type Level = 'root' | 'item' | 'field';
@@ -42,9 +45,11 @@ function invariants(s: JSONSchemaProps, level: Level, path: string): FieldError[
 
   const type = s.type ?? '';
   if (embedded && type !== 'object') {
-    errs.push(type === ''
-      ? required(child(path, 'type'), 'must be object if x-kubernetes-embedded-resource is true')
-      : invalid(child(path, 'type'), type, 'must be object if x-kubernetes-embedded-resource is true'));
+    errs.push(
+      type === ''
+        ? required(child(path, 'type'), 'must be object if x-kubernetes-embedded-resource is true')
+        : invalid(child(path, 'type'), type, 'must be object if x-kubernetes-embedded-resource is true'),
+    );
   } else if (type === '' && !intOrString && !preserve) {
     const detail = { root: 'must not be empty at the root', item: 'must not be empty for specified array items', field: 'must not be empty for specified object fields' }[level];
     errs.push(required(child(path, 'type'), detail));

@@ -52,13 +52,15 @@ export function validateWebhookService(path: string, svc: ServiceReference): Fie
 export function validateCABundle(path: string, caBundle: string): FieldError[] {
   const pem = Buffer.from(caBundle, 'base64').toString('utf8');
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  const parses = blocks.length > 0 && blocks.every((b) => {
-    try {
-      new X509Certificate(b);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const parses =
+    blocks.length > 0 &&
+    blocks.every((b) => {
+      try {
+        new X509Certificate(b);
+        return true;
+      } catch {
+        return false;
+      }
+    });
   return parses ? [] : [invalid(path, caBundle, 'data does not contain any valid RSA or ECDSA certificates')];
 }

@@ -51,21 +51,43 @@ function regexCost(str: unknown, pattern: unknown): number {
  */
 export function callCost(name: string, args: readonly unknown[], result: unknown): number {
   switch (name) {
-    case 'isSorted': case 'sum': case 'max': case 'min': case 'indexOf': case 'lastIndexOf':
+    case 'isSorted':
+    case 'sum':
+    case 'max':
+    case 'min':
+    case 'indexOf':
+    case 'lastIndexOf':
       return traversalCost(args[0]);
-    case 'url': case 'isURL': case 'lowerAscii': case 'upperAscii': case 'substring': case 'trim': case 'charAt':
-    case 'quantity': case 'isQuantity': case 'contains': case 'startsWith': case 'endsWith':
-    case 'ip': case 'isIP': case 'cidr': case 'isCIDR':
+    case 'url':
+    case 'isURL':
+    case 'lowerAscii':
+    case 'upperAscii':
+    case 'substring':
+    case 'trim':
+    case 'charAt':
+    case 'quantity':
+    case 'isQuantity':
+    case 'contains':
+    case 'startsWith':
+    case 'endsWith':
+    case 'ip':
+    case 'isIP':
+    case 'cidr':
+    case 'isCIDR':
       return stringCost(args[0]);
     case 'isCanonical':
       return stringCost(args[1], 2);
-    case 'containsIP': case 'containsCIDR':
+    case 'containsIP':
+    case 'containsCIDR':
       return stringCost(args[1]) + 1;
-    case 'replace': case 'split':
+    case 'replace':
+    case 'split':
       return stringCost(args[0], 2) + stringCost(result);
     case 'join':
       return stringCost(result, 2);
-    case 'find': case 'findAll': case 'matches':
+    case 'find':
+    case 'findAll':
+    case 'matches':
       return regexCost(args[0], args[1]);
     default:
       return 0;
@@ -77,7 +99,12 @@ export function operatorCost(op: string, left: unknown, right: unknown, result: 
   switch (op) {
     case '+':
       return typeof result === 'string' || result instanceof Uint8Array || Array.isArray(result) ? stringCost(result) : 0;
-    case '==': case '!=': case '<': case '<=': case '>': case '>=':
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
       return typeof left === 'object' || typeof left === 'string' ? Math.ceil(Math.min(sizeOf(left), sizeOf(right)) * STRING_TRAVERSAL_FACTOR) : 0;
     case 'in':
       return Array.isArray(right) ? sizeOf(right) : 0;

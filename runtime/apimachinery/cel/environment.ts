@@ -73,14 +73,20 @@ class TypeRegistrar {
 
   typeOf(decl: DeclType, name: string): string {
     switch (decl.kind) {
-      case 'dyn': return 'dyn';
-      case 'list': return `list<${this.typeOf(decl.items, name)}>`;
-      case 'map': return `map<string, ${this.typeOf(decl.value, name)}>`;
+      case 'dyn':
+        return 'dyn';
+      case 'list':
+        return `list<${this.typeOf(decl.items, name)}>`;
+      case 'map':
+        return `map<string, ${this.typeOf(decl.value, name)}>`;
       case 'scalar':
         switch (decl.scalar) {
-          case 'timestamp': return 'google.protobuf.Timestamp';
-          case 'duration': return 'google.protobuf.Duration';
-          default: return decl.scalar;
+          case 'timestamp':
+            return 'google.protobuf.Timestamp';
+          case 'duration':
+            return 'google.protobuf.Duration';
+          default:
+            return decl.scalar;
         }
       case 'object': {
         const known = this.names.get(decl);

@@ -6,11 +6,27 @@
  */
 
 const RESERVED = new Set([
-  'true', 'false', 'null', 'in',
-  'as', 'break', 'const', 'continue', 'else',
-  'for', 'function', 'if', 'import', 'let',
-  'loop', 'package', 'namespace', 'return',
-  'var', 'void', 'while',
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
 ]);
 
 const SPELLED: Readonly<Record<string, string>> = { __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' };

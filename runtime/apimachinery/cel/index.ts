@@ -20,12 +20,14 @@ const BLOCKING: ReadonlySet<FieldErrorType> = new Set(['FieldValueNotSupported',
 export function validateCELRules(schema: JSONSchemaProps, obj: unknown, old: unknown, schemaErrors: readonly FieldError[], options?: CELValidateOptions): FieldError[] {
   if (!celValidator.hasRules(schema, options?.isResourceRoot ?? true)) return [];
   if (schemaErrors.some((e) => BLOCKING.has(e.type))) {
-    return [{
-      type: 'FieldValueInvalid',
-      field: '<nil>',
-      badValue: null,
-      detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
-    }];
+    return [
+      {
+        type: 'FieldValueInvalid',
+        field: '<nil>',
+        badValue: null,
+        detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      },
+    ];
   }
   return celValidator.validate(schema, obj, old, options);
 }

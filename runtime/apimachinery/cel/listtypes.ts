@@ -64,10 +64,13 @@ export function listOperatorOverrides(equals: (x: unknown, y: unknown) => boolea
   return new Map<string, OperatorOverride>([
     ['==', (l, r) => (isMapList(l) ? mapListEquals(l, r, equals) : isMapList(r) ? mapListEquals(r, l, equals) : NOT_HANDLED)],
     ['!=', (l, r) => (isMapList(l) ? !mapListEquals(l, r, equals) : isMapList(r) ? !mapListEquals(r, l, equals) : NOT_HANDLED)],
-    ['+', (l, r) => {
-      if (isMapList(l) && (Array.isArray(r) || r instanceof Set)) return merge(l, r);
-      if (l instanceof Set && (Array.isArray(r) || r instanceof Set)) return union(l, r);
-      return NOT_HANDLED;
-    }],
+    [
+      '+',
+      (l, r) => {
+        if (isMapList(l) && (Array.isArray(r) || r instanceof Set)) return merge(l, r);
+        if (l instanceof Set && (Array.isArray(r) || r instanceof Set)) return union(l, r);
+        return NOT_HANDLED;
+      },
+    ],
   ]);
 }

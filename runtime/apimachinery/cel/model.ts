@@ -102,16 +102,24 @@ function build(schema: JSONSchemaProps): DeclType | undefined {
     }
     case 'string':
       switch (schema.format) {
-        case 'byte': return { kind: 'scalar', schema, scalar: 'bytes' };
-        case 'duration': return { kind: 'scalar', schema, scalar: 'duration' };
+        case 'byte':
+          return { kind: 'scalar', schema, scalar: 'bytes' };
+        case 'duration':
+          return { kind: 'scalar', schema, scalar: 'duration' };
         case 'date':
-        case 'date-time': return { kind: 'scalar', schema, scalar: 'timestamp' };
-        default: return { kind: 'scalar', schema, scalar: 'string' };
+        case 'date-time':
+          return { kind: 'scalar', schema, scalar: 'timestamp' };
+        default:
+          return { kind: 'scalar', schema, scalar: 'string' };
       }
-    case 'integer': return { kind: 'scalar', schema, scalar: 'int' };
-    case 'number': return { kind: 'scalar', schema, scalar: 'double' };
-    case 'boolean': return { kind: 'scalar', schema, scalar: 'bool' };
-    default: return undefined;
+    case 'integer':
+      return { kind: 'scalar', schema, scalar: 'int' };
+    case 'number':
+      return { kind: 'scalar', schema, scalar: 'double' };
+    case 'boolean':
+      return { kind: 'scalar', schema, scalar: 'bool' };
+    default:
+      return undefined;
   }
 }
 
@@ -127,8 +135,13 @@ const OBJECT_META: JSONSchemaProps = { type: 'object', properties: { name: STRIN
 export function withTypeAndObjectMeta(schema: JSONSchemaProps): JSONSchemaProps {
   const p = schema.properties;
   const meta = p?.['metadata'];
-  if (p?.['kind']?.type === 'string' && p['apiVersion']?.type === 'string' && meta?.type === 'object'
-    && meta.properties?.['name']?.type === 'string' && meta.properties['generateName']?.type === 'string') {
+  if (
+    p?.['kind']?.type === 'string' &&
+    p['apiVersion']?.type === 'string' &&
+    meta?.type === 'object' &&
+    meta.properties?.['name']?.type === 'string' &&
+    meta.properties['generateName']?.type === 'string'
+  ) {
     return schema;
   }
   let out = typeMetaCache.get(schema);

@@ -129,9 +129,7 @@ function buildValidator(validationSchema: JSONSchemaProps, nodeSchema: JSONSchem
     additionalProperties = buildValidator(vAdd, nAdd, embedded(nAdd), decl?.kind === 'map' ? decl.value : undefined);
   }
 
-  const allOf = (validationSchema.allOf ?? [])
-    .map((branch) => buildValidator(branch, nodeSchema, isResourceRoot, decl))
-    .filter((v): v is NodeValidator => v !== undefined);
+  const allOf = (validationSchema.allOf ?? []).map((branch) => buildValidator(branch, nodeSchema, isResourceRoot, decl)).filter((v): v is NodeValidator => v !== undefined);
 
   if (rules.length === 0 && compileError === undefined && items === undefined && additionalProperties === undefined && properties.size === 0 && allOf.length === 0) {
     return undefined;
@@ -166,7 +164,8 @@ interface Correlation {
 
 function validateNode(node: NodeValidator, path: FieldPath, obj: unknown, old: unknown, corr: Correlation, run: Run): void {
   if (obj === null || obj === undefined) return;
-  const correlation: Correlation = old === undefined ? { ...(corr.nearest !== undefined ? { nearest: corr.nearest } : {}) } : { current: { value: obj, old }, ...(corr.nearest !== undefined ? { nearest: corr.nearest } : {}) };
+  const correlation: Correlation =
+    old === undefined ? { ...(corr.nearest !== undefined ? { nearest: corr.nearest } : {}) } : { current: { value: obj, old }, ...(corr.nearest !== undefined ? { nearest: corr.nearest } : {}) };
   validateExpressions(node, path, obj, old, correlation, run);
   if (run.remaining < 0) return;
   for (const branch of node.allOf) {
@@ -240,9 +239,15 @@ function validateExpressions(node: NodeValidator, path: FieldPath, obj: unknown,
       return;
     }
     if (outcome.kind === 'error') {
-      run.errors.push(invalid(path, type, outcome.message.startsWith('no such overload')
-        ? `'${outcome.message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule.rule, rule.message)}`
-        : `${outcome.message} evaluating rule: ${ruleErrorString(rule.rule, rule.message)}`));
+      run.errors.push(
+        invalid(
+          path,
+          type,
+          outcome.message.startsWith('no such overload')
+            ? `'${outcome.message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule.rule, rule.message)}`
+            : `${outcome.message} evaluating rule: ${ruleErrorString(rule.rule, rule.message)}`,
+        ),
+      );
       continue;
     }
     if (outcome.value === true) continue;

@@ -95,7 +95,16 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 const DURATION_UNITS_MS: Readonly<Record<string, number>> = {
-  ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 604800e3,
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ms: 1,
+  s: 1e3,
+  m: 60e3,
+  h: 3600e3,
+  d: 86400e3,
+  w: 604800e3,
 };
 
 /** strfmt.ParseDuration: Go durations plus d and w units, optionally with spaces before the unit. */

@@ -114,8 +114,7 @@ export function newUnsupportedMediaType(accepted: readonly string[]): StatusErro
 }
 
 export function newForbidden(gr: GroupResource, name: string, reason: string, causes?: StatusCause[]): StatusError {
-  const what =
-    gr.group === '' && gr.resource === '' ? 'forbidden' : name === '' ? `${groupResourceString(gr)} is forbidden` : `${groupResourceString(gr)} ${JSON.stringify(name)} is forbidden`;
+  const what = gr.group === '' && gr.resource === '' ? 'forbidden' : name === '' ? `${groupResourceString(gr)} is forbidden` : `${groupResourceString(gr)} ${JSON.stringify(name)} is forbidden`;
   return failure(403, 'Forbidden', `${what}: ${reason}`, resourceDetails(gr, name, causes ? { causes } : undefined));
 }
 
@@ -148,9 +147,10 @@ export function newGenericServerResponse(code: number, serverMessage = ''): Stat
     503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
     504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
   };
-  const fallback: [StatusReason, string] = code >= 500
-    ? ['InternalError', `an error on the server (${JSON.stringify(serverMessage)}) has prevented the request from succeeding`]
-    : ['', `the server responded with the status code ${code} but did not return more information`];
+  const fallback: [StatusReason, string] =
+    code >= 500
+      ? ['InternalError', `an error on the server (${JSON.stringify(serverMessage)}) has prevented the request from succeeding`]
+      : ['', `the server responded with the status code ${code} but did not return more information`];
   const [reason, message] = generic[code] ?? fallback;
   return failure(code, reason, message, {});
 }

@@ -45,7 +45,10 @@ export interface FailureStatus extends Status {
 export class StatusError extends Error {
   override readonly name = 'StatusError';
 
-  constructor(readonly status: FailureStatus, options?: { cause?: unknown }) {
+  constructor(
+    readonly status: FailureStatus,
+    options?: { cause?: unknown },
+  ) {
     super(status.message, options);
   }
 
@@ -73,9 +76,25 @@ export function reasonForError(err: unknown): StatusReason {
 
 /** Reasons of this catalog; a reason outside it is treated as unknown and the HTTP code decides (apierrors.knownReasons). */
 const KNOWN_REASONS: ReadonlySet<string> = new Set<StatusReason>([
-  'Unauthorized', 'Forbidden', 'NotFound', 'AlreadyExists', 'Conflict', 'Gone', 'Invalid', 'ServerTimeout', 'StoreReadError',
-  'Timeout', 'TooManyRequests', 'BadRequest', 'MethodNotAllowed', 'NotAcceptable', 'RequestEntityTooLarge',
-  'UnsupportedMediaType', 'InternalError', 'Expired', 'ServiceUnavailable',
+  'Unauthorized',
+  'Forbidden',
+  'NotFound',
+  'AlreadyExists',
+  'Conflict',
+  'Gone',
+  'Invalid',
+  'ServerTimeout',
+  'StoreReadError',
+  'Timeout',
+  'TooManyRequests',
+  'BadRequest',
+  'MethodNotAllowed',
+  'NotAcceptable',
+  'RequestEntityTooLarge',
+  'UnsupportedMediaType',
+  'InternalError',
+  'Expired',
+  'ServiceUnavailable',
 ]);
 
 /**
@@ -112,8 +131,7 @@ export const isRequestEntityTooLargeError = (err: unknown): boolean => reasonOrC
 export const isInternalError = (err: unknown): boolean => reasonOrCode(err, 'InternalError', 500);
 export const isStoreReadError = (err: unknown): boolean => reasonForError(err) === 'StoreReadError';
 /** The answer was not a Status (a proxy's page, an empty body): the client built this error from the HTTP code. */
-export const isUnexpectedServerError = (err: unknown): boolean =>
-  isStatusError(err) && err.causes.some((c) => c.reason === 'UnexpectedServerResponse');
+export const isUnexpectedServerError = (err: unknown): boolean => isStatusError(err) && err.causes.some((c) => c.reason === 'UnexpectedServerResponse');
 
 /** Seconds the server asked the client to wait before retrying (ServerTimeout, or any Retry-After in the details); undefined when it did not. */
 export function suggestsClientDelay(err: unknown): number | undefined {

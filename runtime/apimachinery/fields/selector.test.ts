@@ -31,7 +31,12 @@ describe('fields', () => {
     assert.equal(parseSelector('metadata.name=foo,spec.nodeName!=bar').requiresExactMatch('metadata.name'), 'foo');
     assert.equal(andSelectors(everything(), oneTermEqualSelector('a', 'b')).requiresExactMatch('a'), 'b');
     assert.ok(everything().empty());
-    assert.equal(parseSelector('a=b').transform((f, v) => (f === 'a' ? { field: '', value: '' } : { field: f, value: v })).empty(), true);
+    assert.equal(
+      parseSelector('a=b')
+        .transform((f, v) => (f === 'a' ? { field: '', value: '' } : { field: f, value: v }))
+        .empty(),
+      true,
+    );
     assert.deepEqual(selectorFromSet({ a: 'b' }).requirements(), [{ field: 'a', operator: '=', value: 'b' }]);
   });
 });

@@ -12,21 +12,7 @@ import { isQualifiedName } from './validation.js';
  * A bare KEY means "exists", "!KEY" means "does not exist". Whitespace separates tokens.
  */
 
-type Token =
-  | 'error'
-  | 'eos'
-  | 'closedPar'
-  | 'comma'
-  | 'doesNotExist'
-  | 'doubleEquals'
-  | 'equals'
-  | 'greaterThan'
-  | 'identifier'
-  | 'in'
-  | 'lessThan'
-  | 'notEquals'
-  | 'notIn'
-  | 'openPar';
+type Token = 'error' | 'eos' | 'closedPar' | 'comma' | 'doesNotExist' | 'doubleEquals' | 'equals' | 'greaterThan' | 'identifier' | 'in' | 'lessThan' | 'notEquals' | 'notIn' | 'openPar';
 
 const string2token: ReadonlyMap<string, Token> = new Map([
   [')', 'closedPar'],

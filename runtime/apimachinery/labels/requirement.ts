@@ -135,11 +135,6 @@ export class Requirement {
   }
 
   equals(other: Requirement): boolean {
-    return (
-      this.key === other.key &&
-      this.operator === other.operator &&
-      this.values.length === other.values.length &&
-      this.values.every((v, i) => v === other.values[i])
-    );
+    return this.key === other.key && this.operator === other.operator && this.values.length === other.values.length && this.values.every((v, i) => v === other.values[i]);
   }
 }

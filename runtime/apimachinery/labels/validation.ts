@@ -12,8 +12,7 @@ const dns1123LabelChars = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123SubdomainRe = new RegExp(`^${dns1123LabelChars}(\\.${dns1123LabelChars})*$`);
 const dns1123SubdomainMaxLength = 253;
 
-const qualifiedNameErr =
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const qualifiedNameErr = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 function regexError(msg: string, fmt: string, ...examples: string[]): string {
   const eg = examples.length > 0 ? ` (e.g. ${examples.map((e) => `'${e}'`).join(',  or ')}` : '';
@@ -36,11 +35,7 @@ export function isQualifiedName(value: string): string[] {
       for (const e of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${e}`);
     }
   } else {
-    return [
-      'a qualified name ' +
-        regexError(qualifiedNameErr, qualifiedNameChars, 'MyName', 'my.name', '123-abc') +
-        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-    ];
+    return ['a qualified name ' + regexError(qualifiedNameErr, qualifiedNameChars, 'MyName', 'my.name', '123-abc') + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
   }
   if (name.length === 0) {
     errs.push('name part must be non-empty');

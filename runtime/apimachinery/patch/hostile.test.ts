@@ -70,15 +70,18 @@ describe('patches treat __proto__, constructor and prototype as field names', ()
     assert.equal(statusOf(() => applyJSONPatch(doc, b([{ op: 'test', path: '/constructor', value: {} }]))).code, 422, 'an absent constructor is not Object');
   });
   test('JSON patch: add/replace/copy/move/remove of a __proto__ field is data', () => {
-    const r = applyJSONPatch(doc, b([
-      { op: 'add', path: '/__proto__', value: { isAdmin: true } },
-      { op: 'add', path: '/__proto__/y', value: 1 },
-      { op: 'replace', path: '/data/constructor', value: 'x' },
-      { op: 'copy', from: '/__proto__', path: '/metadata/__proto__' },
-      { op: 'move', from: '/data/constructor', path: '/data/prototype' },
-      { op: 'test', path: '/metadata/__proto__', value: { isAdmin: true, y: 1 } },
-      { op: 'remove', path: '/__proto__' },
-    ]));
+    const r = applyJSONPatch(
+      doc,
+      b([
+        { op: 'add', path: '/__proto__', value: { isAdmin: true } },
+        { op: 'add', path: '/__proto__/y', value: 1 },
+        { op: 'replace', path: '/data/constructor', value: 'x' },
+        { op: 'copy', from: '/__proto__', path: '/metadata/__proto__' },
+        { op: 'move', from: '/data/constructor', path: '/data/prototype' },
+        { op: 'test', path: '/metadata/__proto__', value: { isAdmin: true, y: 1 } },
+        { op: 'remove', path: '/__proto__' },
+      ]),
+    );
     assert.equal(JSON.stringify(r.value), '{"metadata":{"name":"a","__proto__":{"isAdmin":true,"y":1}},"data":{"prototype":"x"}}');
     assert.equal(Object.getPrototypeOf(r.value), Object.prototype);
   });
@@ -123,10 +126,22 @@ describe('JSON patch copy and operation limits (kube: JSONPatchMaxCopyBytes, max
 describe('JSON patch semantics of evanphx/json-patch v4', () => {
   const apply = (doc: unknown, ops: unknown[]): unknown => applyJSONPatch(doc, b(ops)).value;
   test('negative indices, "-", replace of a missing key, copy of a missing key, whole-document replace and test', () => {
-    assert.deepEqual(apply({ l: [1, 2, 3] }, [{ op: 'remove', path: '/l/-1' }, { op: 'add', path: '/l/-1', value: 9 }]), { l: [1, 2, 9] });
+    assert.deepEqual(
+      apply({ l: [1, 2, 3] }, [
+        { op: 'remove', path: '/l/-1' },
+        { op: 'add', path: '/l/-1', value: 9 },
+      ]),
+      { l: [1, 2, 9] },
+    );
     assert.deepEqual(apply({ a: 1 }, [{ op: 'replace', path: '/b', value: 2 }]), { a: 1, b: 2 });
     assert.deepEqual(apply({ a: 1 }, [{ op: 'copy', from: '/nope', path: '/b' }]), { a: 1, b: null });
-    assert.deepEqual(apply({ a: 1 }, [{ op: 'replace', path: '', value: { b: 2 } }, { op: 'test', path: '', value: { b: 2 } }]), { b: 2 });
+    assert.deepEqual(
+      apply({ a: 1 }, [
+        { op: 'replace', path: '', value: { b: 2 } },
+        { op: 'test', path: '', value: { b: 2 } },
+      ]),
+      { b: 2 },
+    );
     assert.deepEqual(apply({ a: { b: 1 } }, [{ op: 'add', path: '/a/x~1y~0z', value: 1 }]), { a: { b: 1, 'x/y~z': 1 } });
   });
   test('operations that do not apply are 422', () => {
@@ -160,8 +175,14 @@ describe('patches and patched objects nest at most MAX_OBJECT_DEPTH levels', () 
   test('JSON patches whose result nests deeper are 422 on patch, as kube answers a patched object its decoder refuses', () => {
     const below = `/spec/x${'/a'.repeat(450)}/y`;
     for (const ops of [
-      [{ op: 'add', path: '/spec/x', value: deep(600) }, { op: 'add', path: below, value: deep(600) }],
-      [{ op: 'add', path: '/spec/x', value: deep(600) }, { op: 'copy', from: '/spec/x', path: below }],
+      [
+        { op: 'add', path: '/spec/x', value: deep(600) },
+        { op: 'add', path: below, value: deep(600) },
+      ],
+      [
+        { op: 'add', path: '/spec/x', value: deep(600) },
+        { op: 'copy', from: '/spec/x', path: below },
+      ],
     ]) {
       const s = statusOf(() => applyJSONPatch(doc, b(ops)));
       assert.equal(s.code, 422);

@@ -33,8 +33,17 @@ describe('applyJSONPatch', () => {
     assert.deepEqual(doc.spec.list, ['a', 'b'], 'original untouched');
   });
   test('failing operations are 422 with the generic message and empty details', () => {
-    for (const ops of [[{ op: 'test', path: '/spec/replicas', value: 2 }], [{ op: 'remove', path: '/nope' }], [{ op: 'replace', path: '/a/b', value: 1 }], [{ op: 'bogus', path: '/a' }], [{ op: 'add', path: '/__proto__/x', value: 1 }]]) {
-      assert.deepEqual(statusOf(() => applyJSONPatch(doc, b(ops))), { code: 422, reason: 'Invalid', message: 'the server rejected our request due to an error in our request', details: {} });
+    for (const ops of [
+      [{ op: 'test', path: '/spec/replicas', value: 2 }],
+      [{ op: 'remove', path: '/nope' }],
+      [{ op: 'replace', path: '/a/b', value: 1 }],
+      [{ op: 'bogus', path: '/a' }],
+      [{ op: 'add', path: '/__proto__/x', value: 1 }],
+    ]) {
+      assert.deepEqual(
+        statusOf(() => applyJSONPatch(doc, b(ops))),
+        { code: 422, reason: 'Invalid', message: 'the server rejected our request due to an error in our request', details: {} },
+      );
     }
   });
   test('undecodable patches are 400 error decoding patch', () => {
@@ -60,7 +69,11 @@ describe('applyMergePatch', () => {
   const cases: Array<{ name: string; patch: unknown; want: unknown }> = [
     { name: 'null deletes', patch: { metadata: { labels: { x: null } } }, want: { metadata: { name: 'a', labels: { y: '2' } }, spec: doc.spec } },
     { name: 'arrays replaced', patch: { spec: { list: [3] } }, want: { metadata: doc.metadata, spec: { list: [3], obj: { a: 1 }, s: 'v' } } },
-    { name: 'new objects lose their nulls, arrays keep null items', patch: { spec: { n: { a: null, b: 1, c: [null, { d: null }] } } }, want: { metadata: doc.metadata, spec: { ...doc.spec, n: { b: 1, c: [null, {}] } } } },
+    {
+      name: 'new objects lose their nulls, arrays keep null items',
+      patch: { spec: { n: { a: null, b: 1, c: [null, { d: null }] } } },
+      want: { metadata: doc.metadata, spec: { ...doc.spec, n: { b: 1, c: [null, {}] } } },
+    },
     { name: 'object replaces scalar', patch: { spec: { s: { a: 1, b: null } } }, want: { metadata: doc.metadata, spec: { ...doc.spec, s: { a: 1 } } } },
     { name: 'scalar replaces object', patch: { spec: { obj: 'x' } }, want: { metadata: doc.metadata, spec: { ...doc.spec, obj: 'x' } } },
     { name: 'empty patch', patch: {}, want: doc },
@@ -71,7 +84,10 @@ describe('applyMergePatch', () => {
     assert.deepEqual(doc.metadata.labels, { x: '1', y: '2' });
   });
   test('errors', () => {
-    assert.deepEqual(statusOf(() => applyMergePatch(doc, b('null'))), { code: 400, reason: 'BadRequest', message: 'Invalid JSON Patch', details: undefined });
+    assert.deepEqual(
+      statusOf(() => applyMergePatch(doc, b('null'))),
+      { code: 400, reason: 'BadRequest', message: 'Invalid JSON Patch', details: undefined },
+    );
     assert.equal(statusOf(() => applyMergePatch(doc, b([1]))).message, 'error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}');
     assert.equal(statusOf(() => applyMergePatch(doc, b('{x'))).message, "error decoding patch: invalid character 'x' looking for beginning of object key string");
   });

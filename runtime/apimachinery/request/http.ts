@@ -88,7 +88,17 @@ export function withFilters(filters: readonly Filter[], handler: Handler): Handl
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 const NO_INFO: RequestInfo = Object.freeze({
-  isResourceRequest: false, path: '', verb: '', apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', parts: [],
+  isResourceRequest: false,
+  path: '',
+  verb: '',
+  apiPrefix: '',
+  apiGroup: '',
+  apiVersion: '',
+  namespace: '',
+  resource: '',
+  subresource: '',
+  name: '',
+  parts: [],
 });
 
 export interface AdapterOptions {
@@ -226,7 +236,10 @@ class NodeResponse implements APIResponse {
 
   private flushWarnings(): void {
     if (this.warnings.size === 0) return;
-    this.raw.setHeader('Warning', [...this.warnings].map((m) => `299 - ${JSON.stringify(m)}`));
+    this.raw.setHeader(
+      'Warning',
+      [...this.warnings].map((m) => `299 - ${JSON.stringify(m)}`),
+    );
   }
 
   writeJSON(code: number, body: unknown, contentType = 'application/json'): void {

@@ -92,7 +92,17 @@ export function resolveRequestInfo(method: string, path: string, query: URLSearc
 }
 
 const EMPTY: RequestInfo = Object.freeze({
-  isResourceRequest: false, path: '', verb: '', apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', parts: [],
+  isResourceRequest: false,
+  path: '',
+  verb: '',
+  apiPrefix: '',
+  apiGroup: '',
+  apiVersion: '',
+  namespace: '',
+  resource: '',
+  subresource: '',
+  name: '',
+  parts: [],
 });
 
 /** The segments of the path as Go's url.URL.Path holds it, which kube's factory splits: percent-escapes decoded first. */

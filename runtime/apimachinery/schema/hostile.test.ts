@@ -27,7 +27,9 @@ describe('schema lookups by a client key', () => {
   });
 
   test('unknown __proto__ and constructor fields are pruned at the root, in metadata and below', () => {
-    const obj = parse('{"apiVersion":"v1","kind":"K","metadata":{"name":"a","__proto__":{"isAdmin":true},"constructor":1},"__proto__":{"x":1},"constructor":{"prototype":{}},"spec":{"a":"x","__proto__":2,"toString":3}}');
+    const obj = parse(
+      '{"apiVersion":"v1","kind":"K","metadata":{"name":"a","__proto__":{"isAdmin":true},"constructor":1},"__proto__":{"x":1},"constructor":{"prototype":{}},"spec":{"a":"x","__proto__":2,"toString":3}}',
+    );
     const pruned = prune(obj, schema, { isResourceRoot: true });
     assert.deepEqual(pruned, ['__proto__', 'constructor', 'metadata.__proto__', 'metadata.constructor', 'spec.__proto__', 'spec.toString']);
     assert.equal(JSON.stringify(obj), '{"apiVersion":"v1","kind":"K","metadata":{"name":"a"},"spec":{"a":"x"}}');
@@ -48,7 +50,10 @@ describe('schema lookups by a client key', () => {
 
   test('list-map keys named constructor are read as fields', () => {
     const s: JSONSchemaProps = { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['constructor'], items: { type: 'object' } };
-    assert.deepEqual(validateListSetsAndMaps([{}, {}], s, 'l').map((e) => e.field), ['l[1]']);
+    assert.deepEqual(
+      validateListSetsAndMaps([{}, {}], s, 'l').map((e) => e.field),
+      ['l[1]'],
+    );
     assert.deepEqual(validateListSetsAndMaps([{ constructor: 'a' }, { constructor: 'b' }], s, 'l'), []);
     assert.deepEqual(validateEmbeddedResources(parse('{"constructor":{}}'), { type: 'object', properties: {} }), []);
   });

@@ -35,9 +35,7 @@ function inline(schema: Record<string, unknown>, components: Readonly<Record<str
   }
   const out: Record<string, unknown> = { ...own };
   if (isJSONObject(own['properties'])) {
-    out['properties'] = Object.fromEntries(
-      Object.entries(own['properties']).map(([k, v]) => [k, isJSONObject(v) ? inline(v, components, stack) : v]),
-    );
+    out['properties'] = Object.fromEntries(Object.entries(own['properties']).map(([k, v]) => [k, isJSONObject(v) ? inline(v, components, stack) : v]));
   }
   if (isJSONObject(own['items'])) out['items'] = inline(own['items'], components, stack);
   if (isJSONObject(own['additionalProperties'])) out['additionalProperties'] = inline(own['additionalProperties'], components, stack);

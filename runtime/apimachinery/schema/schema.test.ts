@@ -36,11 +36,34 @@ describe('prune', () => {
     { name: 'unknown spec field', in: { spec: { replicas: 2, foo: 1 } }, out: { spec: { replicas: 2 } }, pruned: ['spec.foo'] },
     { name: 'inside array items', in: { spec: { items: [{ name: 'a', x: 1 }, { y: 2 }] } }, out: { spec: { items: [{ name: 'a' }, {}] } }, pruned: ['spec.items[0].x', 'spec.items[1].y'] },
     { name: 'additionalProperties keeps every key', in: { spec: { labels: { a: 'b', c: 'd' } } }, out: { spec: { labels: { a: 'b', c: 'd' } } }, pruned: [] },
-    { name: 'preserve-unknown-fields keeps unknown, prunes inside known', in: { spec: { free: { any: { deep: 1 }, known: { a: 'x', b: 'y' } } } }, out: { spec: { free: { any: { deep: 1 }, known: { a: 'x' } } } }, pruned: ['spec.free.known.b'] },
-    { name: 'embedded resource keeps type meta, prunes metadata as ObjectMeta', in: { spec: { embedded: { apiVersion: 'v1', kind: 'X', metadata: { name: 'n', bogus: 1 }, spec: { z: 1 }, other: 1 } } }, out: { spec: { embedded: { apiVersion: 'v1', kind: 'X', metadata: { name: 'n' }, spec: {} } } }, pruned: ['spec.embedded.metadata.bogus', 'spec.embedded.other', 'spec.embedded.spec.z'] },
-    { name: 'root keeps apiVersion/kind/metadata; unknown metadata fields pruned', root: true, in: { apiVersion: 'v1', kind: 'X', metadata: { name: 'n', labels: { a: 'b' }, foo: 1, managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': {} } }] }, status: {} }, out: { apiVersion: 'v1', kind: 'X', metadata: { name: 'n', labels: { a: 'b' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': {} } }] } }, pruned: ['metadata.foo', 'status'] },
+    {
+      name: 'preserve-unknown-fields keeps unknown, prunes inside known',
+      in: { spec: { free: { any: { deep: 1 }, known: { a: 'x', b: 'y' } } } },
+      out: { spec: { free: { any: { deep: 1 }, known: { a: 'x' } } } },
+      pruned: ['spec.free.known.b'],
+    },
+    {
+      name: 'embedded resource keeps type meta, prunes metadata as ObjectMeta',
+      in: { spec: { embedded: { apiVersion: 'v1', kind: 'X', metadata: { name: 'n', bogus: 1 }, spec: { z: 1 }, other: 1 } } },
+      out: { spec: { embedded: { apiVersion: 'v1', kind: 'X', metadata: { name: 'n' }, spec: {} } } },
+      pruned: ['spec.embedded.metadata.bogus', 'spec.embedded.other', 'spec.embedded.spec.z'],
+    },
+    {
+      name: 'root keeps apiVersion/kind/metadata; unknown metadata fields pruned',
+      root: true,
+      in: { apiVersion: 'v1', kind: 'X', metadata: { name: 'n', labels: { a: 'b' }, foo: 1, managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': {} } }] }, status: {} },
+      out: { apiVersion: 'v1', kind: 'X', metadata: { name: 'n', labels: { a: 'b' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': {} } }] } },
+      pruned: ['metadata.foo', 'status'],
+    },
     { name: 'non-root drops apiVersion too', in: { apiVersion: 'v1', spec: {} }, out: { spec: {} }, pruned: ['apiVersion'] },
-    { name: 'Namespace schema: spec.foo', root: true, schema: namespaceSchema as JSONSchemaProps, in: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' }, spec: { finalizers: ['kubernetes'], foo: true } }, out: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' }, spec: { finalizers: ['kubernetes'] } }, pruned: ['spec.foo'] },
+    {
+      name: 'Namespace schema: spec.foo',
+      root: true,
+      schema: namespaceSchema as JSONSchemaProps,
+      in: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' }, spec: { finalizers: ['kubernetes'], foo: true } },
+      out: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' }, spec: { finalizers: ['kubernetes'] } },
+      pruned: ['spec.foo'],
+    },
   ];
   for (const c of cases) {
     test(c.name, () => {
@@ -55,7 +78,12 @@ describe('prune', () => {
   });
   test('ObjectMeta schema carries the patch markers', () => {
     assert.equal(objectMetaSchema.properties?.['ownerReferences']?.['x-kubernetes-patch-merge-key' as keyof JSONSchemaProps], 'uid');
-    assert.equal(objectMetaSchema.properties?.['ownerReferences']?.items && !Array.isArray(objectMetaSchema.properties['ownerReferences'].items) ? objectMetaSchema.properties['ownerReferences'].items.properties?.['uid']?.type : undefined, 'string');
+    assert.equal(
+      objectMetaSchema.properties?.['ownerReferences']?.items && !Array.isArray(objectMetaSchema.properties['ownerReferences'].items)
+        ? objectMetaSchema.properties['ownerReferences'].items.properties?.['uid']?.type
+        : undefined,
+      'string',
+    );
   });
 });
 
@@ -64,7 +92,19 @@ describe('applyDefaults', () => {
     { name: 'missing property', in: { spec: {} }, out: { spec: { replicas: 1 } } },
     { name: 'present property kept', in: { spec: { replicas: 3 } }, out: { spec: { replicas: 3 } } },
     { name: 'non-nullable null replaced', in: { spec: { replicas: null } }, out: { spec: { replicas: 1 } } },
-    { name: 'array items', in: { spec: { items: [{ name: 'a' }, { name: 'b', mode: 'ro' }] } }, out: { spec: { replicas: 1, items: [{ name: 'a', mode: 'rw' }, { name: 'b', mode: 'ro' }] } } },
+    {
+      name: 'array items',
+      in: { spec: { items: [{ name: 'a' }, { name: 'b', mode: 'ro' }] } },
+      out: {
+        spec: {
+          replicas: 1,
+          items: [
+            { name: 'a', mode: 'rw' },
+            { name: 'b', mode: 'ro' },
+          ],
+        },
+      },
+    },
     { name: 'additionalProperties null', in: { spec: { labels: { a: null, b: 'y' } } }, out: { spec: { replicas: 1, labels: { a: 'x', b: 'y' } } } },
     { name: 'no spec, no defaulting of spec', in: {}, out: {} },
   ];
@@ -97,7 +137,18 @@ describe('validateListSetsAndMaps', () => {
     assert.deepEqual(errs, ['spec.tags[2]: Duplicate value: "a"', 'spec.tags[4]: Duplicate value: "b"']);
   });
   test('map duplicates by key tuple', () => {
-    const errs = validateListSetsAndMaps({ spec: { ports: [{ port: 80, protocol: 'TCP' }, { port: 80, protocol: 'UDP' }, { protocol: 'TCP', port: 80, name: 'x' }] } }, spec).map(formatFieldError);
+    const errs = validateListSetsAndMaps(
+      {
+        spec: {
+          ports: [
+            { port: 80, protocol: 'TCP' },
+            { port: 80, protocol: 'UDP' },
+            { protocol: 'TCP', port: 80, name: 'x' },
+          ],
+        },
+      },
+      spec,
+    ).map(formatFieldError);
     assert.deepEqual(errs, ['spec.ports[2]: Duplicate value: {"port":80,"protocol":"TCP"}']);
   });
   test('map element not an object', () => {
@@ -108,6 +159,16 @@ describe('validateListSetsAndMaps', () => {
   });
   test('compound set members compare by content', () => {
     const s: JSONSchemaProps = { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
-    assert.equal(validateListSetsAndMaps([{ a: 1, b: 2 }, { b: 2, a: 1 }], s, 'list').length, 1);
+    assert.equal(
+      validateListSetsAndMaps(
+        [
+          { a: 1, b: 2 },
+          { b: 2, a: 1 },
+        ],
+        s,
+        'list',
+      ).length,
+      1,
+    );
   });
 });

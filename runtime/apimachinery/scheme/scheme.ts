@@ -104,7 +104,12 @@ export class KindScheme {
       if (err instanceof StatusError) throw err;
       const meta = obj.metadata;
       handleError('conversion failed', {
-        kind: this.kind, namespace: meta?.namespace, name: meta?.name, from: this.apiVersion(from), to: this.apiVersion(to), err,
+        kind: this.kind,
+        namespace: meta?.namespace,
+        name: meta?.name,
+        from: this.apiVersion(from),
+        to: this.apiVersion(to),
+        err,
       });
       throw newInternalError(`conversion of ${this.apiVersion(from)}, Kind=${this.kind} to ${this.apiVersion(to)} failed: ${err instanceof Error ? err.message : String(err)}`);
     }

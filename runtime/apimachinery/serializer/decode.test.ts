@@ -65,7 +65,10 @@ describe('decodeBody', () => {
   });
 
   test('malformed JSON: bare and create wording', () => {
-    assert.equal(badRequest(() => decodeBody(b('{"a":}'), 'application/json')), "couldn't get version/kind; json parse error: invalid character '}' looking for beginning of value");
+    assert.equal(
+      badRequest(() => decodeBody(b('{"a":}'), 'application/json')),
+      "couldn't get version/kind; json parse error: invalid character '}' looking for beginning of value",
+    );
     assert.equal(
       badRequest(() => decodeBody(b('{"apiVersion":"v1","kind":"Namespace",}'), 'application/json', { kind: 'Namespace' })),
       `the object provided is unrecognized (must be of type Namespace): couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string ({"apiVersion":"v1","kind":"Nam ...)`,
@@ -74,12 +77,21 @@ describe('decodeBody', () => {
       badRequest(() => decodeBody(b('[1]'), 'application/json', { kind: 'Namespace' })),
       `the object provided is unrecognized (must be of type Namespace): couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" } (5b315d)`,
     );
-    assert.match(badRequest(() => decodeBody(b('{"kind":1}'), 'application/json', { kind: 'Namespace' })), /cannot unmarshal number into Go struct field \.kind of type string/);
-    assert.match(badRequest(() => decodeBody(b(''), 'application/json', { kind: 'Namespace' })), /unexpected end of JSON input \(<empty>\)$/);
+    assert.match(
+      badRequest(() => decodeBody(b('{"kind":1}'), 'application/json', { kind: 'Namespace' })),
+      /cannot unmarshal number into Go struct field \.kind of type string/,
+    );
+    assert.match(
+      badRequest(() => decodeBody(b(''), 'application/json', { kind: 'Namespace' })),
+      /unexpected end of JSON input \(<empty>\)$/,
+    );
   });
 
   test('deep JSON is a 400, not a crash', () => {
-    assert.match(badRequest(() => decodeBody(b('['.repeat(200_000)), 'application/json')), /exceeded max depth/);
+    assert.match(
+      badRequest(() => decodeBody(b('['.repeat(200_000)), 'application/json')),
+      /exceeded max depth/,
+    );
   });
 
   test('YAML: value, duplicates, merge keys, errors', () => {
@@ -87,26 +99,52 @@ describe('decodeBody', () => {
     assert.deepEqual(r.value, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'b', labels: { x: '1' } } });
     assert.deepEqual(r.duplicateFields, ['metadata.name']);
     assert.deepEqual(decodeBody(b('base: &b {a: 1}\nx:\n  <<: *b\n  c: 2\n'), 'application/yaml').value, { base: { a: 1 }, x: { a: 1, c: 2 } });
-    assert.match(badRequest(() => decodeBody(b('a: [1\n'), 'application/yaml')), /^error converting YAML to JSON: yaml: line 2: /);
-    assert.match(badRequest(() => decodeBody(b('a: 1\n---\nb: 2\n'), 'application/yaml')), /multiple documents/);
-    assert.match(badRequest(() => decodeBody(b('a: .inf\n'), 'application/yaml')), /unsupported value: \+Inf/);
-    assert.match(badRequest(() => decodeBody(b('? [1, 2]\n: x\n'), 'application/yaml')), /unsupported map key/);
+    assert.match(
+      badRequest(() => decodeBody(b('a: [1\n'), 'application/yaml')),
+      /^error converting YAML to JSON: yaml: line 2: /,
+    );
+    assert.match(
+      badRequest(() => decodeBody(b('a: 1\n---\nb: 2\n'), 'application/yaml')),
+      /multiple documents/,
+    );
+    assert.match(
+      badRequest(() => decodeBody(b('a: .inf\n'), 'application/yaml')),
+      /unsupported value: \+Inf/,
+    );
+    assert.match(
+      badRequest(() => decodeBody(b('? [1, 2]\n: x\n'), 'application/yaml')),
+      /unsupported map key/,
+    );
   });
 
   test('YAML alias bomb fails fast with 400', () => {
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      lines.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     const started = Date.now();
-    assert.match(badRequest(() => decodeBody(b(lines.join('\n')), 'application/yaml')), /alias/i);
+    assert.match(
+      badRequest(() => decodeBody(b(lines.join('\n')), 'application/yaml')),
+      /alias/i,
+    );
     assert.ok(Date.now() - started < 5000);
   });
 
   test('deep YAML is a 400', () => {
-    assert.match(badRequest(() => decodeBody(b('a: ' + '['.repeat(20000) + ']'.repeat(20000)), 'application/yaml')), /yaml/);
+    assert.match(
+      badRequest(() => decodeBody(b('a: ' + '['.repeat(20000) + ']'.repeat(20000)), 'application/yaml')),
+      /yaml/,
+    );
   });
 
   test('unsupported media type is 415', () => {
-    assert.throws(() => decodeBody(b('{}'), 'application/vnd.kubernetes.protobuf'), (err: unknown) => err instanceof StatusError && err.code === 415);
+    assert.throws(
+      () => decodeBody(b('{}'), 'application/vnd.kubernetes.protobuf'),
+      (err: unknown) => err instanceof StatusError && err.code === 415,
+    );
   });
 });
 

@@ -73,10 +73,12 @@ export function decodeJSONBody(bytes: Uint8Array, opts: DecodeOptions = {}): Dec
 export function decodeYAMLBody(bytes: Uint8Array, opts: DecodeOptions = {}): DecodedBody {
   let decoded: DecodedBody | undefined;
   try {
-    decoded = asJSON(bytes, opts.maxDepth ?? MAX_OBJECT_DEPTH) ?? decodeYAML(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), {
-      maxAliasCount: opts.maxAliasCount ?? MAX_ALIAS_COUNT,
-      maxDepth: opts.maxDepth ?? MAX_OBJECT_DEPTH,
-    });
+    decoded =
+      asJSON(bytes, opts.maxDepth ?? MAX_OBJECT_DEPTH) ??
+      decodeYAML(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), {
+        maxAliasCount: opts.maxAliasCount ?? MAX_ALIAS_COUNT,
+        maxDepth: opts.maxDepth ?? MAX_OBJECT_DEPTH,
+      });
   } catch (err) {
     if (err instanceof YAMLConversionError) throw decodeError(`error converting YAML to JSON: ${err.message}`, bytes, opts);
     throw err;

@@ -69,7 +69,7 @@ describe('YAML tags end as go-yaml v2 and encoding/json leave them (sigs.k8s.io/
     assert.deepEqual(decode('a: !!pairs [x: 1]'), { a: [{ x: 1 }] });
     assert.deepEqual(decode('a: !foo bar\nb: !foo {c: 1}'), { a: 'bar', b: { c: 1 } });
   });
-  test('bad base64 in !!binary is 400 with go-yaml\'s message', () => {
+  test("bad base64 in !!binary is 400 with go-yaml's message", () => {
     for (const v of ['"!!!"', 'aGVsbG8', 'a b']) {
       const s = statusOf(() => decodeBody(b(`a: !!binary ${v}`), 'application/yaml', { kind: 'ConfigMap' }));
       assert.equal(s.code, 400);
@@ -79,14 +79,27 @@ describe('YAML tags end as go-yaml v2 and encoding/json leave them (sigs.k8s.io/
   });
 });
 
-describe('Content-Type is parsed as Go\'s mime.ParseMediaType', () => {
+describe("Content-Type is parsed as Go's mime.ParseMediaType", () => {
   test('well-formed types and parameters', () => {
     assert.deepEqual(parseContentType('application/json'), { type: 'application', subtype: 'json', params: {} });
     assert.deepEqual(parseContentType('Application/JSON ; charset="utf-8";'), { type: 'application', subtype: 'json', params: { charset: 'utf-8' } });
     assert.deepEqual(parseContentType('application/yaml;a=b; c = "d;e"'), { type: 'application', subtype: 'yaml', params: { a: 'b', c: 'd;e' } });
   });
   test('malformed values are undefined (a 415)', () => {
-    for (const v of ['', 'json', '/json', 'application/', 'application/json/x', 'application/json;;;', 'application/json;charset', 'application/json;charset=', 'application/json;a="b', 'application/json;a=1;a=2', 'application json', ';;;']) {
+    for (const v of [
+      '',
+      'json',
+      '/json',
+      'application/',
+      'application/json/x',
+      'application/json;;;',
+      'application/json;charset',
+      'application/json;charset=',
+      'application/json;a="b',
+      'application/json;a=1;a=2',
+      'application json',
+      ';;;',
+    ]) {
       assert.equal(parseContentType(v), undefined, v);
     }
   });
@@ -110,7 +123,7 @@ describe('Content-Type is parsed as Go\'s mime.ParseMediaType', () => {
 
 describe('object bodies nest at most MAX_OBJECT_DEPTH levels (what structuredClone and JSON.stringify can process)', () => {
   const deepJSON = (n: number): string => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
-  test('JSON: 1000 levels decode, 1001 are a 400 with the scanner\'s message', () => {
+  test("JSON: 1000 levels decode, 1001 are a 400 with the scanner's message", () => {
     assert.equal(MAX_OBJECT_DEPTH, 1000);
     assert.ok(decodeBody(b(deepJSON(1000)), 'application/json').value);
     const s = statusOf(() => decodeBody(b(deepJSON(1001)), 'application/json'));
@@ -147,7 +160,7 @@ describe('YAML nesting is bounded before the YAML library recurses', () => {
   });
 });
 
-describe('strings decode as Go\'s encoding/json decodes them', () => {
+describe("strings decode as Go's encoding/json decodes them", () => {
   test('unpaired surrogate escapes become U+FFFD, in values and keys, in JSON and JSON-in-YAML bodies; pairs stay', () => {
     for (const ct of ['application/json', 'application/yaml']) {
       const v = decodeBody(b('{"a":"\\ud800","b":["x\\udfffy",{"\\udc00k":"\\ud83d\\ude00"}],"__proto__":{"c":"\\udc00\\ud800"}}'), ct).value;

@@ -28,7 +28,10 @@ const MAX_STRICT_ERRORS = 100;
 /** A syntax error worded as Go's json.SyntaxError; `offset` is the byte offset. */
 export class JSONSyntaxError extends Error {
   override readonly name = 'JSONSyntaxError';
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(message);
   }
 }
@@ -64,7 +67,10 @@ class Scanner {
   private readonly dups: string[] = [];
   private readonly seenDups = new Set<string>();
 
-  constructor(private readonly buf: Uint8Array, private readonly maxDepth: number) {}
+  constructor(
+    private readonly buf: Uint8Array,
+    private readonly maxDepth: number,
+  ) {}
 
   run(): string[] {
     let next = Next.Value;
@@ -89,7 +95,7 @@ class Scanner {
           this.objectKey(top);
         }
         next = Next.Value;
-      } else if (c === (top.isObject ? 0x7d /* } */ : 0x5d /* ] */)) {
+      } else if (c === (top.isObject ? 0x7d /* } */ : 0x5d) /* ] */) {
         this.pos++;
         this.stack.pop();
       } else {
@@ -147,9 +153,7 @@ class Scanner {
     if (c !== 0x22) this.fail(c, 'looking for beginning of object key string');
     const start = this.pos;
     const escaped = this.string();
-    const key = escaped
-      ? (JSON.parse(Buffer.from(this.buf.subarray(start, this.pos)).toString('utf8')) as string)
-      : Buffer.from(this.buf.subarray(start + 1, this.pos - 1)).toString('utf8');
+    const key = escaped ? (JSON.parse(Buffer.from(this.buf.subarray(start, this.pos)).toString('utf8')) as string) : Buffer.from(this.buf.subarray(start + 1, this.pos - 1)).toString('utf8');
     if (frame.keys?.has(key)) this.duplicate(frame.path === '' ? key : `${frame.path}.${key}`);
     else frame.keys?.add(key);
     frame.key = key;

@@ -131,7 +131,9 @@ export function canonicalJSON(value: unknown): string {
       for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]);
     } else if (isJSONObject(v)) {
       const parts: unknown[] = [{ [RAW]: '{' }];
-      Object.keys(v).sort().forEach((k, i) => parts.push({ [RAW]: `${i > 0 ? ',' : ''}${JSON.stringify(k)}:` }, v[k]));
+      Object.keys(v)
+        .sort()
+        .forEach((k, i) => parts.push({ [RAW]: `${i > 0 ? ',' : ''}${JSON.stringify(k)}:` }, v[k]));
       parts.push({ [RAW]: '}' });
       for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]);
     } else {

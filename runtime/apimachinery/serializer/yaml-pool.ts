@@ -122,7 +122,14 @@ export async function decodeYAMLBodyOffThread(bytes: Uint8Array, opts: DecodeOpt
     worker.once('error', onError);
     worker.once('exit', onExit);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const job: YAMLJob = { bytes, opts: { ...(opts.kind === undefined ? {} : { kind: opts.kind }), ...(opts.maxDepth === undefined ? {} : { maxDepth: opts.maxDepth }), ...(opts.maxAliasCount === undefined ? {} : { maxAliasCount: opts.maxAliasCount }) } };
+    const job: YAMLJob = {
+      bytes,
+      opts: {
+        ...(opts.kind === undefined ? {} : { kind: opts.kind }),
+        ...(opts.maxDepth === undefined ? {} : { maxDepth: opts.maxDepth }),
+        ...(opts.maxAliasCount === undefined ? {} : { maxAliasCount: opts.maxAliasCount }),
+      },
+    };
     worker.postMessage(job);
   });
 }

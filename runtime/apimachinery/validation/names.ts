@@ -12,8 +12,7 @@ const qualifiedNameRe = new RegExp(`^${qualifiedNameFmt}$`);
 const QUALIFIED_NAME_MAX_LENGTH = 63;
 
 const labelValueFmt = `(${qualifiedNameFmt})?`;
-const labelValueErrMsg =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const labelValueErrMsg = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const labelValueRe = new RegExp(`^${labelValueFmt}$`);
 export const LABEL_VALUE_MAX_LENGTH = 63;
 
@@ -23,8 +22,7 @@ const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
 export const DNS1123_LABEL_MAX_LENGTH = 63;
 
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
-const dns1123SubdomainErrMsg =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const dns1123SubdomainErrMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
 export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 
@@ -61,9 +59,7 @@ export function isQualifiedName(value: string): string[] {
     if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
     else for (const msg of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${msg}`);
   } else {
-    return [
-      `a qualified name ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
-    ];
+    return [`a qualified name ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
   else if (name.length > QUALIFIED_NAME_MAX_LENGTH) errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX_LENGTH)}`);

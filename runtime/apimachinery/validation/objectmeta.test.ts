@@ -50,16 +50,44 @@ describe('validateObjectMeta', () => {
     { name: 'namespace forbidden', meta: { name: 'a', namespace: 'ns' }, want: ['metadata.namespace: Forbidden: not allowed on this type'] },
     { name: 'bad namespace', meta: { name: 'a', namespace: 'A' }, namespaced: true, want: [`metadata.namespace: Invalid value: "A": ${LABEL_MSG}`] },
     { name: 'bad name', meta: { name: 'A_b' }, want: [`metadata.name: Invalid value: "A_b": ${SUBDOMAIN_MSG}`] },
-    { name: 'bad generateName', meta: { generateName: 'Xy-', name: 'X-abcde' }, want: [`metadata.generateName: Invalid value: "Xy-": ${SUBDOMAIN_MSG}`, `metadata.name: Invalid value: "X-abcde": ${SUBDOMAIN_MSG}`] },
+    {
+      name: 'bad generateName',
+      meta: { generateName: 'Xy-', name: 'X-abcde' },
+      want: [`metadata.generateName: Invalid value: "Xy-": ${SUBDOMAIN_MSG}`, `metadata.name: Invalid value: "X-abcde": ${SUBDOMAIN_MSG}`],
+    },
     { name: 'negative generation', meta: { name: 'a', generation: -1 }, want: ['metadata.generation: Invalid value: -1: must be greater than or equal to 0'] },
-    { name: 'bad label key and value', meta: { name: 'a', labels: { '-k': 'v', k: '-v' } }, want: [`metadata.labels: Invalid value: "-k": ${QNAME_MSG}`, 'metadata.labels: Invalid value: "-v": a valid label must be an empty string or consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyValue\',  or \'my_value\',  or \'12345\', regex used for validation is \'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?\')'] },
+    {
+      name: 'bad label key and value',
+      meta: { name: 'a', labels: { '-k': 'v', k: '-v' } },
+      want: [
+        `metadata.labels: Invalid value: "-k": ${QNAME_MSG}`,
+        "metadata.labels: Invalid value: \"-v\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+      ],
+    },
     { name: 'annotation keys are case-insensitive', meta: { name: 'a', annotations: { 'Example.COM/Key': 'v' } }, want: [] },
     { name: 'annotations too large', meta: { name: 'a', annotations: { k: 'x'.repeat(262144) } }, want: ['metadata.annotations: Too long: may not be more than 262144 bytes'] },
-    { name: 'bad finalizer', meta: { name: 'a', finalizers: ['a/b/c'] }, want: [`metadata.finalizers: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`] },
-    { name: 'orphan and foreground', meta: { name: 'a', finalizers: ['orphan', 'foregroundDeletion'] }, want: ['metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set'] },
+    {
+      name: 'bad finalizer',
+      meta: { name: 'a', finalizers: ['a/b/c'] },
+      want: [
+        `metadata.finalizers: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      ],
+    },
+    {
+      name: 'orphan and foreground',
+      meta: { name: 'a', finalizers: ['orphan', 'foregroundDeletion'] },
+      want: ['metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set'],
+    },
     {
       name: 'owner references',
-      meta: { name: 'a', ownerReferences: [{ apiVersion: '', kind: '', name: '', uid: '' }, { apiVersion: 'v1', kind: 'A', name: 'x', uid: '1', controller: true }, { apiVersion: 'v1', kind: 'B', name: 'y', uid: '2', controller: true }] },
+      meta: {
+        name: 'a',
+        ownerReferences: [
+          { apiVersion: '', kind: '', name: '', uid: '' },
+          { apiVersion: 'v1', kind: 'A', name: 'x', uid: '1', controller: true },
+          { apiVersion: 'v1', kind: 'B', name: 'y', uid: '2', controller: true },
+        ],
+      },
       want: [
         'metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty',
         'metadata.ownerReferences.kind: Invalid value: "": must not be empty',
@@ -67,7 +95,15 @@ describe('validateObjectMeta', () => {
         'metadata.ownerReferences.uid: Invalid value: "": must not be empty',
       ],
     },
-    { name: 'managed fields', meta: { name: 'a', managedFields: [{ manager: 'm\u0007', operation: 'Patch' as 'Apply', fieldsType: 'FieldsV2' }] }, want: ['metadata.managedFields[0].operation: Invalid value: "Patch": must be `Apply` or `Update`', 'metadata.managedFields[0].fieldsType: Invalid value: "FieldsV2": must be `FieldsV1`', 'metadata.managedFields[0].manager: Invalid value: "m\\u0007": invalid character U+0007 (at position 1)'] },
+    {
+      name: 'managed fields',
+      meta: { name: 'a', managedFields: [{ manager: 'm\u0007', operation: 'Patch' as 'Apply', fieldsType: 'FieldsV2' }] },
+      want: [
+        'metadata.managedFields[0].operation: Invalid value: "Patch": must be `Apply` or `Update`',
+        'metadata.managedFields[0].fieldsType: Invalid value: "FieldsV2": must be `FieldsV1`',
+        'metadata.managedFields[0].manager: Invalid value: "m\\u0007": invalid character U+0007 (at position 1)',
+      ],
+    },
   ];
   for (const c of cases) {
     test(c.name, () => {
@@ -89,7 +125,10 @@ describe('validateObjectMetaUpdate', () => {
   const old: ObjectMeta = { name: 'a', namespace: 'ns', uid: 'u1', resourceVersion: '5', generation: 2, creationTimestamp: '2024-05-01T10:00:00Z', finalizers: ['x'] };
   test('unchanged is valid', () => assert.deepEqual(validateObjectMetaUpdate({ ...old }, old), []));
   test('immutable fields', () => {
-    const got = validateObjectMetaUpdate({ ...old, name: 'b', namespace: 'other', uid: 'u2', creationTimestamp: '2024-05-02T10:00:00Z', deletionTimestamp: '2024-05-03T10:00:00Z', generation: 1 }, old).map(formatFieldError);
+    const got = validateObjectMetaUpdate(
+      { ...old, name: 'b', namespace: 'other', uid: 'u2', creationTimestamp: '2024-05-02T10:00:00Z', deletionTimestamp: '2024-05-03T10:00:00Z', generation: 1 },
+      old,
+    ).map(formatFieldError);
     assert.deepEqual(got, [
       'metadata.generation: Invalid value: 1: must not be decremented',
       'metadata.name: Invalid value: "b": field is immutable',

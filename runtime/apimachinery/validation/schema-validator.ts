@@ -35,9 +35,16 @@ export class SchemaValidator {
       validate: (on: boolean, data: unknown, parent?: { type?: unknown; anyOf?: unknown; nullable?: unknown }) =>
         on !== true || parent?.type !== undefined || parent?.anyOf !== undefined || typeof data === 'string' || Number.isInteger(data) || (data === null && parent?.nullable === true),
     });
-    for (const keyword of ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource',
-      'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-validations',
-      'x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key']) {
+    for (const keyword of [
+      'x-kubernetes-preserve-unknown-fields',
+      'x-kubernetes-embedded-resource',
+      'x-kubernetes-list-type',
+      'x-kubernetes-list-map-keys',
+      'x-kubernetes-map-type',
+      'x-kubernetes-validations',
+      'x-kubernetes-patch-strategy',
+      'x-kubernetes-patch-merge-key',
+    ]) {
       this.ajv.addKeyword(keyword);
     }
   }
@@ -111,13 +118,15 @@ function re2Engine(pattern: string, flags = ''): { test(s: string): boolean; toS
 
 /** `/spec/ports/0/port` → [spec, ports, 0, port]. */
 function pointerSegments(pointer: string): string[] {
-  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** `/spec/ports/0/port` → `spec.ports[0].port`. */
 function fieldPath(pointer: string): string {
-  return pointerSegments(pointer)
-    .reduce<string>((path, seg) => childPath(path, /^\d+$/.test(seg) ? Number(seg) : seg), '');
+  return pointerSegments(pointer).reduce<string>((path, seg) => childPath(path, /^\d+$/.test(seg) ? Number(seg) : seg), '');
 }
 
 function toFieldError(e: ErrorObject): FieldError | undefined {
@@ -143,10 +152,20 @@ function toFieldError(e: ErrorObject): FieldError | undefined {
       return { type: 'FieldValueTooMany', field, badValue: e.data, detail: `must have at most ${String(p['limit'])} items` };
     case 'minimum':
     case 'exclusiveMinimum':
-      return { type: 'FieldValueInvalid', field, badValue: e.data, detail: `${inBody} should be greater than ${e.keyword === 'minimum' && p['comparison'] === '>=' ? 'or equal to ' : ''}${String(p['limit'])}` };
+      return {
+        type: 'FieldValueInvalid',
+        field,
+        badValue: e.data,
+        detail: `${inBody} should be greater than ${e.keyword === 'minimum' && p['comparison'] === '>=' ? 'or equal to ' : ''}${String(p['limit'])}`,
+      };
     case 'maximum':
     case 'exclusiveMaximum':
-      return { type: 'FieldValueInvalid', field, badValue: e.data, detail: `${inBody} should be less than ${e.keyword === 'maximum' && p['comparison'] === '<=' ? 'or equal to ' : ''}${String(p['limit'])}` };
+      return {
+        type: 'FieldValueInvalid',
+        field,
+        badValue: e.data,
+        detail: `${inBody} should be less than ${e.keyword === 'maximum' && p['comparison'] === '<=' ? 'or equal to ' : ''}${String(p['limit'])}`,
+      };
     case 'minLength':
       return { type: 'FieldValueInvalid', field, badValue: e.data, detail: `${inBody} should be at least ${String(p['limit'])} chars long` };
     case 'minItems':

@@ -14,7 +14,11 @@ export interface BackoffOptions {
 }
 
 export const defaultBackoff: Required<BackoffOptions> = Object.freeze({
-  initialMs: 800, capMs: 30_000, factor: 2, jitter: 1, resetAfterMs: 120_000,
+  initialMs: 800,
+  capMs: 30_000,
+  factor: 2,
+  jitter: 1,
+  resetAfterMs: 120_000,
 });
 
 /**
@@ -27,7 +31,11 @@ export class ExponentialBackoff {
   private duration: number;
   private lastStart = Number.NEGATIVE_INFINITY;
 
-  constructor(options: BackoffOptions, private readonly clock: Clock, private readonly random: () => number = Math.random) {
+  constructor(
+    options: BackoffOptions,
+    private readonly clock: Clock,
+    private readonly random: () => number = Math.random,
+  ) {
     this.opts = { ...defaultBackoff, ...options };
     this.duration = this.opts.initialMs;
   }

@@ -14,19 +14,23 @@ export interface Clock {
 
 export const realClock: Clock = {
   now: () => performance.now(),
-  sleep: (ms, signal) => new Promise<void>((resolve) => {
-    if (signal?.aborted === true) {
-      resolve();
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  }),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve) => {
+      if (signal?.aborted === true) {
+        resolve();
+        return;
+      }
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.max(0, ms),
+      );
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
 };

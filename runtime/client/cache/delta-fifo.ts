@@ -117,7 +117,9 @@ export class DeltaFIFO<T> implements ReflectorStore<T> {
   async pop(process: (deltas: Deltas<T>, isInInitialList: boolean) => void): Promise<boolean> {
     while (this.head >= this.queue.length) {
       if (this.closed) return false;
-      await new Promise<void>((resolve) => { this.wake = resolve; });
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
     }
     if (this.closed) return false;
     const isInInitialList = !this.hasSynced();

@@ -46,8 +46,17 @@ export function isTooManyRequests(err: unknown): boolean {
 
 const CONNECTION_REFUSED = new Set(['ECONNREFUSED']);
 const CONNECTION_LOST = new Set([
-  'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH',
-  'ERR_STREAM_PREMATURE_CLOSE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_BODY_TIMEOUT', 'ERR_HTTP2_STREAM_ERROR',
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_BODY_TIMEOUT',
+  'ERR_HTTP2_STREAM_ERROR',
 ]);
 
 /** Error codes of `err`, its causes and the members of an AggregateError (happy-eyeballs connects). */

@@ -1,6 +1,4 @@
-import type {
-  ListWatch, SharedIndexInformer, SharedInformerFactoryCore, SharedInformerFactoryOptions,
-} from '../cache.js';
+import type { ListWatch, SharedIndexInformer, SharedInformerFactoryCore, SharedInformerFactoryOptions } from '../cache.js';
 import type { ListOptions, ResourceDescriptor } from '../types.js';
 import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './keys.js';
 import type { ReflectorTuning } from './reflector.js';

@@ -22,7 +22,10 @@ export class StoreIndexer<T> implements Indexer<T>, KnownObjects<T> {
   private readonly indexers = new Map<string, IndexFunc<T>>();
   private readonly indices = new Map<string, Index>();
 
-  constructor(private readonly keyFunc: KeyFunc, indexers: Readonly<Record<string, IndexFunc<T>>> = {}) {
+  constructor(
+    private readonly keyFunc: KeyFunc,
+    indexers: Readonly<Record<string, IndexFunc<T>>> = {},
+  ) {
     this.addIndexers(indexers);
   }
 
@@ -147,7 +150,7 @@ export class StoreIndexer<T> implements Indexer<T>, KnownObjects<T> {
 function addToIndex(index: Index, values: readonly string[], key: string): void {
   for (const value of values) {
     let keys = index.get(value);
-    if (keys === undefined) index.set(value, keys = new Set());
+    if (keys === undefined) index.set(value, (keys = new Set()));
     keys.add(key);
   }
 }

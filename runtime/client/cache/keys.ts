@@ -19,8 +19,7 @@ export function metaOf(obj: unknown): CachedMeta {
   const m = typeof obj === 'object' && obj !== null ? (obj as { metadata?: unknown }).metadata : undefined;
   const md = (typeof m === 'object' && m !== null ? m : {}) as Record<string, unknown>;
   const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-  const annotations = typeof md['annotations'] === 'object' && md['annotations'] !== null
-    ? md['annotations'] as Readonly<Record<string, string>> : {};
+  const annotations = typeof md['annotations'] === 'object' && md['annotations'] !== null ? (md['annotations'] as Readonly<Record<string, string>>) : {};
   return { name: str(md['name']), namespace: str(md['namespace']), resourceVersion: str(md['resourceVersion']), annotations };
 }
 
@@ -34,8 +33,7 @@ export const metaNamespaceKeyFunc: KeyFunc = (obj) => {
 };
 
 /** Like metaNamespaceKeyFunc, but a tombstone is keyed by the key it carries. */
-export const deletionHandlingMetaNamespaceKeyFunc: KeyFunc = (obj) =>
-  obj instanceof DeletedFinalStateUnknown ? obj.key : metaNamespaceKeyFunc(obj);
+export const deletionHandlingMetaNamespaceKeyFunc: KeyFunc = (obj) => (obj instanceof DeletedFinalStateUnknown ? obj.key : metaNamespaceKeyFunc(obj));
 
 /** The name of the index every informer of a factory has. */
 export const NAMESPACE_INDEX = 'namespace';

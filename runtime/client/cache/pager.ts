@@ -19,11 +19,7 @@ export interface PagedList<T> {
  * resourceVersion first asked for, so a compaction during a long list costs
  * one big request instead of a failure.
  */
-export async function listInPages<T>(
-  list: (options: ListOptions) => Promise<List<T>>,
-  options: ListOptions,
-  pageSize: number,
-): Promise<PagedList<T>> {
+export async function listInPages<T>(list: (options: ListOptions) => Promise<List<T>>, options: ListOptions, pageSize: number): Promise<PagedList<T>> {
   const first: ListOptions = { ...options, limit: options.limit ?? (pageSize > 0 ? pageSize : undefined) };
   let page: ListOptions = first;
   let items: T[] | undefined;

@@ -53,7 +53,9 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
       if (this.head >= this.buffer.length) {
         this.buffer = [];
         this.head = 0;
-        await new Promise<void>((resolve) => { this.wake = resolve; });
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
         continue;
       }
       const n = this.buffer[this.head++] as Notification<T>;

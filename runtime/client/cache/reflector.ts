@@ -3,9 +3,7 @@ import type { DeepReadonly, ListOptions } from '../types.js';
 import { type BackoffOptions, ExponentialBackoff } from './backoff.js';
 import { type Clock, realClock } from './clock.js';
 import type { ReflectorStore } from './delta-fifo.js';
-import {
-  isExpiredError, isProbableEOF, isTooLargeResourceVersionError, isTooManyRequests, isWatchErrorRetriable,
-} from './errors.js';
+import { isExpiredError, isProbableEOF, isTooLargeResourceVersionError, isTooManyRequests, isWatchErrorRetriable } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { deletionHandlingMetaNamespaceKeyFunc } from './keys.js';
 import { type Logger, stderrLogger } from './log.js';
@@ -159,7 +157,10 @@ export class Reflector<T> {
     // A paginated answer to resourceVersion "0" means no watch cache: keep paginating later relists.
     if (resourceVersion === '0' && result.paginated) this.paginatedResult = true;
     this.lastSyncRVUnavailable = false;
-    this.opts.store.replace(result.items.map((o) => deepFreeze(o)), result.resourceVersion);
+    this.opts.store.replace(
+      result.items.map((o) => deepFreeze(o)),
+      result.resourceVersion,
+    );
     this.lastSyncRV = result.resourceVersion;
   }
 
@@ -186,9 +187,18 @@ export class Reflector<T> {
       const start = this.clock.now();
       if (w === undefined) {
         try {
-          w = openWatch(await untilAborted(this.opts.listWatch.watch({
-            resourceVersion: this.lastSyncRV, timeoutSeconds: this.watchTimeoutSeconds(), allowWatchBookmarks: true, signal,
-          }), signal, (late) => late.stop()));
+          w = openWatch(
+            await untilAborted(
+              this.opts.listWatch.watch({
+                resourceVersion: this.lastSyncRV,
+                timeoutSeconds: this.watchTimeoutSeconds(),
+                allowWatchBookmarks: true,
+                signal,
+              }),
+              signal,
+              (late) => late.stop(),
+            ),
+          );
         } catch (err) {
           if (signal.aborted) return;
           if (!isWatchErrorRetriable(err)) throw err;
@@ -202,8 +212,17 @@ export class Reflector<T> {
       w = undefined;
       try {
         const result = await handleWatch({
-          reflectorName: this.opts.name, watch: current, store: this.opts.store, clock: this.clock, start, signal,
-          setLastSyncResourceVersion: (rv) => { this.lastSyncRV = rv; }, logger: this.logger, exitOnInitialEventsEnd: false,
+          reflectorName: this.opts.name,
+          watch: current,
+          store: this.opts.store,
+          clock: this.clock,
+          start,
+          signal,
+          setLastSyncResourceVersion: (rv) => {
+            this.lastSyncRV = rv;
+          },
+          logger: this.logger,
+          exitOnInitialEventsEnd: false,
         });
         if (result.stopped) return;
       } catch (err) {
@@ -234,14 +253,32 @@ export class Reflector<T> {
       const temporary = collectingStore(collected);
       let w: OpenWatch<T>;
       try {
-        w = openWatch(await untilAborted(this.opts.listWatch.watch({
-          resourceVersion: this.lastSyncRVUnavailable ? '' : this.lastSyncRV,
-          resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true,
-          timeoutSeconds: this.watchTimeoutSeconds(), signal,
-        }), signal, (late) => late.stop()));
+        w = openWatch(
+          await untilAborted(
+            this.opts.listWatch.watch({
+              resourceVersion: this.lastSyncRVUnavailable ? '' : this.lastSyncRV,
+              resourceVersionMatch: 'NotOlderThan',
+              sendInitialEvents: true,
+              allowWatchBookmarks: true,
+              timeoutSeconds: this.watchTimeoutSeconds(),
+              signal,
+            }),
+            signal,
+            (late) => late.stop(),
+          ),
+        );
         const result = await handleWatch({
-          reflectorName: this.opts.name, watch: w, store: temporary, clock: this.clock, start, signal,
-          setLastSyncResourceVersion: (rv) => { resourceVersion = rv; }, logger: this.logger, exitOnInitialEventsEnd: true,
+          reflectorName: this.opts.name,
+          watch: w,
+          store: temporary,
+          clock: this.clock,
+          start,
+          signal,
+          setLastSyncResourceVersion: (rv) => {
+            resourceVersion = rv;
+          },
+          logger: this.logger,
+          exitOnInitialEventsEnd: true,
         });
         if (result.stopped) return undefined;
         if (!result.initialEventsEnd) {
@@ -333,7 +370,10 @@ function collectingStore<T>(into: Map<string, DeepReadonly<T>>): ReflectorStore<
 /** A list that failed (with `cause`), as the watch error handler receives it. */
 export class ListError extends Error {
   override readonly name = 'ListError';
-  constructor(reflectorName: string, override readonly cause: unknown) {
+  constructor(
+    reflectorName: string,
+    override readonly cause: unknown,
+  ) {
     super(`${reflectorName}: failed to list: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }

@@ -1,6 +1,12 @@
 import {
-  DeletedFinalStateUnknown, type IndexFunc, type Indexer, type ListWatch, type ResourceEventHandler,
-  type ResourceEventHandlerRegistration, type SharedIndexInformer, type WatchErrorHandler,
+  DeletedFinalStateUnknown,
+  type IndexFunc,
+  type Indexer,
+  type ListWatch,
+  type ResourceEventHandler,
+  type ResourceEventHandlerRegistration,
+  type SharedIndexInformer,
+  type WatchErrorHandler,
 } from '../cache.js';
 import type { DeepReadonly } from '../types.js';
 import { type Clock, realClock } from './clock.js';
@@ -63,8 +69,10 @@ export class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
       if (resync < this.resyncCheckPeriodMs || this.resyncCheckPeriodMs === 0) {
         if (this.started) {
           // The reflector's resync timer is already running at its period.
-          this.logger.info('resync period raised to the running informer\'s check period', {
-            informer: this.opts.name, requestedMs: resync, effectiveMs: this.resyncCheckPeriodMs,
+          this.logger.info("resync period raised to the running informer's check period", {
+            informer: this.opts.name,
+            requestedMs: resync,
+            effectiveMs: this.resyncCheckPeriodMs,
           });
           resync = this.resyncCheckPeriodMs;
         } else {
@@ -74,8 +82,13 @@ export class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
       }
     }
     const listener = new ProcessorListener<T>(
-      handler, resync, determineResyncPeriod(resync, this.resyncCheckPeriodMs), this.clock.now(),
-      () => this.hasSynced(), this.logger, (l) => this.processor.removeListener(l),
+      handler,
+      resync,
+      determineResyncPeriod(resync, this.resyncCheckPeriodMs),
+      this.clock.now(),
+      () => this.hasSynced(),
+      this.logger,
+      (l) => this.processor.removeListener(l),
     );
     this.processor.addListener(listener);
     if (this.started) {
@@ -137,7 +150,9 @@ export class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
     }
     this.started = true;
     const fifo = new DeltaFIFO<T>({
-      keyFunc: deletionHandlingMetaNamespaceKeyFunc, knownObjects: this.indexer, onSynced: () => this.notifySynced(),
+      keyFunc: deletionHandlingMetaNamespaceKeyFunc,
+      knownObjects: this.indexer,
+      onSynced: () => this.notifySynced(),
     });
     this.fifo = fifo;
     this.reflector = new Reflector<T>({
@@ -167,7 +182,7 @@ export class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
   private async processLoop(fifo: DeltaFIFO<T>): Promise<void> {
     for (;;) {
       try {
-        if (!await fifo.pop((deltas, isInInitialList) => this.handleDeltas(deltas, isInInitialList))) return;
+        if (!(await fifo.pop((deltas, isInInitialList) => this.handleDeltas(deltas, isInInitialList)))) return;
       } catch (err) {
         this.logger.error('unable to process deltas', { informer: this.opts.name, err });
       }

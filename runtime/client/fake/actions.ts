@@ -32,15 +32,11 @@ export type Action =
   | (ActionBase & { readonly verb: 'deletecollection'; readonly deleteOptions: unknown; readonly listOptions: ActionListOptions });
 
 /** A reactor's answer: not handled (the next reactor, finally the tracker, answers), or the response or error to give. */
-export type Reaction =
-  | { readonly handled: false }
-  | { readonly handled: true; readonly object?: unknown; readonly error?: unknown };
+export type Reaction = { readonly handled: false } | { readonly handled: true; readonly object?: unknown; readonly error?: unknown };
 
 export type ReactionFunc = (action: Action) => Reaction | Promise<Reaction>;
 
-export type WatchReaction =
-  | { readonly handled: false }
-  | { readonly handled: true; readonly watch?: Watch<unknown>; readonly error?: unknown };
+export type WatchReaction = { readonly handled: false } | { readonly handled: true; readonly watch?: Watch<unknown>; readonly error?: unknown };
 
 export type WatchReactionFunc = (action: Extract<Action, { verb: 'watch' }>) => WatchReaction | Promise<WatchReaction>;
 

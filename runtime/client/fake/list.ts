@@ -88,7 +88,10 @@ export function listObjects(source: ListSource, resource: FakeResource, namespac
   const selection = parseSelection(resource, opts.labelSelector, opts.fieldSelector);
   const { rv, state, fromKey } = readState(source, resource, opts);
   const nsPrefix = resource.descriptor.namespaced && namespace !== '' ? `${KEY_PREFIX}${namespace}/` : KEY_PREFIX;
-  const keys = [...state.keys()].map((k) => KEY_PREFIX + k).filter((k) => k.startsWith(nsPrefix) && k >= fromKey).sort(compareKeys);
+  const keys = [...state.keys()]
+    .map((k) => KEY_PREFIX + k)
+    .filter((k) => k.startsWith(nsPrefix) && k >= fromKey)
+    .sort(compareKeys);
   const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : Infinity;
   const items: KubeObject[] = [];
   let i = 0;

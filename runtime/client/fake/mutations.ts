@@ -1,11 +1,4 @@
-import {
-  newBadRequest,
-  newConflict,
-  OPTIMISTIC_LOCK_ERROR_MSG,
-  toStatusError,
-  type GroupKind,
-  type GroupResource,
-} from '../../apimachinery/errors/index.js';
+import { newBadRequest, newConflict, OPTIMISTIC_LOCK_ERROR_MSG, toStatusError, type GroupKind, type GroupResource } from '../../apimachinery/errors/index.js';
 import type { ResourceInfo } from '../../registry/generic/context.js';
 import { beforeCreate, fillSystemFields } from '../../registry/generic/create.js';
 import { checkDeletePreconditions, deletionFinalizers, markAsDeleting } from '../../registry/generic/delete.js';
@@ -101,7 +94,6 @@ export function prepareUpdate(info: ResourceInfo, r: FakeResource, namespace: st
   return obj;
 }
 
-
 /** What a delete does to a stored object: remove it now, or keep it marked as deleting. */
 export type DeleteDecision = { readonly action: 'delete' } | { readonly action: 'keep'; readonly object: KubeObject };
 
@@ -128,10 +120,13 @@ export function decideDelete(info: ResourceInfo, current: KubeObject, opts: Dele
 export function deleteOptionsFrom(body: unknown, dryRunQuery: unknown): DeleteOptions {
   const o = (body !== null && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const pre = o['preconditions'] as { uid?: unknown; resourceVersion?: unknown } | undefined;
-  const preconditions = pre === undefined || pre === null ? undefined : {
-    ...(typeof pre.uid === 'string' ? { uid: pre.uid } : {}),
-    ...(typeof pre.resourceVersion === 'string' ? { resourceVersion: pre.resourceVersion } : {}),
-  };
+  const preconditions =
+    pre === undefined || pre === null
+      ? undefined
+      : {
+          ...(typeof pre.uid === 'string' ? { uid: pre.uid } : {}),
+          ...(typeof pre.resourceVersion === 'string' ? { resourceVersion: pre.resourceVersion } : {}),
+        };
   const dryRunBody = Array.isArray(o['dryRun']) && (o['dryRun'] as unknown[]).includes('All');
   return {
     dryRun: dryRunBody || dryRunQuery === 'All',

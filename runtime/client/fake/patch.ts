@@ -5,12 +5,7 @@ import { decodeYAML, YAMLConversionError } from '../../apimachinery/serializer/y
 import type { KubeObject } from '../../registry/rest.js';
 import type { PatchType } from '../types.js';
 
-const PATCH_TYPES: readonly PatchType[] = [
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-  'application/apply-patch+yaml',
-];
+const PATCH_TYPES: readonly PatchType[] = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
 /** A patch document as bytes: raw bytes and strings as they are, anything else as JSON. */
 export function patchBytes(patch: unknown): Uint8Array {

@@ -19,7 +19,12 @@ const NAMESPACE_SUBRESOURCES: ReadonlySet<string> = new Set(['status', 'finalize
 
 /** Parses `/api/v1/…` and `/apis/<group>/<version>/…`; 404 for anything else. */
 export function parseRoute(path: string): Route {
-  const segments = path.split('?')[0]?.split('/').filter((s) => s !== '').map(decode) ?? [];
+  const segments =
+    path
+      .split('?')[0]
+      ?.split('/')
+      .filter((s) => s !== '')
+      .map(decode) ?? [];
   let group = '';
   let version: string | undefined;
   let rest: string[];

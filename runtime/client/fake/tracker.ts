@@ -1,14 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Scale } from '../../../apis/autoscaling/v1/types.js';
-import {
-  newAlreadyExists,
-  newBadRequest,
-  newGenerateNameConflict,
-  newNotFound,
-  newResourceExpired,
-  newUnsupportedMediaType,
-  StatusError,
-} from '../../apimachinery/errors/index.js';
+import { newAlreadyExists, newBadRequest, newGenerateNameConflict, newNotFound, newResourceExpired, newUnsupportedMediaType, StatusError } from '../../apimachinery/errors/index.js';
 import { formatTime } from '../../registry/generic/context.js';
 import { needsNameGeneration } from '../../registry/generic/create.js';
 import { cryptoRandomInt, type RandomIntFunc } from '../../registry/generic/names.js';

@@ -32,7 +32,10 @@ export function parseKubeconfig(text: string, file: string): Kubeconfig {
 type Fields = Record<string, unknown>;
 
 class Reader {
-  constructor(private readonly file: string, private readonly dir: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly dir: string,
+  ) {}
 
   fail(field: string, detail: string): never {
     throw new KubeconfigError(this.file, field, detail);
@@ -90,7 +93,11 @@ class Reader {
     if (clientCertificateData !== undefined) info.clientCertificateData = clientCertificateData;
     const clientKeyData = this.base64(v, 'client-key-data', at);
     if (clientKeyData !== undefined) info.clientKeyData = clientKeyData;
-    for (const [key, field] of [['token', 'token'], ['username', 'username'], ['password', 'password']] as const) {
+    for (const [key, field] of [
+      ['token', 'token'],
+      ['username', 'username'],
+      ['password', 'password'],
+    ] as const) {
       const value = this.optString(v, key, at);
       if (value !== undefined && value !== '') info[field] = value;
     }

@@ -56,7 +56,12 @@ export interface Kubeconfig {
 export class KubeconfigError extends Error {
   override readonly name = 'KubeconfigError';
 
-  constructor(readonly file: string, readonly field: string, detail: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${file}: ${field === '' ? '' : `${field}: `}${detail}`, options);
   }
 }

@@ -2,10 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../../apimachinery/request/types.js';
 import { Cancellation } from '../../apimachinery/request/cancellation.js';
 import { DEFAULT_MAX_REQUEST_BODY_BYTES, type Handler } from '../../apimachinery/request/http.js';
-import {
-  decodeSuccess, DecodeError, defaultUserAgent, encodeBody, isJSON, retryAfterSeconds, statusErrorFromResponse, StreamWatch,
-  warningLogger, type WarningHandler,
-} from '../rest/index.js';
+import { decodeSuccess, DecodeError, defaultUserAgent, encodeBody, isJSON, retryAfterSeconds, statusErrorFromResponse, StreamWatch, warningLogger, type WarningHandler } from '../rest/index.js';
 import type { RESTClient, RESTRequest, Watch } from '../types.js';
 import { MemoryBody } from './body.js';
 import { newLoopbackRequest } from './request.js';
@@ -107,12 +104,16 @@ export class LoopbackRESTClient implements RESTClient {
   }
 
   private send(
-    method: RESTRequest['method'], path: string, query: RESTRequest['query'], body: Buffer | undefined, contentType: string | undefined,
+    method: RESTRequest['method'],
+    path: string,
+    query: RESTRequest['query'],
+    body: Buffer | undefined,
+    contentType: string | undefined,
     signal: AbortSignal | undefined,
   ): Exchange & { readonly path: string } {
     const url = new URL(path.startsWith('/') ? path : `/${path}`, 'http://loopback');
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.append(k, String(v));
-    const headers: IncomingHttpHeaders = { 'accept': 'application/json', 'user-agent': this.userAgent };
+    const headers: IncomingHttpHeaders = { accept: 'application/json', 'user-agent': this.userAgent };
     if (body !== undefined) {
       headers['content-type'] = contentType ?? 'application/json';
       headers['content-length'] = String(body.length);
@@ -122,7 +123,13 @@ export class LoopbackRESTClient implements RESTClient {
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     const request = newLoopbackRequest({
-      method, path: url.pathname, query: url.searchParams, headers, body, user: this.options.user, cancellation,
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers,
+      body,
+      user: this.options.user,
+      cancellation,
       maxRequestBodyBytes: this.maxRequestBodyBytes,
     });
     const response = new LoopbackResponse(() => request.raw);
@@ -133,7 +140,10 @@ export class LoopbackRESTClient implements RESTClient {
     } catch (err) {
       handled = Promise.reject(err);
     }
-    handled.then(() => response.handlerDone(), (err: unknown) => response.handlerFailed(err));
+    handled.then(
+      () => response.handlerDone(),
+      (err: unknown) => response.handlerFailed(err),
+    );
     const answer = response.answer.then((a) => {
       for (const text of response.warnings) this.warn({ code: 299, agent: '-', text });
       return a;
@@ -145,7 +155,10 @@ export class LoopbackRESTClient implements RESTClient {
 function errorOf(method: string, answer: LoopbackAnswer, body: Buffer): Error {
   const retry = answer.headers.get('retry-after');
   return statusErrorFromResponse({
-    method, statusCode: answer.code, contentType: answer.contentType, body,
+    method,
+    statusCode: answer.code,
+    contentType: answer.contentType,
+    body,
     retryAfterSeconds: retryAfterSeconds(typeof retry === 'string' || retry === undefined ? retry : [...retry]),
   });
 }

@@ -32,9 +32,7 @@ export function newLoopbackRequest(init: LoopbackRequestInit): APIRequest {
   let raw: IncomingMessage | undefined;
   const { body, cancellation } = init;
   const read: Promise<Buffer> =
-    body !== undefined && body.length > init.maxRequestBodyBytes
-      ? Promise.reject(newRequestEntityTooLarge(`limit is ${init.maxRequestBodyBytes}`))
-      : Promise.resolve(body ?? EMPTY);
+    body !== undefined && body.length > init.maxRequestBodyBytes ? Promise.reject(newRequestEntityTooLarge(`limit is ${init.maxRequestBodyBytes}`)) : Promise.resolve(body ?? EMPTY);
   // Read or not, the rejection must not surface as unhandled.
   read.catch(() => undefined);
   return {

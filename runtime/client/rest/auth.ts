@@ -14,7 +14,11 @@ export class FileTokenSource {
   private token: string | undefined;
   private readAt = -Infinity;
 
-  constructor(private readonly path: string, private readonly clock: Clock, private readonly fallback?: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly clock: Clock,
+    private readonly fallback?: string,
+  ) {}
 
   /** The current token; undefined only when the file was never readable and there is no fallback. */
   current(): string | undefined {

@@ -45,8 +45,12 @@ export class HTTPRESTClient implements RESTClient {
     const deadline = new Deadline(req.signal, timeoutMs);
     const query = timeoutMs === undefined ? req.query : { ...req.query, timeout: goDuration(timeoutMs) };
     const call: Call = {
-      method: req.method, url: this.url(req.path, query), body: encodeBody(req.body),
-      contentType: req.body === undefined ? undefined : (req.contentType ?? 'application/json'), signal: deadline.signal, deadline,
+      method: req.method,
+      url: this.url(req.path, query),
+      body: encodeBody(req.body),
+      contentType: req.body === undefined ? undefined : (req.contentType ?? 'application/json'),
+      signal: deadline.signal,
+      deadline,
     };
     try {
       const { res, body } = await this.exchange(call, true);
@@ -130,7 +134,7 @@ export class HTTPRESTClient implements RESTClient {
   }
 
   private headers(call: Call): OutgoingHttpHeaders {
-    const h: OutgoingHttpHeaders = { 'Accept': 'application/json', 'User-Agent': this.config.userAgent };
+    const h: OutgoingHttpHeaders = { Accept: 'application/json', 'User-Agent': this.config.userAgent };
     if (call.body !== undefined) {
       h['Content-Type'] = call.contentType ?? 'application/json';
       h['Content-Length'] = call.body.length;
@@ -187,7 +191,11 @@ class Deadline {
   private readonly onCallerAbort = (): void => this.controller.abort(this.caller?.reason);
   private readonly onStop = (): void => this.controller.abort();
 
-  constructor(private readonly caller: AbortSignal | undefined, readonly timeoutMs: number | undefined, private readonly stop?: AbortSignal) {
+  constructor(
+    private readonly caller: AbortSignal | undefined,
+    readonly timeoutMs: number | undefined,
+    private readonly stop?: AbortSignal,
+  ) {
     if (caller?.aborted) this.controller.abort(caller.reason);
     caller?.addEventListener('abort', this.onCallerAbort, { once: true });
     stop?.addEventListener('abort', this.onStop, { once: true });

@@ -16,9 +16,7 @@ import type { BackoffOptions } from './config.js';
 export type Attempt = number;
 
 /** Connection failures that say nothing about whether the server acted on the request. */
-const CONNECTION_FAILURES: ReadonlySet<string> = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE',
-]);
+const CONNECTION_FAILURES: ReadonlySet<string> = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 export function isConnectionFailure(code: string | undefined): boolean {
   return code !== undefined && CONNECTION_FAILURES.has(code);
@@ -40,7 +38,12 @@ export function retryAfterAnswer(statusCode: number, retryAfter: number | undefi
 
 /** The wait before retry `attempt` after a connection failure, or undefined when it is final. */
 export function retryAfterFailure(
-  method: string, code: string | undefined, attempt: Attempt, maxRetries: number, backoff: Required<BackoffOptions>, random: () => number = Math.random,
+  method: string,
+  code: string | undefined,
+  attempt: Attempt,
+  maxRetries: number,
+  backoff: Required<BackoffOptions>,
+  random: () => number = Math.random,
 ): number | undefined {
   if (attempt > maxRetries || method !== 'GET' || !isConnectionFailure(code)) return undefined;
   return backoffDelay(attempt, backoff, random);

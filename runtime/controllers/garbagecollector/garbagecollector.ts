@@ -68,12 +68,15 @@ export class GarbageCollector {
     const onError = this.opts.onError ?? ((item: string, err: unknown) => process.stderr.write(`garbagecollector: ${item}: ${err instanceof Error ? err.message : String(err)}\n`));
     this.running = Promise.all([
       runController({
-        queue: this.attemptToDeleteQueue, signal, workers: this.opts.workers ?? 4,
+        queue: this.attemptToDeleteQueue,
+        signal,
+        workers: this.opts.workers ?? 4,
         reconcile: (node) => this.whenSynced(() => this.attemptToDeleteItem(node)),
         onError: (node, err) => onError(`attempt to delete ${String(node)}`, err),
       }),
       runController({
-        queue: this.attemptToOrphanQueue, signal,
+        queue: this.attemptToOrphanQueue,
+        signal,
         reconcile: (node) => this.whenSynced(() => this.attemptToOrphan(node)),
         onError: (node, err) => onError(`attempt to orphan dependents of ${String(node)}`, err),
       }),

@@ -87,7 +87,13 @@ export class Monitors {
     m.stop.abort();
     this.stopping.add(m.done);
     void m.done.then(() => this.stopping.delete(m.done));
-    if (o.verify) this.opts.builder.unobserve(m.informer.getIndexer().list().map((obj) => obj.metadata.uid ?? ''));
+    if (o.verify)
+      this.opts.builder.unobserve(
+        m.informer
+          .getIndexer()
+          .list()
+          .map((obj) => obj.metadata.uid ?? ''),
+      );
   }
 }
 

@@ -51,7 +51,11 @@ export class Operations {
     const { resource, namespace } = this.locate(id);
     try {
       await resource.rest.main.delete(this.ctx(namespace), id.name, async () => {}, {
-        dryRun: false, gracePeriodSeconds: undefined, preconditions: { uid: id.uid }, propagationPolicy, orphanDependents: undefined,
+        dryRun: false,
+        gracePeriodSeconds: undefined,
+        preconditions: { uid: id.uid },
+        propagationPolicy,
+        orphanDependents: undefined,
       });
     } catch (err) {
       // A uid precondition failure means the object we meant is gone already.
@@ -118,9 +122,17 @@ export class Operations {
       },
     };
     try {
-      await resource.rest.main.update(this.ctx(namespace), id.name, objInfo, { create: async () => {}, update: async () => {} }, {
-        dryRun: false, fieldManager: 'generic-garbage-collector', forceAllowCreate: false,
-      });
+      await resource.rest.main.update(
+        this.ctx(namespace),
+        id.name,
+        objInfo,
+        { create: async () => {}, update: async () => {} },
+        {
+          dryRun: false,
+          fieldManager: 'generic-garbage-collector',
+          forceAllowCreate: false,
+        },
+      );
     } catch (err) {
       if (isNotFound(err)) return;
       throw err;

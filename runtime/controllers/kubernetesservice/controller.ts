@@ -123,12 +123,7 @@ function portsOf(svc: Service): ServicePort[] {
 }
 
 /** Creates `desired`, or updates the stored object with what `fix` returns (undefined: it is fine). */
-async function ensure<T extends { metadata?: { name?: string; namespace?: string } }>(
-  client: ResourceClient<T>,
-  desired: T,
-  signal: AbortSignal,
-  fix: (current: T) => T | undefined,
-): Promise<void> {
+async function ensure<T extends { metadata?: { name?: string; namespace?: string } }>(client: ResourceClient<T>, desired: T, signal: AbortSignal, fix: (current: T) => T | undefined): Promise<void> {
   let current: T;
   try {
     current = await client.get(desired.metadata?.name ?? '', { signal });
@@ -152,7 +147,9 @@ async function ensure<T extends { metadata?: { name?: string; namespace?: string
 export function defaultAdvertiseAddress(bindAddress: string): string {
   const unusable = bindAddress === '0.0.0.0' || bindAddress === '::' || bindAddress.startsWith('127.') || bindAddress === '::1';
   if (!unusable) return bindAddress;
-  const addresses = Object.values(networkInterfaces()).flatMap((list) => list ?? []).filter((a) => !a.internal && !a.address.startsWith('fe80:'));
+  const addresses = Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .filter((a) => !a.internal && !a.address.startsWith('fe80:'));
   const chosen = addresses.find((a) => a.family === 'IPv4') ?? addresses[0];
   return chosen?.address ?? bindAddress;
 }

@@ -30,7 +30,10 @@ export class APIServerLeases {
   /** The IPs of the live leases, sorted. */
   async ips(): Promise<string[]> {
     const list = await this.storage.getList('/masterleases', { recursive: true });
-    return list.items.map((o) => String(o.metadata?.name ?? '')).filter((ip) => ip !== '').sort();
+    return list.items
+      .map((o) => String(o.metadata?.name ?? ''))
+      .filter((ip) => ip !== '')
+      .sort();
   }
 
   /** Drops this server's lease (shutdown); absent is fine. */

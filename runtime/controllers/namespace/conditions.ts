@@ -62,7 +62,10 @@ export function deletionConditions(o: DeletionOutcome): Map<NamespaceConditionTy
 
 /** Non-zero counts, formatted and sorted (kube sorts for stable updates). */
 function counted(counts: ReadonlyMap<string, number>, format: (key: string, n: number) => string): string[] {
-  return [...counts].filter(([, n]) => n > 0).map(([k, n]) => format(k, n)).sort();
+  return [...counts]
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => format(k, n))
+    .sort();
 }
 
 /**

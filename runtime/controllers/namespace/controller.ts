@@ -106,7 +106,13 @@ export class NamespaceController {
       if (outcome.discoveryFailures.length > 0 || outcome.contentErrors.length > 0 || outcome.remaining.size > 0) throw new Error('content remains');
       await this.opts.namespaces.removeKubernetesFinalizer(name);
       const ctx = this.opts.context('', { signal });
-      await this.opts.namespaces.delete(ctx, name, async () => {}, { dryRun: false, gracePeriodSeconds: undefined, preconditions: undefined, propagationPolicy: undefined, orphanDependents: undefined });
+      await this.opts.namespaces.delete(ctx, name, async () => {}, {
+        dryRun: false,
+        gracePeriodSeconds: undefined,
+        preconditions: undefined,
+        propagationPolicy: undefined,
+        orphanDependents: undefined,
+      });
       this.attempts.delete(name);
     } catch (err) {
       if (isNotFound(err) || signal.aborted) {

@@ -37,8 +37,8 @@ export function parseGoDuration(input: string): number {
 const UNIT_NS: Readonly<Record<string, number>> = {
   ns: 1,
   us: 1e3,
-  'µs': 1e3,
-  'μs': 1e3,
+  µs: 1e3,
+  μs: 1e3,
   ms: 1e6,
   s: 1e9,
   m: 60e9,

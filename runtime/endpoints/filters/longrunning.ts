@@ -22,7 +22,4 @@ export function basicLongRunningRequestCheck(verbs: Iterable<string>, subresourc
 }
 
 /** kube-apiserver's: watch and proxy verbs; attach, exec, proxy, log, portforward subresources. */
-export const defaultLongRunningRequestCheck: LongRunningRequestCheck = basicLongRunningRequestCheck(
-  ['watch', 'proxy'],
-  ['attach', 'exec', 'proxy', 'log', 'portforward'],
-);
+export const defaultLongRunningRequestCheck: LongRunningRequestCheck = basicLongRunningRequestCheck(['watch', 'proxy'], ['attach', 'exec', 'proxy', 'log', 'portforward']);

@@ -60,7 +60,20 @@ export function cleanScope(info: RequestInfo): string {
 }
 
 const VALID_REQUEST_METHODS: ReadonlySet<string> = new Set([
-  'APPLY', 'CONNECT', 'CREATE', 'DELETE', 'DELETECOLLECTION', 'GET', 'LIST', 'PATCH', 'POST', 'PROXY', 'PUT', 'UPDATE', 'WATCH', 'WATCHLIST',
+  'APPLY',
+  'CONNECT',
+  'CREATE',
+  'DELETE',
+  'DELETECOLLECTION',
+  'GET',
+  'LIST',
+  'PATCH',
+  'POST',
+  'PROXY',
+  'PUT',
+  'UPDATE',
+  'WATCH',
+  'WATCHLIST',
 ]);
 const CONNECT_SUBRESOURCES: ReadonlySet<string> = new Set(['log', 'exec', 'portforward', 'attach', 'proxy']);
 

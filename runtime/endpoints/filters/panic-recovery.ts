@@ -19,7 +19,7 @@ export function withPanicRecovery(logger: Logger): Filter {
       await next(req, res);
     } catch (err) {
       const status = isStatusError(err);
-      if (!status) logger.error('apiserver panic\'d', { method: req.method, URI: req.raw.url, err });
+      if (!status) logger.error("apiserver panic'd", { method: req.method, URI: req.raw.url, err });
       if (res.headersSent) {
         if (!res.raw.writableEnded) res.raw.destroy();
         return;

@@ -58,15 +58,18 @@ export function withRequestTimeout(opts: RequestTimeoutOptions): Filter {
 
     const deadline = new Cancellation([req.cancellation]);
     const guarded = new TimeoutGuardedResponse(res);
-    const timer = setTimeout(() => {
-      const timeout = newTimeoutError(write ? 'request did not complete within requested timeout - context deadline exceeded' : 'request did not complete within the allotted timeout');
-      guarded.expire();
-      deadline.abort(timeout);
-      work.catch((err: unknown) => opts.logger.error('post-timeout activity', { method: req.method, URI: req.raw.url, err }));
-      if (!res.headersSent) res.writeError(timeout);
-      else if (!res.raw.writableEnded) res.raw.destroy();
-      expired();
-    }, Math.max(0, req.receivedAt + timeoutMs - performance.now()));
+    const timer = setTimeout(
+      () => {
+        const timeout = newTimeoutError(write ? 'request did not complete within requested timeout - context deadline exceeded' : 'request did not complete within the allotted timeout');
+        guarded.expire();
+        deadline.abort(timeout);
+        work.catch((err: unknown) => opts.logger.error('post-timeout activity', { method: req.method, URI: req.raw.url, err }));
+        if (!res.headersSent) res.writeError(timeout);
+        else if (!res.raw.writableEnded) res.raw.destroy();
+        expired();
+      },
+      Math.max(0, req.receivedAt + timeoutMs - performance.now()),
+    );
     let expired!: () => void;
     // The filter returns when the handler does or when the deadline passes, whichever is first;
     // a handler still running after the deadline writes into the guarded (dropping) response.

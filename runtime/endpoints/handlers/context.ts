@@ -28,13 +28,7 @@ export interface AdmissionRequest {
 }
 
 /** admission.NewAttributesRecord for this scope; objects are in the hub version. */
-export function admissionAttributes(
-  scope: RequestScope,
-  ctx: RequestContext,
-  r: AdmissionRequest,
-  object: KubeObject | undefined,
-  oldObject: KubeObject | undefined,
-): Attributes {
+export function admissionAttributes(scope: RequestScope, ctx: RequestContext, r: AdmissionRequest, object: KubeObject | undefined, oldObject: KubeObject | undefined): Attributes {
   const hubVersion = scope.codec.scheme?.hubVersion ?? scope.version;
   return {
     operation: r.operation,

@@ -10,9 +10,21 @@ describe('ListOptions', () => {
   const cases: { query: string; watch: boolean; error?: [number, string] }[] = [
     { query: '', watch: false },
     { query: 'resourceVersion=5&resourceVersionMatch=Exact', watch: false },
-    { query: 'resourceVersion=5&resourceVersionMatch=Sometimes', watch: false, error: [422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Sometimes": supported values: "Exact", "NotOlderThan", ""'] },
-    { query: 'resourceVersion=5&resourceVersionMatch=Exact&continue=x', watch: false, error: [422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided'] },
-    { query: 'resourceVersionMatch=NotOlderThan&resourceVersion=3', watch: true, error: [422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'] },
+    {
+      query: 'resourceVersion=5&resourceVersionMatch=Sometimes',
+      watch: false,
+      error: [422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Sometimes": supported values: "Exact", "NotOlderThan", ""'],
+    },
+    {
+      query: 'resourceVersion=5&resourceVersionMatch=Exact&continue=x',
+      watch: false,
+      error: [422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided'],
+    },
+    {
+      query: 'resourceVersionMatch=NotOlderThan&resourceVersion=3',
+      watch: true,
+      error: [422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'],
+    },
     { query: 'sendInitialEvents=true&resourceVersionMatch=NotOlderThan', watch: true },
     { query: 'limit=1.5', watch: false, error: [400, 'strconv.ParseInt: parsing "1.5": invalid syntax'] },
     { query: 'limit=99999999999999999999', watch: false, error: [400, 'strconv.ParseInt: parsing "99999999999999999999": value out of range'] },
@@ -47,7 +59,10 @@ describe('write options', () => {
   test('errors aggregate in kube order', () => {
     assert.throws(
       () => parseCreateOptions(new URLSearchParams('dryRun=All&dryRun=x&fieldValidation=x')),
-      fails(422, 'CreateOptions.meta.k8s.io "" is invalid: [dryRun: Unsupported value: []string{"All", "x"}: supported values: "All", fieldValidation: Unsupported value: "x": supported values: "", "Ignore", "Strict", "Warn"]'),
+      fails(
+        422,
+        'CreateOptions.meta.k8s.io "" is invalid: [dryRun: Unsupported value: []string{"All", "x"}: supported values: "All", fieldValidation: Unsupported value: "x": supported values: "", "Ignore", "Strict", "Warn"]',
+      ),
     );
   });
   test('apply patches need a fieldManager; others may not force', () => {

@@ -114,4 +114,3 @@ function patchFailure(type: PatchType, patch: Buffer, patched: KubeObject, messa
 function invalidPatch(value: string, detail: string): StatusError {
   return newInvalid({ group: '', kind: '' }, '', [{ type: 'FieldValueInvalid', field: 'patch', badValue: value, detail }]);
 }
-

@@ -101,12 +101,7 @@ export function typedDecodeMismatch(scope: RequestScope, obj: KubeObject): TypeM
  * `versionMismatch`'s error (by default a 400, as kube's create and update handlers answer); a
  * different kind is `kindMismatch`'s error (by default a 400 naming both).
  */
-export function defaultAndCheckTypeMeta(
-  scope: RequestScope,
-  obj: KubeObject,
-  kindMismatch?: (kind: string) => StatusError,
-  versionMismatch?: (apiVersion: string, kind: string) => StatusError,
-): void {
+export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject, kindMismatch?: (kind: string) => StatusError, versionMismatch?: (apiVersion: string, kind: string) => StatusError): void {
   const expected = splitAPIVersion(scope.codec.apiVersion);
   const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : scope.codec.kind;
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
@@ -232,12 +227,7 @@ export function validationReadsOld(scope: RequestScope): boolean {
  * fieldValidation for the strict decoding errors of a body: Strict fails with `fail(message)`,
  * Warn turns each into a Warning header, Ignore drops them.
  */
-export function applyFieldValidation(
-  ctx: RequestContext,
-  directive: FieldValidationDirective,
-  errors: readonly string[],
-  fail: (strictMessage: string) => StatusError,
-): void {
+export function applyFieldValidation(ctx: RequestContext, directive: FieldValidationDirective, errors: readonly string[], fail: (strictMessage: string) => StatusError): void {
   if (errors.length === 0 || directive === 'Ignore') return;
   if (directive === 'Warn') {
     for (const e of errors) ctx.warn(e);

@@ -78,4 +78,3 @@ function preconditionsOf(obj: KubeObject): { uid?: string } | undefined {
   const uid = obj.metadata?.uid;
   return typeof uid === 'string' && uid !== '' ? { uid } : undefined;
 }
-

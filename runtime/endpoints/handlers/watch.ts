@@ -23,9 +23,7 @@ export async function watchResource(req: APIRequest, res: APIResponse, scope: Re
   const opts = toInternalListOptions(raw, scope.definition, nameInPath(req));
   const streamMedia = negotiateOutputMediaTypeStream(headerValue(req.headers['accept']), scope.restrictions);
 
-  const timeoutSeconds = raw.timeoutSeconds !== undefined && raw.timeoutSeconds !== 0
-    ? raw.timeoutSeconds
-    : scope.minRequestTimeoutSeconds * (1 + Math.random());
+  const timeoutSeconds = raw.timeoutSeconds !== undefined && raw.timeoutSeconds !== 0 ? raw.timeoutSeconds : scope.minRequestTimeoutSeconds * (1 + Math.random());
   const controller = new AbortController();
   const stop = (): void => controller.abort();
   req.signal.addEventListener('abort', stop, { once: true });
@@ -50,14 +48,7 @@ export async function watchResource(req: APIRequest, res: APIResponse, scope: Re
   }
 }
 
-async function serveWatch(
-  watcher: StorageWatcher<KubeObject>,
-  stream: ResponseStream,
-  scope: RequestScope,
-  target: ResponseTarget,
-  allowBookmarks: boolean,
-  signal: AbortSignal,
-): Promise<void> {
+async function serveWatch(watcher: StorageWatcher<KubeObject>, stream: ResponseStream, scope: RequestScope, target: ResponseTarget, allowBookmarks: boolean, signal: AbortSignal): Promise<void> {
   const encodeEvent = eventEncoder(scope, target);
   try {
     for (;;) {

@@ -11,7 +11,10 @@ const withoutTable = resourceEndpointRestrictions({ tableConvertor: false });
 describe('parseAccept', () => {
   test('orders by q, then concrete before wildcards, else as sent', () => {
     const got = parseAccept('*/*;q=0.8, application/*, application/yaml, application/json;q=0.9, text/plain;q=0');
-    assert.deepEqual(got.map((c) => `${c.type}/${c.subtype}`), ['application/yaml', 'application/*', 'application/json', '*/*']);
+    assert.deepEqual(
+      got.map((c) => `${c.type}/${c.subtype}`),
+      ['application/yaml', 'application/*', 'application/json', '*/*'],
+    );
   });
   test('keeps parameters other than q', () => {
     assert.deepEqual(parseAccept('application/json;as=Table;g=meta.k8s.io;v=v1;q=1')[0]?.params, { as: 'Table', g: 'meta.k8s.io', v: 'v1' });

@@ -56,10 +56,7 @@ export function newTableConvertor(
     path: tryParse(c.jsonPath),
     cell: printerCells[c.name],
   }));
-  const headers: TableColumnDefinition[] = [
-    { name: 'Name', type: 'string', format: 'name', description: NAME_COLUMN_DESCRIPTION, priority: 0 },
-    ...columns.map((c) => c.definition),
-  ];
+  const headers: TableColumnDefinition[] = [{ name: 'Name', type: 'string', format: 'name', description: NAME_COLUMN_DESCRIPTION, priority: 0 }, ...columns.map((c) => c.definition)];
   return {
     convertToTable(source, opts) {
       const at = now();

@@ -11,7 +11,10 @@ export function goFormat(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(goFormat).join(' ')}]`;
   if (typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    return `map[${Object.keys(obj).sort().map((k) => `${k}:${goFormat(obj[k])}`).join(' ')}]`;
+    return `map[${Object.keys(obj)
+      .sort()
+      .map((k) => `${k}:${goFormat(obj[k])}`)
+      .join(' ')}]`;
   }
   return String(value);
 }

@@ -159,23 +159,35 @@ function matchesFilter(step: Extract<Step, { kind: 'filter' }>, item: unknown): 
 function compare(left: unknown, op: FilterOp, right: string | number | undefined): boolean {
   if (typeof right === 'number' && typeof left === 'number') {
     switch (op) {
-      case '==': return left === right;
-      case '!=': return left !== right;
-      case '<': return left < right;
-      case '<=': return left <= right;
-      case '>': return left > right;
-      case '>=': return left >= right;
+      case '==':
+        return left === right;
+      case '!=':
+        return left !== right;
+      case '<':
+        return left < right;
+      case '<=':
+        return left <= right;
+      case '>':
+        return left > right;
+      case '>=':
+        return left >= right;
     }
   }
   const l = typeof left === 'string' || typeof left === 'number' || typeof left === 'boolean' ? String(left) : undefined;
   if (l === undefined) return op === '!=';
   const r = String(right);
   switch (op) {
-    case '==': return l === r;
-    case '!=': return l !== r;
-    case '<': return l < r;
-    case '<=': return l <= r;
-    case '>': return l > r;
-    case '>=': return l >= r;
+    case '==':
+      return l === r;
+    case '!=':
+      return l !== r;
+    case '<':
+      return l < r;
+    case '<=':
+      return l <= r;
+    case '>':
+      return l > r;
+    case '>=':
+      return l >= r;
   }
 }

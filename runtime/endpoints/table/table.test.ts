@@ -56,7 +56,12 @@ describe('JSONPath subset', () => {
   const obj = {
     metadata: { name: 'a', labels: { 'app.kubernetes.io/name': 'x' } },
     spec: { replicas: 3, ports: [{ port: 80 }, { port: 443 }], nested: { deep: true } },
-    status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'Synced', status: 'False' }] },
+    status: {
+      conditions: [
+        { type: 'Ready', status: 'True' },
+        { type: 'Synced', status: 'False' },
+      ],
+    },
   };
   const cases: [string, unknown[]][] = [
     ['.spec.replicas', [3]],
@@ -101,7 +106,8 @@ describe('Table convertor', () => {
     () => now,
   );
   const obj = {
-    apiVersion: 'x/v1', kind: 'K',
+    apiVersion: 'x/v1',
+    kind: 'K',
     metadata: { name: 'a', resourceVersion: '7', creationTimestamp: '2024-05-01T10:00:00Z', labels: { b: '2', a: '1' } },
     spec: { replicas: 3, ratio: 'not-a-number', paused: false },
     status: { conditions: [{ type: 'Ready', status: 'True' }] },
@@ -124,7 +130,10 @@ describe('Table convertor', () => {
 
   test('no printer columns: the default Age column', () => {
     const t = newTableConvertor([], () => now).convertToTable(obj, { noHeaders: false, isList: false });
-    assert.deepEqual(t.columnDefinitions?.map((c) => c.name), ['Name', 'Age']);
+    assert.deepEqual(
+      t.columnDefinitions?.map((c) => c.name),
+      ['Name', 'Age'],
+    );
     assert.deepEqual(t.rows[0]?.cells, ['a', '3h10m']);
   });
 
@@ -138,7 +147,9 @@ describe('Table convertor', () => {
     assert.equal('object' in (none.rows[0] ?? {}), false);
     assert.throws(
       () => parseTableOptions(new URLSearchParams('includeObject=All')),
-      (e: unknown) => e instanceof StatusError && e.code === 400 &&
+      (e: unknown) =>
+        e instanceof StatusError &&
+        e.code === 400 &&
         e.message === 'Unable to convert to Table as requested: includeObject: Unsupported value: "All": supported values: "", "Metadata", "None", "Object"',
     );
   });
@@ -149,11 +160,19 @@ describe('Table convertor', () => {
     assert.deepEqual(transformObject(obj, false, pom, undefined, undefined), { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata });
     const list = { kind: 'KList', apiVersion: 'x/v1', metadata: { resourceVersion: '9' }, items: [obj] };
     assert.deepEqual(transformObject(list, true, poml, undefined, undefined), {
-      kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '9' },
+      kind: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { resourceVersion: '9' },
       items: [{ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata }],
     });
-    assert.throws(() => transformObject(list, true, pom, undefined, undefined), (e: unknown) => e instanceof StatusError && e.code === 406);
-    assert.throws(() => transformObject(obj, false, poml, undefined, undefined), (e: unknown) => e instanceof StatusError && e.code === 406);
+    assert.throws(
+      () => transformObject(list, true, pom, undefined, undefined),
+      (e: unknown) => e instanceof StatusError && e.code === 406,
+    );
+    assert.throws(
+      () => transformObject(obj, false, poml, undefined, undefined),
+      (e: unknown) => e instanceof StatusError && e.code === 406,
+    );
     const status = { kind: 'Status', apiVersion: 'v1', status: 'Success' };
     assert.equal(transformObject(status, false, pom, undefined, undefined), status);
   });

@@ -29,13 +29,7 @@ export function parseTableOptions(query: URLSearchParams): TableOptions {
 const META_VERSIONS: ReadonlySet<string> = new Set(['v1', 'v1beta1']);
 
 /** A versioned object or list, transformed as `convert` asks; Status objects pass unchanged. */
-export function transformObject(
-  obj: TableSource,
-  isList: boolean,
-  convert: GroupVersionKind,
-  convertor: TableConvertor | undefined,
-  tableOptions: TableOptions | undefined,
-): unknown {
+export function transformObject(obj: TableSource, isList: boolean, convert: GroupVersionKind, convertor: TableConvertor | undefined, tableOptions: TableOptions | undefined): unknown {
   if (obj['kind'] === 'Status' && obj['apiVersion'] === 'v1') return obj;
   switch (convert.kind) {
     case 'PartialObjectMetadata':

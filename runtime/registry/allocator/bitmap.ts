@@ -49,7 +49,13 @@ export class AllocationBitmap {
    * band below offset, so dynamic allocations avoid the low band users pick static IPs from.
    */
   findFree(offset: number, random: (below: number) => number): number | undefined {
-    const bands: Array<[number, number]> = offset > 0 && offset < this.max ? [[offset, this.max], [0, offset]] : [[0, this.max]];
+    const bands: Array<[number, number]> =
+      offset > 0 && offset < this.max
+        ? [
+            [offset, this.max],
+            [0, offset],
+          ]
+        : [[0, this.max]];
     for (const [lo, hi] of bands) {
       const size = hi - lo;
       if (size <= 0) continue;

@@ -67,7 +67,7 @@ export function formatIP(value: bigint, family: IPFamily): string {
   // The longest run of two or more zero groups becomes `::`.
   let bestStart = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

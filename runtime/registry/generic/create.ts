@@ -61,10 +61,7 @@ export function prepareCreate(info: ResourceInfo, ctx: Pick<RequestContext, 'nam
  */
 export function finishCreate(info: ResourceInfo, ctx: Pick<RequestContext, 'warn'>, obj: KubeObject, strategyErrors: readonly FieldError[]): void {
   const strategy = info.strategy;
-  const errs = [
-    ...validateObjectMetaCreate(metaOf(obj), info.namespaced, (n) => (strategy.validateName ?? dnsSubdomainName)(n)),
-    ...strategyErrors,
-  ];
+  const errs = [...validateObjectMetaCreate(metaOf(obj), info.namespaced, (n) => (strategy.validateName ?? dnsSubdomainName)(n)), ...strategyErrors];
   if (errs.length > 0) throw newInvalid(info.groupKind, String(metaOf(obj).name ?? ''), errs);
   for (const w of strategy.warningsOnCreate?.(obj) ?? []) ctx.warn(w);
   strategy.canonicalize?.(obj);

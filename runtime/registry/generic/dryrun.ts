@@ -1,12 +1,5 @@
 import { checkPreconditions } from '../../storage/kvstore/store.js';
-import {
-  KeyExistsError,
-  KeyNotFoundError,
-  ResourceVersionSetOnCreateError,
-  type DeleteOptions,
-  type GuaranteedUpdateOptions,
-  type Interface,
-} from '../../storage/index.js';
+import { KeyExistsError, KeyNotFoundError, ResourceVersionSetOnCreateError, type DeleteOptions, type GuaranteedUpdateOptions, type Interface } from '../../storage/index.js';
 import type { KubeObject } from '../rest.js';
 
 /**

@@ -132,7 +132,10 @@ export class ScaleStore implements Getter, Updater {
       },
     };
     const scaleOf = async (hub: KubeObject): Promise<KubeObject> => scaleFromObject(await view.fromHub(hub), paths).scale as KubeObject;
-    const asScale = (f: ValidateObjectFunc): ValidateObjectFunc => async (obj, old) => f(await scaleOf(obj), old === undefined ? undefined : await scaleOf(old));
+    const asScale =
+      (f: ValidateObjectFunc): ValidateObjectFunc =>
+      async (obj, old) =>
+        f(await scaleOf(obj), old === undefined ? undefined : await scaleOf(old));
     const r = await this.store.update(ctx, name, wrapped, { create: asScale(validate.create), update: asScale(validate.update) }, { ...opts, forceAllowCreate: false });
     return { object: await scaleOf(r.object), created: false };
   }

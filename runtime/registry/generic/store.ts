@@ -13,17 +13,7 @@ import {
 import type { KindScheme } from '../../apimachinery/scheme/scheme.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { isNotFound as isStorageNotFound, predicateMatchesSingle, type AttrFunc, type Interface, type SelectionPredicate } from '../../storage/index.js';
-import type {
-  DeleteOptions,
-  InternalListOptions,
-  KubeObject,
-  ObjectList,
-  RequestContext,
-  StandardStorage,
-  UpdatedObjectInfo,
-  ValidateObjectFunc,
-  WriteOptions,
-} from '../rest.js';
+import type { DeleteOptions, InternalListOptions, KubeObject, ObjectList, RequestContext, StandardStorage, UpdatedObjectInfo, ValidateObjectFunc, WriteOptions } from '../rest.js';
 import type { RESTStrategy } from '../../apimachinery/definition/strategy.js';
 import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import type { ResourceInfo } from './context.js';
@@ -306,13 +296,7 @@ export class Store implements StandardStorage {
   }
 
   /** The update removed the last finalizer of a deleted object: delete it, answer with the update's object. */
-  private async deleteWithoutFinalizers(
-    key: string,
-    name: string,
-    obj: KubeObject,
-    preconditions: { uid?: string; resourceVersion?: string } | undefined,
-    dryRun: boolean,
-  ): Promise<KubeObject> {
+  private async deleteWithoutFinalizers(key: string, name: string, obj: KubeObject, preconditions: { uid?: string; resourceVersion?: string } | undefined, dryRun: boolean): Promise<KubeObject> {
     try {
       await this.dry.delete(key, preconditions !== undefined ? { preconditions } : {}, dryRun);
     } catch (e) {

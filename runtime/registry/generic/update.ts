@@ -50,14 +50,7 @@ export function prepareUpdate(info: ResourceInfo, ctx: Pick<RequestContext, 'nam
  * strategy validation of the prepared object, which the caller may have run in another
  * version) as one 422, then the target's warnings and canonicalization.
  */
-export function finishUpdate(
-  info: ResourceInfo,
-  ctx: Pick<RequestContext, 'warn'>,
-  obj: KubeObject,
-  old: KubeObject,
-  target: UpdateTarget,
-  strategyErrors: readonly FieldError[],
-): void {
+export function finishUpdate(info: ResourceInfo, ctx: Pick<RequestContext, 'warn'>, obj: KubeObject, old: KubeObject, target: UpdateTarget, strategyErrors: readonly FieldError[]): void {
   const strategy = info.strategy;
   const errs = [...validateObjectMetaUpdate(metaOf(obj), old.metadata ?? {}, info.namespaced), ...strategyErrors];
   if (errs.length > 0) throw newInvalid(info.groupKind, String(metaOf(obj).name ?? ''), errs);

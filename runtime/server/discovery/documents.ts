@@ -1,11 +1,4 @@
-import type {
-  APIGroupDiscovery,
-  APIGroupDiscoveryList,
-  APIResourceDiscovery,
-  APISubresourceDiscovery,
-  APIVersionDiscovery,
-  DiscoveryFreshness,
-} from '../../../apis/apidiscovery/v2/types.js';
+import type { APIGroupDiscovery, APIGroupDiscoveryList, APIResourceDiscovery, APISubresourceDiscovery, APIVersionDiscovery, DiscoveryFreshness } from '../../../apis/apidiscovery/v2/types.js';
 import type { APIGroup, APIGroupList, APIResource, APIResourceList, APIVersions, GroupVersionForDiscovery } from '../../../apis/meta/v1/discovery.js';
 import type { ResourceDescription } from './types.js';
 
@@ -103,9 +96,7 @@ function resourceDiscovery(group: string, version: string, r: ResourceDescriptio
   if (r.shortNames !== undefined && r.shortNames.length > 0) out.shortNames = [...r.shortNames];
   if (r.categories !== undefined && r.categories.length > 0) out.categories = [...r.categories];
   if (r.subresources !== undefined && r.subresources.length > 0) {
-    out.subresources = r.subresources.map(
-      (s): APISubresourceDiscovery => ({ subresource: s.name, responseKind: s.responseKind ?? { group, version, kind: r.kind }, verbs: [...s.verbs] }),
-    );
+    out.subresources = r.subresources.map((s): APISubresourceDiscovery => ({ subresource: s.name, responseKind: s.responseKind ?? { group, version, kind: r.kind }, verbs: [...s.verbs] }));
   }
   return out;
 }

@@ -41,9 +41,7 @@ export function discoveryFromGroupDefinition(def: APIGroupDefinition, options: G
 }
 
 function versionResources(def: APIGroupDefinition, version: APIVersionDefinition): ResourceDescription[] {
-  return [...version.resources]
-    .sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0))
-    .map((r) => resourceDescription(def, r));
+  return [...version.resources].sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0)).map((r) => resourceDescription(def, r));
 }
 
 function resourceDescription(def: APIGroupDefinition, r: ResourceDefinition): ResourceDescription {

@@ -1,13 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  aggregatedDiscoveryList,
-  apiGroup,
-  apiGroupList,
-  apiResourceList,
-  type AggregatedDiscoveryVersion,
-  type ResolvedGroup,
-  type ResolvedVersion,
-} from './documents.js';
+import { aggregatedDiscoveryList, apiGroup, apiGroupList, apiResourceList, type AggregatedDiscoveryVersion, type ResolvedGroup, type ResolvedVersion } from './documents.js';
 
 /** A serialized document and its strong ETag (quoted upper-case hex SHA-512 of exactly these bytes). */
 export interface EncodedDocument {

@@ -1,12 +1,5 @@
 // OpenAPI: the per-group-version document builder, the service holding the documents, and its handlers.
-export {
-  buildGroupVersionOpenAPI,
-  openAPIFromGroupDefinition,
-  openAPIResource,
-  OPENAPI_INFO,
-  type GroupVersionOpenAPI,
-  type GroupDefinitionOpenAPIOptions,
-} from './builder.js';
+export { buildGroupVersionOpenAPI, openAPIFromGroupDefinition, openAPIResource, OPENAPI_INFO, type GroupVersionOpenAPI, type GroupDefinitionOpenAPIOptions } from './builder.js';
 export { OpenAPIService, serverRelativeURL, type ServedDocument, type OpenAPIServiceOptions } from './service.js';
 export { toSwaggerV2 } from './swagger-v2.js';
 export { mergeSwaggerV2, filterSwaggerV2ByPathPrefix, type SwaggerV2Document } from './swagger-v2-merge.js';

@@ -39,7 +39,10 @@ function gvkList(kind: string, groupVersions: readonly (readonly [string, string
 
 /** The built-in meta components for a document of `group`/`version` (DeleteOptions and WatchEvent are registered in every group). */
 export function metaSchemas(group: string, version: string): Record<string, unknown> {
-  const everywhere: (readonly [string, string])[] = [['', 'v1'], [group, version]];
+  const everywhere: (readonly [string, string])[] = [
+    ['', 'v1'],
+    [group, version],
+  ];
   return {
     [STATUS_SCHEMA]: {
       description: 'The result of a call that returns no other object, most often an error.',

@@ -85,29 +85,65 @@ export function resourcePaths(ctx: ResourceContext): Record<string, PathItem> {
   const itemParams = r.namespaced ? [NAME_PARAMETER, NAMESPACE_PARAMETER] : [NAME_PARAMETER];
 
   const collection: Record<string, Operation> = {};
-  if (has('list')) collection['get'] = operation(ctx, { verb: 'list', action: 'list', rest: `${ns}${r.kind}`, description: `list or watch objects of kind ${r.kind}`, gvk, parameters: LIST_PARAMETERS, responses: listResponses(ctx.listDefinition) });
+  if (has('list'))
+    collection['get'] = operation(ctx, {
+      verb: 'list',
+      action: 'list',
+      rest: `${ns}${r.kind}`,
+      description: `list or watch objects of kind ${r.kind}`,
+      gvk,
+      parameters: LIST_PARAMETERS,
+      responses: listResponses(ctx.listDefinition),
+    });
   if (has('create')) {
     collection['post'] = operation(ctx, {
-      verb: 'create', action: 'post', rest: `${ns}${r.kind}`, description: `create a ${r.kind}`, gvk, parameters: CREATE_PARAMETERS,
-      requestBody: { content: json(r.definition), required: true }, responses: ok(r.definition, '200', '201', '202'),
+      verb: 'create',
+      action: 'post',
+      rest: `${ns}${r.kind}`,
+      description: `create a ${r.kind}`,
+      gvk,
+      parameters: CREATE_PARAMETERS,
+      requestBody: { content: json(r.definition), required: true },
+      responses: ok(r.definition, '200', '201', '202'),
     });
   }
   if (has('deletecollection')) {
     collection['delete'] = operation(ctx, {
-      verb: 'delete', action: 'deletecollection', rest: `Collection${ns}${r.kind}`, description: `delete collection of ${r.kind}`, gvk, parameters: DELETE_COLLECTION_PARAMETERS,
-      requestBody: { content: json(DELETE_OPTIONS_SCHEMA), required: false }, responses: ok(STATUS_SCHEMA, '200'),
+      verb: 'delete',
+      action: 'deletecollection',
+      rest: `Collection${ns}${r.kind}`,
+      description: `delete collection of ${r.kind}`,
+      gvk,
+      parameters: DELETE_COLLECTION_PARAMETERS,
+      requestBody: { content: json(DELETE_OPTIONS_SCHEMA), required: false },
+      responses: ok(STATUS_SCHEMA, '200'),
     });
   }
   if (Object.keys(collection).length > 0) paths[`${scope}/${r.name}`] = withParams(collection, collectionParams);
 
   const item: Record<string, Operation> = {};
-  if (has('get')) item['get'] = operation(ctx, { verb: 'read', action: 'get', rest: `${ns}${r.kind}`, description: `read the specified ${r.kind}`, gvk, parameters: GET_PARAMETERS, responses: ok(r.definition, '200') });
+  if (has('get'))
+    item['get'] = operation(ctx, {
+      verb: 'read',
+      action: 'get',
+      rest: `${ns}${r.kind}`,
+      description: `read the specified ${r.kind}`,
+      gvk,
+      parameters: GET_PARAMETERS,
+      responses: ok(r.definition, '200'),
+    });
   if (has('update')) item['put'] = replaceOp(ctx, `${ns}${r.kind}`, `replace the specified ${r.kind}`, gvk, r.definition);
   if (has('patch')) item['patch'] = patchOp(ctx, `${ns}${r.kind}`, `partially update the specified ${r.kind}`, gvk, r.definition);
   if (has('delete')) {
     item['delete'] = operation(ctx, {
-      verb: 'delete', action: 'delete', rest: `${ns}${r.kind}`, description: `delete a ${r.kind}`, gvk, parameters: DELETE_PARAMETERS,
-      requestBody: { content: json(DELETE_OPTIONS_SCHEMA), required: false }, responses: ok(STATUS_SCHEMA, '200', '202'),
+      verb: 'delete',
+      action: 'delete',
+      rest: `${ns}${r.kind}`,
+      description: `delete a ${r.kind}`,
+      gvk,
+      parameters: DELETE_PARAMETERS,
+      requestBody: { content: json(DELETE_OPTIONS_SCHEMA), required: false },
+      responses: ok(STATUS_SCHEMA, '200', '202'),
     });
   }
   if (Object.keys(item).length > 0) paths[`${scope}/${r.name}/{name}`] = withParams(item, itemParams);
@@ -119,7 +155,15 @@ export function resourcePaths(ctx: ResourceContext): Record<string, PathItem> {
   }
   if (r.namespaced && has('list')) {
     paths[`${base}/${r.name}`] = {
-      get: operation(ctx, { verb: 'list', action: 'list', rest: `${r.kind}ForAllNamespaces`, description: `list or watch objects of kind ${r.kind}`, gvk, parameters: LIST_PARAMETERS, responses: listResponses(ctx.listDefinition) }),
+      get: operation(ctx, {
+        verb: 'list',
+        action: 'list',
+        rest: `${r.kind}ForAllNamespaces`,
+        description: `list or watch objects of kind ${r.kind}`,
+        gvk,
+        parameters: LIST_PARAMETERS,
+        responses: listResponses(ctx.listDefinition),
+      }),
     };
   }
   return paths;
@@ -136,7 +180,16 @@ function subresourceOps(ctx: ResourceContext, title: string, name: string, gvk: 
 }
 
 function replaceOp(ctx: ResourceContext, rest: string, description: string, gvk: GroupVersionKindRef, schema: string): Operation {
-  return operation(ctx, { verb: 'replace', action: 'put', rest, description, gvk, parameters: REPLACE_PARAMETERS, requestBody: { content: json(schema), required: true }, responses: ok(schema, '200', '201') });
+  return operation(ctx, {
+    verb: 'replace',
+    action: 'put',
+    rest,
+    description,
+    gvk,
+    parameters: REPLACE_PARAMETERS,
+    requestBody: { content: json(schema), required: true },
+    responses: ok(schema, '200', '201'),
+  });
 }
 
 function patchOp(ctx: ResourceContext, rest: string, description: string, gvk: GroupVersionKindRef, schema: string): Operation {

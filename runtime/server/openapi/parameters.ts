@@ -8,7 +8,11 @@ function query(name: string, type: Parameter['schema']['type'], description: str
 
 export const NAME_PARAMETER: Parameter = { name: 'name', in: 'path', description: 'name of the resource', required: true, schema: { type: 'string', uniqueItems: true } };
 export const NAMESPACE_PARAMETER: Parameter = {
-  name: 'namespace', in: 'path', description: 'object name and auth scope, such as for teams and projects', required: true, schema: { type: 'string', uniqueItems: true },
+  name: 'namespace',
+  in: 'path',
+  description: 'object name and auth scope, such as for teams and projects',
+  required: true,
+  schema: { type: 'string', uniqueItems: true },
 };
 
 const pretty = query('pretty', 'string', "If 'true', then the output is pretty printed.", true);

@@ -40,11 +40,7 @@ export interface GroupVersionKindRef {
   readonly version: string;
 }
 
-export type PatchType =
-  | 'application/apply-patch+yaml'
-  | 'application/json-patch+json'
-  | 'application/merge-patch+json'
-  | 'application/strategic-merge-patch+json';
+export type PatchType = 'application/apply-patch+yaml' | 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json';
 
 /** What custom resources accept: no strategic merge patch. */
 export const CUSTOM_RESOURCE_PATCH_TYPES: readonly PatchType[] = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json'];

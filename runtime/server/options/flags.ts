@@ -57,7 +57,10 @@ export function boolFlag(flag: string, v: string | undefined): boolean | undefin
 /** A string slice as pflag reads it: the flag repeatable, each value comma-separated. */
 export function stringSliceFlag(v: string | readonly string[] | undefined): string[] | undefined {
   if (v === undefined) return undefined;
-  return (typeof v === 'string' ? [v] : v).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  return (typeof v === 'string' ? [v] : v)
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** A Go duration (`5m`, `1h30m`), not negative, in milliseconds. */

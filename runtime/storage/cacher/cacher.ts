@@ -1,17 +1,6 @@
 import { encodeContinue } from '../continue.js';
 import { ExpiredError, KeyNotFoundError, TooManyRequestsError } from '../errors.js';
-import type {
-  CreateOptions,
-  DeleteOptions,
-  GetOptions,
-  GuaranteedUpdateOptions,
-  Interface,
-  ListOptions,
-  ListResult,
-  Stats,
-  WatchOptions,
-  Watcher,
-} from '../interfaces.js';
+import type { CreateOptions, DeleteOptions, GetOptions, GuaranteedUpdateOptions, Interface, ListOptions, ListResult, Stats, WatchOptions, Watcher } from '../interfaces.js';
 import { prefixRangeEnd, prepareKey } from '../keys.js';
 import type { StoredObject } from '../../apimachinery/object.js';
 import { everything, predicateEmpty, predicateMatches, type SelectionPredicate } from '../selectionPredicate.js';
@@ -359,4 +348,3 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
     this.watchers.clear();
   }
 }
-

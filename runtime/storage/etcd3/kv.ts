@@ -1,15 +1,5 @@
 import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
-import {
-  type GetResponse,
-  type KV,
-  type KVWatch,
-  type KVWatchHandler,
-  type KVWatchRequest,
-  type ListRequest,
-  type ListResponse,
-  type PutOptions,
-  type TxnResponse,
-} from '../kv.js';
+import { type GetResponse, type KV, type KVWatch, type KVWatchHandler, type KVWatchRequest, type ListRequest, type ListResponse, type PutOptions, type TxnResponse } from '../kv.js';
 import { BackendUnavailableError } from '../kvstore/kvErrors.js';
 import { mapEtcdError, neverSent } from './errors.js';
 import { LeaseManager } from './leases.js';

@@ -158,15 +158,7 @@ export async function getList<T extends StoredObject>(s: Store<T>, key: string, 
   return result;
 }
 
-async function readChunk<T extends StoredObject>(
-  s: Store<T>,
-  recursive: boolean,
-  keyPrefix: string,
-  start: string,
-  rangeEnd: string,
-  revision: number,
-  limit: number,
-): Promise<ListResponse> {
+async function readChunk<T extends StoredObject>(s: Store<T>, recursive: boolean, keyPrefix: string, start: string, rangeEnd: string, revision: number, limit: number): Promise<ListResponse> {
   if (recursive) return s.kv.list({ key: start, rangeEnd, revision, limit });
   const r = await s.kv.get(keyPrefix, { revision });
   return { kvs: r.kv ? [r.kv] : [], count: r.kv ? 1 : 0, revision: r.revision };
@@ -190,14 +182,7 @@ function appendItem<T extends StoredObject>(s: Store<T>, kv: KeyValue, pred: Sel
   return undefined;
 }
 
-async function listReadError<T extends StoredObject>(
-  s: Store<T>,
-  e: unknown,
-  withRev: number,
-  continuing: boolean,
-  continueKey: string,
-  keyPrefix: string,
-): Promise<Error> {
+async function listReadError<T extends StoredObject>(s: Store<T>, e: unknown, withRev: number, continuing: boolean, continueKey: string, keyPrefix: string): Promise<Error> {
   if (e instanceof FutureRevisionError) {
     let current = 0;
     try {

@@ -1,25 +1,5 @@
-import {
-  CorruptObjError,
-  InternalError,
-  InvalidObjError,
-  KeyExistsError,
-  KeyNotFoundError,
-  ResourceVersionSetOnCreateError,
-  TooLargeResourceVersionError,
-} from '../errors.js';
-import type {
-  CreateOptions,
-  DeleteOptions,
-  GetOptions,
-  GuaranteedUpdateOptions,
-  Interface,
-  ListOptions,
-  ListResult,
-  Preconditions,
-  Stats,
-  WatchOptions,
-  Watcher,
-} from '../interfaces.js';
+import { CorruptObjError, InternalError, InvalidObjError, KeyExistsError, KeyNotFoundError, ResourceVersionSetOnCreateError, TooLargeResourceVersionError } from '../errors.js';
+import type { CreateOptions, DeleteOptions, GetOptions, GuaranteedUpdateOptions, Interface, ListOptions, ListResult, Preconditions, Stats, WatchOptions, Watcher } from '../interfaces.js';
 import { normalizePathPrefix, prefixRangeEnd, prepareKey } from '../keys.js';
 import type { KeyValue, KV } from '../kv.js';
 import type { StoredObject } from '../../apimachinery/object.js';
@@ -195,9 +175,7 @@ export class Store<T extends StoredObject = StoredObject> implements Interface<T
         if (!state.stale && state.data) return this.codec.decode(state.data, state.rev, pk);
       }
       const value = this.codec.toStorage(data, pk);
-      const resp = await this.call(pk, () =>
-        this.kv.optimisticPut(pk, value, state.rev, { ttlSeconds: result.ttlSeconds ?? 0 }),
-      );
+      const resp = await this.call(pk, () => this.kv.optimisticPut(pk, value, state.rev, { ttlSeconds: result.ttlSeconds ?? 0 }));
       if (!resp.succeeded) {
         state = this.stateOf(pk, resp.kv, ignoreNotFound, false);
         current = true;
@@ -331,10 +309,7 @@ export function checkPreconditions(key: string, p: Preconditions, obj: StoredObj
     throw new InvalidObjError(key, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${meta.uid ?? ''}`);
   }
   if (p.resourceVersion !== undefined && p.resourceVersion !== (meta.resourceVersion ?? '')) {
-    throw new InvalidObjError(
-      key,
-      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
-    );
+    throw new InvalidObjError(key, `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
   }
 }
 

@@ -2,9 +2,7 @@ import type Database from 'better-sqlite3';
 import type { KVEvent, KeyValue, TxnResponse } from '../kv.js';
 import type { CurrentRow, Statements } from './schema.js';
 
-export type WriteOp =
-  | { kind: 'put'; key: string; value: Buffer; expected: number; ttlSeconds: number }
-  | { kind: 'delete'; key: string; expected: number };
+export type WriteOp = { kind: 'put'; key: string; value: Buffer; expected: number; ttlSeconds: number } | { kind: 'delete'; key: string; expected: number };
 
 interface Pending {
   op: WriteOp;

@@ -63,12 +63,7 @@ export class SqliteKV implements KV {
     this.compactRev = this.st.getMeta.get('compact_rev')?.value ?? 0;
     this.pageSize = opts.listPageSize ?? 1000;
     this.hub = new WatchHub(this.st, { revision: () => this.rev, compactRevision: () => this.compactRev }, opts.progressNotifyIntervalMs ?? 5000);
-    this.commits = new GroupCommit(
-      this.db,
-      this.st,
-      { get: () => this.rev, set: (r) => (this.rev = r) },
-      (events, revision) => this.hub.publish(events, revision),
-    );
+    this.commits = new GroupCommit(this.db, this.st, { get: () => this.rev, set: (r) => (this.rev = r) }, (events, revision) => this.hub.publish(events, revision));
     const sweep = setInterval(() => this.sweepExpired(), opts.leaseSweepIntervalMs ?? 1000);
     sweep.unref();
     this.timers.push(sweep);
@@ -217,9 +212,7 @@ export class SqliteKV implements KV {
   private rangeAt(key: string, rangeEnd: string, at: number, limit: number): KeyValue[] {
     const now = Date.now();
     if (at === this.rev) return this.st.rangeCurrent.all(key, rangeEnd, limit).map((r) => toKeyValue(r, now));
-    return this.st.rangeAt
-      .all(key, rangeEnd, at, limit)
-      .map((r) => ({ key: r.key, value: r.value, createRevision: r.create_rev, modRevision: r.rev }));
+    return this.st.rangeAt.all(key, rangeEnd, at, limit).map((r) => ({ key: r.key, value: r.value, createRevision: r.create_rev, modRevision: r.rev }));
   }
 
   private sweepExpired(): void {

@@ -73,13 +73,9 @@ export function prepareStatements(db: Database.Database) {
     getAt: db.prepare<[string, number], { rev: number; create_rev: number; deleted: number; value: Buffer | null; expires_at: number | null }>(
       'SELECT rev, create_rev, deleted, value, expires_at FROM log WHERE key = ? AND rev <= ? ORDER BY rev DESC LIMIT 1',
     ),
-    rangeCurrent: db.prepare<[string, string, number], CurrentRow>(
-      'SELECT key, create_rev, mod_rev, value, expires_at FROM current WHERE key >= ? AND key < ? ORDER BY key LIMIT ?',
-    ),
+    rangeCurrent: db.prepare<[string, string, number], CurrentRow>('SELECT key, create_rev, mod_rev, value, expires_at FROM current WHERE key >= ? AND key < ? ORDER BY key LIMIT ?'),
     countCurrent: db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM current WHERE key >= ? AND key < ?'),
-    sizeCurrent: db.prepare<[string, string], { n: number; bytes: number }>(
-      'SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(value)), 0) AS bytes FROM current WHERE key >= ? AND key < ?',
-    ),
+    sizeCurrent: db.prepare<[string, string], { n: number; bytes: number }>('SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(value)), 0) AS bytes FROM current WHERE key >= ? AND key < ?'),
     // SQLite returns the other columns of the row holding MAX(rev) in an aggregate query.
     rangeAt: db.prepare<[string, string, number, number], { key: string; rev: number; create_rev: number; value: Buffer; expires_at: number | null }>(
       `SELECT key, rev, create_rev, value, expires_at FROM (
@@ -108,9 +104,7 @@ export function prepareStatements(db: Database.Database) {
        FROM log l LEFT JOIN log p ON p.rev = l.prev_rev
        WHERE l.rev > ? AND l.key >= ? AND l.key < ? ORDER BY l.rev LIMIT ?`,
     ),
-    expired: db.prepare<[number, number], { key: string; mod_rev: number }>(
-      'SELECT key, mod_rev FROM current WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?',
-    ),
+    expired: db.prepare<[number, number], { key: string; mod_rev: number }>('SELECT key, mod_rev FROM current WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?'),
     // Compaction: rows at or below the compaction revision that a later row (also at or below it)
     // supersedes, and tombstones there; the newest live row of each key survives.
     compactBatch: db.prepare<[number, number, number]>(

@@ -168,10 +168,7 @@ export class WatchHub {
 }
 
 function toEvent(r: LogRow): KVEvent {
-  const prevKv =
-    r.prev_rev > 0 && r.prev_value
-      ? { key: r.key, value: r.prev_value, createRevision: r.prev_create_rev ?? r.create_rev, modRevision: r.prev_rev }
-      : undefined;
+  const prevKv = r.prev_rev > 0 && r.prev_value ? { key: r.key, value: r.prev_value, createRevision: r.prev_create_rev ?? r.create_rev, modRevision: r.prev_rev } : undefined;
   if (r.deleted) return { type: 'DELETE', key: r.key, modRevision: r.rev, prevKv };
   return { type: 'PUT', kv: { key: r.key, value: r.value ?? Buffer.alloc(0), createRevision: r.create_rev, modRevision: r.rev }, prevKv };
 }

@@ -36,11 +36,7 @@ export type CallsValidation = (pageSize: number, estimatedProcessedObjects: numb
 
 const everythingPred = (): SelectionPredicate<Pod> => ({ label: labels.everything(), field: fields.everything() });
 
-export async function RunTestConsistentList(
-  t: TestContext,
-  s: StoreUnderTest,
-  opts: { cacheEnabled: boolean; consistentReadsSupported: boolean },
-): Promise<void> {
+export async function RunTestConsistentList(t: TestContext, s: StoreUnderTest, opts: { cacheEnabled: boolean; consistentReadsSupported: boolean }): Promise<void> {
   const outPod = await s.store.create(computePodKey(pod('foo', 'default')), pod('foo', 'default'));
   const lastResourceWriteRV = mustAtoi(rvOf(outPod));
   await s.increaseRV();
@@ -105,10 +101,24 @@ export async function RunTestGetListNonRecursive(t: TestContext, s: StoreUnderTe
   const cases: Array<{ name: string; key: string; pred: SelectionPredicate<Pod>; expectedOut?: Pod[]; expectedAlternatives?: Pod[][]; rv?: string; rvMatch?: string; expectRVTooLarge?: boolean }> = [
     { name: 'existing key', key, pred: everythingPred(), expectedOut: [storedObj] },
     { name: 'existing key, resourceVersion=0', key, pred: everythingPred(), expectedAlternatives: [[], [prevStoredObj], [storedObj]], rv: '0' },
-    { name: 'existing key, resourceVersion=0, resourceVersionMatch=notOlderThan', key, pred: everythingPred(), expectedAlternatives: [[], [prevStoredObj], [storedObj]], rv: '0', rvMatch: 'NotOlderThan' },
+    {
+      name: 'existing key, resourceVersion=0, resourceVersionMatch=notOlderThan',
+      key,
+      pred: everythingPred(),
+      expectedAlternatives: [[], [prevStoredObj], [storedObj]],
+      rv: '0',
+      rvMatch: 'NotOlderThan',
+    },
     { name: 'existing key, resourceVersion=current', key, pred: everythingPred(), expectedOut: [storedObj], rv: objRV },
     { name: 'existing key, resourceVersion=current, resourceVersionMatch=notOlderThan', key, pred: everythingPred(), expectedOut: [storedObj], rv: objRV, rvMatch: 'NotOlderThan' },
-    { name: 'existing key, resourceVersion=previous, resourceVersionMatch=notOlderThan', key, pred: everythingPred(), expectedAlternatives: [[prevStoredObj], [storedObj]], rv: prevRV, rvMatch: 'NotOlderThan' },
+    {
+      name: 'existing key, resourceVersion=previous, resourceVersionMatch=notOlderThan',
+      key,
+      pred: everythingPred(),
+      expectedAlternatives: [[prevStoredObj], [storedObj]],
+      rv: prevRV,
+      rvMatch: 'NotOlderThan',
+    },
     { name: 'existing key, resourceVersion=current, resourceVersionMatch=exact', key, pred: everythingPred(), expectedOut: [storedObj], rv: objRV, rvMatch: 'Exact' },
     { name: 'existing key, resourceVersion=previous, resourceVersionMatch=exact', key, pred: everythingPred(), expectedOut: [prevStoredObj], rv: prevRV, rvMatch: 'Exact' },
     { name: 'existing key, resourceVersion=too high', key, pred: everythingPred(), rv: '9223372036854775807', expectRVTooLarge: true },
@@ -188,7 +198,10 @@ export async function RunTestGetListWithErrorAggregation(t: TestContext, s: Stor
       inject: (key) => (idOf(key) % 2 === 0 ? corruptErr() : undefined),
       verify: (prefix, err) => {
         assert.ok(err instanceof InternalError);
-        assert.deepEqual(err.causes.map((c) => c.field), [2, 4, 6].map((i) => physical(prefix, i)));
+        assert.deepEqual(
+          err.causes.map((c) => c.field),
+          [2, 4, 6].map((i) => physical(prefix, i)),
+        );
       },
     },
     {
@@ -410,24 +423,158 @@ export async function RunTestListPaging(_t: TestContext, s: StoreUnderTest): Pro
 
 export async function RunTestNamespaceScopedList(t: TestContext, s: StoreUnderTest): Promise<void> {
   const sel = (x: string): fields.Selector => fields.parseSelectorOrDie(x);
-  const cases: Array<{ name: string; requestedNamespace?: string; indexFields?: string[]; fieldSelector: (ns: string) => fields.Selector; inputPods: (ns: string) => Pod[]; expectPods: (ns: string) => Pod[] }> = [
-    { name: 'request without namespace, without field selector', fieldSelector: () => fields.everything(), inputPods: () => [baseNamespacedPod('foo1', 'ns1'), baseNamespacedPod('foo2', 'ns2')], expectPods: () => [baseNamespacedPod('foo1', 'ns1'), baseNamespacedPod('foo2', 'ns2')] },
-    { name: 'request without namespace, field selector with metadata.namespace', fieldSelector: (n) => fields.selectorFromSet({ 'metadata.namespace': `${n}ns1` }), inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`)], expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`)] },
-    { name: 'request without namespace, field selector with spec.nodename', fieldSelector: () => sel('spec.nodeName=bar1'), indexFields: ['spec.nodeName'], inputPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1'), baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2')], expectPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1')] },
-    { name: 'request without namespace, field selector with spec.nodename to filter out', fieldSelector: () => sel('spec.nodeName!=bar1'), indexFields: ['spec.nodeName'], inputPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1'), baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2')], expectPods: (n) => [baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2')] },
-    { name: 'request with namespace, without field selector', requestedNamespace: 'ns1', fieldSelector: () => fields.everything(), inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPod('foo2', `${n}ns1`)], expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo2', `${n}ns1`)] },
-    { name: 'request with namespace, field selector with matched metadata.namespace', requestedNamespace: 'ns1', fieldSelector: (n) => fields.selectorFromSet({ 'metadata.namespace': `${n}ns1` }), inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`)], expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`)] },
-    { name: 'request with namespace, field selector with non-matched metadata.namespace', requestedNamespace: 'ns1', fieldSelector: (n) => fields.selectorFromSet({ 'metadata.namespace': `${n}ns2` }), inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPodUpdated('foo2', `${n}ns1`), baseNamespacedPodUpdated('foo2', `${n}ns2`)], expectPods: () => [] },
-    { name: 'request with namespace, field selector with spec.nodename', requestedNamespace: 'ns1', fieldSelector: () => sel('spec.nodeName=bar2'), indexFields: ['spec.nodeName'], inputPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1'), baseNamespacedPodAssigned('foo1', `${n}ns2`, 'bar2'), baseNamespacedPodAssigned('foo2', `${n}ns1`, 'bar2')], expectPods: (n) => [baseNamespacedPodAssigned('foo2', `${n}ns1`, 'bar2')] },
-    { name: 'request with namespace, field selector with spec.nodename to filter out', requestedNamespace: 'ns2', fieldSelector: () => sel('spec.nodeName!=bar1'), indexFields: ['spec.nodeName'], inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPodAssigned('foo3', `${n}ns2`, 'bar1'), baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2')], expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2')] },
-    { name: 'request without namespace, field selector with metadata.name', fieldSelector: () => sel('metadata.name=foo1'), inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPod('foo2', `${n}ns1`)], expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`)] },
-    { name: 'request without namespace, field selector with metadata.name and metadata.namespace', fieldSelector: (n) => fields.selectorFromSet({ 'metadata.name': 'foo1', 'metadata.namespace': `${n}ns1` }), inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo2', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`)], expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`)] },
-    { name: 'request without namespace, field selector with metadata.name and spec.nodeName', fieldSelector: () => fields.selectorFromSet({ 'metadata.name': 'foo1', 'spec.nodeName': 'bar1' }), indexFields: ['spec.nodeName'], inputPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1')], expectPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1')] },
-    { name: 'request without namespace, field selector with metadata.name, and with spec.nodeName to filter out watch', fieldSelector: () => fields.andSelectors(sel('spec.nodeName!=bar1'), fields.selectorFromSet({ 'metadata.name': 'foo1' })), indexFields: ['spec.nodeName'], inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo2', `${n}ns1`), baseNamespacedPodAssigned('foo1', `${n}ns2`, 'bar1'), baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar1'), baseNamespacedPodAssigned('foo1', `${n}ns3`, 'bar2'), baseNamespacedPodAssigned('foo2', `${n}ns3`, 'bar2')], expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPodAssigned('foo1', `${n}ns3`, 'bar2')] },
-    { name: 'request with namespace, with field selector metadata.name', requestedNamespace: 'ns1', fieldSelector: () => sel('metadata.name=foo1'), inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo2', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPod('foo2', `${n}ns2`)], expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`)] },
-    { name: 'request with namespace, with field selector metadata.name and metadata.namespace', requestedNamespace: 'ns1', fieldSelector: (n) => fields.selectorFromSet({ 'metadata.name': 'foo1', 'metadata.namespace': `${n}ns1` }), inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo2', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPod('foo2', `${n}ns2`)], expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`)] },
-    { name: 'request with namespace, with field selector metadata.name, metadata.namespace and spec.nodename', requestedNamespace: 'ns2', fieldSelector: (n) => fields.selectorFromSet({ 'metadata.name': 'foo2', 'metadata.namespace': `${n}ns2`, 'spec.nodeName': 'bar1' }), indexFields: ['spec.nodeName'], inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo2', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar1'), baseNamespacedPodAssigned('foo1', `${n}ns3`, 'bar1'), baseNamespacedPodAssigned('foo2', `${n}ns3`, 'bar1')], expectPods: (n) => [baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar1')] },
-    { name: 'request with namespace, with field selector metadata.name, metadata.namespace, and with spec.nodename to filter out', requestedNamespace: 'ns2', fieldSelector: (n) => fields.andSelectors(sel('spec.nodeName!=bar2'), fields.selectorFromSet({ 'metadata.name': 'foo1', 'metadata.namespace': `${n}ns2` })), indexFields: ['spec.nodeName'], inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo2', `${n}ns1`), baseNamespacedPodAssigned('foo1', `${n}ns2`, 'bar1'), baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2'), baseNamespacedPodAssigned('foo1', `${n}ns3`, 'bar2')], expectPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns2`, 'bar1')] },
+  const cases: Array<{
+    name: string;
+    requestedNamespace?: string;
+    indexFields?: string[];
+    fieldSelector: (ns: string) => fields.Selector;
+    inputPods: (ns: string) => Pod[];
+    expectPods: (ns: string) => Pod[];
+  }> = [
+    {
+      name: 'request without namespace, without field selector',
+      fieldSelector: () => fields.everything(),
+      inputPods: () => [baseNamespacedPod('foo1', 'ns1'), baseNamespacedPod('foo2', 'ns2')],
+      expectPods: () => [baseNamespacedPod('foo1', 'ns1'), baseNamespacedPod('foo2', 'ns2')],
+    },
+    {
+      name: 'request without namespace, field selector with metadata.namespace',
+      fieldSelector: (n) => fields.selectorFromSet({ 'metadata.namespace': `${n}ns1` }),
+      inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`)],
+      expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`)],
+    },
+    {
+      name: 'request without namespace, field selector with spec.nodename',
+      fieldSelector: () => sel('spec.nodeName=bar1'),
+      indexFields: ['spec.nodeName'],
+      inputPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1'), baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2')],
+      expectPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1')],
+    },
+    {
+      name: 'request without namespace, field selector with spec.nodename to filter out',
+      fieldSelector: () => sel('spec.nodeName!=bar1'),
+      indexFields: ['spec.nodeName'],
+      inputPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1'), baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2')],
+      expectPods: (n) => [baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2')],
+    },
+    {
+      name: 'request with namespace, without field selector',
+      requestedNamespace: 'ns1',
+      fieldSelector: () => fields.everything(),
+      inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPod('foo2', `${n}ns1`)],
+      expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo2', `${n}ns1`)],
+    },
+    {
+      name: 'request with namespace, field selector with matched metadata.namespace',
+      requestedNamespace: 'ns1',
+      fieldSelector: (n) => fields.selectorFromSet({ 'metadata.namespace': `${n}ns1` }),
+      inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`)],
+      expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`)],
+    },
+    {
+      name: 'request with namespace, field selector with non-matched metadata.namespace',
+      requestedNamespace: 'ns1',
+      fieldSelector: (n) => fields.selectorFromSet({ 'metadata.namespace': `${n}ns2` }),
+      inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPodUpdated('foo2', `${n}ns1`), baseNamespacedPodUpdated('foo2', `${n}ns2`)],
+      expectPods: () => [],
+    },
+    {
+      name: 'request with namespace, field selector with spec.nodename',
+      requestedNamespace: 'ns1',
+      fieldSelector: () => sel('spec.nodeName=bar2'),
+      indexFields: ['spec.nodeName'],
+      inputPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1'), baseNamespacedPodAssigned('foo1', `${n}ns2`, 'bar2'), baseNamespacedPodAssigned('foo2', `${n}ns1`, 'bar2')],
+      expectPods: (n) => [baseNamespacedPodAssigned('foo2', `${n}ns1`, 'bar2')],
+    },
+    {
+      name: 'request with namespace, field selector with spec.nodename to filter out',
+      requestedNamespace: 'ns2',
+      fieldSelector: () => sel('spec.nodeName!=bar1'),
+      indexFields: ['spec.nodeName'],
+      inputPods: (n) => [
+        baseNamespacedPod('foo1', `${n}ns1`),
+        baseNamespacedPod('foo1', `${n}ns2`),
+        baseNamespacedPodAssigned('foo3', `${n}ns2`, 'bar1'),
+        baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2'),
+      ],
+      expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2')],
+    },
+    {
+      name: 'request without namespace, field selector with metadata.name',
+      fieldSelector: () => sel('metadata.name=foo1'),
+      inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPod('foo2', `${n}ns1`)],
+      expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`)],
+    },
+    {
+      name: 'request without namespace, field selector with metadata.name and metadata.namespace',
+      fieldSelector: (n) => fields.selectorFromSet({ 'metadata.name': 'foo1', 'metadata.namespace': `${n}ns1` }),
+      inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo2', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`)],
+      expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`)],
+    },
+    {
+      name: 'request without namespace, field selector with metadata.name and spec.nodeName',
+      fieldSelector: () => fields.selectorFromSet({ 'metadata.name': 'foo1', 'spec.nodeName': 'bar1' }),
+      indexFields: ['spec.nodeName'],
+      inputPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1')],
+      expectPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns1`, 'bar1')],
+    },
+    {
+      name: 'request without namespace, field selector with metadata.name, and with spec.nodeName to filter out watch',
+      fieldSelector: () => fields.andSelectors(sel('spec.nodeName!=bar1'), fields.selectorFromSet({ 'metadata.name': 'foo1' })),
+      indexFields: ['spec.nodeName'],
+      inputPods: (n) => [
+        baseNamespacedPod('foo1', `${n}ns1`),
+        baseNamespacedPod('foo2', `${n}ns1`),
+        baseNamespacedPodAssigned('foo1', `${n}ns2`, 'bar1'),
+        baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar1'),
+        baseNamespacedPodAssigned('foo1', `${n}ns3`, 'bar2'),
+        baseNamespacedPodAssigned('foo2', `${n}ns3`, 'bar2'),
+      ],
+      expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPodAssigned('foo1', `${n}ns3`, 'bar2')],
+    },
+    {
+      name: 'request with namespace, with field selector metadata.name',
+      requestedNamespace: 'ns1',
+      fieldSelector: () => sel('metadata.name=foo1'),
+      inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo2', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPod('foo2', `${n}ns2`)],
+      expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`)],
+    },
+    {
+      name: 'request with namespace, with field selector metadata.name and metadata.namespace',
+      requestedNamespace: 'ns1',
+      fieldSelector: (n) => fields.selectorFromSet({ 'metadata.name': 'foo1', 'metadata.namespace': `${n}ns1` }),
+      inputPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`), baseNamespacedPod('foo2', `${n}ns1`), baseNamespacedPod('foo1', `${n}ns2`), baseNamespacedPod('foo2', `${n}ns2`)],
+      expectPods: (n) => [baseNamespacedPod('foo1', `${n}ns1`)],
+    },
+    {
+      name: 'request with namespace, with field selector metadata.name, metadata.namespace and spec.nodename',
+      requestedNamespace: 'ns2',
+      fieldSelector: (n) => fields.selectorFromSet({ 'metadata.name': 'foo2', 'metadata.namespace': `${n}ns2`, 'spec.nodeName': 'bar1' }),
+      indexFields: ['spec.nodeName'],
+      inputPods: (n) => [
+        baseNamespacedPod('foo1', `${n}ns1`),
+        baseNamespacedPod('foo2', `${n}ns1`),
+        baseNamespacedPod('foo1', `${n}ns2`),
+        baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar1'),
+        baseNamespacedPodAssigned('foo1', `${n}ns3`, 'bar1'),
+        baseNamespacedPodAssigned('foo2', `${n}ns3`, 'bar1'),
+      ],
+      expectPods: (n) => [baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar1')],
+    },
+    {
+      name: 'request with namespace, with field selector metadata.name, metadata.namespace, and with spec.nodename to filter out',
+      requestedNamespace: 'ns2',
+      fieldSelector: (n) => fields.andSelectors(sel('spec.nodeName!=bar2'), fields.selectorFromSet({ 'metadata.name': 'foo1', 'metadata.namespace': `${n}ns2` })),
+      indexFields: ['spec.nodeName'],
+      inputPods: (n) => [
+        baseNamespacedPod('foo1', `${n}ns1`),
+        baseNamespacedPod('foo2', `${n}ns1`),
+        baseNamespacedPodAssigned('foo1', `${n}ns2`, 'bar1'),
+        baseNamespacedPodAssigned('foo2', `${n}ns2`, 'bar2'),
+        baseNamespacedPodAssigned('foo1', `${n}ns3`, 'bar2'),
+      ],
+      expectPods: (n) => [baseNamespacedPodAssigned('foo1', `${n}ns2`, 'bar1')],
+    },
   ];
   for (const [i, tt] of cases.entries()) {
     await t.test(tt.name, async () => {

@@ -3,19 +3,7 @@ import type { TestContext } from 'node:test';
 import { isExist, isInvalidObj, isNotFound, isTooLargeResourceVersion, ResourceVersionSetOnCreateError } from '../errors.js';
 import { simpleUpdate, type UpdateFunc } from '../interfaces.js';
 import type { StoreUnderTest } from './harness.js';
-import {
-  clone,
-  computePodKey,
-  expectContains,
-  expectNoDiff,
-  mustAtoi,
-  pod,
-  rvOf,
-  testCheckEventType,
-  testPropagateStore,
-  withRV,
-  type Pod,
-} from './utils.js';
+import { clone, computePodKey, expectContains, expectNoDiff, mustAtoi, pod, rvOf, testCheckEventType, testPropagateStore, withRV, type Pod } from './utils.js';
 
 // Port of the create, get and delete tests of k8s.io/apiserver/pkg/storage/testing/store_tests.go. Test names match
 // the Go functions; case names match the Go table entries.
@@ -251,18 +239,11 @@ export async function RunTestPreconditionalDeleteWithOnlySuggestionPass(_t: Test
     }),
   });
   // The suggestion passes the precondition but its delete conflicts; the live object fails it.
-  await assert.rejects(
-    s.store.delete(key, { preconditions: { uid: 'myUID' }, validateDeletion: validateAll, cachedExistingObject: originalPod }),
-    (e) => isInvalidObj(e),
-  );
+  await assert.rejects(s.store.delete(key, { preconditions: { uid: 'myUID' }, validateDeletion: validateAll, cachedExistingObject: originalPod }), (e) => isInvalidObj(e));
   expectNoDiff('incorrect pod:', updatedPod, await s.store.get(key));
 }
 
-export async function RunTestDeleteWithConflictAndMissingExpectedTransformOrDecodeError(
-  _t: TestContext,
-  s: StoreUnderTest,
-  setFailing: (failing: boolean) => void,
-): Promise<void> {
+export async function RunTestDeleteWithConflictAndMissingExpectedTransformOrDecodeError(_t: TestContext, s: StoreUnderTest, setFailing: (failing: boolean) => void): Promise<void> {
   const obj = pod('foo', 'test-ns');
   const key = computePodKey(obj);
   await s.store.create(key, obj);
@@ -292,8 +273,5 @@ export async function RunTestDeleteWithSuggestionAndMissingExpectedTransformOrDe
   const obj = pod('foo', 'test-ns');
   const key = computePodKey(obj);
   const out = await s.store.create(key, obj);
-  await assert.rejects(
-    s.store.delete(key, { validateDeletion: validateAll, cachedExistingObject: out, expectTransformOrDecodeError: true }),
-    (e) => isInvalidObj(e),
-  );
+  await assert.rejects(s.store.delete(key, { validateDeletion: validateAll, cachedExistingObject: out, expectTransformOrDecodeError: true }), (e) => isInvalidObj(e));
 }

@@ -51,9 +51,7 @@ export function runConformanceSuite(b: BackendUnderTest): void {
     run('RunTestPreconditionalDeleteWithSuggestion', crud.RunTestPreconditionalDeleteWithSuggestion);
     run('RunTestPreconditionalDeleteWithOnlySuggestionPass', crud.RunTestPreconditionalDeleteWithOnlySuggestionPass);
     run('RunTestList', (t, s) => RunTestList(t, s, b.cached));
-    run('RunTestDeleteWithConflictAndMissingExpectedTransformOrDecodeError', (t, s) =>
-      crud.RunTestDeleteWithConflictAndMissingExpectedTransformOrDecodeError(t, s, failSwitch(s)),
-    );
+    run('RunTestDeleteWithConflictAndMissingExpectedTransformOrDecodeError', (t, s) => crud.RunTestDeleteWithConflictAndMissingExpectedTransformOrDecodeError(t, s, failSwitch(s)));
     run('RunTestDeleteExpectedTransformOrDecodeError', async (t, s) => {
       // kube runs it with a failing transformer and with a failing decoder.
       await t.test('transform error', () => crud.RunTestDeleteExpectedTransformOrDecodeError(t, s, failSwitch(s)));
@@ -111,7 +109,11 @@ export function runConformanceSuite(b: BackendUnderTest): void {
     run('RunTestWatchDispatchBookmarkEvents', (t, s) => watchLists.RunTestWatchDispatchBookmarkEvents(t, s, b.cached));
     if (b.cached) run('RunTestOptionalWatchBookmarksWithCorrectResourceVersion', watchLists.RunTestOptionalWatchBookmarksWithCorrectResourceVersion);
     else
-      test('RunTestOptionalWatchBookmarksWithCorrectResourceVersion', { skip: `not applicable to ${b.name}: bookmarks come from the watch cache; kube runs this test only against the cacher` }, () => undefined);
+      test(
+        'RunTestOptionalWatchBookmarksWithCorrectResourceVersion',
+        { skip: `not applicable to ${b.name}: bookmarks come from the watch cache; kube runs this test only against the cacher` },
+        () => undefined,
+      );
     run('RunSendInitialEventsBackwardCompatibility', watchLists.RunSendInitialEventsBackwardCompatibility);
     run('RunWatchSemantics', watchLists.RunWatchSemantics, { uncompactedHistory: true });
     run('RunWatchSemanticInitialEventsExtended', watchLists.RunWatchSemanticInitialEventsExtended);
@@ -155,7 +157,7 @@ function callsValidation(b: BackendUnderTest, s: StoreUnderTest): lists.CallsVal
     let estimatedGetCalls = 1;
     if (pageSize !== 0) {
       let currLimit = pageSize;
-      for (let sum = 1; sum < estimatedProcessedObjects; ) {
+      for (let sum = 1; sum < estimatedProcessedObjects;) {
         currLimit = Math.min(currLimit * 2, maxLimit);
         sum += currLimit;
         estimatedGetCalls++;

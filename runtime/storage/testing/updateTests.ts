@@ -233,10 +233,7 @@ export async function RunTestCompactRevision(_t: TestContext, s: StoreUnderTest)
   await s.increaseRV();
   const expectCompactedRV = currentRV + 1;
   await s.compact(String(expectCompactedRV));
-  await assert.rejects(
-    s.store.getList('/pods/', { recursive: true, resourceVersion: listOut.resourceVersion, resourceVersionMatch: 'Exact' }),
-    /The resourceVersion for the provided list is too old/,
-  );
+  await assert.rejects(s.store.getList('/pods/', { recursive: true, resourceVersion: listOut.resourceVersion, resourceVersionMatch: 'Exact' }), /The resourceVersion for the provided list is too old/);
   assert.equal(s.store.compactRevision(), expectCompactedRV);
 }
 
@@ -321,4 +318,3 @@ export async function RunTestKeySchema(_t: TestContext, s: StoreUnderTest): Prom
   }
   for (const k of ['/pods/', '/pods/namespace', '/pods/namespace/name']) await st.delete(k, { validateDeletion: validateAll });
 }
-

@@ -154,11 +154,7 @@ export async function testCheckNoMoreResultsWithIgnoreFunc(w: Watcher<Pod>, igno
  * helper gives every event only 150 ms; here each expected event may take the usual timeout, so
  * a busy machine cannot fail the test, and the short window only checks for extra events.)
  */
-export async function testCheckResultWithIgnoreFunc(
-  w: Watcher<Pod>,
-  expected: readonly WatchEvent<Pod>[],
-  ignore: (ev: WatchEvent<Pod>) => boolean,
-): Promise<void> {
+export async function testCheckResultWithIgnoreFunc(w: Watcher<Pod>, expected: readonly WatchEvent<Pod>[], ignore: (ev: WatchEvent<Pod>) => boolean): Promise<void> {
   for (const want of expected) {
     for (;;) {
       const ev = await receiveWithin(w, foreverTestTimeout);

@@ -61,13 +61,29 @@ async function testWatch(t: TestContext, s: StoreUnderTest, recursive: boolean):
   const nodeNameAttrs = (p: Pod) => ({ labels: {}, fields: { 'spec.nodeName': p.spec?.nodeName ?? '' } });
   const cases: Array<{ name: string; ns: string; pred: SelectionPredicate<Pod>; steps: WatchStep[] }> = [
     { name: 'create a key', ns: `test-ns-1-${recursive}`, steps: [step(basePodX, true, 'ADDED')], pred: everything as SelectionPredicate<Pod> },
-    { name: 'key updated to match predicate', ns: `test-ns-2-${recursive}`, steps: [step(basePodX, false), step(basePodAssignedX, true, 'ADDED')], pred: { label: labels.everything(), field: fields.parseSelectorOrDie('spec.nodeName=bar'), getAttrs: nodeNameAttrs } },
+    {
+      name: 'key updated to match predicate',
+      ns: `test-ns-2-${recursive}`,
+      steps: [step(basePodX, false), step(basePodAssignedX, true, 'ADDED')],
+      pred: { label: labels.everything(), field: fields.parseSelectorOrDie('spec.nodeName=bar'), getAttrs: nodeNameAttrs },
+    },
     { name: 'update', ns: `test-ns-3-${recursive}`, steps: [step(basePodX, true, 'ADDED'), step(basePodAssignedX, true, 'MODIFIED')], pred: everything as SelectionPredicate<Pod> },
-    { name: 'delete because of being filtered', ns: `test-ns-4-${recursive}`, steps: [step(basePodX, true, 'ADDED'), step(basePodAssignedX, true, 'DELETED')], pred: { label: labels.everything(), field: fields.parseSelectorOrDie('spec.nodeName!=bar'), getAttrs: nodeNameAttrs } },
+    {
+      name: 'delete because of being filtered',
+      ns: `test-ns-4-${recursive}`,
+      steps: [step(basePodX, true, 'ADDED'), step(basePodAssignedX, true, 'DELETED')],
+      pred: { label: labels.everything(), field: fields.parseSelectorOrDie('spec.nodeName!=bar'), getAttrs: nodeNameAttrs },
+    },
     {
       name: 'filtering',
       ns: `test-ns-5-${recursive}`,
-      steps: [step(selected(basePodX), true, 'ADDED'), step(basePodX, true, 'DELETED'), step(selected(basePodX), true, 'ADDED'), step(selected(basePodAssignedX), true, 'MODIFIED'), step(undefined, true, 'DELETED')],
+      steps: [
+        step(selected(basePodX), true, 'ADDED'),
+        step(basePodX, true, 'DELETED'),
+        step(selected(basePodX), true, 'ADDED'),
+        step(selected(basePodAssignedX), true, 'MODIFIED'),
+        step(undefined, true, 'DELETED'),
+      ],
       pred: { label: labels.selectorFromSet({ select: 'true' }), field: fields.everything(), getAttrs: labelAttrs },
     },
   ];
@@ -292,12 +308,63 @@ export async function RunOptionalTestProgressNotify(_t: TestContext, s: StoreUnd
 
 export async function RunTestClusterScopedWatch(t: TestContext, s: StoreUnderTest): Promise<void> {
   const cases: Array<{ name: string; requestedName?: string; recursive?: boolean; fieldSelector: fields.Selector; indexFields?: string[]; steps: WatchStep[] }> = [
-    { name: 'cluster-wide watch, request without name, without field selector', recursive: true, fieldSelector: fields.everything(), steps: [step(basePod('t1-foo1'), true, 'ADDED'), step(basePodUpdated('t1-foo1'), true, 'MODIFIED'), step(basePodAssigned('t1-foo2', 't1-bar1'), true, 'ADDED')] },
-    { name: 'cluster-wide watch, request without name, field selector with spec.nodeName', recursive: true, fieldSelector: fields.parseSelectorOrDie('spec.nodeName=t2-bar1'), indexFields: ['spec.nodeName'], steps: [step(basePod('t2-foo1'), false), step(basePodAssigned('t2-foo1', 't2-bar1'), true, 'ADDED')] },
-    { name: 'cluster-wide watch, request without name, field selector with spec.nodeName to filter out watch', recursive: true, fieldSelector: fields.parseSelectorOrDie('spec.nodeName!=t3-bar1'), indexFields: ['spec.nodeName'], steps: [step(basePod('t3-foo1'), true, 'ADDED'), step(basePod('t3-foo2'), true, 'ADDED'), step(basePodUpdated('t3-foo1'), true, 'MODIFIED'), step(basePodAssigned('t3-foo1', 't3-bar1'), true, 'DELETED')] },
-    { name: 'cluster-wide watch, request with name, field selector with metadata.name', requestedName: 't4-foo1', fieldSelector: fields.parseSelectorOrDie('metadata.name=t4-foo1'), steps: [step(basePod('t4-foo1'), true, 'ADDED'), step(basePod('t4-foo2'), false), step(basePodUpdated('t4-foo1'), true, 'MODIFIED'), step(basePodUpdated('t4-foo2'), false)] },
-    { name: 'cluster-wide watch, request with name, field selector with metadata.name and spec.nodeName', requestedName: 't5-foo1', fieldSelector: fields.selectorFromSet({ 'metadata.name': 't5-foo1', 'spec.nodeName': 't5-bar1' }), indexFields: ['spec.nodeName'], steps: [step(basePod('t5-foo1'), false), step(basePod('t5-foo2'), false), step(basePodUpdated('t5-foo1'), false), step(basePodUpdated('t5-foo2'), false), step(basePodAssigned('t5-foo1', 't5-bar1'), true, 'ADDED')] },
-    { name: 'cluster-wide watch, request with name, field selector with metadata.name, and with spec.nodeName to filter out watch', requestedName: 't6-foo1', fieldSelector: fields.andSelectors(fields.parseSelectorOrDie('spec.nodeName!=t6-bar1'), fields.selectorFromSet({ 'metadata.name': 't6-foo1' })), indexFields: ['spec.nodeName'], steps: [step(basePod('t6-foo1'), true, 'ADDED'), step(basePod('t6-foo2'), false), step(basePodUpdated('t6-foo1'), true, 'MODIFIED'), step(basePodAssigned('t6-foo1', 't6-bar1'), true, 'DELETED'), step(basePodAssigned('t6-foo2', 't6-bar1'), false)] },
+    {
+      name: 'cluster-wide watch, request without name, without field selector',
+      recursive: true,
+      fieldSelector: fields.everything(),
+      steps: [step(basePod('t1-foo1'), true, 'ADDED'), step(basePodUpdated('t1-foo1'), true, 'MODIFIED'), step(basePodAssigned('t1-foo2', 't1-bar1'), true, 'ADDED')],
+    },
+    {
+      name: 'cluster-wide watch, request without name, field selector with spec.nodeName',
+      recursive: true,
+      fieldSelector: fields.parseSelectorOrDie('spec.nodeName=t2-bar1'),
+      indexFields: ['spec.nodeName'],
+      steps: [step(basePod('t2-foo1'), false), step(basePodAssigned('t2-foo1', 't2-bar1'), true, 'ADDED')],
+    },
+    {
+      name: 'cluster-wide watch, request without name, field selector with spec.nodeName to filter out watch',
+      recursive: true,
+      fieldSelector: fields.parseSelectorOrDie('spec.nodeName!=t3-bar1'),
+      indexFields: ['spec.nodeName'],
+      steps: [
+        step(basePod('t3-foo1'), true, 'ADDED'),
+        step(basePod('t3-foo2'), true, 'ADDED'),
+        step(basePodUpdated('t3-foo1'), true, 'MODIFIED'),
+        step(basePodAssigned('t3-foo1', 't3-bar1'), true, 'DELETED'),
+      ],
+    },
+    {
+      name: 'cluster-wide watch, request with name, field selector with metadata.name',
+      requestedName: 't4-foo1',
+      fieldSelector: fields.parseSelectorOrDie('metadata.name=t4-foo1'),
+      steps: [step(basePod('t4-foo1'), true, 'ADDED'), step(basePod('t4-foo2'), false), step(basePodUpdated('t4-foo1'), true, 'MODIFIED'), step(basePodUpdated('t4-foo2'), false)],
+    },
+    {
+      name: 'cluster-wide watch, request with name, field selector with metadata.name and spec.nodeName',
+      requestedName: 't5-foo1',
+      fieldSelector: fields.selectorFromSet({ 'metadata.name': 't5-foo1', 'spec.nodeName': 't5-bar1' }),
+      indexFields: ['spec.nodeName'],
+      steps: [
+        step(basePod('t5-foo1'), false),
+        step(basePod('t5-foo2'), false),
+        step(basePodUpdated('t5-foo1'), false),
+        step(basePodUpdated('t5-foo2'), false),
+        step(basePodAssigned('t5-foo1', 't5-bar1'), true, 'ADDED'),
+      ],
+    },
+    {
+      name: 'cluster-wide watch, request with name, field selector with metadata.name, and with spec.nodeName to filter out watch',
+      requestedName: 't6-foo1',
+      fieldSelector: fields.andSelectors(fields.parseSelectorOrDie('spec.nodeName!=t6-bar1'), fields.selectorFromSet({ 'metadata.name': 't6-foo1' })),
+      indexFields: ['spec.nodeName'],
+      steps: [
+        step(basePod('t6-foo1'), true, 'ADDED'),
+        step(basePod('t6-foo2'), false),
+        step(basePodUpdated('t6-foo1'), true, 'MODIFIED'),
+        step(basePodAssigned('t6-foo1', 't6-bar1'), true, 'DELETED'),
+        step(basePodAssigned('t6-foo2', 't6-bar1'), false),
+      ],
+    },
   ];
   for (const tt of cases) {
     await t.test(tt.name, async () => {
@@ -305,7 +372,13 @@ export async function RunTestClusterScopedWatch(t: TestContext, s: StoreUnderTes
       const pred = createPodPredicate(tt.fieldSelector, false, tt.indexFields) as SelectionPredicate;
       const list = await s.store.getList('/pods/', { resourceVersion: '', predicate: pred, recursive: true });
       const w = await s.store.watch(watchKey, { resourceVersion: list.resourceVersion, predicate: pred, recursive: tt.recursive ?? false });
-      await runWatchSteps(s, w, tt.steps, (p) => `/pods/${p.metadata.name}`, (p) => p.metadata.name ?? '');
+      await runWatchSteps(
+        s,
+        w,
+        tt.steps,
+        (p) => `/pods/${p.metadata.name}`,
+        (p) => p.metadata.name ?? '',
+      );
       w.stop();
       await testCheckStop(w);
     });
@@ -335,23 +408,190 @@ export async function RunTestNamespaceScopedWatch(t: TestContext, s: StoreUnderT
   const U = baseNamespacedPodUpdated;
   const A = baseNamespacedPodAssigned;
   const cases: Array<{ name: string; requestedName?: string; requestedNamespace?: string; recursive?: boolean; fieldSelector: fields.Selector; indexFields?: string[]; steps: WatchStep[] }> = [
-    { name: 'namespaced watch, request without name, request without namespace, without field selector', recursive: true, fieldSelector: fields.everything(), steps: [step(P('t1-foo1', 't1-ns1'), true, 'ADDED'), step(P('t1-foo2', 't1-ns2'), true, 'ADDED'), step(U('t1-foo1', 't1-ns1'), true, 'MODIFIED'), step(U('t1-foo2', 't1-ns2'), true, 'MODIFIED')] },
-    { name: 'namespaced watch, request without name, request without namespace, field selector with metadata.namespace', recursive: true, fieldSelector: sel('metadata.namespace=t2-ns1'), steps: [step(P('t2-foo1', 't2-ns1'), true, 'ADDED'), step(P('t2-foo1', 't2-ns2'), false), step(U('t2-foo1', 't2-ns1'), true, 'MODIFIED'), step(U('t2-foo1', 't2-ns2'), false)] },
-    { name: 'namespaced watch, request without name, request without namespace, field selector with spec.nodename', recursive: true, fieldSelector: sel('spec.nodeName=t3-bar1'), indexFields: ['spec.nodeName'], steps: [step(P('t3-foo1', 't3-ns1'), false), step(P('t3-foo2', 't3-ns2'), false), step(A('t3-foo1', 't3-ns1', 't3-bar1'), true, 'ADDED'), step(A('t3-foo2', 't3-ns2', 't3-bar1'), true, 'ADDED')] },
-    { name: 'namespaced watch, request without name, request without namespace, field selector with spec.nodename to filter out watch', recursive: true, fieldSelector: sel('spec.nodeName!=t4-bar1'), indexFields: ['spec.nodeName'], steps: [step(P('t4-foo1', 't4-ns1'), true, 'ADDED'), step(P('t4-foo2', 't4-ns1'), true, 'ADDED'), step(U('t4-foo1', 't4-ns1'), true, 'MODIFIED'), step(A('t4-foo1', 't4-ns1', 't4-bar1'), true, 'DELETED')] },
-    { name: 'namespaced watch, request without name, request with namespace, without field selector', requestedNamespace: 't5-ns1', recursive: true, fieldSelector: fields.everything(), steps: [step(P('t5-foo1', 't5-ns1'), true, 'ADDED'), step(P('t5-foo1', 't5-ns2'), false), step(P('t5-foo2', 't5-ns1'), true, 'ADDED'), step(U('t5-foo1', 't5-ns1'), true, 'MODIFIED'), step(U('t5-foo1', 't5-ns2'), false)] },
-    { name: 'namespaced watch, request without name, request with namespace, field selector with matched metadata.namespace', requestedNamespace: 't6-ns1', recursive: true, fieldSelector: sel('metadata.namespace=t6-ns1'), steps: [step(P('t6-foo1', 't6-ns1'), true, 'ADDED'), step(P('t6-foo1', 't6-ns2'), false), step(U('t6-foo1', 't6-ns1'), true, 'MODIFIED')] },
-    { name: 'namespaced watch, request without name, request with namespace, field selector with non-matched metadata.namespace', requestedNamespace: 't7-ns1', recursive: true, fieldSelector: sel('metadata.namespace=t7-ns2'), steps: [step(P('t7-foo1', 't7-ns1'), false), step(P('t7-foo1', 't7-ns2'), false), step(U('t7-foo1', 't7-ns1'), false), step(U('t7-foo1', 't7-ns2'), false)] },
-    { name: 'namespaced watch, request without name, request with namespace, field selector with spec.nodename', requestedNamespace: 't8-ns1', recursive: true, fieldSelector: sel('spec.nodeName=t8-bar2'), indexFields: ['spec.nodeName'], steps: [step(P('t8-foo1', 't8-ns1'), false), step(A('t8-foo1', 't8-ns1', 't8-bar1'), false), step(A('t8-foo1', 't8-ns2', 't8-bar2'), false), step(A('t8-foo1', 't8-ns1', 't8-bar2'), true, 'ADDED')] },
-    { name: 'namespaced watch, request without name, request with namespace, field selector with spec.nodename to filter out watch', requestedNamespace: 't9-ns2', recursive: true, fieldSelector: sel('spec.nodeName!=t9-bar1'), indexFields: ['spec.nodeName'], steps: [step(P('t9-foo1', 't9-ns1'), false), step(P('t9-foo1', 't9-ns2'), true, 'ADDED'), step(A('t9-foo1', 't9-ns2', 't9-bar1'), true, 'DELETED'), step(A('t9-foo1', 't9-ns2', 't9-bar2'), true, 'ADDED')] },
-    { name: 'namespaced watch, request with name, request without namespace, field selector with metadata.name', requestedName: 't10-foo1', recursive: true, fieldSelector: sel('metadata.name=t10-foo1'), steps: [step(P('t10-foo1', 't10-ns1'), true, 'ADDED'), step(P('t10-foo1', 't10-ns2'), true, 'ADDED'), step(P('t10-foo2', 't10-ns1'), false), step(U('t10-foo1', 't10-ns1'), true, 'MODIFIED'), step(A('t10-foo1', 't10-ns1', 't10-bar1'), true, 'MODIFIED')] },
-    { name: 'namespaced watch, request with name, request without namespace, field selector with metadata.name and metadata.namespace', requestedName: 't11-foo1', recursive: true, fieldSelector: fields.selectorFromSet({ 'metadata.name': 't11-foo1', 'metadata.namespace': 't11-ns1' }), steps: [step(P('t11-foo1', 't11-ns1'), true, 'ADDED'), step(P('t11-foo2', 't11-ns1'), false), step(P('t11-foo1', 't11-ns2'), false), step(U('t11-foo1', 't11-ns1'), true, 'MODIFIED'), step(A('t11-foo1', 't11-ns1', 't11-bar1'), true, 'MODIFIED')] },
-    { name: 'namespaced watch, request with name, request without namespace, field selector with metadata.name and spec.nodeName', requestedName: 't12-foo1', recursive: true, fieldSelector: fields.selectorFromSet({ 'metadata.name': 't12-foo1', 'spec.nodeName': 't12-bar1' }), indexFields: ['spec.nodeName'], steps: [step(P('t12-foo1', 't12-ns1'), false), step(U('t12-foo1', 't12-ns1'), false), step(A('t12-foo1', 't12-ns1', 't12-bar1'), true, 'ADDED')] },
-    { name: 'namespaced watch, request with name, request without namespace, field selector with metadata.name, and with spec.nodeName to filter out watch', requestedName: 't15-foo1', recursive: true, fieldSelector: fields.andSelectors(sel('spec.nodeName!=t15-bar1'), fields.selectorFromSet({ 'metadata.name': 't15-foo1' })), indexFields: ['spec.nodeName'], steps: [step(P('t15-foo1', 't15-ns1'), true, 'ADDED'), step(P('t15-foo2', 't15-ns1'), false), step(U('t15-foo1', 't15-ns1'), true, 'MODIFIED'), step(A('t15-foo1', 't15-ns1', 't15-bar1'), true, 'DELETED'), step(A('t15-foo1', 't15-ns1', 't15-bar2'), true, 'ADDED')] },
-    { name: 'namespaced watch, request with name, request with namespace, with field selector metadata.name', requestedName: 't16-foo1', requestedNamespace: 't16-ns1', fieldSelector: sel('metadata.name=t16-foo1'), steps: [step(P('t16-foo1', 't16-ns1'), true, 'ADDED'), step(P('t16-foo2', 't16-ns1'), false), step(U('t16-foo1', 't16-ns1'), true, 'MODIFIED'), step(A('t16-foo1', 't16-ns1', 't16-bar1'), true, 'MODIFIED')] },
-    { name: 'namespaced watch, request with name, request with namespace, with field selector metadata.name and metadata.namespace', requestedName: 't17-foo2', requestedNamespace: 't17-ns1', fieldSelector: fields.selectorFromSet({ 'metadata.name': 't17-foo2', 'metadata.namespace': 't17-ns1' }), steps: [step(P('t17-foo1', 't17-ns1'), false), step(P('t17-foo2', 't17-ns1'), true, 'ADDED'), step(U('t17-foo1', 't17-ns1'), false), step(A('t17-foo2', 't17-ns1', 't17-bar1'), true, 'MODIFIED')] },
-    { name: 'namespaced watch, request with name, request with namespace, with field selector metadata.name, metadata.namespace and spec.nodename', requestedName: 't18-foo1', requestedNamespace: 't18-ns1', fieldSelector: fields.selectorFromSet({ 'metadata.name': 't18-foo1', 'metadata.namespace': 't18-ns1', 'spec.nodeName': 't18-bar1' }), indexFields: ['spec.nodeName'], steps: [step(P('t18-foo1', 't18-ns1'), false), step(P('t18-foo2', 't18-ns1'), false), step(P('t18-foo1', 't18-ns2'), false), step(U('t18-foo1', 't18-ns1'), false), step(A('t18-foo1', 't18-ns1', 't18-bar1'), true, 'ADDED')] },
-    { name: 'namespaced watch, request with name, request with namespace, with field selector metadata.name, metadata.namespace, and with spec.nodename to filter out watch', requestedName: 't19-foo2', requestedNamespace: 't19-ns1', fieldSelector: fields.andSelectors(sel('spec.nodeName!=t19-bar1'), fields.selectorFromSet({ 'metadata.name': 't19-foo2', 'metadata.namespace': 't19-ns1' })), indexFields: ['spec.nodeName'], steps: [step(P('t19-foo1', 't19-ns1'), false), step(P('t19-foo2', 't19-ns2'), false), step(P('t19-foo2', 't19-ns1'), true, 'ADDED'), step(U('t19-foo2', 't19-ns1'), true, 'MODIFIED'), step(A('t19-foo2', 't19-ns1', 't19-bar1'), true, 'DELETED')] },
+    {
+      name: 'namespaced watch, request without name, request without namespace, without field selector',
+      recursive: true,
+      fieldSelector: fields.everything(),
+      steps: [step(P('t1-foo1', 't1-ns1'), true, 'ADDED'), step(P('t1-foo2', 't1-ns2'), true, 'ADDED'), step(U('t1-foo1', 't1-ns1'), true, 'MODIFIED'), step(U('t1-foo2', 't1-ns2'), true, 'MODIFIED')],
+    },
+    {
+      name: 'namespaced watch, request without name, request without namespace, field selector with metadata.namespace',
+      recursive: true,
+      fieldSelector: sel('metadata.namespace=t2-ns1'),
+      steps: [step(P('t2-foo1', 't2-ns1'), true, 'ADDED'), step(P('t2-foo1', 't2-ns2'), false), step(U('t2-foo1', 't2-ns1'), true, 'MODIFIED'), step(U('t2-foo1', 't2-ns2'), false)],
+    },
+    {
+      name: 'namespaced watch, request without name, request without namespace, field selector with spec.nodename',
+      recursive: true,
+      fieldSelector: sel('spec.nodeName=t3-bar1'),
+      indexFields: ['spec.nodeName'],
+      steps: [step(P('t3-foo1', 't3-ns1'), false), step(P('t3-foo2', 't3-ns2'), false), step(A('t3-foo1', 't3-ns1', 't3-bar1'), true, 'ADDED'), step(A('t3-foo2', 't3-ns2', 't3-bar1'), true, 'ADDED')],
+    },
+    {
+      name: 'namespaced watch, request without name, request without namespace, field selector with spec.nodename to filter out watch',
+      recursive: true,
+      fieldSelector: sel('spec.nodeName!=t4-bar1'),
+      indexFields: ['spec.nodeName'],
+      steps: [
+        step(P('t4-foo1', 't4-ns1'), true, 'ADDED'),
+        step(P('t4-foo2', 't4-ns1'), true, 'ADDED'),
+        step(U('t4-foo1', 't4-ns1'), true, 'MODIFIED'),
+        step(A('t4-foo1', 't4-ns1', 't4-bar1'), true, 'DELETED'),
+      ],
+    },
+    {
+      name: 'namespaced watch, request without name, request with namespace, without field selector',
+      requestedNamespace: 't5-ns1',
+      recursive: true,
+      fieldSelector: fields.everything(),
+      steps: [
+        step(P('t5-foo1', 't5-ns1'), true, 'ADDED'),
+        step(P('t5-foo1', 't5-ns2'), false),
+        step(P('t5-foo2', 't5-ns1'), true, 'ADDED'),
+        step(U('t5-foo1', 't5-ns1'), true, 'MODIFIED'),
+        step(U('t5-foo1', 't5-ns2'), false),
+      ],
+    },
+    {
+      name: 'namespaced watch, request without name, request with namespace, field selector with matched metadata.namespace',
+      requestedNamespace: 't6-ns1',
+      recursive: true,
+      fieldSelector: sel('metadata.namespace=t6-ns1'),
+      steps: [step(P('t6-foo1', 't6-ns1'), true, 'ADDED'), step(P('t6-foo1', 't6-ns2'), false), step(U('t6-foo1', 't6-ns1'), true, 'MODIFIED')],
+    },
+    {
+      name: 'namespaced watch, request without name, request with namespace, field selector with non-matched metadata.namespace',
+      requestedNamespace: 't7-ns1',
+      recursive: true,
+      fieldSelector: sel('metadata.namespace=t7-ns2'),
+      steps: [step(P('t7-foo1', 't7-ns1'), false), step(P('t7-foo1', 't7-ns2'), false), step(U('t7-foo1', 't7-ns1'), false), step(U('t7-foo1', 't7-ns2'), false)],
+    },
+    {
+      name: 'namespaced watch, request without name, request with namespace, field selector with spec.nodename',
+      requestedNamespace: 't8-ns1',
+      recursive: true,
+      fieldSelector: sel('spec.nodeName=t8-bar2'),
+      indexFields: ['spec.nodeName'],
+      steps: [
+        step(P('t8-foo1', 't8-ns1'), false),
+        step(A('t8-foo1', 't8-ns1', 't8-bar1'), false),
+        step(A('t8-foo1', 't8-ns2', 't8-bar2'), false),
+        step(A('t8-foo1', 't8-ns1', 't8-bar2'), true, 'ADDED'),
+      ],
+    },
+    {
+      name: 'namespaced watch, request without name, request with namespace, field selector with spec.nodename to filter out watch',
+      requestedNamespace: 't9-ns2',
+      recursive: true,
+      fieldSelector: sel('spec.nodeName!=t9-bar1'),
+      indexFields: ['spec.nodeName'],
+      steps: [
+        step(P('t9-foo1', 't9-ns1'), false),
+        step(P('t9-foo1', 't9-ns2'), true, 'ADDED'),
+        step(A('t9-foo1', 't9-ns2', 't9-bar1'), true, 'DELETED'),
+        step(A('t9-foo1', 't9-ns2', 't9-bar2'), true, 'ADDED'),
+      ],
+    },
+    {
+      name: 'namespaced watch, request with name, request without namespace, field selector with metadata.name',
+      requestedName: 't10-foo1',
+      recursive: true,
+      fieldSelector: sel('metadata.name=t10-foo1'),
+      steps: [
+        step(P('t10-foo1', 't10-ns1'), true, 'ADDED'),
+        step(P('t10-foo1', 't10-ns2'), true, 'ADDED'),
+        step(P('t10-foo2', 't10-ns1'), false),
+        step(U('t10-foo1', 't10-ns1'), true, 'MODIFIED'),
+        step(A('t10-foo1', 't10-ns1', 't10-bar1'), true, 'MODIFIED'),
+      ],
+    },
+    {
+      name: 'namespaced watch, request with name, request without namespace, field selector with metadata.name and metadata.namespace',
+      requestedName: 't11-foo1',
+      recursive: true,
+      fieldSelector: fields.selectorFromSet({ 'metadata.name': 't11-foo1', 'metadata.namespace': 't11-ns1' }),
+      steps: [
+        step(P('t11-foo1', 't11-ns1'), true, 'ADDED'),
+        step(P('t11-foo2', 't11-ns1'), false),
+        step(P('t11-foo1', 't11-ns2'), false),
+        step(U('t11-foo1', 't11-ns1'), true, 'MODIFIED'),
+        step(A('t11-foo1', 't11-ns1', 't11-bar1'), true, 'MODIFIED'),
+      ],
+    },
+    {
+      name: 'namespaced watch, request with name, request without namespace, field selector with metadata.name and spec.nodeName',
+      requestedName: 't12-foo1',
+      recursive: true,
+      fieldSelector: fields.selectorFromSet({ 'metadata.name': 't12-foo1', 'spec.nodeName': 't12-bar1' }),
+      indexFields: ['spec.nodeName'],
+      steps: [step(P('t12-foo1', 't12-ns1'), false), step(U('t12-foo1', 't12-ns1'), false), step(A('t12-foo1', 't12-ns1', 't12-bar1'), true, 'ADDED')],
+    },
+    {
+      name: 'namespaced watch, request with name, request without namespace, field selector with metadata.name, and with spec.nodeName to filter out watch',
+      requestedName: 't15-foo1',
+      recursive: true,
+      fieldSelector: fields.andSelectors(sel('spec.nodeName!=t15-bar1'), fields.selectorFromSet({ 'metadata.name': 't15-foo1' })),
+      indexFields: ['spec.nodeName'],
+      steps: [
+        step(P('t15-foo1', 't15-ns1'), true, 'ADDED'),
+        step(P('t15-foo2', 't15-ns1'), false),
+        step(U('t15-foo1', 't15-ns1'), true, 'MODIFIED'),
+        step(A('t15-foo1', 't15-ns1', 't15-bar1'), true, 'DELETED'),
+        step(A('t15-foo1', 't15-ns1', 't15-bar2'), true, 'ADDED'),
+      ],
+    },
+    {
+      name: 'namespaced watch, request with name, request with namespace, with field selector metadata.name',
+      requestedName: 't16-foo1',
+      requestedNamespace: 't16-ns1',
+      fieldSelector: sel('metadata.name=t16-foo1'),
+      steps: [
+        step(P('t16-foo1', 't16-ns1'), true, 'ADDED'),
+        step(P('t16-foo2', 't16-ns1'), false),
+        step(U('t16-foo1', 't16-ns1'), true, 'MODIFIED'),
+        step(A('t16-foo1', 't16-ns1', 't16-bar1'), true, 'MODIFIED'),
+      ],
+    },
+    {
+      name: 'namespaced watch, request with name, request with namespace, with field selector metadata.name and metadata.namespace',
+      requestedName: 't17-foo2',
+      requestedNamespace: 't17-ns1',
+      fieldSelector: fields.selectorFromSet({ 'metadata.name': 't17-foo2', 'metadata.namespace': 't17-ns1' }),
+      steps: [
+        step(P('t17-foo1', 't17-ns1'), false),
+        step(P('t17-foo2', 't17-ns1'), true, 'ADDED'),
+        step(U('t17-foo1', 't17-ns1'), false),
+        step(A('t17-foo2', 't17-ns1', 't17-bar1'), true, 'MODIFIED'),
+      ],
+    },
+    {
+      name: 'namespaced watch, request with name, request with namespace, with field selector metadata.name, metadata.namespace and spec.nodename',
+      requestedName: 't18-foo1',
+      requestedNamespace: 't18-ns1',
+      fieldSelector: fields.selectorFromSet({ 'metadata.name': 't18-foo1', 'metadata.namespace': 't18-ns1', 'spec.nodeName': 't18-bar1' }),
+      indexFields: ['spec.nodeName'],
+      steps: [
+        step(P('t18-foo1', 't18-ns1'), false),
+        step(P('t18-foo2', 't18-ns1'), false),
+        step(P('t18-foo1', 't18-ns2'), false),
+        step(U('t18-foo1', 't18-ns1'), false),
+        step(A('t18-foo1', 't18-ns1', 't18-bar1'), true, 'ADDED'),
+      ],
+    },
+    {
+      name: 'namespaced watch, request with name, request with namespace, with field selector metadata.name, metadata.namespace, and with spec.nodename to filter out watch',
+      requestedName: 't19-foo2',
+      requestedNamespace: 't19-ns1',
+      fieldSelector: fields.andSelectors(sel('spec.nodeName!=t19-bar1'), fields.selectorFromSet({ 'metadata.name': 't19-foo2', 'metadata.namespace': 't19-ns1' })),
+      indexFields: ['spec.nodeName'],
+      steps: [
+        step(P('t19-foo1', 't19-ns1'), false),
+        step(P('t19-foo2', 't19-ns2'), false),
+        step(P('t19-foo2', 't19-ns1'), true, 'ADDED'),
+        step(U('t19-foo2', 't19-ns1'), true, 'MODIFIED'),
+        step(A('t19-foo2', 't19-ns1', 't19-bar1'), true, 'DELETED'),
+      ],
+    },
   ];
   for (const tt of cases) {
     await t.test(tt.name, async () => {

@@ -17,11 +17,15 @@ const app = Fastify({
     rejectUnauthorized: false,
   },
 });
-const flunder = Buffer.from(JSON.stringify({
-  apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder',
-  metadata: { name: 'f', namespace: 'c', uid: '6f1c3b1e-0000-4000-8000-000000000000', resourceVersion: '1', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z', labels: { app: 'bench' } },
-  spec: { reference: 'x' }, status: {},
-}));
+const flunder = Buffer.from(
+  JSON.stringify({
+    apiVersion: 'wardle.example.com/v1beta1',
+    kind: 'Flunder',
+    metadata: { name: 'f', namespace: 'c', uid: '6f1c3b1e-0000-4000-8000-000000000000', resourceVersion: '1', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z', labels: { app: 'bench' } },
+    spec: { reference: 'x' },
+    status: {},
+  }),
+);
 app.removeAllContentTypeParsers();
 app.addContentTypeParser('*', (_req, _payload, done) => done(null));
 app.all('/*', (req, reply) => {
@@ -34,10 +38,13 @@ app.all('/*', (req, reply) => {
   else req.raw.on('data', () => {}).on('end', send);
 });
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
-app.listen({ port: 0, host: '127.0.0.1' }).then(() => {
-  const addr = app.server.address();
-  console.log(JSON.stringify({ port: typeof addr === 'object' && addr !== null ? addr.port : 0 }));
-}, (err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+app.listen({ port: 0, host: '127.0.0.1' }).then(
+  () => {
+    const addr = app.server.address();
+    console.log(JSON.stringify({ port: typeof addr === 'object' && addr !== null ? addr.port : 0 }));
+  },
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

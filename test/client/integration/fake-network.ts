@@ -4,13 +4,15 @@
 // (ECONNREFUSED, as from a server that is down) until reconnect().
 import type { RESTClient, RESTRequest, Watch, WatchEvent } from '../../../runtime/client/index.js';
 
-const netError = (code: 'ECONNRESET' | 'ECONNREFUSED'): Error =>
-  Object.assign(new Error(code === 'ECONNRESET' ? 'read ECONNRESET' : 'connect ECONNREFUSED'), { code });
+const netError = (code: 'ECONNRESET' | 'ECONNREFUSED'): Error => Object.assign(new Error(code === 'ECONNRESET' ? 'read ECONNRESET' : 'connect ECONNREFUSED'), { code });
 
 /** A watch whose stream can be broken from outside. */
 class BreakableWatch<T> implements Watch<T> {
   private broken = false;
-  constructor(private readonly inner: Watch<T>, private readonly onEnd: () => void) {}
+  constructor(
+    private readonly inner: Watch<T>,
+    private readonly onEnd: () => void,
+  ) {}
 
   break(): void {
     this.broken = true;

@@ -2,9 +2,7 @@
 // a TcpProxy), a RESTClient decorator counting list and watch requests, an event handler that
 // replays add/update/delete calls into the state they imply, and polling with long timeouts.
 import { loadClientConfig, restClientForConfig, type HTTPRESTClient } from '../../../runtime/client/index.js';
-import {
-  DeletedFinalStateUnknown, type DeepReadonly, type ResourceEventHandler, type RESTClient, type RESTRequest, type Watch,
-} from '../../../runtime/client/index.js';
+import { DeletedFinalStateUnknown, type DeepReadonly, type ResourceEventHandler, type RESTClient, type RESTRequest, type Watch } from '../../../runtime/client/index.js';
 import type { RESTClientOptions } from '../../../runtime/client/index.js';
 
 /** The admin client of a control plane; with `host`, through that address (a proxy) instead. */
@@ -34,8 +32,7 @@ interface Meta {
   metadata?: { name?: string; namespace?: string; resourceVersion?: string };
 }
 
-export const keyOf = (o: DeepReadonly<Meta>): string =>
-  o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name ?? ''}` : (o.metadata?.name ?? '');
+export const keyOf = (o: DeepReadonly<Meta>): string => (o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name ?? ''}` : (o.metadata?.name ?? ''));
 export const rvOf = (o: DeepReadonly<Meta>): string => o.metadata?.resourceVersion ?? '';
 
 /** What a handler was told, in order. */

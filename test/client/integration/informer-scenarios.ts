@@ -10,9 +10,7 @@ import { isStatusError } from '../../../runtime/apimachinery/errors/index.js';
 import { parse as parseSelector } from '../../../runtime/apimachinery/labels/index.js';
 import { newSharedInformerFactoryCore, type SharedInformerFactoryOptions, type WatchEvent } from '../../../runtime/client/index.js';
 import { isExpiredError, type Logger } from '../../../runtime/client/cache/index.js';
-import {
-  type CountingRESTClient, diffStates, eventually, inParallel, type Notification, ReplayingHandler, sameState, seededRandom, stateOf,
-} from './informer-harness.js';
+import { type CountingRESTClient, diffStates, eventually, inParallel, type Notification, ReplayingHandler, sameState, seededRandom, stateOf } from './informer-harness.js';
 
 export const LONG = 5 * 60_000;
 const ALPHA = 'wardle.example.com/v1alpha1';
@@ -50,9 +48,13 @@ function countingLogger(): Logger & { errors: number; infos: number } {
 function newFactory(env: InformerEnv, options: SharedInformerFactoryOptions = {}) {
   const transport = env.informerTransport();
   const logger = countingLogger();
-  const factory = new SharedInformerFactory(new Clientset(transport), newSharedInformerFactoryCore({
-    ...options, tuning: { logger, backoff: { initialMs: 100, capMs: 2000 } },
-  }));
+  const factory = new SharedInformerFactory(
+    new Clientset(transport),
+    newSharedInformerFactoryCore({
+      ...options,
+      tuning: { logger, backoff: { initialMs: 100, capMs: 2000 } },
+    }),
+  );
   return { factory, transport, logger };
 }
 
@@ -89,7 +91,11 @@ export async function syncThousand(env: InformerEnv): Promise<void> {
     assert.deepEqual(one, await fl.get('f-0042'), 'the cached object is the object a get returns');
     assert.ok(Object.isFrozen(one) && Object.isFrozen(one.metadata), 'cached objects are frozen');
 
-    await eventually(() => registration.hasSynced(), LONG, () => `handler saw ${handler.log.length} of 1000 initial adds`);
+    await eventually(
+      () => registration.hasSynced(),
+      LONG,
+      () => `handler saw ${handler.log.length} of 1000 initial adds`,
+    );
     assert.equal(handler.log.length, 1000);
     assert.ok(handler.log.every((n) => n.kind === 'add' && n.initial));
     assert.deepEqual(handler.violations, []);
@@ -145,45 +151,57 @@ export async function churn(env: InformerEnv, o: { writers: number; perWriter: n
     await factory.waitForCacheSync();
     // Each writer is the only writer of its objects, so updates never conflict.
     let changes = 0;
-    await Promise.all(Array.from({ length: o.writers }, async (_, w) => {
-      const random = seededRandom(1000 + w);
-      const client = env.cs.wardleV1alpha1().flunders(namespaces[w % namespaces.length] as string);
-      const live = new Map<string, Flunder>();
-      let serial = 0;
-      for (let i = 0; i < o.perWriter; i++) {
-        const r = random();
-        const names = [...live.keys()];
-        if (names.length < 3 || r < 0.4) {
-          const name = `w${w}-${serial++}`;
-          live.set(name, await client.create(flunder(name, { suite: 'churn', gen: '0' })));
-        } else if (r < 0.8) {
-          const name = names[Math.floor(random() * names.length)] as string;
-          const cur = live.get(name) as Flunder;
-          live.set(name, await client.update({ ...cur, metadata: { ...cur.metadata, labels: { suite: 'churn', gen: String(i) } } }));
-        } else {
-          const name = names[Math.floor(random() * names.length)] as string;
-          await client.delete(name);
-          live.delete(name);
+    await Promise.all(
+      Array.from({ length: o.writers }, async (_, w) => {
+        const random = seededRandom(1000 + w);
+        const client = env.cs.wardleV1alpha1().flunders(namespaces[w % namespaces.length] as string);
+        const live = new Map<string, Flunder>();
+        let serial = 0;
+        for (let i = 0; i < o.perWriter; i++) {
+          const r = random();
+          const names = [...live.keys()];
+          if (names.length < 3 || r < 0.4) {
+            const name = `w${w}-${serial++}`;
+            live.set(name, await client.create(flunder(name, { suite: 'churn', gen: '0' })));
+          } else if (r < 0.8) {
+            const name = names[Math.floor(random() * names.length)] as string;
+            const cur = live.get(name) as Flunder;
+            live.set(name, await client.update({ ...cur, metadata: { ...cur.metadata, labels: { suite: 'churn', gen: String(i) } } }));
+          } else {
+            const name = names[Math.floor(random() * names.length)] as string;
+            await client.delete(name);
+            live.delete(name);
+          }
+          await dropping.afterChange(++changes);
         }
-        await dropping.afterChange(++changes);
-      }
-    }));
+      }),
+    );
     dropping.stop();
     assert.equal(changes, o.writers * o.perWriter);
 
     let server = new Map<string, string>();
     const cached = (): Map<string, string> => stateOf(informer.getIndexer().list());
-    await eventually(async () => {
-      server = stateOf((await env.cs.wardleV1alpha1().flunders('').list({ labelSelector: 'suite=churn' })).items);
-      return sameState(cached(), server);
-    }, LONG, () => `cache differs from the server:\n${diffStates(server, cached()).join('\n')}`);
-    await eventually(() => sameState(handler.state, server), LONG, () => `handler state differs:\n${diffStates(server, handler.state).join('\n')}`);
+    await eventually(
+      async () => {
+        server = stateOf((await env.cs.wardleV1alpha1().flunders('').list({ labelSelector: 'suite=churn' })).items);
+        return sameState(cached(), server);
+      },
+      LONG,
+      () => `cache differs from the server:\n${diffStates(server, cached()).join('\n')}`,
+    );
+    await eventually(
+      () => sameState(handler.state, server),
+      LONG,
+      () => `handler state differs:\n${diffStates(server, handler.state).join('\n')}`,
+    );
     assert.deepEqual(handler.violations, []);
     assert.ok(server.size > 0);
     assert.ok(dropping.drops() >= 2, `connections were dropped during the run (${dropping.drops()})`);
-    return `${changes} changes, ${server.size} objects at the end; ${dropping.drops()} drops; `
-      + `${transport.lists} lists, ${transport.watches} watches; ${watchErrors.length} watch errors; `
-      + `${handler.log.length} notifications; reflector logged ${logger.errors} errors, ${logger.infos} infos`;
+    return (
+      `${changes} changes, ${server.size} objects at the end; ${dropping.drops()} drops; ` +
+      `${transport.lists} lists, ${transport.watches} watches; ${watchErrors.length} watch errors; ` +
+      `${handler.log.length} notifications; reflector logged ${logger.errors} errors, ${logger.infos} infos`
+    );
   } finally {
     dropping.stop();
     await factory.shutdown();
@@ -219,7 +237,11 @@ export async function relistAfterExpiry(env: InformerEnv): Promise<string> {
   try {
     factory.start();
     await factory.waitForCacheSync();
-    await eventually(() => handler.state.size === 30, LONG, () => `handler holds ${handler.state.size} of 30`);
+    await eventually(
+      () => handler.state.size === 30,
+      LONG,
+      () => `handler holds ${handler.state.size} of 30`,
+    );
 
     await env.cutOff();
     const seenBefore = handler.log.length;
@@ -235,15 +257,23 @@ export async function relistAfterExpiry(env: InformerEnv): Promise<string> {
     await inParallel(range(30, 40), 5, async (i) => {
       await fl.create(flunder(relistName(i), { v: '1' }));
     });
-    await eventually(() => watchIsExpired(env, NS, lastRV), LONG, () => `a watch from resourceVersion ${lastRV} is not 410 yet`);
+    await eventually(
+      () => watchIsExpired(env, NS, lastRV),
+      LONG,
+      () => `a watch from resourceVersion ${lastRV} is not 410 yet`,
+    );
     assert.equal(handler.log.length, seenBefore, 'nothing reached the informer while it was cut off');
 
     await env.reconnect();
     let server = new Map<string, string>();
-    await eventually(async () => {
-      server = stateOf((await fl.list()).items);
-      return sameState(stateOf(informer.getIndexer().list()), server) && sameState(handler.state, server);
-    }, LONG, () => `informer differs from the server:\n${diffStates(server, stateOf(informer.getIndexer().list())).join('\n')}`);
+    await eventually(
+      async () => {
+        server = stateOf((await fl.list()).items);
+        return sameState(stateOf(informer.getIndexer().list()), server) && sameState(handler.state, server);
+      },
+      LONG,
+      () => `informer differs from the server:\n${diffStates(server, stateOf(informer.getIndexer().list())).join('\n')}`,
+    );
 
     const expired = watchErrors.slice(errorsBefore).filter((e) => isExpiredError(e));
     assert.ok(expired.length >= 1, `the resumed watch failed with 410 Expired (watch errors: ${watchErrors.slice(errorsBefore).map(String).join('; ')})`);
@@ -257,18 +287,37 @@ export async function relistAfterExpiry(env: InformerEnv): Promise<string> {
     const syncs = all.filter(isSync);
     const changed = all.filter((n) => !isSync(n));
     const byKind = (kind: Notification['kind']): Notification[] => changed.filter((n) => n.kind === kind).sort((a, b) => a.key.localeCompare(b.key));
-    assert.deepEqual(byKind('delete'), range(0, 10).map((i) => ({
-      kind: 'delete', key: key(i), rv: original.get(i)?.metadata?.resourceVersion, tombstone: true,
-    })), 'deletions missed while cut off arrive as DeletedFinalStateUnknown with the last state known');
-    assert.deepEqual(byKind('update'), range(10, 20).map((i) => ({
-      kind: 'update', key: key(i), oldRV: original.get(i)?.metadata?.resourceVersion, rv: updated.get(i)?.metadata?.resourceVersion,
-    })));
-    assert.deepEqual(byKind('add'), range(30, 40).map((i) => ({ kind: 'add', key: key(i), rv: server.get(key(i)), initial: false })));
+    assert.deepEqual(
+      byKind('delete'),
+      range(0, 10).map((i) => ({
+        kind: 'delete',
+        key: key(i),
+        rv: original.get(i)?.metadata?.resourceVersion,
+        tombstone: true,
+      })),
+      'deletions missed while cut off arrive as DeletedFinalStateUnknown with the last state known',
+    );
+    assert.deepEqual(
+      byKind('update'),
+      range(10, 20).map((i) => ({
+        kind: 'update',
+        key: key(i),
+        oldRV: original.get(i)?.metadata?.resourceVersion,
+        rv: updated.get(i)?.metadata?.resourceVersion,
+      })),
+    );
+    assert.deepEqual(
+      byKind('add'),
+      range(30, 40).map((i) => ({ kind: 'add', key: key(i), rv: server.get(key(i)), initial: false })),
+    );
     assert.equal(changed.length, 30, 'nothing else changed');
-    for (const i of range(20, 30)) assert.ok(syncs.some((n) => n.key === key(i)), `${key(i)}, unchanged, is resynced by the relist`);
+    for (const i of range(20, 30))
+      assert.ok(
+        syncs.some((n) => n.key === key(i)),
+        `${key(i)}, unchanged, is resynced by the relist`,
+      );
     for (const n of syncs) assert.equal(n.rv, server.get(n.key), `sync of ${n.key} carries the current object`);
-    return `lastRV ${lastRV}; ${watchErrors.length - errorsBefore} watch errors after the cut (${expired.length} expired); `
-      + `${transport.lists - listsBefore} relists; ${syncs.length} sync updates`;
+    return `lastRV ${lastRV}; ${watchErrors.length - errorsBefore} watch errors after the cut (${expired.length} expired); ` + `${transport.lists - listsBefore} relists; ${syncs.length} sync updates`;
   } finally {
     await factory.shutdown();
   }

@@ -14,7 +14,11 @@ export class TcpProxy {
   /** Times dropAll() broke at least one connection. */
   drops = 0;
 
-  private constructor(targetPort: number, readonly port: number, server: Server) {
+  private constructor(
+    targetPort: number,
+    readonly port: number,
+    server: Server,
+  ) {
     this.targetPort = targetPort;
     this.server = server;
   }

@@ -9,7 +9,8 @@ import { bodyRefusal, jsonContentType, pickBodyVerb, type BodyVerb } from './ver
 /** A valid JSON body of this request (what truncation and padding start from). */
 function validBody(a: Aim, v: BodyVerb, r: Rand): string {
   if (v.verb === 'delete' || v.verb === 'deletecollection') return JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', dryRun: ['All'], gracePeriodSeconds: 0 });
-  if (v.verb === 'patch') return v.patchType === 'json' ? JSON.stringify([{ op: 'add', path: '/metadata/annotations', value: { a: r.str(8) } }]) : JSON.stringify({ metadata: { annotations: { a: r.str(8) } } });
+  if (v.verb === 'patch')
+    return v.patchType === 'json' ? JSON.stringify([{ op: 'add', path: '/metadata/annotations', value: { a: r.str(8) } }]) : JSON.stringify({ metadata: { annotations: { a: r.str(8) } } });
   return JSON.stringify(a.t.manifest(v.verb === 'create' ? fzName(r) : a.name, ''));
 }
 
@@ -17,13 +18,34 @@ function bodyCase(category: string, r: Rand, c: FuzzContext, body: (a: Aim, v: B
   const a = aimKeep(r, c);
   const v = pickBodyVerb(r, a.t);
   const ct = jsonContentType(v);
-  const req = verbRequest(v.verb, a, c, { body: body(a, v), ...(ct ? { contentType: ct } : {}), ...(v.patchType ? { patchType: v.patchType } : {}), ...(v.subresource ? { subresource: v.subresource } : {}) });
+  const req = verbRequest(v.verb, a, c, {
+    body: body(a, v),
+    ...(ct ? { contentType: ct } : {}),
+    ...(v.patchType ? { patchType: v.patchType } : {}),
+    ...(v.subresource ? { subresource: v.subresource } : {}),
+  });
   const touches = v.verb === 'create' || v.verb === 'deletecollection' ? undefined : a.object;
   return fixed(category, a.t.id, v.verb, req, bodyRefusal(a.t, v, why), touches);
 }
 
 export const malformedJSON = (r: Rand, c: FuzzContext): FuzzCase => {
-  const bodies = ['{', '{"apiVersion":', '{"a":1,}', '[1,2', 'nul', "{'a':1}", '{"apiVersion":"x"}}', '{"metadata":{"name":"a"', '\u0000\u0001', '{"a":"\\x"}', '{"a":01}', '{"a":NaN}', '{"a":1 "b":2}', '\ufeff{}', '{"a":"\\ud800\\u"}'];
+  const bodies = [
+    '{',
+    '{"apiVersion":',
+    '{"a":1,}',
+    '[1,2',
+    'nul',
+    "{'a':1}",
+    '{"apiVersion":"x"}}',
+    '{"metadata":{"name":"a"',
+    '\u0000\u0001',
+    '{"a":"\\x"}',
+    '{"a":01}',
+    '{"a":NaN}',
+    '{"a":1 "b":2}',
+    '\ufeff{}',
+    '{"a":"\\ud800\\u"}',
+  ];
   return bodyCase('malformed JSON', r, c, () => r.pick(bodies));
 };
 

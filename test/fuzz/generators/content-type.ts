@@ -10,14 +10,45 @@ import type { Rand } from '../prng.js';
 import { aimKeep, fzName, getPath, onObject, verbRequest, type FuzzContext } from '../requests.js';
 import { PATCH_CONTENT_TYPE, type Obj, type PatchType } from '../targets.js';
 
-const VALID_BODY_TYPES = ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json; foo=bar', 'Application/JSON', 'application/json;', 'application/json ; charset=utf-8', '', 'application/yaml', 'application/yaml; charset=utf-8', 'APPLICATION/YAML'];
-const BAD_BODY_TYPES = ['json', 'application/json;;;', 'application/json;;', 'application/foo+json', 'application/json+yaml', '*/*', 'application/*', 'text/plain', 'application/json, application/yaml', 'application/json; charset', 'application/json; =x', 'application/x-www-form-urlencoded', '/', 'application/', 'multipart/form-data; boundary=x', 'application/cbor', 'application/octet-stream'];
+const VALID_BODY_TYPES = [
+  'application/json; charset=utf-8',
+  'application/json;charset=UTF-8',
+  'application/json; foo=bar',
+  'Application/JSON',
+  'application/json;',
+  'application/json ; charset=utf-8',
+  '',
+  'application/yaml',
+  'application/yaml; charset=utf-8',
+  'APPLICATION/YAML',
+];
+const BAD_BODY_TYPES = [
+  'json',
+  'application/json;;;',
+  'application/json;;',
+  'application/foo+json',
+  'application/json+yaml',
+  '*/*',
+  'application/*',
+  'text/plain',
+  'application/json, application/yaml',
+  'application/json; charset',
+  'application/json; =x',
+  'application/x-www-form-urlencoded',
+  '/',
+  'application/',
+  'multipart/form-data; boundary=x',
+  'application/cbor',
+  'application/octet-stream',
+];
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
-const annotated = (value: string) => (body: unknown): string | undefined => {
-  const got = getPath(body, ['metadata', 'annotations', 'fz-ct']);
-  return got === value ? undefined : `annotation fz-ct is ${JSON.stringify(got)}, sent ${JSON.stringify(value)}`;
-};
+const annotated =
+  (value: string) =>
+  (body: unknown): string | undefined => {
+    const got = getPath(body, ['metadata', 'annotations', 'fz-ct']);
+    return got === value ? undefined : `annotation fz-ct is ${JSON.stringify(got)}, sent ${JSON.stringify(value)}`;
+  };
 
 export const contentTypes = (r: Rand, c: FuzzContext): FuzzCase => {
   const a = aimKeep(r, c);
@@ -28,14 +59,27 @@ export const contentTypes = (r: Rand, c: FuzzContext): FuzzCase => {
     const pt = r.pick(['merge', 'json', 'strategic', 'apply'] as const satisfies readonly PatchType[]);
     const base = PATCH_CONTENT_TYPE[pt];
     const valid = r.chance(0.5);
-    const ct = valid ? r.pick([`${base}; charset=utf-8`, `${base};;;`, `${base};`, `${base}; foo=bar`]) : r.pick(['', 'application/json', base.toUpperCase(), `${base}x`, 'merge-patch', 'application/merge-patch', '*/*', `x${base}`]);
-    const kube: Expect[] = !valid || (pt === 'strategic' && !a.t.strategic) ? [UNSUPPORTED] : pt === 'apply' ? [{ code: 'success', check: annotated(value) }, APPLY_NOT_SERVED] : [{ code: 'success', check: annotated(value) }];
+    const ct = valid
+      ? r.pick([`${base}; charset=utf-8`, `${base};;;`, `${base};`, `${base}; foo=bar`])
+      : r.pick(['', 'application/json', base.toUpperCase(), `${base}x`, 'merge-patch', 'application/merge-patch', '*/*', `x${base}`]);
+    const kube: Expect[] =
+      !valid || (pt === 'strategic' && !a.t.strategic)
+        ? [UNSUPPORTED]
+        : pt === 'apply'
+          ? [{ code: 'success', check: annotated(value) }, APPLY_NOT_SERVED]
+          : [{ code: 'success', check: annotated(value) }];
     return onObject(category, a, verb, (o) => {
-        const doc =
-          pt === 'json' ? [getPath(o, ['metadata', 'annotations']) === undefined ? { op: 'add', path: '/metadata/annotations', value: { 'fz-ct': value } } : { op: 'add', path: '/metadata/annotations/fz-ct', value }]
-          : pt === 'apply' ? { apiVersion: a.t.apiVersion, kind: a.t.kind, metadata: { name: a.name, annotations: { 'fz-ct': value } } }
-          : { metadata: { annotations: { 'fz-ct': value } } };
-        return { req: verbRequest('patch', a, c, { body: JSON.stringify(doc), contentType: ct, ...(pt === 'apply' ? { query: 'fieldManager=fuzz' } : {}) }), expect: kube };
+      const doc =
+        pt === 'json'
+          ? [
+              getPath(o, ['metadata', 'annotations']) === undefined
+                ? { op: 'add', path: '/metadata/annotations', value: { 'fz-ct': value } }
+                : { op: 'add', path: '/metadata/annotations/fz-ct', value },
+            ]
+          : pt === 'apply'
+            ? { apiVersion: a.t.apiVersion, kind: a.t.kind, metadata: { name: a.name, annotations: { 'fz-ct': value } } }
+            : { metadata: { annotations: { 'fz-ct': value } } };
+      return { req: verbRequest('patch', a, c, { body: JSON.stringify(doc), contentType: ct, ...(pt === 'apply' ? { query: 'fieldManager=fuzz' } : {}) }), expect: kube };
     });
   }
   const which = r.int(5);

@@ -12,7 +12,8 @@ const DOCUMENTS = [...DISCOVERY, '/openapi/v2', '/openapi/v3', '/openapi/v3/api/
 
 const isObject: Expect = {
   code: 'success',
-  check: (body) => (typeof body === 'object' && body !== null && !Array.isArray(body) && !JSON.stringify(body).includes(CANARY) ? undefined : `not a JSON document: ${JSON.stringify(body).slice(0, 200)}`),
+  check: (body) =>
+    typeof body === 'object' && body !== null && !Array.isArray(body) && !JSON.stringify(body).includes(CANARY) ? undefined : `not a JSON document: ${JSON.stringify(body).slice(0, 200)}`,
 };
 
 export const discovery = (r: Rand, _c: FuzzContext): FuzzCase => {
@@ -20,7 +21,15 @@ export const discovery = (r: Rand, _c: FuzzContext): FuzzCase => {
   switch (r.int(4)) {
     case 0:
     case 1: {
-      const query = r.pick(['timeout=32s', `__proto__[${CANARY}]=1&constructor=x`, 'pretty=%FF%FE', `limit=abc&watch=maybe&labelSelector=${encodeURIComponent('a in (')}`, `x=${'q'.repeat(8000)}`, 'a=%ZZ', 'a&&&b==c']);
+      const query = r.pick([
+        'timeout=32s',
+        `__proto__[${CANARY}]=1&constructor=x`,
+        'pretty=%FF%FE',
+        `limit=abc&watch=maybe&labelSelector=${encodeURIComponent('a in (')}`,
+        `x=${'q'.repeat(8000)}`,
+        'a=%ZZ',
+        'a&&&b==c',
+      ]);
       return fixed(category, 'discovery', 'discovery', { path: `${r.pick(DOCUMENTS)}?${query}`, headers: { Accept: 'application/json' } }, [isObject]);
     }
     case 2: {
@@ -28,7 +37,12 @@ export const discovery = (r: Rand, _c: FuzzContext): FuzzCase => {
       return fixed(category, 'discovery', 'discovery', { path: r.pick(DISCOVERY), headers: { Accept: accept } }, [NOT_ACCEPTABLE]);
     }
     default: {
-      const [path, expect] = r.pick([['/apis/wardle.example.com/v9', NOT_FOUND], ['/apis/wardle.example.com/v1beta1x', NOT_FOUND], ['/api/v2', NOT_FOUND], [`/apis/${CR_GROUP}/v2`, PLAIN_404]] as const);
+      const [path, expect] = r.pick([
+        ['/apis/wardle.example.com/v9', NOT_FOUND],
+        ['/apis/wardle.example.com/v1beta1x', NOT_FOUND],
+        ['/api/v2', NOT_FOUND],
+        [`/apis/${CR_GROUP}/v2`, PLAIN_404],
+      ] as const);
       return fixed(category, 'discovery', 'discovery', { path, headers: { Accept: 'application/json' } }, [expect]);
     }
   }

@@ -8,7 +8,7 @@ import { targets, type Obj, type Target } from '../targets.js';
 
 const INVALID_NAMES = ['Bad_Name', '-lead', 'trail-', 'UPPER', 'a'.repeat(254), 'dots..x', 'sp ace', 'ünï', '.', '..', 'a/b', 'a%b', 'x...'];
 /** Keys invalid for labels and annotations alike (qualified names). */
-const INVALID_KEYS: readonly Obj[] = [{ 'bad key!': 'v' }, { [`${'a'.repeat(64)}`]: 'v' }, { '/x': 'v' }, { '_k': 'v' }, { 'a/b/c': 'v' }];
+const INVALID_KEYS: readonly Obj[] = [{ 'bad key!': 'v' }, { [`${'a'.repeat(64)}`]: 'v' }, { '/x': 'v' }, { _k: 'v' }, { 'a/b/c': 'v' }];
 /** Values invalid for labels (annotation values are free text). */
 const INVALID_LABEL_VALUES: readonly Obj[] = [{ k: 'bad value!' }, { k: 'v'.repeat(64) }, { k: '-v' }];
 
@@ -30,10 +30,13 @@ export const invalidName = (r: Rand, c: FuzzContext): FuzzCase => {
   const a = aimKeep(r, c);
   const which = r.int(4);
   const meta: Obj =
-    which === 0 ? { name: r.pick(INVALID_NAMES) }
-    : which === 1 ? { generateName: r.pick(['Bad_', 'UP-', '-x', 'a'.repeat(300)]) }
-    : which === 2 ? { name: fzName(r), generateName: r.pick(['Bad_', 'UP-', '-x']) }
-    : {};
+    which === 0
+      ? { name: r.pick(INVALID_NAMES) }
+      : which === 1
+        ? { generateName: r.pick(['Bad_', 'UP-', '-x', 'a'.repeat(300)]) }
+        : which === 2
+          ? { name: fzName(r), generateName: r.pick(['Bad_', 'UP-', '-x']) }
+          : {};
   const body = { ...a.t.manifest('x', c.ns), metadata: meta };
   return fixed('invalid name', a.t.id, 'create', { method: 'POST', path: a.t.collection(c.ns), headers: JSON_HEADERS, body: JSON.stringify(body) }, [INVALID]);
 };
@@ -41,17 +44,39 @@ export const invalidName = (r: Rand, c: FuzzContext): FuzzCase => {
 export const invalidLabels = (r: Rand, c: FuzzContext): FuzzCase => {
   const field = r.pick(['labels', 'annotations']);
   const value = r.pick(field === 'labels' ? [...INVALID_KEYS, ...INVALID_LABEL_VALUES] : INVALID_KEYS);
-  return objectCase('invalid labels', r, c, (o) => setPath(o, ['metadata', field], value), () => [INVALID]);
+  return objectCase(
+    'invalid labels',
+    r,
+    c,
+    (o) => setPath(o, ['metadata', field], value),
+    () => [INVALID],
+  );
 };
 
 export const wrongGVK = (r: Rand, c: FuzzContext): FuzzCase => {
   const t0 = r.pick(targets);
   if (r.chance(0.5)) {
     const apiVersion = r.pick(['wardle.example.com/v9', 'v1', 'apps/v1', 'nonsense', 'wardle.example.com/v1alpha1', 'a/b/c', 42, 'fuzz.example.com/v2'].filter((v) => v !== t0.apiVersion));
-    return objectCase('wrong apiVersion', r, c, (o) => void (o['apiVersion'] = apiVersion), () => [BAD_REQUEST], '', t0);
+    return objectCase(
+      'wrong apiVersion',
+      r,
+      c,
+      (o) => void (o['apiVersion'] = apiVersion),
+      () => [BAD_REQUEST],
+      '',
+      t0,
+    );
   }
   const kind = r.pick(wrongKinds(t0));
-  return objectCase('wrong kind', r, c, (o) => void (o['kind'] = kind), (t) => [kindExpect(t, kind)], '', t0);
+  return objectCase(
+    'wrong kind',
+    r,
+    c,
+    (o) => void (o['kind'] = kind),
+    (t) => [kindExpect(t, kind)],
+    '',
+    t0,
+  );
 };
 
 /** Kinds that are not `t`'s: other kinds of its group-version, unknown ones, and non-strings. */

@@ -13,7 +13,11 @@ function patchCase(category: string, r: Rand, c: FuzzContext, patchType: PatchTy
   const a = aimKeep(r, c);
   const sub = opts.subresource && a.t.subresources.length > 0 && r.chance(0.3) ? r.pick(a.t.subresources) : undefined;
   const v = { verb: 'patch' as const, patchType, ...(sub ? { subresource: sub } : {}) };
-  const expect = bodyRefusal(a.t, v, kube.filter((e): e is Extract<Expect, { reason: string }> => 'reason' in e));
+  const expect = bodyRefusal(
+    a.t,
+    v,
+    kube.filter((e): e is Extract<Expect, { reason: string }> => 'reason' in e),
+  );
   const req = verbRequest('patch', a, c, { body, patchType, ...(opts.query ? { query: opts.query } : {}), ...(sub ? { subresource: sub } : {}) });
   return { category, target: a.t.id, verb: 'patch', answer: 'status', object: a.object as string, build: () => ({ req, expect }) };
 }
@@ -32,7 +36,10 @@ export const invalidPatch = (r: Rand, c: FuzzContext): FuzzCase => {
         [{ op: 'replace', path: '/metadata/labels/absent/deeper', value: 1 }],
         [{ op: 'move', from: '/nowhere', path: '/spec/x' }],
         [{ op: 'add', path: 'no-slash', value: 1 }],
-        [{ op: 'add', path: '/metadata/labels/-1', value: 'x' }, { op: 'test', path: '/metadata/uid', value: 'other' }],
+        [
+          { op: 'add', path: '/metadata/labels/-1', value: 'x' },
+          { op: 'test', path: '/metadata/uid', value: 'other' },
+        ],
       ];
       return patchCase('failing JSON patch', r, c, 'json', JSON.stringify(r.pick(ops)), [INVALID], { subresource: true });
     }
@@ -45,7 +52,10 @@ export const invalidPatch = (r: Rand, c: FuzzContext): FuzzCase => {
       return patchCase('patch to an invalid object', r, c, r.pick(['merge', 'strategic'] as const), labels, [INVALID, BAD_REQUEST].slice(0, labels.includes('"name"') ? 2 : 1));
     }
     case 5:
-      return patchCase('patch with a wrong type', r, c, 'merge', r.pick(['{"spec":"str"}', '{"metadata":{"labels":"x"}}', '{"metadata":{"labels":{"a":1}}}', '{"metadata":"x"}']), [BAD_REQUEST, INVALID]);
+      return patchCase('patch with a wrong type', r, c, 'merge', r.pick(['{"spec":"str"}', '{"metadata":{"labels":"x"}}', '{"metadata":{"labels":{"a":1}}}', '{"metadata":"x"}']), [
+        BAD_REQUEST,
+        INVALID,
+      ]);
     case 6: {
       const a = aimKeep(r, c);
       const ct = r.pick(['application/apply-patch+cbor', 'application/json', 'text/plain', 'application/x-yaml', 'APPLICATION/MERGE-PATCH+JSON', 'merge-patch', '', 'application/json-patch+json+x']);
@@ -76,7 +86,10 @@ export const smallCopies = (r: Rand, c: FuzzContext): FuzzCase => {
   const a = aimKeep(r, c);
   const value = r.str(20 + r.int(200));
   const n = 1 + r.int(6);
-  const ops = [{ op: 'add', path: '/metadata/annotations', value: { 'fz-src': value } }, ...Array.from({ length: n }, (_, i) => ({ op: 'copy', from: '/metadata/annotations/fz-src', path: `/metadata/annotations/fz-copy-${i}` }))];
+  const ops = [
+    { op: 'add', path: '/metadata/annotations', value: { 'fz-src': value } },
+    ...Array.from({ length: n }, (_, i) => ({ op: 'copy', from: '/metadata/annotations/fz-src', path: `/metadata/annotations/fz-copy-${i}` })),
+  ];
   const check = (body: unknown): string | undefined => {
     const ann = getPath(body, ['metadata', 'annotations']) as Obj | undefined;
     for (let i = 0; i < n; i++) if (ann?.[`fz-copy-${i}`] !== value) return `copy ${i} did not land: ${JSON.stringify(ann).slice(0, 300)}`;

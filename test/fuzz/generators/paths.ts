@@ -50,7 +50,13 @@ export const methodNotAllowed = (r: Rand, c: FuzzContext): FuzzCase => {
     ['PATCH', a.t.collection(c.ns)],
     ['POST', `${itemPath(a.t, c.ns, a.name)}/status`],
     ['DELETE', `${itemPath(a.t, c.ns, a.name)}/status`],
-    ...(a.t.namespaced ? [['POST', allPath(a.t)], ['PUT', allPath(a.t)], ['DELETE', allPath(a.t)]] : []),
+    ...(a.t.namespaced
+      ? [
+          ['POST', allPath(a.t)],
+          ['PUT', allPath(a.t)],
+          ['DELETE', allPath(a.t)],
+        ]
+      : []),
   ] as Array<[string, string]>);
   // kube's CRD handler serves only list and watch across namespaces; it hands the rest to the mux (plain 404).
   const acrossNamespaces = a.t.namespaced && path === allPath(a.t);

@@ -128,7 +128,14 @@ export const prototypePaths = (r: Rand, c: FuzzContext): FuzzCase => {
     [{ op: 'add', path: '/metadata/labels/__proto__', value: 'v' }],
   ];
   const body = JSON.stringify(r.pick(ops));
-  return { category: 'prototype keys (JSON-patch paths)', target: a.t.id, verb: 'patch', answer: 'status', object: a.object as string, build: () => ({ req: verbRequest('patch', a, c, { body, patchType: 'json' }), expect: [INVALID] }) };
+  return {
+    category: 'prototype keys (JSON-patch paths)',
+    target: a.t.id,
+    verb: 'patch',
+    answer: 'status',
+    object: a.object as string,
+    build: () => ({ req: verbRequest('patch', a, c, { body, patchType: 'json' }), expect: [INVALID] }),
+  };
 };
 
 /** Delete options and selectors with prototype keys: options are data (a dry run), selectors are parsed, never looked up. */
@@ -139,7 +146,14 @@ export const prototypeOptions = (r: Rand, c: FuzzContext): FuzzCase => {
   switch (r.int(3)) {
     case 0: {
       const body = JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', dryRun: ['All'], ...own(k, own(CANARY, 'yes')) });
-      return { category, target: a.t.id, verb: 'delete', answer: 'status', object: a.object as string, build: () => ({ req: verbRequest('delete', a, c, { body, contentType: 'application/json' }), expect: [SUCCESS], dryRun: true }) };
+      return {
+        category,
+        target: a.t.id,
+        verb: 'delete',
+        answer: 'status',
+        object: a.object as string,
+        build: () => ({ req: verbRequest('delete', a, c, { body, contentType: 'application/json' }), expect: [SUCCESS], dryRun: true }),
+      };
     }
     case 1: {
       const verb = r.pick(['list', 'watch', 'deletecollection'] as const);
@@ -151,7 +165,13 @@ export const prototypeOptions = (r: Rand, c: FuzzContext): FuzzCase => {
     }
     default: {
       const verb = r.pick(['get', 'list'] as const);
-      return { category, target: a.t.id, verb, answer: 'status', build: () => ({ req: verbRequest(verb, a, c, { query: `${encodeURIComponent(k)}=1&${encodeURIComponent(`${k}[${CANARY}]`)}=1` }), expect: [SUCCESS] }) };
+      return {
+        category,
+        target: a.t.id,
+        verb,
+        answer: 'status',
+        build: () => ({ req: verbRequest(verb, a, c, { query: `${encodeURIComponent(k)}=1&${encodeURIComponent(`${k}[${CANARY}]`)}=1` }), expect: [SUCCESS] }),
+      };
     }
   }
 };

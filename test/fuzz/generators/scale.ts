@@ -24,7 +24,12 @@ export const scaleValues = (r: Rand, c: FuzzContext): FuzzCase => {
     if (req.headers?.['Content-Type'] === 'application/json-patch+json') req.body = JSON.stringify([{ op: 'replace', path: '/spec/replicas', value: replicas }]);
     return fixed('scale subresource values', a.t.id, 'patch', req, expect, a.object);
   }
-  const [apiVersion, kind] = r.pick([['autoscaling/v2', 'Scale'], ['autoscaling/v1', 'Scales'], ['v1', 'Scale'], ['autoscaling/v1', 'CronTab']]);
+  const [apiVersion, kind] = r.pick([
+    ['autoscaling/v2', 'Scale'],
+    ['autoscaling/v1', 'Scales'],
+    ['v1', 'Scale'],
+    ['autoscaling/v1', 'CronTab'],
+  ]);
   const body = JSON.stringify({ apiVersion, kind, metadata: { name: a.name, namespace: c.ns }, spec: { replicas: 1 } });
   return fixed('scale subresource values', a.t.id, 'update', verbRequest('update', a, c, { body, contentType: 'application/json', subresource: 'scale' }), [BAD_REQUEST], a.object);
 };

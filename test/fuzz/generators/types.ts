@@ -9,7 +9,10 @@ import { bodyRefusal } from './verbs.js';
 
 const SHAPES: ReadonlyArray<[path: string[], value: unknown]> = [
   [['metadata', 'labels'], 'x'],
-  [['metadata', 'labels'], ['a', 'b']],
+  [
+    ['metadata', 'labels'],
+    ['a', 'b'],
+  ],
   [['metadata', 'labels', 'a'], 1],
   [['metadata', 'annotations'], 'abc'],
   [['metadata', 'annotations', 'a'], { b: 'c' }],

@@ -26,10 +26,12 @@ function splice(o: Obj, hole: Buffer): Buffer {
   return Buffer.concat([Buffer.from(text.slice(0, at)), hole, Buffer.from(text.slice(at + 8))]);
 }
 
-const annotation = (want: string) => (body: unknown): string | undefined => {
-  const got = getPath(body, ['metadata', 'annotations', 'fz-text']);
-  return got === want ? undefined : `annotation fz-text is ${JSON.stringify(got)}, want ${JSON.stringify(want)}`;
-};
+const annotation =
+  (want: string) =>
+  (body: unknown): string | undefined => {
+    const got = getPath(body, ['metadata', 'annotations', 'fz-text']);
+    return got === want ? undefined : `annotation fz-text is ${JSON.stringify(got)}, want ${JSON.stringify(want)}`;
+  };
 
 export const unicode = (r: Rand, c: FuzzContext): FuzzCase => {
   const a = aimKeep(r, c);

@@ -19,7 +19,10 @@ const annotatedWith = (value: string): Expect => ({
 const listed: Expect = { code: 'success', check: (body) => (Array.isArray((body as { items?: unknown }).items) ? undefined : `no items: ${JSON.stringify(body).slice(0, 200)}`) };
 const events: Expect = {
   code: 'success',
-  check: (body) => ((body as Array<{ type?: unknown; object?: unknown }>).every((e) => typeof e.type === 'string' && typeof e.object === 'object') ? undefined : `not watch events: ${JSON.stringify(body).slice(0, 200)}`),
+  check: (body) =>
+    (body as Array<{ type?: unknown; object?: unknown }>).every((e) => typeof e.type === 'string' && typeof e.object === 'object')
+      ? undefined
+      : `not watch events: ${JSON.stringify(body).slice(0, 200)}`,
 };
 
 /** A status every kind accepts, as a whole status or as a merge patch. */
@@ -37,7 +40,10 @@ function statusFor(t: Target, n: number): Obj {
 }
 
 function patchDoc(pt: PatchType, a: Aim, o: Obj, value: string): unknown {
-  if (pt === 'json') return getPath(o, ['metadata', 'annotations']) === undefined ? [{ op: 'add', path: '/metadata/annotations', value: { 'fz-valid': value } }] : [{ op: 'add', path: '/metadata/annotations/fz-valid', value }];
+  if (pt === 'json')
+    return getPath(o, ['metadata', 'annotations']) === undefined
+      ? [{ op: 'add', path: '/metadata/annotations', value: { 'fz-valid': value } }]
+      : [{ op: 'add', path: '/metadata/annotations/fz-valid', value }];
   if (pt === 'apply') return { apiVersion: a.t.apiVersion, kind: a.t.kind, metadata: { name: a.name, annotations: { 'fz-valid': value } } };
   return { metadata: { annotations: { 'fz-valid': value } } };
 }
@@ -72,13 +78,15 @@ function slotRequest(op: Op, a: Aim, c: FuzzContext, m: Model, draw: { value: st
       return { req, expect: pt === 'apply' ? [annotatedWith(draw.value), APPLY_NOT_SERVED] : [annotatedWith(draw.value)] };
     }
     case 'status': {
-      if (draw.n % 2 === 0) return { req: verbRequest('update', a, c, { body: JSON.stringify({ ...obj, status: statusFor(a.t, draw.n) }), contentType: 'application/json', subresource: 'status' }), expect: [SUCCESS] };
+      if (draw.n % 2 === 0)
+        return { req: verbRequest('update', a, c, { body: JSON.stringify({ ...obj, status: statusFor(a.t, draw.n) }), contentType: 'application/json', subresource: 'status' }), expect: [SUCCESS] };
       return { req: verbRequest('patch', a, c, { body: JSON.stringify({ status: statusFor(a.t, draw.n) }), patchType: 'merge', subresource: 'status' }), expect: [SUCCESS] };
     }
     case 'scale': {
       if (a.t !== crTarget) return { req: verbRequest('get', a, c, { subresource: 'status' }), expect: [SUCCESS] };
       const replicas = 1 + (draw.n % 10);
-      const check = (body: unknown): string | undefined => (getPath(body, ['spec', 'replicas']) === replicas ? undefined : `Scale spec.replicas is not ${replicas}: ${JSON.stringify(body).slice(0, 200)}`);
+      const check = (body: unknown): string | undefined =>
+        getPath(body, ['spec', 'replicas']) === replicas ? undefined : `Scale spec.replicas is not ${replicas}: ${JSON.stringify(body).slice(0, 200)}`;
       return { req: verbRequest('patch', a, c, { body: JSON.stringify({ spec: { replicas } }), patchType: 'merge', subresource: 'scale' }), expect: [{ code: 'success', check }], refresh: true };
     }
     case 'delete':
@@ -95,7 +103,14 @@ export const validSlot = (r: Rand, c: FuzzContext): FuzzCase => {
   const a: Aim = { t, name, object: keyOf(t, c, name) };
   const op = r.pick(OPS);
   const draw = { value: r.str(10), n: r.int(1000), pt: r.pick(['json', 'merge', 'strategic', 'apply'] as const) };
-  return { category: 'valid writes and reads', target: t.id, verb: op === 'status' || op === 'scale' ? 'patch' : op === 'deletecollection' ? 'deletecollection' : op === 'patch' ? 'patch' : op, answer: 'status', object: a.object as string, build: (m) => slotRequest(op, a, c, m, draw) };
+  return {
+    category: 'valid writes and reads',
+    target: t.id,
+    verb: op === 'status' || op === 'scale' ? 'patch' : op === 'deletecollection' ? 'deletecollection' : op === 'patch' ? 'patch' : op,
+    answer: 'status',
+    object: a.object as string,
+    build: (m) => slotRequest(op, a, c, m, draw),
+  };
 };
 
 /** Creates under generateName: the server picks the name; the model learns it from the answer. */
@@ -103,6 +118,13 @@ export const validGenerateName = (r: Rand, c: FuzzContext): FuzzCase => {
   const t = r.pick(targets);
   const o = t.manifest('x', c.ns);
   o['metadata'] = { generateName: 'fz-gen-', labels: { fuzz: 'yes' } };
-  const check = (body: unknown): string | undefined => (/^fz-gen-[a-z0-9]{5}$/.test(String(getPath(body, ['metadata', 'name']))) ? undefined : `generated name ${JSON.stringify(getPath(body, ['metadata', 'name']))}`);
-  return { category: 'valid writes and reads', target: t.id, verb: 'create', answer: 'status', build: () => ({ req: verbRequest('create', { t, name: 'unused' }, c, { body: JSON.stringify(o), contentType: 'application/json' }), expect: [{ code: 'success', check }] }) };
+  const check = (body: unknown): string | undefined =>
+    /^fz-gen-[a-z0-9]{5}$/.test(String(getPath(body, ['metadata', 'name']))) ? undefined : `generated name ${JSON.stringify(getPath(body, ['metadata', 'name']))}`;
+  return {
+    category: 'valid writes and reads',
+    target: t.id,
+    verb: 'create',
+    answer: 'status',
+    build: () => ({ req: verbRequest('create', { t, name: 'unused' }, c, { body: JSON.stringify(o), contentType: 'application/json' }), expect: [{ code: 'success', check }] }),
+  };
 };

@@ -32,19 +32,44 @@ const bomb = (): string => {
 
 function fragments(r: Rand): Fragment[] {
   const v = r.str(8);
-  const has = (path: string[], want: unknown) => (body: unknown): string | undefined => {
-    const got = getPath(body, path);
-    return JSON.stringify(got) === JSON.stringify(want) ? undefined : `${path.join('.')} is ${JSON.stringify(got)}, want ${JSON.stringify(want)}`;
-  };
+  const has =
+    (path: string[], want: unknown) =>
+    (body: unknown): string | undefined => {
+      const got = getPath(body, path);
+      return JSON.stringify(got) === JSON.stringify(want) ? undefined : `${path.join('.')} is ${JSON.stringify(got)}, want ${JSON.stringify(want)}`;
+    };
   const tagged: Expect[] = [SUCCESS, BAD_REQUEST, INVALID];
   // Drawn now, not when a fragment is rendered: the sequence of draws is the seed's alone.
   const broken = r.int(5);
-  const tag = r.pick(['!!binary aGVsbG8=', '!!binary //79', '!!timestamp 2001-12-14t21:59:43.10-05:00', '!fuzz x', '!<tag:fuzz.example.com,2026:x> y', '!!python/object/apply:os.system ["true"]', '!!js/function "function(){}"', '!!float .nan', '!!null ""']);
+  const tag = r.pick([
+    '!!binary aGVsbG8=',
+    '!!binary //79',
+    '!!timestamp 2001-12-14t21:59:43.10-05:00',
+    '!fuzz x',
+    '!<tag:fuzz.example.com,2026:x> y',
+    '!!python/object/apply:os.system ["true"]',
+    '!!js/function "function(){}"',
+    '!!float .nan',
+    '!!null ""',
+  ]);
   return [
     { category: 'YAML bomb', members: (m) => `"metadata": ${m}, "annotations": ${bomb()}}`, expect: [BAD_REQUEST] },
-    { category: 'invalid YAML', members: (m) => [`"metadata": ${m}, "a": b: c}`, `"metadata": ${m}, "k": [unclosed}`, `"metadata": ${m}, "x": *nope}`, `"metadata": ${m}}\t- x`, `"metadata": ${m}, "a": &x 1, "b": *y}`][broken] as string, expect: [BAD_REQUEST] },
-    { category: 'YAML aliases (valid)', members: (m) => `"metadata": ${m}, "labels": &l {"fz-alias": "${v}"}, "annotations": *l}`, expect: [{ code: 'success', check: has(['metadata', 'annotations', 'fz-alias'], v) }] },
-    { category: 'YAML merge keys (valid)', members: (m) => `"fz-base": &base {"fz-merge": "${v}"}, "metadata": ${m}, "annotations": {<<: *base, "fz-own": "${v}"}}`, expect: [{ code: 'success', check: has(['metadata', 'annotations', 'fz-merge'], v) }] },
+    {
+      category: 'invalid YAML',
+      members: (m) =>
+        [`"metadata": ${m}, "a": b: c}`, `"metadata": ${m}, "k": [unclosed}`, `"metadata": ${m}, "x": *nope}`, `"metadata": ${m}}\t- x`, `"metadata": ${m}, "a": &x 1, "b": *y}`][broken] as string,
+      expect: [BAD_REQUEST],
+    },
+    {
+      category: 'YAML aliases (valid)',
+      members: (m) => `"metadata": ${m}, "labels": &l {"fz-alias": "${v}"}, "annotations": *l}`,
+      expect: [{ code: 'success', check: has(['metadata', 'annotations', 'fz-alias'], v) }],
+    },
+    {
+      category: 'YAML merge keys (valid)',
+      members: (m) => `"fz-base": &base {"fz-merge": "${v}"}, "metadata": ${m}, "annotations": {<<: *base, "fz-own": "${v}"}}`,
+      expect: [{ code: 'success', check: has(['metadata', 'annotations', 'fz-merge'], v) }],
+    },
     { category: 'YAML tags', members: (m) => `"metadata": ${m}, "annotations": {"fz-tag": !!str 123}}`, expect: [{ code: 'success', check: has(['metadata', 'annotations', 'fz-tag'], '123') }] },
     {
       category: 'YAML tags',
@@ -58,7 +83,9 @@ function fragments(r: Rand): Fragment[] {
 
 /** The object as a YAML document whose metadata is the fragment's. */
 function render(o: Obj, f: Fragment): string {
-  const rest = Object.entries(o).filter(([k]) => k !== 'metadata').map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  const rest = Object.entries(o)
+    .filter(([k]) => k !== 'metadata')
+    .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`);
   const meta = JSON.stringify(o['metadata'] ?? {});
   return `{${[...rest, f.members(meta.slice(0, -1))].join(', ')}}`;
 }

@@ -47,7 +47,10 @@ export async function medianMs(iterations: number, fn: () => Promise<unknown> | 
 }
 
 /** A ~1 KiB ConfigMap-like value, as the anchors' measurements used. */
-export function configMap(name: string, namespace = 'default'): { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; data: Record<string, string> } {
+export function configMap(
+  name: string,
+  namespace = 'default',
+): { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; data: Record<string, string> } {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels: { app: 'bench' } }, data: { blob: 'x'.repeat(900) } };
 }
 

@@ -171,12 +171,18 @@ function shouldEscape(c: number, mode: Mode): boolean {
   if ('-_.~'.includes(ch)) return false;
   if ('$&+,/:;=?@'.includes(ch)) {
     switch (mode) {
-      case 'path': return ch === '?';
-      case 'pathSegment': return '/;,?'.includes(ch);
-      case 'userPassword': return '@/?:'.includes(ch);
-      case 'queryComponent': return true;
-      case 'fragment': return false;
-      default: break;
+      case 'path':
+        return ch === '?';
+      case 'pathSegment':
+        return '/;,?'.includes(ch);
+      case 'userPassword':
+        return '@/?:'.includes(ch);
+      case 'queryComponent':
+        return true;
+      case 'fragment':
+        return false;
+      default:
+        break;
     }
   }
   if (mode === 'fragment' && '!()*'.includes(ch)) return false;

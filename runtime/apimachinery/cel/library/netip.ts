@@ -100,7 +100,7 @@ function parseIPv6(input: string, err: (msg: string) => Error): Addr {
 export function parsePrefix(s: string): Prefix {
   const err = (msg: string): Error => new Error(`netip.ParsePrefix(${JSON.stringify(s)}): ${msg}`);
   const slash = s.lastIndexOf('/');
-  if (slash < 0) throw err('no \'/\'');
+  if (slash < 0) throw err("no '/'");
   let addr: Addr;
   try {
     addr = parseAddr(s.slice(0, slash));

@@ -59,7 +59,5 @@ function findAll(s: string, pattern: string, n: bigint): string[] {
 }
 
 export const REGEX_OVERRIDES: ReadonlyMap<string, MethodOverride> = new Map<string, MethodOverride>([
-  ['matches', ([s, pattern, ...rest]) => (typeof s === 'string' && typeof pattern === 'string' && rest.length === 0
-    ? compileRegex(pattern, '').matcher(s).find()
-    : NOT_HANDLED)],
+  ['matches', ([s, pattern, ...rest]) => (typeof s === 'string' && typeof pattern === 'string' && rest.length === 0 ? compileRegex(pattern, '').matcher(s).find() : NOT_HANDLED)],
 ]);

@@ -9,7 +9,10 @@ import { newBadRequest, newGenericServerResponse, toStatusError, type StatusErro
  */
 export class MergePatchError extends Error {
   override readonly name = 'MergePatchError';
-  constructor(message: string, readonly kind: 'BadRequest' | 'Unprocessable' | 'Other' = 'Other') {
+  constructor(
+    message: string,
+    readonly kind: 'BadRequest' | 'Unprocessable' | 'Other' = 'Other',
+  ) {
     super(message);
   }
 }

@@ -107,7 +107,10 @@ export function goFormat(v: unknown, depth = 0): string {
   if (Array.isArray(v)) return `[${v.map((x) => goFormat(x, depth + 1)).join(' ')}]`;
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return `map[${Object.keys(o).sort().map((k) => `${k}:${goFormat(o[k], depth + 1)}`).join(' ')}]`;
+    return `map[${Object.keys(o)
+      .sort()
+      .map((k) => `${k}:${goFormat(o[k], depth + 1)}`)
+      .join(' ')}]`;
   }
   return String(v);
 }

@@ -130,9 +130,7 @@ function mergePatchIntoOriginal(original: JSONObject, patch: JSONObject, schema:
     else if (foundOriginal && foundPatch) merged = mergeSliceHandler(originalList as unknown[], patchList as unknown[], sub, strategy, meta.mergeKey, false);
     else continue;
 
-    const [patchItems, serverOnly] = meta.mergeKey === ''
-      ? partitionPrimitivesByPresentInList(merged, order)
-      : partitionMapsByPresentInList(merged, order, meta.mergeKey);
+    const [patchItems, serverOnly] = meta.mergeKey === '' ? partitionPrimitivesByPresentInList(merged, order) : partitionMapsByPresentInList(merged, order, meta.mergeKey);
     const kind = sliceElementType((originalList as unknown[] | undefined) ?? [], (patchList as unknown[] | undefined) ?? []);
     setField(original, originalKey, normalizeElementOrder(patchItems, serverOnly, order, (originalList as unknown[] | undefined) ?? [], meta.mergeKey, kind));
     delete patch[originalKey];

@@ -19,14 +19,25 @@ const SERVICE = { apiVersion: 'v1', kind: 'Service' };
 
 /** A field written by hand: number, then how to write the value. */
 type Put = (w: protobuf.Writer) => void;
-const str = (n: number, s: string): Put => (w) => void w.uint32((n << 3) | 2).string(s);
-const bytes = (n: number, b: Uint8Array): Put => (w) => void w.uint32((n << 3) | 2).bytes(b);
-const varint = (n: number, v: number): Put => (w) => void w.uint32(n << 3).int64(v);
-const msg = (n: number, ...fields: Put[]): Put => (w) => {
-  w.uint32((n << 3) | 2).fork();
-  for (const f of fields) f(w);
-  w.ldelim();
-};
+const str =
+  (n: number, s: string): Put =>
+  (w) =>
+    void w.uint32((n << 3) | 2).string(s);
+const bytes =
+  (n: number, b: Uint8Array): Put =>
+  (w) =>
+    void w.uint32((n << 3) | 2).bytes(b);
+const varint =
+  (n: number, v: number): Put =>
+  (w) =>
+    void w.uint32(n << 3).int64(v);
+const msg =
+  (n: number, ...fields: Put[]): Put =>
+  (w) => {
+    w.uint32((n << 3) | 2).fork();
+    for (const f of fields) f(w);
+    w.ldelim();
+  };
 function encode(...fields: Put[]): Uint8Array {
   const w = protobuf.Writer.create();
   for (const f of fields) f(w);
@@ -90,7 +101,9 @@ describe('Go JSON semantics of decoded values', () => {
     const may1 = Date.UTC(2024, 4, 1, 10, 0, 0) / 1000;
     const withTimes = encode(msg(1, str(1, 'n'), msg(8, varint(1, may1), varint(2, 999_999_999)), msg(9)));
     assert.deepEqual(decodeAs(NAMESPACE, envelope('v1', 'Namespace', withTimes))['metadata'], {
-      name: 'n', creationTimestamp: '2024-05-01T10:00:00Z', deletionTimestamp: null,
+      name: 'n',
+      creationTimestamp: '2024-05-01T10:00:00Z',
+      deletionTimestamp: null,
     });
     const zeroCreation = encode(msg(1, str(1, 'n'), msg(8)));
     assert.deepEqual(decodeAs(NAMESPACE, envelope('v1', 'Namespace', zeroCreation))['metadata'], { name: 'n' });
@@ -103,11 +116,14 @@ describe('Go JSON semantics of decoded values', () => {
 
   test('IntOrString: type 0 is the int, type 1 the string; another type is a 400', () => {
     const port = (...fields: Put[]): Uint8Array => encode(msg(2, msg(1, varint(3, 80), msg(4, ...fields))));
-    const targetPort = (raw: Uint8Array): unknown => ((decodeAs(SERVICE, envelope('v1', 'Service', raw))['spec'] as { ports: { targetPort: unknown }[] }).ports[0]!.targetPort);
+    const targetPort = (raw: Uint8Array): unknown => (decodeAs(SERVICE, envelope('v1', 'Service', raw))['spec'] as { ports: { targetPort: unknown }[] }).ports[0]!.targetPort;
     assert.equal(targetPort(port(varint(1, 0), varint(2, 8080), str(3, 'ignored'))), 8080);
     assert.equal(targetPort(port(varint(1, 1), varint(2, 7), str(3, 'http'))), 'http');
     assert.equal(targetPort(port()), 0);
-    assert.match(badRequest(() => targetPort(port(varint(1, 2)))), /impossible IntOrString\.Type 2$/);
+    assert.match(
+      badRequest(() => targetPort(port(varint(1, 2)))),
+      /impossible IntOrString\.Type 2$/,
+    );
   });
 
   test('maps are repeated {key=1, value=2} entries; a later key wins; missing key or value is ""', () => {
@@ -134,7 +150,12 @@ describe('Go JSON semantics of decoded values', () => {
       w.uint32((91 << 3) | 1).fixed64(7);
       w.uint32((92 << 3) | 5).fixed32(7);
       w.uint32((93 << 3) | 2).string('skip me');
-      w.uint32((94 << 3) | 3).uint32((1 << 3) | 0).uint32(1).uint32((95 << 3) | 3).uint32((95 << 3) | 4).uint32((94 << 3) | 4);
+      w.uint32((94 << 3) | 3)
+        .uint32((1 << 3) | 0)
+        .uint32(1)
+        .uint32((95 << 3) | 3)
+        .uint32((95 << 3) | 4)
+        .uint32((94 << 3) | 4);
     };
     const raw = encode(unknowns, msg(1, unknowns, str(1, 'kept')));
     assert.deepEqual(decodeAs(NAMESPACE, envelope('v1', 'Namespace', raw)), { kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'kept' }, spec: {}, status: {} });
@@ -142,7 +163,13 @@ describe('Go JSON semantics of decoded values', () => {
 
   test('repeated varints are read packed and unpacked', () => {
     const scheme = new ProtobufScheme([{ apiVersion: 't.io/v1', messages: [{ name: 't.Counts', kind: 'Counts', fields: [{ name: 'n', number: 1, type: 'int32', cardinality: 'repeated' }] }] }]);
-    const packed: Put = (w) => void w.uint32((1 << 3) | 2).fork().int32(1).int32(-2).ldelim();
+    const packed: Put = (w) =>
+      void w
+        .uint32((1 << 3) | 2)
+        .fork()
+        .int32(1)
+        .int32(-2)
+        .ldelim();
     const raw = encode(packed, varint(1, 3));
     assert.deepEqual(decodeProtobufObject(envelope('t.io/v1', 'Counts', raw), { into: { apiVersion: 't.io/v1', kind: 'Counts' }, scheme }), { kind: 'Counts', apiVersion: 't.io/v1', n: [1, -2, 3] });
   });
@@ -152,7 +179,10 @@ describe('Go JSON semantics of decoded values', () => {
     assert.deepEqual(decodeAs(NAMESPACE, envelope('', '', raw))['metadata'], { name: 'n' });
     const svc = decodeAs(NAMESPACE, envelope('v1', 'Service', raw));
     assert.equal(svc['kind'], 'Service', 'the pipeline then answers 400 for the kind mismatch');
-    assert.equal(badRequest(() => decodeAs(NAMESPACE, envelope('v1', 'Pod', raw))), 'Pod in version "v1" cannot be handled as a Namespace: no kind "Pod" is registered for version "v1"');
+    assert.equal(
+      badRequest(() => decodeAs(NAMESPACE, envelope('v1', 'Pod', raw))),
+      'Pod in version "v1" cannot be handled as a Namespace: no kind "Pod" is registered for version "v1"',
+    );
   });
 
   test('DeleteOptions decode under any apiVersion (typed clients send their own group version)', () => {
@@ -167,20 +197,22 @@ describe('Go JSON semantics of decoded values', () => {
 describe('well-known types (test descriptors)', () => {
   const pkg: ProtobufPackage = {
     apiVersion: 't.io/v1',
-    messages: [{
-      name: 't.Widget',
-      kind: 'Widget',
-      fields: [
-        { name: 'micro', number: 1, type: 'MicroTime', pointer: true, omitEmpty: true },
-        { name: 'size', number: 2, type: 'Quantity', omitEmpty: true },
-        { name: 'raw', number: 3, type: 'RawExtension', omitEmpty: true },
-        { name: 'fields', number: 4, type: 'FieldsV1', pointer: true, omitEmpty: true },
-        { name: 'data', number: 5, type: 'bytes', omitEmpty: true },
-        { name: 'blob', number: 6, type: 'bytes' },
-        { name: 'names', number: 7, type: 'string', cardinality: 'repeated' },
-        { name: 'when', number: 8, type: 'Time', cardinality: 'repeated', omitEmpty: true },
-      ],
-    }],
+    messages: [
+      {
+        name: 't.Widget',
+        kind: 'Widget',
+        fields: [
+          { name: 'micro', number: 1, type: 'MicroTime', pointer: true, omitEmpty: true },
+          { name: 'size', number: 2, type: 'Quantity', omitEmpty: true },
+          { name: 'raw', number: 3, type: 'RawExtension', omitEmpty: true },
+          { name: 'fields', number: 4, type: 'FieldsV1', pointer: true, omitEmpty: true },
+          { name: 'data', number: 5, type: 'bytes', omitEmpty: true },
+          { name: 'blob', number: 6, type: 'bytes' },
+          { name: 'names', number: 7, type: 'string', cardinality: 'repeated' },
+          { name: 'when', number: 8, type: 'Time', cardinality: 'repeated', omitEmpty: true },
+        ],
+      },
+    ],
   };
   const scheme = new ProtobufScheme([pkg]);
   const widget = (...fields: Put[]): Record<string, unknown> =>
@@ -199,53 +231,97 @@ describe('well-known types (test descriptors)', () => {
       bytes(5, Buffer.from([1, 2, 3])),
       bytes(6, new Uint8Array(0)),
       str(7, 'x'),
-      msg(8, varint(1, 0)), msg(8),
+      msg(8, varint(1, 0)),
+      msg(8),
     );
     assert.deepEqual(got, {
-      kind: 'Widget', apiVersion: 't.io/v1',
-      micro: '2024-05-01T10:00:00.123456Z', size: '500m', raw: { a: [1] }, fields: { 'f:metadata': {} },
-      data: 'AQID', blob: '', names: ['x'], when: ['1970-01-01T00:00:00Z', null],
+      kind: 'Widget',
+      apiVersion: 't.io/v1',
+      micro: '2024-05-01T10:00:00.123456Z',
+      size: '500m',
+      raw: { a: [1] },
+      fields: { 'f:metadata': {} },
+      data: 'AQID',
+      blob: '',
+      names: ['x'],
+      when: ['1970-01-01T00:00:00Z', null],
     });
   });
 
   test('values Go could not write as JSON are a 400', () => {
-    assert.match(badRequest(() => widget(msg(2, str(1, 'lots')))), /quantities must match the regular expression/);
-    assert.match(badRequest(() => widget(msg(3, bytes(1, Buffer.from('{not json')))) ), /RawExtension does not hold valid JSON$/);
-    assert.match(badRequest(() => widget(msg(3, bytes(1, Buffer.from([0x6b, 0x38, 0x73, 0x00, 1]))))), /RawExtension holds a protobuf-encoded object/);
-    assert.match(badRequest(() => widget(msg(1, varint(1, 300_000_000_000)))), /year outside of range \[0,9999\]$/);
+    assert.match(
+      badRequest(() => widget(msg(2, str(1, 'lots')))),
+      /quantities must match the regular expression/,
+    );
+    assert.match(
+      badRequest(() => widget(msg(3, bytes(1, Buffer.from('{not json'))))),
+      /RawExtension does not hold valid JSON$/,
+    );
+    assert.match(
+      badRequest(() => widget(msg(3, bytes(1, Buffer.from([0x6b, 0x38, 0x73, 0x00, 1]))))),
+      /RawExtension holds a protobuf-encoded object/,
+    );
+    assert.match(
+      badRequest(() => widget(msg(1, varint(1, 300_000_000_000)))),
+      /year outside of range \[0,9999\]$/,
+    );
   });
 
   test('raw JSON nests no deeper than a JSON body; __proto__ keys in it are fields', () => {
     const deep = (n: number): Buffer => Buffer.from('{"a":'.repeat(n) + '1' + '}'.repeat(n));
-    assert.match(badRequest(() => widget(msg(3, bytes(1, deep(1001))))), /RawExtension does not hold valid JSON$/);
+    assert.match(
+      badRequest(() => widget(msg(3, bytes(1, deep(1001))))),
+      /RawExtension does not hold valid JSON$/,
+    );
     assert.ok(widget(msg(3, bytes(1, deep(1000))))['raw']);
     const got = widget(msg(4, bytes(1, Buffer.from('{"__proto__":{"isAdmin":true},"f:constructor":{}}'))));
     assert.equal(JSON.stringify(got['fields']), '{"__proto__":{"isAdmin":true},"f:constructor":{}}');
-    assert.equal((({}) as Record<string, unknown>)['isAdmin'], undefined);
+    assert.equal(({} as Record<string, unknown>)['isAdmin'], undefined);
   });
 });
 
 describe('malformed bodies are 400 BadRequest, never a crash', () => {
   const valid = Buffer.from(fixture.cases[1]!.protobuf, 'hex');
 
-  test('kube\'s wording for the envelope and for the object', () => {
-    assert.equal(badRequest(() => decodeAs(NAMESPACE, Buffer.alloc(0))), 'the object provided is unrecognized (must be of type Namespace): empty data (<empty>)');
+  test("kube's wording for the envelope and for the object", () => {
+    assert.equal(
+      badRequest(() => decodeAs(NAMESPACE, Buffer.alloc(0))),
+      'the object provided is unrecognized (must be of type Namespace): empty data (<empty>)',
+    );
     assert.equal(
       badRequest(() => decodeAs(NAMESPACE, Buffer.from('{"kind":"Namespace"}'))),
       'the object provided is unrecognized (must be of type Namespace): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] ({"kind":"Namespace"})',
     );
-    assert.equal(badRequest(() => decodeAs(NAMESPACE, Buffer.from([0x6b, 0x38, 0x73, 0x00]))), 'the object provided is unrecognized (must be of type Namespace): empty body (6b387300)');
+    assert.equal(
+      badRequest(() => decodeAs(NAMESPACE, Buffer.from([0x6b, 0x38, 0x73, 0x00]))),
+      'the object provided is unrecognized (must be of type Namespace): empty body (6b387300)',
+    );
     assert.equal(
       badRequest(() => decodeAs(SERVICE, valid.subarray(0, 40))),
       'the object provided is unrecognized (must be of type Service): unexpected EOF (6b3873000a0d0a02763112075365727669636512690a1f0a037765621200 ...)',
     );
     const truncatedRaw = encode(msg(1, str(1, 'name'))).subarray(0, 4);
-    assert.equal(badRequest(() => decodeAs(SERVICE, envelope('v1', 'Service', truncatedRaw))), 'Service in version "v1" cannot be handled as a Service: unexpected EOF');
-    assert.equal(badRequest(() => decodeAs(NAMESPACE, envelope('v1', 'Namespace', encode(varint(1, 5))))), 'Namespace in version "v1" cannot be handled as a Namespace: proto: wrong wireType = 0 for field metadata');
-    assert.equal(badRequest(() => decodeAs(NAMESPACE, envelope('v1', 'Namespace', Buffer.from([0x00, 0x00])))), 'Namespace in version "v1" cannot be handled as a Namespace: proto: Namespace: illegal tag 0 (wire type 0)');
-    assert.equal(badRequest(() => decodeAs(NAMESPACE, envelope('v1', 'Namespace', Buffer.from([0xd0, 0x05, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])))), 'Namespace in version "v1" cannot be handled as a Namespace: proto: integer overflow');
+    assert.equal(
+      badRequest(() => decodeAs(SERVICE, envelope('v1', 'Service', truncatedRaw))),
+      'Service in version "v1" cannot be handled as a Service: unexpected EOF',
+    );
+    assert.equal(
+      badRequest(() => decodeAs(NAMESPACE, envelope('v1', 'Namespace', encode(varint(1, 5))))),
+      'Namespace in version "v1" cannot be handled as a Namespace: proto: wrong wireType = 0 for field metadata',
+    );
+    assert.equal(
+      badRequest(() => decodeAs(NAMESPACE, envelope('v1', 'Namespace', Buffer.from([0x00, 0x00])))),
+      'Namespace in version "v1" cannot be handled as a Namespace: proto: Namespace: illegal tag 0 (wire type 0)',
+    );
+    assert.equal(
+      badRequest(() => decodeAs(NAMESPACE, envelope('v1', 'Namespace', Buffer.from([0xd0, 0x05, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])))),
+      'Namespace in version "v1" cannot be handled as a Namespace: proto: integer overflow',
+    );
     // Without a kind (DELETE bodies) the messages are bare, as decodeBody's are.
-    assert.equal(badRequest(() => decodeProtobufObject(Buffer.alloc(0), { into: { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' } })), 'empty data');
+    assert.equal(
+      badRequest(() => decodeProtobufObject(Buffer.alloc(0), { into: { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' } })),
+      'empty data',
+    );
   });
 
   test('every truncation of a real body decodes or is a 400', () => {

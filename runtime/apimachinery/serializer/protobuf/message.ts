@@ -136,12 +136,17 @@ function fieldJSON(field: CompiledField, seen: Occurrence | undefined, depth: nu
 /** Only scalars are zero for omitempty: encoding/json never omits a struct. */
 function isZeroScalar(d: FieldDescriptor, value: unknown): boolean {
   switch (d.type) {
-    case 'string': return value === '';
-    case 'bool': return value === false;
+    case 'string':
+      return value === '';
+    case 'bool':
+      return value === false;
     case 'int32':
-    case 'int64': return value === 0;
-    case 'bytes': return value === null || value === '';
-    default: return false;
+    case 'int64':
+      return value === 0;
+    case 'bytes':
+      return value === null || value === '';
+    default:
+      return false;
   }
 }
 
@@ -150,18 +155,27 @@ function valueJSON(field: CompiledField, scalar: Scalar | undefined, chunks: rea
   const d = field.descriptor;
   const merged = chunks.length === 0 ? undefined : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   switch (d.type) {
-    case 'string': return scalar ?? '';
-    case 'bool': return scalar ?? false;
+    case 'string':
+      return scalar ?? '';
+    case 'bool':
+      return scalar ?? false;
     case 'int32':
-    case 'int64': return scalar ?? 0;
-    case 'bytes': return scalar instanceof Uint8Array ? Buffer.from(scalar.buffer, scalar.byteOffset, scalar.byteLength).toString('base64') : null;
+    case 'int64':
+      return scalar ?? 0;
+    case 'bytes':
+      return scalar instanceof Uint8Array ? Buffer.from(scalar.buffer, scalar.byteOffset, scalar.byteLength).toString('base64') : null;
     case 'Time':
-    case 'MicroTime': return formatTime(readTime(chunks.at(-1), d.type === 'MicroTime'), d.type === 'MicroTime');
-    case 'IntOrString': return intOrStringJSON(merged);
-    case 'Quantity': return quantityJSON(chunks.at(-1));
+    case 'MicroTime':
+      return formatTime(readTime(chunks.at(-1), d.type === 'MicroTime'), d.type === 'MicroTime');
+    case 'IntOrString':
+      return intOrStringJSON(merged);
+    case 'Quantity':
+      return quantityJSON(chunks.at(-1));
     case 'RawExtension':
-    case 'FieldsV1': return rawJSON(merged, d.type);
-    case 'message': return decodeMessage(merged ?? new Uint8Array(0), field.message!, depth + 1);
+    case 'FieldsV1':
+      return rawJSON(merged, d.type);
+    case 'message':
+      return decodeMessage(merged ?? new Uint8Array(0), field.message!, depth + 1);
   }
 }
 

@@ -36,7 +36,13 @@ const testPackage: ProtobufPackage = {
         { name: 'count', number: 15, type: 'int32', pointer: true },
       ],
     },
-    { name: 'test.Part', fields: [{ name: 'n', number: 1, type: 'int32' }, { name: 'label', number: 2, type: 'string', omitEmpty: true }] },
+    {
+      name: 'test.Part',
+      fields: [
+        { name: 'n', number: 1, type: 'int32' },
+        { name: 'label', number: 2, type: 'string', omitEmpty: true },
+      ],
+    },
   ],
 };
 
@@ -73,19 +79,28 @@ function randomStruct(message: MessageDescriptor, rng: Rng, depth: number): Stru
 
 function randomElement(f: FieldDescriptor, rng: Rng, depth: number): unknown {
   switch (f.type) {
-    case 'string': return pick(rng, ['', 'a', 'ü ✓ x', 'ClusterIP']);
-    case 'bool': return rng() < 0.5;
-    case 'int32': return pick(rng, [0, 1, -1, 8080, 2147483647, -2147483648]);
-    case 'int64': return pick(rng, [0, 1, -1, 30, 2 ** 40, -(2 ** 40)]);
-    case 'bytes': return pick(rng, [undefined, new Uint8Array(0), new Uint8Array([1, 2, 254])]);
+    case 'string':
+      return pick(rng, ['', 'a', 'ü ✓ x', 'ClusterIP']);
+    case 'bool':
+      return rng() < 0.5;
+    case 'int32':
+      return pick(rng, [0, 1, -1, 8080, 2147483647, -2147483648]);
+    case 'int64':
+      return pick(rng, [0, 1, -1, 30, 2 ** 40, -(2 ** 40)]);
+    case 'bytes':
+      return pick(rng, [undefined, new Uint8Array(0), new Uint8Array([1, 2, 254])]);
     case 'Time':
     case 'MicroTime':
       return rng() < 0.3 ? { zero: true } : { zero: false, seconds: Math.floor(rng() * 4_102_444_800), nanos: f.type === 'MicroTime' ? Math.floor(rng() * 1e9) : 0 };
-    case 'IntOrString': return rng() < 0.5 ? { type: 0, intVal: pick(rng, [0, 80, 65535]) } : { type: 1, strVal: pick(rng, ['', 'http', 'metrics']) };
-    case 'Quantity': return pick(rng, [undefined, '0', '500m', '2Gi', '1e3']);
+    case 'IntOrString':
+      return rng() < 0.5 ? { type: 0, intVal: pick(rng, [0, 80, 65535]) } : { type: 1, strVal: pick(rng, ['', 'http', 'metrics']) };
+    case 'Quantity':
+      return pick(rng, [undefined, '0', '500m', '2Gi', '1e3']);
     case 'RawExtension':
-    case 'FieldsV1': return pick(rng, [undefined, { a: [1, 'x'] }, { 'f:metadata': { 'f:labels': {} } }]);
-    case 'message': return randomStruct(messages.get(f.message!)!, rng, depth + 1);
+    case 'FieldsV1':
+      return pick(rng, [undefined, { a: [1, 'x'] }, { 'f:metadata': { 'f:labels': {} } }]);
+    case 'message':
+      return randomStruct(messages.get(f.message!)!, rng, depth + 1);
   }
 }
 
@@ -134,25 +149,45 @@ function writeElement(w: protobuf.Writer, f: FieldDescriptor, v: unknown, rng: R
   if (f.type === 'bytes' && v === undefined) return; // gogo writes a nil []byte as nothing
   w.uint32((f.number << 3) | 2);
   switch (f.type) {
-    case 'string': w.string(v as string); return;
-    case 'bytes': w.bytes(v as Uint8Array); return;
-    case 'message': w.fork(); writeStruct(w, v as Struct, rng); w.ldelim(); return;
-    default: break;
+    case 'string':
+      w.string(v as string);
+      return;
+    case 'bytes':
+      w.bytes(v as Uint8Array);
+      return;
+    case 'message':
+      w.fork();
+      writeStruct(w, v as Struct, rng);
+      w.ldelim();
+      return;
+    default:
+      break;
   }
   w.fork();
   switch (f.type) {
     case 'Time':
     case 'MicroTime': {
       const t = v as Time;
-      if (!t.zero) w.uint32(1 << 3).int64(t.seconds).uint32(2 << 3).int32(t.nanos);
+      if (!t.zero)
+        w.uint32(1 << 3)
+          .int64(t.seconds)
+          .uint32(2 << 3)
+          .int32(t.nanos);
       break;
     }
     case 'IntOrString': {
       const i = v as IntOrString;
-      w.uint32(1 << 3).int64(i.type).uint32(2 << 3).int32(i.type === 0 ? i.intVal : 0).uint32((3 << 3) | 2).string(i.type === 1 ? i.strVal : '');
+      w.uint32(1 << 3)
+        .int64(i.type)
+        .uint32(2 << 3)
+        .int32(i.type === 0 ? i.intVal : 0)
+        .uint32((3 << 3) | 2)
+        .string(i.type === 1 ? i.strVal : '');
       break;
     }
-    case 'Quantity': w.uint32((1 << 3) | 2).string((v as string | undefined) ?? '0'); break;
+    case 'Quantity':
+      w.uint32((1 << 3) | 2).string((v as string | undefined) ?? '0');
+      break;
     case 'RawExtension':
     case 'FieldsV1':
       if (v !== undefined) w.uint32((1 << 3) | 2).bytes(Buffer.from(JSON.stringify(v)));
@@ -194,8 +229,10 @@ function elementJSON(f: FieldDescriptor, v: unknown): unknown {
     case 'string':
     case 'bool':
     case 'int32':
-    case 'int64': return v;
-    case 'bytes': return v === undefined ? null : Buffer.from(v as Uint8Array).toString('base64');
+    case 'int64':
+      return v;
+    case 'bytes':
+      return v === undefined ? null : Buffer.from(v as Uint8Array).toString('base64');
     case 'Time':
     case 'MicroTime': {
       const t = v as Time;
@@ -207,10 +244,13 @@ function elementJSON(f: FieldDescriptor, v: unknown): unknown {
       const i = v as IntOrString;
       return i.type === 0 ? i.intVal : i.strVal;
     }
-    case 'Quantity': return (v as string | undefined) ?? '0';
+    case 'Quantity':
+      return (v as string | undefined) ?? '0';
     case 'RawExtension':
-    case 'FieldsV1': return v ?? null;
-    case 'message': return goJSON(v as Struct);
+    case 'FieldsV1':
+      return v ?? null;
+    case 'message':
+      return goJSON(v as Struct);
   }
 }
 
@@ -229,7 +269,12 @@ describe('protobuf round trip: random Go values of every kind decode to their Go
 
   test('the generated descriptors cover the served kinds, Scale and DeleteOptions', () => {
     assert.deepEqual(kinds.map((k) => `${k.apiVersion} ${k.message.kind}`).sort(), [
-      'autoscaling/v1 Scale', 'meta.k8s.io/v1 DeleteOptions', 'test.example.com/v1 Gadget', 'v1 Endpoints', 'v1 Namespace', 'v1 Service',
+      'autoscaling/v1 Scale',
+      'meta.k8s.io/v1 DeleteOptions',
+      'test.example.com/v1 Gadget',
+      'v1 Endpoints',
+      'v1 Namespace',
+      'v1 Service',
     ]);
   });
 
@@ -239,7 +284,13 @@ describe('protobuf round trip: random Go values of every kind decode to their Go
       for (let i = 0; i < 200; i++) {
         const value = randomStruct(message, rng, 0);
         const w = protobuf.Writer.create();
-        w.uint32((1 << 3) | 2).fork().uint32((1 << 3) | 2).string(apiVersion).uint32((2 << 3) | 2).string(message.kind!).ldelim();
+        w.uint32((1 << 3) | 2)
+          .fork()
+          .uint32((1 << 3) | 2)
+          .string(apiVersion)
+          .uint32((2 << 3) | 2)
+          .string(message.kind!)
+          .ldelim();
         w.uint32((2 << 3) | 2).fork();
         writeStruct(w, value, rng);
         w.ldelim();

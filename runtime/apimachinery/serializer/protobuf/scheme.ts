@@ -44,7 +44,13 @@ export class ProtobufScheme {
       for (const descriptor of pkg.messages) {
         const fields: CompiledField[] = descriptor.fields.map((field) => {
           const compiled: { descriptor: FieldDescriptor; message: CompiledMessage | undefined } = { descriptor: field, message: undefined };
-          if (field.type === 'message') pending.push({ field, set: (m) => { compiled.message = m; } });
+          if (field.type === 'message')
+            pending.push({
+              field,
+              set: (m) => {
+                compiled.message = m;
+              },
+            });
           return compiled;
         });
         const message: CompiledMessage = { descriptor, fields, byNumber: new Map(fields.map((f) => [f.descriptor.number, f])) };

@@ -26,7 +26,10 @@ const UNEXPECTED_EOF = 'unexpected EOF';
 export class FieldReader {
   private readonly reader: protobuf.Reader;
 
-  constructor(private readonly data: Uint8Array, private readonly messageName: string) {
+  constructor(
+    private readonly data: Uint8Array,
+    private readonly messageName: string,
+  ) {
     this.reader = protobuf.Reader.create(data);
   }
 
@@ -94,16 +97,27 @@ export class FieldReader {
     let type = wireType;
     for (;;) {
       switch (type) {
-        case WIRE_VARINT: this.int64(); break; // reads, so that a varint over 10 bytes fails as Go's skip fails
-        case WIRE_FIXED64: this.guard(() => this.reader.skip(8)); break;
-        case WIRE_BYTES: this.bytes(); break;
-        case WIRE_FIXED32: this.guard(() => this.reader.skip(4)); break;
-        case WIRE_START_GROUP: depth++; break;
+        case WIRE_VARINT:
+          this.int64();
+          break; // reads, so that a varint over 10 bytes fails as Go's skip fails
+        case WIRE_FIXED64:
+          this.guard(() => this.reader.skip(8));
+          break;
+        case WIRE_BYTES:
+          this.bytes();
+          break;
+        case WIRE_FIXED32:
+          this.guard(() => this.reader.skip(4));
+          break;
+        case WIRE_START_GROUP:
+          depth++;
+          break;
         case WIRE_END_GROUP:
           if (depth === 0) throw new ProtobufDecodeError(`proto: ${this.messageName}: wiretype end group for non-group`);
           depth--;
           break;
-        default: throw new ProtobufDecodeError(`proto: illegal wireType ${type}`);
+        default:
+          throw new ProtobufDecodeError(`proto: illegal wireType ${type}`);
       }
       if (depth === 0) return;
       type = this.uint32() & 7;
