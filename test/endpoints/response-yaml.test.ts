@@ -15,3 +15,14 @@ test('a YAML response quotes every string YAML 1.1 or go-yaml v2 would read as a
   for (const version of ['1.1', '1.2'] as const) assert.deepEqual(parse(text, { version }), object, `read back as YAML ${version}`);
   assert.match(text, /^ {4}"?on"?: "y"$/m);
 });
+
+test('number-like strings of a megabyte are encoded in linear time (no backtracking on underscores)', () => {
+  // Quadratic before: 80 kB of `-___…1___…x` held the event loop for 3.5 s; a megabyte would
+  // hold it for minutes. The bound is generous: linear work takes milliseconds.
+  const n = 500_000;
+  const hostile = ['-' + '_'.repeat(n) + '1' + '_'.repeat(n) + 'x', '1e' + '_'.repeat(2 * n) + 'x', '1' + '0'.repeat(n) + 'e' + '_'.repeat(n) + 'x'];
+  const started = performance.now();
+  const text = encode(YAML_SERIALIZER, { data: Object.fromEntries(hostile.map((s, i) => [`k${i}`, s])) }, false);
+  assert.ok(performance.now() - started < 20_000, `took ${Math.round(performance.now() - started)} ms`);
+  assert.deepEqual(parse(text, { version: '1.1' }), { data: Object.fromEntries(hostile.map((s, i) => [`k${i}`, s])) });
+});
