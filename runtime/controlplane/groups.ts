@@ -18,12 +18,22 @@ export function isBuiltinGroup(name: string): boolean {
 }
 
 /**
- * The built-in groups, then the given ones, each group name once: the first definition of a name
- * wins, so a project's generated index that lists the built-in groups too gives the same set.
+ * The built-in groups, then the given ones, each group once. A project's generated index may list
+ * the built-in groups too (this repository's does): the same definition given twice is one group.
+ * Two different definitions of one group name are an error, never a silent choice: a project that
+ * redefines a built-in group (or lists two of its own under one name) would otherwise be served
+ * something other than what it wrote.
  */
 export function withBuiltinGroups(groups: readonly APIGroupDefinition[]): readonly APIGroupDefinition[] {
   const byName = new Map<string, APIGroupDefinition>();
-  for (const g of [...BUILTIN_GROUPS, ...groups]) if (!byName.has(g.name)) byName.set(g.name, g);
+  for (const g of [...BUILTIN_GROUPS, ...groups]) {
+    const seen = byName.get(g.name);
+    if (seen === undefined) byName.set(g.name, g);
+    else if (seen !== g) {
+      const what = g.name === '' ? 'the core group' : `group "${g.name}"`;
+      throw new Error(`${what} is defined twice${isBuiltinGroup(g.name) ? ' (it is built in: a project cannot define it again)' : ''}`);
+    }
+  }
   return [...byName.values()];
 }
 

@@ -137,17 +137,14 @@ describe('the group seam: which server serves a group', () => {
     }
   });
 
-  test('the built-in groups come first and are never replaced; given groups are deduplicated by name', () => {
+  test('the built-in groups come first; the same definition given twice is one group, two definitions of one name an error', () => {
     const names = (groups: readonly APIGroupDefinition[]): string[] => groups.map((g) => g.name);
     assert.deepEqual(names(withBuiltinGroups([])), names(BUILTIN_GROUPS));
-    const installed = withBuiltinGroups([...apiGroups, testGroup]);
+    const installed = withBuiltinGroups([...apiGroups, ...apiGroups]);
     assert.deepEqual(names(installed), ['', 'apiextensions.k8s.io', 'apiregistration.k8s.io', GROUP]);
     assert.ok(installed.every((g, i) => i >= BUILTIN_GROUPS.length || g === BUILTIN_GROUPS[i]));
-    assert.equal(
-      installed[3],
-      apiGroups.find((g) => g.name === GROUP),
-      'the first definition of a name wins',
-    );
+    assert.throws(() => withBuiltinGroups([...apiGroups, testGroup]), new RegExp(`^Error: group "${GROUP.replaceAll('.', '\\.')}" is defined twice$`));
+    assert.throws(() => withBuiltinGroups([{ ...BUILTIN_GROUPS[0]! }]), /^Error: the core group is defined twice \(it is built in: a project cannot define it again\)$/);
   });
 
   test("a standalone aggregated server serves the given groups but the control plane's own, by default", () => {
