@@ -2,7 +2,10 @@
 
 import { ApiextensionsV1Client } from './apiextensions/v1/index.js';
 import { ApiregistrationV1Client } from './apiregistration/v1/index.js';
+import { AuthenticationV1Client } from './authentication/v1/index.js';
+import { AuthorizationV1Client } from './authorization/v1/index.js';
 import { CoreV1Client } from './core/v1/index.js';
+import { RbacV1Client } from './rbac/v1/index.js';
 import { StableV1Client } from './stable/v1/index.js';
 import { WardleV1alpha1Client } from './wardle/v1alpha1/index.js';
 import { WardleV1beta1Client } from './wardle/v1beta1/index.js';
@@ -13,6 +16,9 @@ export class Clientset {
   readonly #coreV1: CoreV1Client;
   readonly #apiextensionsV1: ApiextensionsV1Client;
   readonly #apiregistrationV1: ApiregistrationV1Client;
+  readonly #authenticationV1: AuthenticationV1Client;
+  readonly #authorizationV1: AuthorizationV1Client;
+  readonly #rbacV1: RbacV1Client;
   readonly #stableV1: StableV1Client;
   readonly #wardleV1beta1: WardleV1beta1Client;
   readonly #wardleV1alpha1: WardleV1alpha1Client;
@@ -21,6 +27,9 @@ export class Clientset {
     this.#coreV1 = new CoreV1Client(rest);
     this.#apiextensionsV1 = new ApiextensionsV1Client(rest);
     this.#apiregistrationV1 = new ApiregistrationV1Client(rest);
+    this.#authenticationV1 = new AuthenticationV1Client(rest);
+    this.#authorizationV1 = new AuthorizationV1Client(rest);
+    this.#rbacV1 = new RbacV1Client(rest);
     this.#stableV1 = new StableV1Client(rest);
     this.#wardleV1beta1 = new WardleV1beta1Client(rest);
     this.#wardleV1alpha1 = new WardleV1alpha1Client(rest);
@@ -36,6 +45,18 @@ export class Clientset {
 
   apiregistrationV1(): ApiregistrationV1Client {
     return this.#apiregistrationV1;
+  }
+
+  authenticationV1(): AuthenticationV1Client {
+    return this.#authenticationV1;
+  }
+
+  authorizationV1(): AuthorizationV1Client {
+    return this.#authorizationV1;
+  }
+
+  rbacV1(): RbacV1Client {
+    return this.#rbacV1;
   }
 
   stableV1(): StableV1Client {

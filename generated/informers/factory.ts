@@ -3,9 +3,15 @@
 import type { Clientset } from '../clientset/index.js';
 import { type CustomResourceDefinitionInformer as ApiextensionsV1CustomResourceDefinitionInformer, newCustomResourceDefinitionInformer as newApiextensionsV1CustomResourceDefinitionInformer } from './apiextensions/v1/customresourcedefinition.js';
 import { type APIServiceInformer as ApiregistrationV1APIServiceInformer, newAPIServiceInformer as newApiregistrationV1APIServiceInformer } from './apiregistration/v1/apiservice.js';
+import { type ConfigMapInformer as CoreV1ConfigMapInformer, newConfigMapInformer as newCoreV1ConfigMapInformer } from './core/v1/configmap.js';
 import { type EndpointsInformer as CoreV1EndpointsInformer, newEndpointsInformer as newCoreV1EndpointsInformer } from './core/v1/endpoints.js';
 import { type NamespaceInformer as CoreV1NamespaceInformer, newNamespaceInformer as newCoreV1NamespaceInformer } from './core/v1/namespace.js';
 import { type ServiceInformer as CoreV1ServiceInformer, newServiceInformer as newCoreV1ServiceInformer } from './core/v1/service.js';
+import { type ServiceAccountInformer as CoreV1ServiceAccountInformer, newServiceAccountInformer as newCoreV1ServiceAccountInformer } from './core/v1/serviceaccount.js';
+import { type ClusterRoleInformer as RbacV1ClusterRoleInformer, newClusterRoleInformer as newRbacV1ClusterRoleInformer } from './rbac/v1/clusterrole.js';
+import { type ClusterRoleBindingInformer as RbacV1ClusterRoleBindingInformer, newClusterRoleBindingInformer as newRbacV1ClusterRoleBindingInformer } from './rbac/v1/clusterrolebinding.js';
+import { type RoleInformer as RbacV1RoleInformer, newRoleInformer as newRbacV1RoleInformer } from './rbac/v1/role.js';
+import { type RoleBindingInformer as RbacV1RoleBindingInformer, newRoleBindingInformer as newRbacV1RoleBindingInformer } from './rbac/v1/rolebinding.js';
 import { type CronTabInformer as StableV1CronTabInformer, newCronTabInformer as newStableV1CronTabInformer } from './stable/v1/crontab.js';
 import { type FischerInformer as WardleV1alpha1FischerInformer, newFischerInformer as newWardleV1alpha1FischerInformer } from './wardle/v1alpha1/fischer.js';
 import { type FlunderInformer as WardleV1alpha1FlunderInformer, newFlunderInformer as newWardleV1alpha1FlunderInformer } from './wardle/v1alpha1/flunder.js';
@@ -13,9 +19,11 @@ import { type FlunderInformer as WardleV1beta1FlunderInformer, newFlunderInforme
 import type { SharedInformerFactoryCore } from 'kube-ts-apiserver/client';
 
 export interface CoreV1Informers {
+  configmaps(): CoreV1ConfigMapInformer;
   endpoints(): CoreV1EndpointsInformer;
   namespaces(): CoreV1NamespaceInformer;
   services(): CoreV1ServiceInformer;
+  serviceaccounts(): CoreV1ServiceAccountInformer;
 }
 
 export interface CoreInformers {
@@ -36,6 +44,17 @@ export interface ApiregistrationV1Informers {
 
 export interface ApiregistrationInformers {
   v1(): ApiregistrationV1Informers;
+}
+
+export interface RbacV1Informers {
+  clusterroles(): RbacV1ClusterRoleInformer;
+  clusterrolebindings(): RbacV1ClusterRoleBindingInformer;
+  roles(): RbacV1RoleInformer;
+  rolebindings(): RbacV1RoleBindingInformer;
+}
+
+export interface RbacInformers {
+  v1(): RbacV1Informers;
 }
 
 export interface StableV1Informers {
@@ -74,9 +93,11 @@ export class SharedInformerFactory {
     const clients = this.clientset;
     return {
       v1: () => ({
+        configmaps: () => newCoreV1ConfigMapInformer(shared, clients),
         endpoints: () => newCoreV1EndpointsInformer(shared, clients),
         namespaces: () => newCoreV1NamespaceInformer(shared, clients),
         services: () => newCoreV1ServiceInformer(shared, clients),
+        serviceaccounts: () => newCoreV1ServiceAccountInformer(shared, clients),
       }),
     };
   }
@@ -97,6 +118,19 @@ export class SharedInformerFactory {
     return {
       v1: () => ({
         apiservices: () => newApiregistrationV1APIServiceInformer(shared, clients),
+      }),
+    };
+  }
+
+  rbac(): RbacInformers {
+    const shared = this.base;
+    const clients = this.clientset;
+    return {
+      v1: () => ({
+        clusterroles: () => newRbacV1ClusterRoleInformer(shared, clients),
+        clusterrolebindings: () => newRbacV1ClusterRoleBindingInformer(shared, clients),
+        roles: () => newRbacV1RoleInformer(shared, clients),
+        rolebindings: () => newRbacV1RoleBindingInformer(shared, clients),
       }),
     };
   }

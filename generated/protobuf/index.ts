@@ -3,6 +3,7 @@
 import { autoscalingV1Protobuf } from './autoscaling/v1.js';
 import { coreV1Protobuf } from './core/v1.js';
 import { metaV1Protobuf } from './meta/v1.js';
+import { rbacV1Protobuf } from './rbac/v1.js';
 import type { ProtobufPackage } from 'kube-ts-apiserver/runtime';
 
 /** Every group version with protobuf descriptors, for the request-body decoder. */
@@ -10,4 +11,5 @@ export const protobufPackages: readonly ProtobufPackage[] = [
   coreV1Protobuf,
   autoscalingV1Protobuf,
   metaV1Protobuf,
+  rbacV1Protobuf,
 ];

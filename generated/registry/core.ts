@@ -2,11 +2,14 @@
 
 import { group as coreDeclaration } from '../../apis/core/group.js';
 import { setNamespaceDefaults as namespaceV1Defaults, setServiceDefaults as serviceV1Defaults } from '../../apis/core/v1/defaults.js';
-import { NamespaceStrategy as namespaceV1Strategy, ServiceStrategy as serviceV1Strategy } from '../../apis/core/v1/strategy.js';
+import { ConfigMapStrategy as configMapV1Strategy, NamespaceStrategy as namespaceV1Strategy, ServiceAccountStrategy as serviceAccountV1Strategy, ServiceStrategy as serviceV1Strategy } from '../../apis/core/v1/strategy.js';
 import coreV1OpenAPI from '../openapi/core/v1.json' with {
   type: 'json'
 };
 import { coreV1Protobuf } from '../protobuf/core/v1.js';
+import configMapV1Schema from '../schemas/core/v1/configmap.json' with {
+  type: 'json'
+};
 import endpointsV1Schema from '../schemas/core/v1/endpoints.json' with {
   type: 'json'
 };
@@ -14,6 +17,9 @@ import namespaceV1Schema from '../schemas/core/v1/namespace.json' with {
   type: 'json'
 };
 import serviceV1Schema from '../schemas/core/v1/service.json' with {
+  type: 'json'
+};
+import serviceAccountV1Schema from '../schemas/core/v1/serviceaccount.json' with {
   type: 'json'
 };
 import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
@@ -30,6 +36,49 @@ export const coreGroup = {
       openapi: coreV1OpenAPI,
       protobuf: coreV1Protobuf,
       resources: [
+        {
+          categories: [],
+          kind: "ConfigMap",
+          listKind: "ConfigMapList",
+          namespaced: true,
+          openapiDefinition: "io.k8s.api.core.v1.ConfigMap",
+          plural: "configmaps",
+          printerColumns: [
+            {
+              description: "The number of keys in data and binaryData.",
+              jsonPath: ".data",
+              name: "Data",
+              priority: 0,
+              type: "integer",
+            },
+            {
+              jsonPath: ".metadata.creationTimestamp",
+              name: "Age",
+              priority: 0,
+              type: "date",
+            },
+          ],
+          schema: configMapV1Schema,
+          selectableFields: [],
+          shortNames: [
+            "cm",
+          ],
+          singular: "configmap",
+          strategy: configMapV1Strategy,
+          subresources: {
+            status: false,
+          },
+          verbs: [
+            "create",
+            "delete",
+            "deletecollection",
+            "get",
+            "list",
+            "patch",
+            "update",
+            "watch",
+          ],
+        },
         {
           categories: [],
           kind: "Endpoints",
@@ -186,6 +235,49 @@ export const coreGroup = {
           verbs: [
             "create",
             "delete",
+            "get",
+            "list",
+            "patch",
+            "update",
+            "watch",
+          ],
+        },
+        {
+          categories: [],
+          kind: "ServiceAccount",
+          listKind: "ServiceAccountList",
+          namespaced: true,
+          openapiDefinition: "io.k8s.api.core.v1.ServiceAccount",
+          plural: "serviceaccounts",
+          printerColumns: [
+            {
+              description: "The number of secrets the service account lists.",
+              jsonPath: ".secrets",
+              name: "Secrets",
+              priority: 0,
+              type: "integer",
+            },
+            {
+              jsonPath: ".metadata.creationTimestamp",
+              name: "Age",
+              priority: 0,
+              type: "date",
+            },
+          ],
+          schema: serviceAccountV1Schema,
+          selectableFields: [],
+          shortNames: [
+            "sa",
+          ],
+          singular: "serviceaccount",
+          strategy: serviceAccountV1Strategy,
+          subresources: {
+            status: false,
+          },
+          verbs: [
+            "create",
+            "delete",
+            "deletecollection",
             "get",
             "list",
             "patch",

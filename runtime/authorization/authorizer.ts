@@ -1,38 +1,7 @@
 import type { APIRequest } from '../apimachinery/request/http.js';
-import type { UserInfo } from '../apimachinery/request/types.js';
+import type { Attributes, AuthorizationResult, Authorizer } from '../apimachinery/request/authorizer.js';
 
-/**
- * authorizer.Attributes: what is asked of the authorizer for one request, from its RequestInfo
- * and user. For non-resource requests only `path` and `verb` (lower-cased method) matter.
- */
-export interface Attributes {
-  readonly user: UserInfo | undefined;
-  readonly verb: string;
-  readonly isResourceRequest: boolean;
-  readonly path: string;
-  readonly namespace: string;
-  readonly apiGroup: string;
-  readonly apiVersion: string;
-  readonly resource: string;
-  readonly subresource: string;
-  readonly name: string;
-}
-
-export type Decision = 'allow' | 'deny' | 'noOpinion';
-
-export interface AuthorizationResult {
-  readonly decision: Decision;
-  /** Why; shown to a forbidden client after the message and recorded in the audit annotations. */
-  readonly reason: string;
-}
-
-/**
- * authorizer.Authorizer. Rejecting means the authorizer could not decide (500 InternalError
- * unless another authorizer of a union allowed).
- */
-export interface Authorizer {
-  authorize(attributes: Attributes): Promise<AuthorizationResult>;
-}
+export type { Attributes, AuthorizationResult, Authorizer, Decision, PolicyRuleResolver, RuleResolver, RulesReview } from '../apimachinery/request/authorizer.js';
 
 /** GetAuthorizerAttributes. */
 export function authorizerAttributes(req: APIRequest): Attributes {

@@ -1,14 +1,18 @@
 import { apiextensionsGroup } from '../../generated/registry/apiextensions.js';
 import { apiregistrationGroup } from '../../generated/registry/apiregistration.js';
+import { authenticationGroup } from '../../generated/registry/authentication.js';
+import { authorizationGroup } from '../../generated/registry/authorization.js';
 import { coreGroup } from '../../generated/registry/core.js';
+import { rbacGroup } from '../../generated/registry/rbac.js';
 import type { AdmissionPlugin, PluginInitializer } from '../admission/types.js';
 import type { APIGroupDefinition, GroupServer } from '../registry/types.js';
 
 /**
  * The groups a control plane always serves, whatever groups it is given: kube-apiserver hard-codes
- * its own API (the core group, CRDs, APIServices) and so does this runtime.
+ * its own API (the core group, CRDs, APIServices, RBAC and the review APIs of authentication and
+ * authorization) and so does this runtime.
  */
-export const BUILTIN_GROUPS: readonly APIGroupDefinition[] = [coreGroup, apiextensionsGroup, apiregistrationGroup];
+export const BUILTIN_GROUPS: readonly APIGroupDefinition[] = [coreGroup, apiextensionsGroup, apiregistrationGroup, rbacGroup, authenticationGroup, authorizationGroup];
 
 const BUILTIN_GROUP_NAMES: ReadonlySet<string> = new Set(BUILTIN_GROUPS.map((g) => g.name));
 

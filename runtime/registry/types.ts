@@ -4,6 +4,8 @@ import type { NetworkAllocators } from './allocator/types.js';
 import type { ResourceStorage } from './rest.js';
 import type { OpenAPIComponentsDocument, ResourceDefinition } from '../apimachinery/definition/resource.js';
 import type { ProtobufPackage } from '../apimachinery/serializer/protobuf/descriptor.js';
+import type { Authorizer, PolicyRuleResolver, RuleResolver } from '../apimachinery/request/authorizer.js';
+import type { ServiceAccountTokenIssuer, TokenAuthenticator } from '../apimachinery/request/authenticator.js';
 
 /**
  * REST storage definitions: what generated/registry/<group>.ts declares for
@@ -60,6 +62,26 @@ export interface RESTOverrideContext {
   readonly storage: StorageInterface;
   /** The control plane's cluster IP and node port allocators; absent on a standalone aggregated server. */
   readonly serviceAllocators?: NetworkAllocators;
+  /** The server's authentication and authorization, for storages that answer with them; absent on a standalone aggregated server. */
+  readonly auth?: RESTAuthContext;
+}
+
+/**
+ * What kube hands the RESTStorageProviders of authentication.k8s.io, authorization.k8s.io,
+ * rbac.authorization.k8s.io and the ServiceAccount token subresource: the server's authorizer
+ * and rule resolvers, its token authenticator and the service-account token issuer.
+ */
+export interface RESTAuthContext {
+  /** The server's authorizer (every mode of --authorization-mode, in order). */
+  readonly authorizer: Authorizer;
+  /** Lists a user's rules (SelfSubjectRulesReview). */
+  readonly ruleResolver: RuleResolver;
+  /** RBAC's own rule resolver (escalation checks of roles and bindings). */
+  readonly policyRuleResolver: PolicyRuleResolver;
+  /** Bearer-token authentication (TokenReview). */
+  readonly tokenAuthenticator: TokenAuthenticator;
+  /** Issues service-account tokens (TokenRequest); absent when no signing key is configured. */
+  readonly serviceAccountTokens?: ServiceAccountTokenIssuer;
 }
 
 /**

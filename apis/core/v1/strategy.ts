@@ -27,3 +27,5 @@ export const NamespaceStrategy = {
 } satisfies RESTStrategy<Namespace>;
 
 export { ServiceStrategy } from './service-strategy.js';
+export { ServiceAccountStrategy } from './serviceaccount-strategy.js';
+export { ConfigMapStrategy } from './configmap-strategy.js';

@@ -2,14 +2,29 @@
 
 import { apiextensionsGroup } from '../../registry/apiextensions.js';
 import { apiregistrationGroup } from '../../registry/apiregistration.js';
+import { authenticationGroup } from '../../registry/authentication.js';
+import { authorizationGroup } from '../../registry/authorization.js';
 import { coreGroup } from '../../registry/core.js';
+import { rbacGroup } from '../../registry/rbac.js';
 import { wardleGroup } from '../../registry/wardle.js';
 import { customResourceDefinitionResource as apiextensionsV1CustomResourceDefinitionResource } from '../apiextensions/v1/customresourcedefinition.js';
 import { aPIServiceResource as apiregistrationV1APIServiceResource } from '../apiregistration/v1/apiservice.js';
+import { selfSubjectReviewResource as authenticationV1SelfSubjectReviewResource } from '../authentication/v1/selfsubjectreview.js';
+import { tokenReviewResource as authenticationV1TokenReviewResource } from '../authentication/v1/tokenreview.js';
+import { localSubjectAccessReviewResource as authorizationV1LocalSubjectAccessReviewResource } from '../authorization/v1/localsubjectaccessreview.js';
+import { selfSubjectAccessReviewResource as authorizationV1SelfSubjectAccessReviewResource } from '../authorization/v1/selfsubjectaccessreview.js';
+import { selfSubjectRulesReviewResource as authorizationV1SelfSubjectRulesReviewResource } from '../authorization/v1/selfsubjectrulesreview.js';
+import { subjectAccessReviewResource as authorizationV1SubjectAccessReviewResource } from '../authorization/v1/subjectaccessreview.js';
+import { configMapResource as coreV1ConfigMapResource } from '../core/v1/configmap.js';
 import { endpointsResource as coreV1EndpointsResource } from '../core/v1/endpoints.js';
 import { namespaceResource as coreV1NamespaceResource } from '../core/v1/namespace.js';
 import { serviceResource as coreV1ServiceResource } from '../core/v1/service.js';
+import { serviceAccountResource as coreV1ServiceAccountResource } from '../core/v1/serviceaccount.js';
 import { Clientset } from '../index.js';
+import { clusterRoleResource as rbacV1ClusterRoleResource } from '../rbac/v1/clusterrole.js';
+import { clusterRoleBindingResource as rbacV1ClusterRoleBindingResource } from '../rbac/v1/clusterrolebinding.js';
+import { roleResource as rbacV1RoleResource } from '../rbac/v1/role.js';
+import { roleBindingResource as rbacV1RoleBindingResource } from '../rbac/v1/rolebinding.js';
 import { cronTabResource as stableV1CronTabResource } from '../stable/v1/crontab.js';
 import { fischerResource as wardleV1alpha1FischerResource } from '../wardle/v1alpha1/fischer.js';
 import { flunderResource as wardleV1alpha1FlunderResource } from '../wardle/v1alpha1/flunder.js';
@@ -18,11 +33,23 @@ import { type FakeClientsetOptions, FakeRESTClient, type FakeResource, ObjectTra
 
 /** Every resource of the clientset as the fake serves it: what the server registers for it. */
 export const fakeResources: readonly FakeResource[] = [
+  registeredFakeResource(coreV1ConfigMapResource, coreGroup),
   registeredFakeResource(coreV1EndpointsResource, coreGroup),
   registeredFakeResource(coreV1NamespaceResource, coreGroup),
   registeredFakeResource(coreV1ServiceResource, coreGroup),
+  registeredFakeResource(coreV1ServiceAccountResource, coreGroup),
   registeredFakeResource(apiextensionsV1CustomResourceDefinitionResource, apiextensionsGroup),
   registeredFakeResource(apiregistrationV1APIServiceResource, apiregistrationGroup),
+  registeredFakeResource(authenticationV1SelfSubjectReviewResource, authenticationGroup),
+  registeredFakeResource(authenticationV1TokenReviewResource, authenticationGroup),
+  registeredFakeResource(authorizationV1LocalSubjectAccessReviewResource, authorizationGroup),
+  registeredFakeResource(authorizationV1SelfSubjectAccessReviewResource, authorizationGroup),
+  registeredFakeResource(authorizationV1SelfSubjectRulesReviewResource, authorizationGroup),
+  registeredFakeResource(authorizationV1SubjectAccessReviewResource, authorizationGroup),
+  registeredFakeResource(rbacV1ClusterRoleResource, rbacGroup),
+  registeredFakeResource(rbacV1ClusterRoleBindingResource, rbacGroup),
+  registeredFakeResource(rbacV1RoleResource, rbacGroup),
+  registeredFakeResource(rbacV1RoleBindingResource, rbacGroup),
   {
     descriptor: stableV1CronTabResource,
     selectableFields: [],

@@ -21,6 +21,39 @@ export const coreV1Protobuf = {
     {
       fields: [
         {
+          message: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+          name: "metadata",
+          number: 1,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          cardinality: "map",
+          name: "data",
+          number: 2,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          cardinality: "map",
+          name: "binaryData",
+          number: 3,
+          omitEmpty: true,
+          type: "bytes",
+        },
+        {
+          name: "immutable",
+          number: 4,
+          omitEmpty: true,
+          type: "bool",
+        },
+      ],
+      kind: "ConfigMap",
+      name: "io.k8s.api.core.v1.ConfigMap",
+    },
+    {
+      fields: [
+        {
           name: "ip",
           number: 1,
           type: "string",
@@ -172,6 +205,17 @@ export const coreV1Protobuf = {
         },
       ],
       name: "io.k8s.api.core.v1.LoadBalancerStatus",
+    },
+    {
+      fields: [
+        {
+          name: "name",
+          number: 1,
+          omitEmpty: true,
+          type: "string",
+        },
+      ],
+      name: "io.k8s.api.core.v1.LocalObjectReference",
     },
     {
       fields: [
@@ -359,6 +403,41 @@ export const coreV1Protobuf = {
       ],
       kind: "Service",
       name: "io.k8s.api.core.v1.Service",
+    },
+    {
+      fields: [
+        {
+          message: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+          name: "metadata",
+          number: 1,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          cardinality: "repeated",
+          message: "io.k8s.api.core.v1.ObjectReference",
+          name: "secrets",
+          number: 2,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          cardinality: "repeated",
+          message: "io.k8s.api.core.v1.LocalObjectReference",
+          name: "imagePullSecrets",
+          number: 3,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          name: "automountServiceAccountToken",
+          number: 4,
+          omitEmpty: true,
+          type: "bool",
+        },
+      ],
+      kind: "ServiceAccount",
+      name: "io.k8s.api.core.v1.ServiceAccount",
     },
     {
       fields: [

@@ -1,0 +1,168 @@
+import type { int64, ObjectMeta, Time, TypeMeta } from '../../meta/v1/types.js';
+
+/** A user as an authenticator names it. */
+export interface UserInfo {
+  /**
+   * The user's name, unique among all active users.
+   */
+  username?: string;
+  /**
+   * A value that identifies this user across time: two users of one name at different times have different UIDs.
+   */
+  uid?: string;
+  /**
+   * The groups the user is in.
+   *
+   * @listType atomic
+   */
+  groups?: string[];
+  /**
+   * Extra attributes the authenticator provided.
+   */
+  extra?: Record<string, string[]>;
+}
+
+/** The token to review and the audiences it must be valid for. */
+export interface TokenReviewSpec {
+  /**
+   * The opaque bearer token.
+   */
+  token?: string;
+  /**
+   * The audiences the caller accepts; the token must be valid for at least one. Empty: the server's own audiences.
+   *
+   * @listType atomic
+   */
+  audiences?: string[];
+}
+
+/** Whether the token authenticates, and as whom. */
+export interface TokenReviewStatus {
+  /**
+   * Whether the token is valid for one of the audiences.
+   */
+  authenticated?: boolean;
+  /**
+   * The user the token names.
+   */
+  user?: UserInfo;
+  /**
+   * The audiences the token is valid for, among those asked (the server's own when none were asked).
+   *
+   * @listType atomic
+   */
+  audiences?: string[];
+  /**
+   * Why the token could not be checked.
+   */
+  error?: string;
+}
+
+/**
+ * Asks whether a bearer token authenticates, and as whom. The answer may be cached by the caller.
+ *
+ * @genclient
+ * @nonNamespaced
+ * @onlyVerbs create
+ * @resource path=tokenreviews singular=tokenreview
+ */
+export interface TokenReview extends TypeMeta {
+  metadata?: ObjectMeta;
+  /**
+   * The token to review.
+   */
+  spec: TokenReviewSpec;
+  /**
+   * The answer, filled in by the server.
+   */
+  status?: TokenReviewStatus;
+}
+
+/** Who the requesting user is. */
+export interface SelfSubjectReviewStatus {
+  /**
+   * The user's attributes as the server authenticated them.
+   */
+  userInfo?: UserInfo;
+}
+
+/**
+ * Returns the requesting user's attributes as the server authenticated them (`kubectl auth whoami`); impersonation shows the impersonated user.
+ *
+ * @genclient
+ * @nonNamespaced
+ * @onlyVerbs create
+ * @resource path=selfsubjectreviews singular=selfsubjectreview
+ */
+export interface SelfSubjectReview extends TypeMeta {
+  metadata?: ObjectMeta;
+  /**
+   * The answer, filled in by the server.
+   */
+  status?: SelfSubjectReviewStatus;
+}
+
+/** The object a service-account token is bound to: the token is invalid once the object is gone. */
+export interface BoundObjectReference {
+  /**
+   * The referent's kind: Pod, Secret or Node.
+   */
+  kind?: string;
+  /**
+   * The referent's API version.
+   */
+  apiVersion?: string;
+  /**
+   * The referent's name.
+   */
+  name?: string;
+  /**
+   * The referent's UID.
+   */
+  uid?: string;
+}
+
+/** What a requested token must be valid for. */
+export interface TokenRequestSpec {
+  /**
+   * The audiences the token is for; a recipient must find one of its own identifiers here. Empty: the server's issuer audiences.
+   *
+   * @listType atomic
+   */
+  audiences: string[];
+  /**
+   * The requested lifetime in seconds; the server may shorten it. At least 10 minutes.
+   *
+   * @default 3600
+   */
+  expirationSeconds?: int64;
+  /**
+   * The object the token is bound to.
+   */
+  boundObjectRef?: BoundObjectReference;
+}
+
+/** The issued token. */
+export interface TokenRequestStatus {
+  /**
+   * The opaque bearer token.
+   */
+  token: string;
+  /**
+   * When the token expires.
+   */
+  expirationTimestamp: Time;
+}
+
+/** Requests a token for a service account: the body of `serviceaccounts/<name>/token` in the core group. */
+export interface TokenRequest extends TypeMeta {
+  metadata?: ObjectMeta;
+  /**
+   * What the token is for.
+   */
+  spec: TokenRequestSpec;
+  /**
+   * The token, filled in by the server.
+   */
+  status?: TokenRequestStatus;
+}
