@@ -9,6 +9,8 @@ import { Store } from './kvstore/store.js';
 import type { StoredObject } from '../apimachinery/object.js';
 import { SqliteKV } from './sqlite/kv.js';
 import { identityTransformer, type ValueTransformer } from './transformer.js';
+import { groupResourceOfPrefix, type ResourceTransformers } from './value/resources.js';
+import type { GroupResource } from '../apimachinery/errors/index.js';
 
 /** Which backend holds the data. */
 export type BackendConfig =
@@ -42,6 +44,8 @@ export interface StorageConfig {
   watchCache?: boolean;
   /** Encryption at rest (default identity). */
   transformer?: ValueTransformer;
+  /** Encryption at rest per resource (--encryption-provider-config); takes precedence over `transformer`. */
+  resourceTransformers?: ResourceTransformers;
 }
 
 /** A StorageConfig with every default resolved; only complete() makes one. */
@@ -49,6 +53,7 @@ export interface CompletedStorageConfig {
   readonly backend: Required<BackendConfig>;
   readonly watchCache: boolean;
   readonly transformer: ValueTransformer;
+  readonly resourceTransformers: ResourceTransformers | undefined;
   readonly completed: true;
 }
 
@@ -67,12 +72,14 @@ export function complete(config: StorageConfig): CompletedStorageConfig {
           healthcheckTimeoutMs: b.healthcheckTimeoutMs || DEFAULT_HEALTHCHECK_TIMEOUT_MS,
           readycheckTimeoutMs: b.readycheckTimeoutMs || DEFAULT_HEALTHCHECK_TIMEOUT_MS,
         };
-  return { backend, watchCache: config.watchCache ?? true, transformer: config.transformer ?? identityTransformer, completed: true };
+  return { backend, watchCache: config.watchCache ?? true, transformer: config.transformer ?? identityTransformer, resourceTransformers: config.resourceTransformers, completed: true };
 }
 
 export interface ResourceStorageOptions<T extends StoredObject> {
   /** The resource's key prefix, e.g. `/pods/` or `/apps/deployments/`. */
   resourcePrefix: string;
+  /** The resource its transformer is chosen for; default read from resourcePrefix (`/<group>/<plural>/`). */
+  groupResource?: GroupResource;
   /** Override the factory's watch-cache setting for this resource. */
   watchCache?: boolean;
   /** Unsafe deletion of corrupt objects (kube's AllowUnsafeMalformedObjectDeletion). */
@@ -126,7 +133,7 @@ export class StorageFactory {
       kv: this.kv,
       pathPrefix: b.backend === 'etcd3' ? b.prefix : '/registry',
       resourcePrefix: opts.resourcePrefix,
-      transformer: this.config.transformer,
+      transformer: this.config.resourceTransformers?.transformerForResource(opts.groupResource ?? groupResourceOfPrefix(opts.resourcePrefix)) ?? this.config.transformer,
       corruptObjectHandling: opts.corruptObjectHandling ?? false,
     });
     if (!(opts.watchCache ?? this.config.watchCache)) return store;
