@@ -1,5 +1,7 @@
+import { resolve } from 'node:path';
 import type { StorageConfig, StorageFactory } from '../../storage/index.js';
 import type { GenericAPIServer } from '../genericapiserver.js';
+import { loadEncryptionConfig } from './encryption.js';
 import { boolFlag, durationFlag, OptionsError, stringSliceFlag, type FlagSpecs } from './flags.js';
 
 /**
@@ -26,6 +28,8 @@ export interface StorageOptions {
   etcdReadycheckTimeoutMs?: number;
   /** Watch caches in front of every resource (kube's --watch-cache). */
   watchCache?: boolean;
+  /** kube's --encryption-provider-config: an EncryptionConfiguration file (encryption at rest per resource). */
+  encryptionProviderConfig?: string;
 }
 
 /** StorageOptions with every default resolved; only completeStorageOptions makes one. */
@@ -39,6 +43,8 @@ export interface CompletedStorageOptions {
   readonly etcdHealthcheckTimeoutMs: number | undefined;
   readonly etcdReadycheckTimeoutMs: number | undefined;
   readonly watchCache: boolean;
+  /** Absolute; undefined: values are stored as they are. */
+  readonly encryptionProviderConfig: string | undefined;
 }
 
 export const STORAGE_FLAGS = {
@@ -49,6 +55,7 @@ export const STORAGE_FLAGS = {
   'etcd-healthcheck-timeout': { type: 'string' },
   'etcd-readycheck-timeout': { type: 'string' },
   'watch-cache': { type: 'string' },
+  'encryption-provider-config': { type: 'string' },
 } as const satisfies FlagSpecs;
 
 /** The parsed values of STORAGE_FLAGS, as parseFlags returns them. */
@@ -69,6 +76,7 @@ export function storageOptionsFromFlags(values: StorageFlagValues): { [K in keyo
     etcdHealthcheckTimeoutMs: durationFlag('etcd-healthcheck-timeout', values['etcd-healthcheck-timeout']),
     etcdReadycheckTimeoutMs: durationFlag('etcd-readycheck-timeout', values['etcd-readycheck-timeout']),
     watchCache: boolFlag('watch-cache', values['watch-cache']),
+    encryptionProviderConfig: values['encryption-provider-config'],
   };
 }
 
@@ -85,6 +93,7 @@ export function completeStorageOptions(o: StorageOptions, defaults: { readonly e
     etcdHealthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs,
     etcdReadycheckTimeoutMs: o.etcdReadycheckTimeoutMs,
     watchCache: o.watchCache ?? true,
+    encryptionProviderConfig: o.encryptionProviderConfig === undefined ? undefined : resolve(o.encryptionProviderConfig),
   };
 }
 
@@ -100,17 +109,27 @@ export function storageUsage(d: { readonly sqliteFile: string; readonly etcdPref
   --etcd-healthcheck-timeout D    Timeout of the etcd check of /livez and /readyz (Go duration). Default 2s.
   --etcd-readycheck-timeout D     Timeout of the etcd-readiness check of /readyz (Go duration). Default 2s.
   --watch-cache=false             Serve reads from storage instead of the watch cache.
+  --encryption-provider-config FILE  EncryptionConfiguration (apiserver.config.k8s.io/v1, YAML or JSON): which
+                                  resources are encrypted at rest, with which providers and keys (the first writes).
 `;
 }
 
-/** The storage configuration the options ask for, and how the command names it in its start line. */
+/**
+ * The storage configuration the options ask for, and how the command names it in its start line.
+ * Reads the --encryption-provider-config file (OptionsError naming it when it is unusable).
+ */
 export function storageConfigFor(o: CompletedStorageOptions, sqlitePath: string): { readonly storageConfig: StorageConfig; readonly storageDescription: string } {
   // --etcd-compaction-interval: etcd keeps one interval of history (kube's compactor); SQLite,
   // which has no other server to coordinate with, drops everything before the current revision.
   const interval = o.etcdCompactionIntervalMs;
+  const encryption = o.encryptionProviderConfig === undefined ? {} : { resourceTransformers: loadEncryptionConfig(o.encryptionProviderConfig) };
   if (o.storageBackend === 'sqlite') {
     return {
-      storageConfig: { backend: { backend: 'sqlite', path: sqlitePath, ...(interval === undefined ? {} : { compactionIntervalMs: interval, retainRevisions: 0 }) }, watchCache: o.watchCache },
+      storageConfig: {
+        backend: { backend: 'sqlite', path: sqlitePath, ...(interval === undefined ? {} : { compactionIntervalMs: interval, retainRevisions: 0 }) },
+        watchCache: o.watchCache,
+        ...encryption,
+      },
       storageDescription: `sqlite ${sqlitePath}`,
     };
   }
@@ -125,6 +144,7 @@ export function storageConfigFor(o: CompletedStorageOptions, sqlitePath: string)
         readycheckTimeoutMs: o.etcdReadycheckTimeoutMs ?? 0,
       },
       watchCache: o.watchCache,
+      ...encryption,
     },
     storageDescription: `etcd3 ${o.etcdServers.join(',')} prefix ${o.etcdPrefix}`,
   };
