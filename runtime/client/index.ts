@@ -8,6 +8,9 @@ export { HTTPRESTClient, restClientForConfig, RESTConfigError, TransportError, D
 export type { RESTConfig, RESTClientOptions, TLSClientConfig, Warning, WarningHandler } from './rest/index.js';
 export { restClientFromKubeconfig, loadClientConfig, inClusterConfig, isInCluster, KubeconfigError, NotInClusterError } from './kubeconfig/index.js';
 export type { ClientConfig, KubeconfigClient, KubeconfigOptions } from './kubeconfig/index.js';
+// client-go credential plugins (a kubeconfig user's `exec`), run by the REST client.
+export { ExecPluginError, ExecCredentialError } from './exec/index.js';
+export type { ExecConfig, ExecEnvVar, ExecInteractiveMode, ExecPluginOptions } from './exec/index.js';
 // Informers (client-go's tools/cache): reflector, DeltaFIFO, indexer, shared informers and their factory.
 // Clock, Logger and backoff options stay under './cache/index.js' (the REST client has its own).
 export {

@@ -24,6 +24,8 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
+const V1 = 'client.authentication.k8s.io/v1';
+const V1BETA1 = 'client.authentication.k8s.io/v1beta1';
 const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 
 let seq = 0;
@@ -184,6 +186,77 @@ describe('kubeconfig: contexts, clusters and users', () => {
   });
 });
 
+describe('kubeconfig: exec credential plugins', () => {
+  test('every field is read; a command with a path separator is resolved against the file, a bare one is left for PATH', () => {
+    const exec = {
+      apiVersion: V1,
+      command: './bin/credential-helper',
+      args: ['get-token', '--cluster-name', 'prod'],
+      env: [
+        { name: 'AWS_PROFILE', value: 'prod' },
+        { name: 'EMPTY', value: null },
+      ],
+      installHint: 'brew install credential-helper',
+      provideClusterInfo: true,
+      interactiveMode: 'IfAvailable',
+    };
+    const path = write(
+      config({
+        clusters: [
+          {
+            name: 'c1',
+            cluster: {
+              server: 'https://one.example',
+              extensions: [
+                { name: 'other', extension: { ignored: true } },
+                { name: 'client.authentication.k8s.io/exec', extension: { audience: 'prod', nested: { a: [1] } } },
+              ],
+            },
+          },
+        ],
+        users: [
+          { name: 'u1', user: { exec } },
+          { name: 'bare', user: { exec: { apiVersion: V1, command: 'aws', interactiveMode: 'Never' } } },
+        ],
+      }),
+    );
+    const base = join(path, '..');
+    const kc = loadKubeconfig({ path }) ?? assert.fail();
+    assert.equal(kc.users.get('bare')?.exec?.command, 'aws');
+    assert.deepEqual(kc.clusters.get('c1')?.execExtension, { audience: 'prod', nested: { a: [1] } });
+    const cc = loadClientConfig({ path });
+    assert.deepEqual(cc.rest.execProvider, {
+      command: join(base, 'bin/credential-helper'),
+      args: ['get-token', '--cluster-name', 'prod'],
+      env: [
+        { name: 'AWS_PROFILE', value: 'prod' },
+        { name: 'EMPTY', value: '' },
+      ],
+      apiVersion: V1,
+      installHint: 'brew install credential-helper',
+      provideClusterInfo: true,
+      interactiveMode: 'IfAvailable',
+      config: { audience: 'prod', nested: { a: [1] } },
+    });
+    assert.equal(cc.rest.bearerToken, undefined);
+  });
+
+  test('v1beta1 without interactiveMode reads as IfAvailable (clientcmd’s default); v1 must name it', () => {
+    const path = write(config({ users: [{ name: 'u1', user: { exec: { apiVersion: V1BETA1, command: 'gke-gcloud-auth-plugin' } } }] }));
+    const cc = loadClientConfig({ path });
+    assert.equal(cc.rest.execProvider?.interactiveMode, 'IfAvailable');
+    assert.equal(cc.rest.execProvider?.provideClusterInfo, false);
+    assert.deepEqual(cc.rest.execProvider?.args, []);
+  });
+
+  test('a token beside the plugin is kept: the client then uses the token and never runs the plugin', () => {
+    const path = write(config({ users: [{ name: 'u1', user: { token: 'static', exec: { apiVersion: V1, command: 'aws', interactiveMode: 'Never' } } }] }));
+    const cc = loadClientConfig({ path });
+    assert.equal(cc.rest.bearerToken, 'static');
+    assert.equal(cc.rest.execProvider?.command, 'aws');
+  });
+});
+
 describe('kubeconfig: mistakes name the file and the field', () => {
   const cases: Array<[string, unknown, string, RegExp]> = [
     ['YAML syntax', 'clusters: [\n  - name: x\n', '', /not valid YAML/],
@@ -206,6 +279,24 @@ describe('kubeconfig: mistakes name the file and the field', () => {
     ],
     ['user not a mapping', { users: [{ name: 'u', user: 'token' }] }, 'users[0].user', /must be a mapping/],
     ['current-context not a string', { 'current-context': ['a'] }, 'current-context', /must be a string/],
+    ['exec not a mapping', { users: [{ name: 'u', user: { exec: 'aws' } }] }, 'users[0].user.exec', /must be a mapping, got string "aws"/],
+    ['exec args not a list', { users: [{ name: 'u', user: { exec: { command: 'aws', args: 'eks get-token' } } }] }, 'users[0].user.exec.args', /must be a list, got string/],
+    ['exec arg not a string', { users: [{ name: 'u', user: { exec: { command: 'aws', args: ['eks', 3] } } }] }, 'users[0].user.exec.args[1]', /must be a string, got number 3/],
+    ['exec env entry not a mapping', { users: [{ name: 'u', user: { exec: { command: 'aws', env: ['A=b'] } } }] }, 'users[0].user.exec.env[0]', /must be a mapping/],
+    [
+      'exec env value not a string',
+      { users: [{ name: 'u', user: { exec: { command: 'aws', env: [{ name: 'A', value: 1 }] } } }] },
+      'users[0].user.exec.env[0].value',
+      /must be a string, got number 1/,
+    ],
+    [
+      'exec provideClusterInfo not a boolean',
+      { users: [{ name: 'u', user: { exec: { command: 'aws', provideClusterInfo: 'yes' } } }] },
+      'users[0].user.exec.provideClusterInfo',
+      /must be true or false/,
+    ],
+    ['auth-provider name not a string', { users: [{ name: 'u', user: { 'auth-provider': { name: 1 } } }] }, 'users[0].user.auth-provider.name', /must be a string/],
+    ['cluster extensions not a list', { clusters: [{ name: 'c', cluster: { server: 's', extensions: {} } }] }, 'clusters[0].cluster.extensions', /must be a list, got a mapping/],
   ];
   for (const [name, content, field, detail] of cases) {
     test(name, () => {
@@ -244,7 +335,76 @@ describe('kubeconfig: mistakes name the file and the field', () => {
     ],
     ['certificate without key', { users: [{ name: 'u1', user: { 'client-certificate-data': b64(CA) } }] }, undefined, 'users[0].user.client-key', /client-key-data or client-key must be specified/],
     ['token and basic auth', { users: [{ name: 'u1', user: { token: 't', username: 'u', password: 'p' } }] }, undefined, 'users[0].user', /more than one authentication method/],
-    ['exec plugin only', { users: [{ name: 'u1', user: { exec: { command: 'aws' } } }] }, undefined, 'users[0].user.exec', /does not run credential plugins/],
+    [
+      'exec without a command',
+      { users: [{ name: 'u1', user: { exec: { apiVersion: V1, interactiveMode: 'Never' } } }] },
+      undefined,
+      'users[0].user.exec.command',
+      /^.*: command must be specified for u1 to use exec authentication plugin$/,
+    ],
+    [
+      'exec without an apiVersion',
+      { users: [{ name: 'u1', user: { exec: { command: 'aws', interactiveMode: 'Never' } } }] },
+      undefined,
+      'users[0].user.exec.apiVersion',
+      /apiVersion must be specified for u1 to use exec authentication plugin$/,
+    ],
+    [
+      'exec v1alpha1 (removed)',
+      { users: [{ name: 'u1', user: { exec: { command: 'aws', apiVersion: 'client.authentication.k8s.io/v1alpha1' } } }] },
+      undefined,
+      'users[0].user.exec.apiVersion',
+      /exec plugin: invalid apiVersion "client.authentication.k8s.io\/v1alpha1"$/,
+    ],
+    [
+      'exec env without a name',
+      { users: [{ name: 'u1', user: { exec: { command: 'aws', apiVersion: V1, interactiveMode: 'Never', env: [{ value: 'x' }] } } }] },
+      undefined,
+      'users[0].user.exec.env[0].name',
+      /env variable name must be specified for u1 to use exec authentication plugin$/,
+    ],
+    [
+      'exec v1 without interactiveMode',
+      { users: [{ name: 'u1', user: { exec: { command: 'aws', apiVersion: V1 } } }] },
+      undefined,
+      'users[0].user.exec.interactiveMode',
+      /interactiveMode must be specified for u1 to use exec authentication plugin$/,
+    ],
+    [
+      'exec with an unknown interactiveMode',
+      { users: [{ name: 'u1', user: { exec: { command: 'aws', apiVersion: V1, interactiveMode: 'Sometimes' } } }] },
+      undefined,
+      'users[0].user.exec.interactiveMode',
+      /invalid interactiveMode for u1: "Sometimes"$/,
+    ],
+    [
+      'auth-provider gcp (removed in 1.26)',
+      { users: [{ name: 'u1', user: { 'auth-provider': { name: 'gcp', config: {} } } }] },
+      undefined,
+      'users[0].user.auth-provider',
+      /The gcp auth plugin has been removed.\nPlease use the "gke-gcloud-auth-plugin" kubectl\/client-go credential plugin instead./,
+    ],
+    [
+      'auth-provider azure (removed in 1.26)',
+      { users: [{ name: 'u1', user: { 'auth-provider': { name: 'azure' } } }] },
+      undefined,
+      'users[0].user.auth-provider',
+      /The azure auth plugin has been removed.\nPlease use the https:\/\/github.com\/Azure\/kubelogin kubectl\/client-go credential plugin instead./,
+    ],
+    [
+      'auth-provider oidc',
+      { users: [{ name: 'u1', user: { 'auth-provider': { name: 'oidc' } } }] },
+      undefined,
+      'users[0].user.auth-provider',
+      /does not run auth providers \("oidc" for u1\): kubectl removed the gcp and azure providers in 1.26 .*exec plugin/,
+    ],
+    [
+      'auth-provider with exec',
+      { users: [{ name: 'u1', user: { 'auth-provider': { name: 'gcp' }, exec: { command: 'gke-gcloud-auth-plugin', apiVersion: V1BETA1 } } }] },
+      undefined,
+      'users[0].user.auth-provider',
+      /authProvider cannot be provided in combination with an exec plugin for u1$/,
+    ],
     ['unreadable token file', { users: [{ name: 'u1', user: { tokenFile: '/no/such/token' } }] }, undefined, 'users[0].user.tokenFile', /unable to read/],
   ];
   for (const [name, o, context, field, detail] of selection) {
@@ -264,6 +424,7 @@ describe('kubeconfig: mistakes name the file and the field', () => {
         users: [
           { name: 'u1', user: { token: 't' } },
           { name: 'plugin', user: { exec: { command: 'x' } } },
+          { name: 'provider', user: { 'auth-provider': { name: 'gcp' } } },
         ],
       }),
     );

@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import type { RESTConfig } from '../rest/config.js';
+import { authProviderError, checkExec } from './exec.js';
 import { KubeconfigError, type AuthInfo, type Cluster, type Kubeconfig } from './types.js';
 
 /** A server, an identity and a default namespace: what clients need to start (clientcmd.ClientConfig). */
@@ -35,7 +36,7 @@ export function clientConfigFor(kc: Kubeconfig, context?: string): ClientConfig 
     if (user === undefined) throw new KubeconfigError(ctx.origin.file, at('user'), `user ${JSON.stringify(ctx.user)} was not found for context ${JSON.stringify(name)}`);
   }
   checkCluster(cluster);
-  const auth = user === undefined ? {} : userAuth(user);
+  const auth = user === undefined ? {} : userAuth(ctx.user, user, cluster);
   return { rest: { host: cluster.server, ...auth, ...mergeTLS(cluster, user) }, namespace: ctx.namespace ?? 'default', context: name };
 }
 
@@ -65,13 +66,10 @@ function mergeTLS(c: Cluster, u: AuthInfo | undefined): Pick<RESTConfig, 'tls'> 
   };
 }
 
-function userAuth(u: AuthInfo): Pick<RESTConfig, 'bearerToken' | 'bearerTokenFile' | 'username' | 'password'> {
+function userAuth(name: string, u: AuthInfo, cluster: Cluster): Pick<RESTConfig, 'bearerToken' | 'bearerTokenFile' | 'username' | 'password' | 'execProvider'> {
   const field = (f: string): string => `${u.origin.field}.${f}`;
-  const first = u.unsupported[0];
-  const hasOther = u.token !== undefined || u.tokenFile !== undefined || u.username !== undefined || u.clientCertificate !== undefined || u.clientCertificateData !== undefined;
-  if (first !== undefined && !hasOther) {
-    throw new KubeconfigError(u.origin.file, first, 'this client does not run credential plugins or auth providers; use a token, tokenFile, client certificate or basic auth');
-  }
+  if (u.authProvider !== undefined) throw authProviderError(name, u);
+  const exec = u.exec === undefined ? undefined : checkExec(name, u, u.exec, cluster);
   const hasCert = u.clientCertificate !== undefined || u.clientCertificateData !== undefined;
   const hasKey = u.clientKey !== undefined || u.clientKeyData !== undefined;
   if (hasCert && !hasKey) throw new KubeconfigError(u.origin.file, field('client-key'), 'client-key-data or client-key must be specified to use the clientCert authentication method');
@@ -86,6 +84,7 @@ function userAuth(u: AuthInfo): Pick<RESTConfig, 'bearerToken' | 'bearerTokenFil
     ...(u.tokenFile !== undefined ? { bearerTokenFile: u.tokenFile } : {}),
     ...(u.username !== undefined ? { username: u.username } : {}),
     ...(u.password !== undefined ? { password: u.password } : {}),
+    ...(exec !== undefined ? { execProvider: exec } : {}),
   };
 }
 

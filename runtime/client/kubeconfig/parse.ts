@@ -1,6 +1,12 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYAML } from 'yaml';
-import { KubeconfigError, type AuthInfo, type Cluster, type Context, type Kubeconfig } from './types.js';
+import { KubeconfigError, type AuthInfo, type Cluster, type Context, type ExecConfigEntry, type Kubeconfig } from './types.js';
+
+/** The cluster extension whose value exec plugins receive as spec.cluster.config. */
+const EXEC_EXTENSION = 'client.authentication.k8s.io/exec';
+
+/** Versions whose missing interactiveMode reads as IfAvailable (clientcmd's SetDefaults_ExecConfig); v1 must name it. */
+const DEFAULT_IF_AVAILABLE: ReadonlySet<string> = new Set(['client.authentication.k8s.io/v1beta1', 'client.authentication.k8s.io/v1alpha1']);
 
 /**
  * Reads one kubeconfig file's text (YAML or JSON, kind Config, apiVersion v1). Types are checked
@@ -68,21 +74,24 @@ class Reader {
     const ca = this.path(v, 'certificate-authority', at);
     const caData = this.base64(v, 'certificate-authority-data', at);
     const serverName = this.optString(v, 'tls-server-name', at);
+    const execExtension = this.extension(v, at, EXEC_EXTENSION);
     return {
       server: this.optString(v, 'server', at) ?? '',
       ...(ca !== undefined ? { certificateAuthority: ca } : {}),
       ...(caData !== undefined ? { certificateAuthorityData: caData } : {}),
       insecureSkipTLSVerify: this.optBool(v, 'insecure-skip-tls-verify', at) ?? false,
       ...(serverName !== undefined && serverName !== '' ? { tlsServerName: serverName } : {}),
+      ...(execExtension !== undefined ? { execExtension } : {}),
       origin: { file: this.file, field: at },
     };
   }
 
   authInfo(v: Fields, at: string): AuthInfo {
-    const info: { -readonly [K in keyof AuthInfo]: AuthInfo[K] } = {
-      unsupported: ['exec', 'auth-provider'].filter((k) => v[k] !== undefined && v[k] !== null).map((k) => `${at}.${k}`),
-      origin: { file: this.file, field: at },
-    };
+    const info: { -readonly [K in keyof AuthInfo]: AuthInfo[K] } = { origin: { file: this.file, field: at } };
+    const exec = v['exec'];
+    if (exec !== undefined && exec !== null) info.exec = this.exec(this.record(exec, `${at}.exec`), `${at}.exec`);
+    const provider = v['auth-provider'];
+    if (provider !== undefined && provider !== null) info.authProvider = this.optString(this.record(provider, `${at}.auth-provider`), 'name', `${at}.auth-provider`) ?? '';
     const clientCertificate = this.path(v, 'client-certificate', at);
     if (clientCertificate !== undefined) info.clientCertificate = clientCertificate;
     const clientKey = this.path(v, 'client-key', at);
@@ -102,6 +111,52 @@ class Reader {
       if (value !== undefined && value !== '') info[field] = value;
     }
     return info;
+  }
+
+  /**
+   * `user.exec` (clientcmd/api/v1 ExecConfig). A command holding a path separator is a path and
+   * is resolved against the file's directory; a bare name is looked up on PATH when run.
+   */
+  exec(v: Fields, at: string): ExecConfigEntry {
+    const command = this.optString(v, 'command', at) ?? '';
+    const apiVersion = this.optString(v, 'apiVersion', at) ?? '';
+    const interactiveMode = this.optString(v, 'interactiveMode', at) ?? '';
+    const installHint = this.optString(v, 'installHint', at);
+    const env = this.list(v, 'env', at).map((item, i) => {
+      const entry = this.record(item, `${at}.env[${i}]`);
+      return { name: this.optString(entry, 'name', `${at}.env[${i}]`) ?? '', value: this.optString(entry, 'value', `${at}.env[${i}]`) ?? '' };
+    });
+    const args = this.list(v, 'args', at).map((a, i) => {
+      if (typeof a !== 'string') this.fail(`${at}.args[${i}]`, `must be a string, got ${describe(a)}`);
+      return a;
+    });
+    return {
+      command: command.includes('/') && !isAbsolute(command) ? resolve(this.dir, command) : command,
+      args,
+      env,
+      apiVersion,
+      ...(installHint !== undefined && installHint !== '' ? { installHint } : {}),
+      provideClusterInfo: this.optBool(v, 'provideClusterInfo', at) ?? false,
+      interactiveMode: interactiveMode === '' && DEFAULT_IF_AVAILABLE.has(apiVersion) ? 'IfAvailable' : interactiveMode,
+    };
+  }
+
+  /** The value of the named entry of `extensions` (a list of {name, extension}), if there is one. */
+  extension(v: Fields, at: string, name: string): unknown {
+    let found: unknown;
+    this.list(v, 'extensions', at).forEach((item, i) => {
+      const entry = this.record(item, `${at}.extensions[${i}]`);
+      if (this.optString(entry, 'name', `${at}.extensions[${i}]`) === name) found = entry['extension'] ?? undefined;
+    });
+    return found === null ? undefined : found;
+  }
+
+  /** A list field; absent or null is empty. */
+  list(v: Fields, key: string, at: string): unknown[] {
+    const items = v[key];
+    if (items === undefined || items === null) return [];
+    if (!Array.isArray(items)) this.fail(join(at, key), `must be a list, got ${describe(items)}`);
+    return items;
   }
 
   context(v: Fields, at: string): Context {

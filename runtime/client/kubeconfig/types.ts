@@ -1,3 +1,5 @@
+import type { ExecConfig } from '../exec/types.js';
+
 /**
  * A kubeconfig as this client reads it (clientcmd/api): the named clusters, users and contexts
  * of one or more files, after relative paths were resolved against each file's directory.
@@ -18,7 +20,18 @@ export interface Cluster {
   readonly certificateAuthorityData?: Buffer;
   readonly insecureSkipTLSVerify: boolean;
   readonly tlsServerName?: string;
+  /** The `client.authentication.k8s.io/exec` extension, which exec plugins asking for cluster info receive. */
+  readonly execExtension?: unknown;
   readonly origin: Origin;
+}
+
+/**
+ * `user.exec` as written: interactiveMode is empty when the file names none (v1beta1 plugins
+ * default to IfAvailable while reading; v1 ones must name it, which selection checks).
+ */
+export interface ExecConfigEntry extends Omit<ExecConfig, 'interactiveMode' | 'config'> {
+  /** Never, IfAvailable or Always once valid; any string as written. */
+  readonly interactiveMode: string;
 }
 
 export interface AuthInfo {
@@ -30,8 +43,9 @@ export interface AuthInfo {
   readonly tokenFile?: string;
   readonly username?: string;
   readonly password?: string;
-  /** Fields naming an authentication this client does not implement (exec, auth-provider), if set. */
-  readonly unsupported: readonly string[];
+  readonly exec?: ExecConfigEntry;
+  /** The name of `auth-provider`, which this client does not run (kubectl 1.26 removed gcp and azure). */
+  readonly authProvider?: string;
   readonly origin: Origin;
 }
 

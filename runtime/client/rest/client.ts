@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { StatusError } from '../../apimachinery/errors/index.js';
 import type { RESTClient, RESTRequest, Watch } from '../types.js';
-import { newAuthorizer, type Authorizer } from './auth.js';
+import { newAuthorizer, type AttemptCredentials, type Authorizer } from './auth.js';
 import { completeRESTConfig, type CompletedRESTConfig, type RESTConfig } from './config.js';
 import { decodeBody, DecodeError } from './decode.js';
 import { isRecord, statusErrorFromResponse, TransportError } from './errors.js';
@@ -31,12 +31,12 @@ interface Call {
  */
 export class HTTPRESTClient implements RESTClient {
   private readonly transport: Transport;
-  private readonly authorize: Authorizer;
+  private readonly auth: Authorizer;
   private readonly warn: WarningHandler;
 
   constructor(readonly config: CompletedRESTConfig) {
     this.transport = new Transport(config);
-    this.authorize = newAuthorizer(config.auth, config.clock);
+    this.auth = newAuthorizer(config.auth, config);
     this.warn = config.warningHandler ?? warningLogger();
   }
 
@@ -108,8 +108,10 @@ export class HTTPRESTClient implements RESTClient {
     for (let attempt = 1; ; attempt++) {
       let res: IncomingMessage;
       let body: Buffer | undefined;
+      let creds: AttemptCredentials;
       try {
-        res = await this.transport.send({ method: call.method, url: call.url, headers: this.headers(call), body: call.body, signal: call.signal });
+        creds = await this.auth.credentials(call.signal);
+        res = await this.transport.send({ method: call.method, url: call.url, headers: this.headers(call, creds), body: call.body, signal: call.signal, cert: creds.cert });
         this.handleWarnings(res);
         const ok = isSuccess(res.statusCode);
         if (ok && !readWhole) return { res };
@@ -124,6 +126,7 @@ export class HTTPRESTClient implements RESTClient {
         await this.sleep(call, wait, clock);
         continue;
       }
+      if (res.statusCode === 401) this.auth.unauthorized(creds);
       const retryAfter = retryAfterSeconds(res.headers['retry-after']);
       const err = statusErrorFromResponse({ method: call.method, statusCode: res.statusCode ?? 0, contentType: res.headers['content-type'], retryAfterSeconds: retryAfter, body });
       const wait = retryAfterAnswer(res.statusCode ?? 0, retryAfter, attempt, maxRetries);
@@ -133,14 +136,13 @@ export class HTTPRESTClient implements RESTClient {
     }
   }
 
-  private headers(call: Call): OutgoingHttpHeaders {
+  private headers(call: Call, creds: AttemptCredentials): OutgoingHttpHeaders {
     const h: OutgoingHttpHeaders = { Accept: 'application/json', 'User-Agent': this.config.userAgent };
     if (call.body !== undefined) {
       h['Content-Type'] = call.contentType ?? 'application/json';
       h['Content-Length'] = call.body.length;
     }
-    const authorization = this.authorize();
-    if (authorization !== undefined) h['Authorization'] = authorization;
+    if (creds.authorization !== undefined) h['Authorization'] = creds.authorization;
     return h;
   }
 

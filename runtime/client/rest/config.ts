@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import type { ExecCluster } from '../exec/credential.js';
+import type { ExecConfig, ExecPluginOptions } from '../exec/types.js';
 import type { WarningHandler } from './warnings.js';
 
 /** Where the server's trust and the client's certificate come from (rest.TLSClientConfig). */
@@ -53,7 +55,10 @@ export interface RESTClientOptions {
   readonly backoff?: BackoffOptions;
   /** Connections kept per host; default unbounded (every watch holds one). */
   readonly maxSockets?: number;
+  /** The clock of retries, token file re-reads and exec credential expiry. */
   readonly clock?: Clock;
+  /** How exec credential plugins are run (a timeout; tests: standard error, the terminal test). */
+  readonly execPlugin?: ExecPluginOptions;
 }
 
 /** One server and one identity (rest.Config): what a kubeconfig context or the in-cluster convention yields. */
@@ -69,6 +74,11 @@ export interface RESTConfig extends RESTClientOptions {
   readonly bearerTokenFile?: string;
   readonly username?: string;
   readonly password?: string;
+  /**
+   * A credential plugin (rest.Config.ExecProvider): run for a token or client certificate when
+   * no token, token file, basic auth or client certificate is configured.
+   */
+  readonly execProvider?: ExecConfig;
 }
 
 declare const completed: unique symbol;
@@ -84,7 +94,10 @@ export interface CompletedRESTConfig {
     readonly rejectUnauthorized: boolean;
     readonly servername?: string;
   };
-  readonly auth: Pick<RESTConfig, 'bearerToken' | 'bearerTokenFile' | 'username' | 'password'>;
+  readonly auth: Pick<RESTConfig, 'bearerToken' | 'bearerTokenFile' | 'username' | 'password' | 'execProvider'>;
+  /** spec.cluster of the exec plugin's request (rest.ConfigToExecCluster), sent when it asks for cluster info. */
+  readonly execCluster: ExecCluster;
+  readonly execPlugin: ExecPluginOptions;
   readonly userAgent: string;
   readonly timeoutMs: number | undefined;
   readonly warningHandler: WarningHandler | undefined;
@@ -156,7 +169,15 @@ export function completeRESTConfig(c: RESTConfig, defaultUserAgent: string): Com
       rejectUnauthorized: tls.insecure !== true,
       ...(servername !== undefined ? { servername } : {}),
     },
-    auth: { bearerToken: c.bearerToken, bearerTokenFile: c.bearerTokenFile, username: c.username, password: c.password },
+    auth: { bearerToken: c.bearerToken, bearerTokenFile: c.bearerTokenFile, username: c.username, password: c.password, execProvider: c.execProvider },
+    execCluster: {
+      server: c.host,
+      ...(serverName !== undefined ? { tlsServerName: serverName } : {}),
+      insecureSkipTLSVerify: tls.insecure === true,
+      ...(ca !== undefined ? { certificateAuthorityData: ca } : {}),
+      ...(c.execProvider?.config !== undefined ? { config: c.execProvider.config } : {}),
+    },
+    execPlugin: c.execPlugin ?? {},
     userAgent: c.userAgent ?? defaultUserAgent,
     timeoutMs: c.timeoutMs !== undefined && c.timeoutMs > 0 ? c.timeoutMs : undefined,
     warningHandler: c.warningHandler,
