@@ -82,8 +82,8 @@ function extraValues(headers: NodeJS.Dict<string[]>, prefixes: readonly string[]
   return { ...extra };
 }
 
-/** url.PathUnescape; a malformed escape keeps the key as sent. */
-function unescapeExtraKey(encoded: string): string {
+/** url.PathUnescape; a malformed escape keeps the key as sent (also the impersonation filter's Impersonate-Extra-<key>). */
+export function unescapeExtraKey(encoded: string): string {
   try {
     return decodeURIComponent(encoded);
   } catch {
@@ -91,10 +91,13 @@ function unescapeExtraKey(encoded: string): string {
   }
 }
 
-/** Removes headers from every view node keeps of them, so nothing downstream (a proxy least of all) sees them. */
-function deleteHeaders(raw: IncomingMessage, remove: (lowerName: string) => boolean): void {
+/**
+ * Removes headers from every view node keeps of them, so nothing downstream (a proxy least of all)
+ * sees them. HTTP/2 requests have no headersDistinct.
+ */
+export function deleteHeaders(raw: IncomingMessage, remove: (lowerName: string) => boolean): void {
   for (const h of Object.keys(raw.headers)) if (remove(h)) delete raw.headers[h];
-  const distinct = raw.headersDistinct;
+  const distinct = (raw as Partial<Pick<IncomingMessage, 'headersDistinct'>>).headersDistinct ?? {};
   for (const h of Object.keys(distinct)) if (remove(h)) delete distinct[h];
   const rawHeaders = raw.rawHeaders;
   for (let i = rawHeaders.length - 2; i >= 0; i -= 2) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isStatusError } from '../../apimachinery/errors/index.js';
 import type { APIRequest, Filter, Handler } from '../../apimachinery/request/http.js';
+import type { UserInfo } from '../../apimachinery/request/types.js';
 import type { Logger } from './log.js';
 
 export type AuditStage = 'RequestReceived' | 'ResponseStarted' | 'ResponseComplete' | 'Panic';
@@ -16,8 +17,10 @@ export interface AuditEvent {
   readonly requestURI: string;
   /** The RequestInfo verb (`list`, `watch`, `create`…), or the lower-cased method for non-resource requests. */
   readonly verb: string;
-  /** Empty username when authentication failed. */
-  readonly user: { username: string; uid?: string; groups?: readonly string[]; extra?: Readonly<Record<string, readonly string[]>> };
+  /** Empty username when authentication failed; the authenticated user, not the one it impersonates. */
+  readonly user: AuditUserInfo;
+  /** The user the request acted as (Impersonate-User and co.), when it impersonated one. */
+  readonly impersonatedUser?: AuditUserInfo;
   readonly sourceIPs: readonly string[];
   readonly userAgent?: string;
   /** Resource requests only. */
@@ -30,6 +33,14 @@ export interface AuditEvent {
   readonly annotations?: Readonly<Record<string, string>>;
 }
 
+/** authentication/v1 UserInfo as the event carries it (empty fields omitted). */
+export interface AuditUserInfo {
+  readonly username: string;
+  readonly uid?: string;
+  readonly groups?: readonly string[];
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
+}
+
 /**
  * audit.Sink: receives events in stage order per request. Called synchronously on the request
  * path, so it must not block: buffer and write elsewhere. A throwing sink is logged and ignored.
@@ -40,6 +51,15 @@ export interface AuditSink {
 
 const AUDIT_ID_HEADER = 'Audit-ID';
 const auditIDs = new WeakMap<IncomingMessage, string>();
+const impersonations = new WeakMap<IncomingMessage, { readonly user: UserInfo; readonly impersonated: UserInfo }>();
+
+/**
+ * audit.LogImpersonatedUser: the impersonation filter replaced `req.user`; events keep naming
+ * the authenticated user and add the impersonated one.
+ */
+export function logImpersonatedUser(req: APIRequest, user: UserInfo, impersonated: UserInfo): void {
+  impersonations.set(req.raw, { user, impersonated });
+}
 
 /** The request's audit ID: the client's `Audit-ID` header if it sent one, else a fresh UUID. */
 export function auditIDFor(req: APIRequest): string {
@@ -104,7 +124,8 @@ export function withFailedAuthenticationAudit(failed: Handler, opts: AuditOption
 
 function emitEvent(opts: AuditOptions, req: APIRequest, stage: AuditStage, code?: number): void {
   const info = req.info;
-  const user = req.user;
+  const impersonation = impersonations.get(req.raw);
+  const user = impersonation?.user ?? req.user;
   const annotations = Object.fromEntries(req.auditAnnotations);
   const event: AuditEvent = {
     kind: 'Event',
@@ -114,7 +135,8 @@ function emitEvent(opts: AuditOptions, req: APIRequest, stage: AuditStage, code?
     stage,
     requestURI: req.raw.url ?? req.path,
     verb: info.verb,
-    user: user ? { username: user.name, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups, ...(user.extra ? { extra: user.extra } : {}) } : { username: '' },
+    user: user ? auditUserInfo(user) : { username: '' },
+    ...(impersonation ? { impersonatedUser: auditUserInfo(impersonation.impersonated) } : {}),
     sourceIPs: sourceIPs(req),
     ...(typeof req.headers['user-agent'] === 'string' ? { userAgent: req.headers['user-agent'] } : {}),
     ...(info.isResourceRequest ? { objectRef: objectRef(req) } : {}),
@@ -128,6 +150,11 @@ function emitEvent(opts: AuditOptions, req: APIRequest, stage: AuditStage, code?
   } catch (err) {
     opts.logger.error('audit sink failed', { auditID: event.auditID, err });
   }
+}
+
+function auditUserInfo(user: UserInfo): AuditUserInfo {
+  const extra = user.extra !== undefined && Object.keys(user.extra).length > 0 ? { extra: user.extra } : {};
+  return { username: user.name, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups, ...extra };
 }
 
 function objectRef(req: APIRequest): NonNullable<AuditEvent['objectRef']> {
