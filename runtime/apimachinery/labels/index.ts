@@ -3,3 +3,4 @@ export { Requirement, InvalidSelectorError, type Operator } from './requirement.
 export { everything, nothing, matchesNothing, selectorFromSet, validatedSelectorFromSet, selectorFromRequirements, type Selector } from './selector.js';
 export { parse, parseToRequirements } from './parser.js';
 export { isQualifiedName, isValidLabelValue, isDNS1123Subdomain } from './validation.js';
+export { labelSelectorAsSelector } from './label-selector.js';
