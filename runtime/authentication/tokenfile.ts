@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import type { UserInfo } from '../apimachinery/request/types.js';
 import type { Authenticator } from './authenticator.js';
+import { bearerToken } from './bearertoken.js';
 
 /** Static bearer tokens: token → the user it names. */
 export type StaticTokens = ReadonlyMap<string, UserInfo>;
@@ -38,12 +39,8 @@ export function parseTokenFile(content: string, source: string): StaticTokens {
 export function tokenFileAuthenticator(tokens: StaticTokens): Authenticator {
   return {
     async authenticate(req) {
-      const auth = (req.headers.authorization ?? '').trim();
-      if (auth === '') return undefined;
-      const parts = auth.split(' ');
-      if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
-      const token = parts[1]!;
-      if (token === '') return undefined;
+      const token = bearerToken(req);
+      if (token === undefined) return undefined;
       const user = tokens.get(token);
       if (user === undefined) throw new Error('invalid bearer token');
       return { user };
