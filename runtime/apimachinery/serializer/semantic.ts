@@ -8,7 +8,10 @@ import { deepEqualJSON, isJSONObject, setField, type JSONObject } from './jsonva
  * (their schema bounds how deep they nest), not arbitrary client JSON.
  */
 export function semanticDeepEqual(a: unknown, b: unknown): boolean {
-  return deepEqualJSON(withoutZeroFields(a), withoutZeroFields(b));
+  const x = withoutZeroFields(a);
+  const y = withoutZeroFields(b);
+  // a nil slice or map equals an empty one at the top too
+  return (isZero(x) && isZero(y)) || deepEqualJSON(x, y);
 }
 
 function withoutZeroFields(v: unknown): unknown {
