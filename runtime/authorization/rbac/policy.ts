@@ -1,6 +1,6 @@
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding, Subject } from '../../../apis/rbac/v1/types.js';
 import type { UserInfo } from '../../apimachinery/request/types.js';
-import { keysOfUser, subjectKey } from './subjects.js';
+import { subjectKey } from './subjects.js';
 
 /**
  * The RBAC policy the authorizer reads: Roles, ClusterRoles, RoleBindings and
@@ -24,10 +24,13 @@ function nameOf(o: { readonly metadata?: { readonly name?: string } }): string {
   return o.metadata?.name ?? '';
 }
 
-/** The bindings of one scope (the cluster, or one namespace), by name and by subject key. */
+type Bucket<B> = Map<string, B>;
+
+/** The bindings of one scope (the cluster, or one namespace), by name and by the users and groups they name. */
 export class BindingIndex<B extends Binding> {
   private readonly byName = new Map<string, B>();
-  private readonly bySubject = new Map<string, Map<string, B>>();
+  private readonly byUser = new Map<string, Bucket<B>>();
+  private readonly byGroup = new Map<string, Bucket<B>>();
 
   /** `namespace`: the scope's namespace ('' for the cluster), which unqualified service accounts take. */
   constructor(private readonly namespace: string) {}
@@ -40,61 +43,61 @@ export class BindingIndex<B extends Binding> {
     const name = nameOf(binding);
     this.remove(name);
     this.byName.set(name, binding);
-    for (const key of this.keysOf(binding)) {
-      let bucket = this.bySubject.get(key);
-      if (bucket === undefined) this.bySubject.set(key, (bucket = new Map()));
+    this.forEachKey(binding, (index, key) => {
+      let bucket = index.get(key);
+      if (bucket === undefined) index.set(key, (bucket = new Map()));
       bucket.set(name, binding);
-    }
+    });
   }
 
   remove(name: string): void {
     const old = this.byName.get(name);
     if (old === undefined) return;
     this.byName.delete(name);
-    for (const key of this.keysOf(old)) {
-      const bucket = this.bySubject.get(key);
-      if (bucket === undefined) continue;
+    this.forEachKey(old, (index, key) => {
+      const bucket = index.get(key);
+      if (bucket === undefined) return;
       bucket.delete(name);
-      if (bucket.size === 0) this.bySubject.delete(key);
-    }
+      if (bucket.size === 0) index.delete(key);
+    });
   }
 
   /**
-   * The bindings that may apply to the user: those naming it, one of its groups, or its service
-   * account; each once, those naming the user first, then by group in the user's order.
+   * Visits the bindings that may apply to the user — those naming it (or its service account),
+   * then those naming its groups in the user's order — each once, until `visit` returns false;
+   * false when it did. Looks up the user's name and groups only: no binding naming someone else
+   * is touched.
    */
-  candidates(user: UserInfo): B[] {
-    const out: B[] = [];
+  visitCandidates(user: UserInfo, visit: (binding: B) => boolean): boolean {
     let seen: Set<B> | undefined;
-    let buckets = 0;
-    for (const key of keysOfUser(user)) {
-      const bucket = this.bySubject.get(key);
+    let first: Bucket<B> | undefined;
+    for (let i = -1; i < user.groups.length; i++) {
+      const bucket = i < 0 ? this.byUser.get(user.name) : this.byGroup.get(user.groups[i] ?? '');
       if (bucket === undefined) continue;
-      // A binding can be found under several keys (a user and one of its groups): deduplicate
-      // only when a second bucket is met.
-      if (++buckets === 2) seen = new Set(out);
+      // A binding can be found under several keys (a user and one of its groups, or a group the
+      // user lists twice): remember what was visited only once a second bucket is met.
+      if (first === undefined) first = bucket;
+      else if (seen === undefined) seen = new Set(first.values());
       for (const b of bucket.values()) {
-        if (seen === undefined) out.push(b);
-        else if (!seen.has(b)) {
+        if (seen !== undefined) {
+          if (seen.has(b)) continue;
           seen.add(b);
-          out.push(b);
         }
+        if (!visit(b)) return false;
       }
     }
-    return out;
+    return true;
   }
 
   list(): B[] {
     return [...this.byName.values()];
   }
 
-  private keysOf(binding: B): Set<string> {
-    const keys = new Set<string>();
+  private forEachKey(binding: B, fn: (index: Map<string, Bucket<B>>, key: string) => void): void {
     for (const s of binding.subjects ?? []) {
       const k = subjectKey(s, this.namespace);
-      if (k !== undefined) keys.add(k);
+      if (k !== undefined) fn(k.group ? this.byGroup : this.byUser, k.name);
     }
-    return keys;
   }
 }
 
@@ -156,14 +159,14 @@ export class PolicyStore {
     return this.roles.get(namespace)?.get(name);
   }
 
-  /** The ClusterRoleBindings that may name the user (appliesTo still decides). */
-  clusterRoleBindingsFor(user: UserInfo): ClusterRoleBinding[] {
-    return this.clusterRoleBindings.candidates(user);
+  /** Visits the ClusterRoleBindings that may name the user (appliesTo still decides); false when `visit` stopped. */
+  visitClusterRoleBindingsFor(user: UserInfo, visit: (binding: ClusterRoleBinding) => boolean): boolean {
+    return this.clusterRoleBindings.visitCandidates(user, visit);
   }
 
-  /** The RoleBindings of `namespace` that may name the user (appliesTo still decides). */
-  roleBindingsFor(user: UserInfo, namespace: string): RoleBinding[] {
-    return this.roleBindings.get(namespace)?.candidates(user) ?? [];
+  /** Visits the RoleBindings of `namespace` that may name the user (appliesTo still decides); false when `visit` stopped. */
+  visitRoleBindingsFor(user: UserInfo, namespace: string, visit: (binding: RoleBinding) => boolean): boolean {
+    return this.roleBindings.get(namespace)?.visitCandidates(user, visit) ?? true;
   }
 
   /** Every ClusterRoleBinding (the subject locator asks who may do something: no user to index by). */

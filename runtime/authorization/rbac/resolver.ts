@@ -49,24 +49,18 @@ export class DefaultRuleResolver implements PolicyRuleResolver {
   visitRulesFor(user: UserInfo | undefined, namespace: string, visitor: RuleVisitor): void {
     // No user (no authentication ran): no binding names it.
     if (user === undefined) return;
-    if (!this.visitBindings('ClusterRoleBinding', this.store.clusterRoleBindingsFor(user), user, '', visitor)) return;
-    if (namespace !== '') this.visitBindings('RoleBinding', this.store.roleBindingsFor(user, namespace), user, namespace, visitor);
+    if (!this.store.visitClusterRoleBindingsFor(user, (b) => this.visitBinding('ClusterRoleBinding', b, user, '', visitor))) return;
+    if (namespace !== '') this.store.visitRoleBindingsFor(user, namespace, (b) => this.visitBinding('RoleBinding', b, user, namespace, visitor));
   }
 
-  /** Visits the rules of the bindings that apply; false when the visitor stopped. `namespace`: '' for ClusterRoleBindings. */
-  private visitBindings(kind: string, bindings: readonly (ClusterRoleBinding | RoleBinding)[], user: UserInfo, namespace: string, visitor: RuleVisitor): boolean {
-    for (const binding of bindings) {
-      const i = appliesTo(user, binding.subjects, namespace);
-      const subject = binding.subjects?.[i];
-      if (subject === undefined) continue;
-      const rules = this.roleReferenceRules(binding.roleRef, namespace);
-      if (rules instanceof Error) {
-        if (!visitor(undefined, undefined, rules)) return false;
-        continue;
-      }
-      const source: RuleSource = () => describeBinding(kind, binding, subject, namespace);
-      for (const rule of rules) if (!visitor(source, rule, undefined)) return false;
-    }
+  /** Visits the rules of one binding if it applies; false when the visitor stopped. `namespace`: '' for a ClusterRoleBinding. */
+  private visitBinding(kind: string, binding: ClusterRoleBinding | RoleBinding, user: UserInfo, namespace: string, visitor: RuleVisitor): boolean {
+    const subject = binding.subjects?.[appliesTo(user, binding.subjects, namespace)];
+    if (subject === undefined) return true;
+    const rules = this.roleReferenceRules(binding.roleRef, namespace);
+    if (rules instanceof Error) return visitor(undefined, undefined, rules);
+    const source: RuleSource = () => describeBinding(kind, binding, subject, namespace);
+    for (const rule of rules) if (!visitor(source, rule, undefined)) return false;
     return true;
   }
 

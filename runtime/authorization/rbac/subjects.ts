@@ -51,36 +51,23 @@ export function appliesTo(user: UserInfo, subjects: readonly Subject[] | undefin
 }
 
 /**
- * The index keys under which a subject is found: the user name it matches (`u:` + name, service
- * accounts by their user name) or the group (`g:` + name). None for a subject that can match no
- * user (an unknown kind, a service account with no namespace in a ClusterRoleBinding).
+ * Where the index finds a subject: under the user name it matches (service accounts by their
+ * user name) or under its group. Undefined for a subject that can match no user (an unknown
+ * kind, a service account with no namespace in a ClusterRoleBinding).
  */
-export function subjectKey(subject: Subject, bindingNamespace: string): string | undefined {
+export function subjectKey(subject: Subject, bindingNamespace: string): { readonly group: boolean; readonly name: string } | undefined {
   switch (subject.kind) {
     case UserKind:
-      return userKey(subject.name);
+      return { group: false, name: subject.name };
     case GroupKind:
-      return groupKey(subject.name);
+      return { group: true, name: subject.name };
     case ServiceAccountKind: {
       const ns = serviceAccountNamespace(subject, bindingNamespace);
-      return ns === '' ? undefined : userKey(serviceAccountUsername(ns, subject.name));
+      return ns === '' ? undefined : { group: false, name: serviceAccountUsername(ns, subject.name) };
     }
     default:
       return undefined;
   }
-}
-
-export function userKey(name: string): string {
-  return `u:${name}`;
-}
-
-export function groupKey(name: string): string {
-  return `g:${name}`;
-}
-
-/** The keys a user is found under: its name, then each of its groups (duplicates once). */
-export function keysOfUser(user: UserInfo): string[] {
-  return [...new Set([userKey(user.name), ...user.groups.map(groupKey)])];
 }
 
 /** describeSubject: `User "alice"`, `Group "g"`, `ServiceAccount "name/namespace"`. */
