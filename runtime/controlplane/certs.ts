@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes, webcrypto, type webcrypto as WebCrypto } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, webcrypto, type webcrypto as WebCrypto } from 'node:crypto';
 import { join } from 'node:path';
+import { SERVICE_ACCOUNT_KEY_FILE, SERVICE_ACCOUNT_PUBLIC_KEY_FILE } from '../server/options/serviceaccount.js';
 import { FRONT_PROXY_CLIENT_NAME } from './options.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
@@ -52,6 +53,7 @@ export async function ensurePKI(dataDir: string, opts: { hosts: readonly string[
   const admin = await ensureLeaf(dir, 'admin', ca, { subject: 'CN=system:admin, O=system:masters', server: false, hosts: [] });
   const frontProxyCA = await ensureCA(dir, 'front-proxy-ca', 'kube-ts-front-proxy-ca');
   const frontProxyClient = await ensureLeaf(dir, 'front-proxy-client', frontProxyCA, { subject: `CN=${FRONT_PROXY_CLIENT_NAME}`, server: false, hosts: [] });
+  ensureServiceAccountKeyPair(dir);
   return {
     dir,
     caCertPEM: ca.cert.toString('pem'),
@@ -118,6 +120,25 @@ export async function ensureLeaf(dir: string, name: string, issuer: Issuer, spec
   const pair = { certPEM: cert.toString('pem'), keyPEM: await exportKey(keys.privateKey) };
   writePair(dir, name, pair);
   return pair;
+}
+
+/**
+ * kubeadm's service-account key pair: `sa.key` signs service-account tokens, `sa.pub` verifies
+ * them (the defaults of --service-account-signing-key-file and --service-account-key-file). An
+ * ECDSA P-256 key (kubeadm's ECDSA-P256 choice, as the rest of this PKI), SEC1 and PKIX PEM as
+ * kubeadm writes them. Kept across restarts: tokens issued before stay valid; a lost `sa.pub`
+ * is written again from `sa.key`.
+ */
+export function ensureServiceAccountKeyPair(dir: string): void {
+  const keyPath = join(dir, SERVICE_ACCOUNT_KEY_FILE);
+  const pubPath = join(dir, SERVICE_ACCOUNT_PUBLIC_KEY_FILE);
+  if (existsSync(keyPath)) {
+    if (!existsSync(pubPath)) writeFileSync(pubPath, createPublicKey(createPrivateKey(readFileSync(keyPath))).export({ type: 'spki', format: 'pem' }), { mode: 0o644 });
+    return;
+  }
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  writeFileSync(keyPath, privateKey.export({ type: 'sec1', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(pubPath, publicKey.export({ type: 'spki', format: 'pem' }), { mode: 0o644 });
 }
 
 /** A serving certificate made for other hosts (a changed --bind-address) is replaced. */
