@@ -1,0 +1,1 @@
+export { ClusterRoleAggregationController, aggregatedRules, type ClusterRoleAggregationControllerOptions } from './controller.js';
