@@ -4,6 +4,7 @@ import type { Filter } from '../../apimachinery/request/http.js';
 import type { UserInfo } from '../../apimachinery/request/types.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../apimachinery/validation/names.js';
 import { deleteHeaders, unescapeExtraKey } from '../../authentication/requestheader.js';
+import { makeGroupNames, makeUsername, SERVICE_ACCOUNT_USERNAME_PREFIX } from '../../authentication/serviceaccount/util.js';
 import type { Attributes, Authorizer } from '../../authorization/authorizer.js';
 import { logImpersonatedUser } from './audit.js';
 import { forbiddenError } from './authorization.js';
@@ -25,7 +26,6 @@ const EXTRA_HEADER_PREFIX = 'impersonate-extra-';
 const ALL_AUTHENTICATED = 'system:authenticated';
 const ALL_UNAUTHENTICATED = 'system:unauthenticated';
 const ANONYMOUS = 'system:anonymous';
-const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
 const AUTHENTICATION_GROUP = 'authentication.k8s.io';
 
 /** One thing to impersonate, as kube's v1.ObjectReference of buildImpersonationRequests. */
@@ -64,8 +64,8 @@ export function withImpersonation(authorizer: Authorizer, logger: Logger): Filte
       const attributes = actingAsAttributes(requestor, r);
       switch (r.kind) {
         case 'ServiceAccount':
-          username = `${SERVICE_ACCOUNT_PREFIX}${r.namespace}:${r.name}`;
-          if (!groupsSpecified) groups = ['system:serviceaccounts', `system:serviceaccounts:${r.namespace}`];
+          username = makeUsername(r.namespace, r.name);
+          if (!groupsSpecified) groups = makeGroupNames(r.namespace);
           break;
         case 'User':
           username = r.name;
@@ -173,8 +173,8 @@ function goObjectReference(r: ImpersonationRequest): string {
 
 /** serviceaccount.SplitUsername: `system:serviceaccount:<ns>:<name>` with a valid namespace and name, else undefined. */
 function splitServiceAccountUsername(username: string): { namespace: string; name: string } | undefined {
-  if (!username.startsWith(SERVICE_ACCOUNT_PREFIX)) return undefined;
-  const parts = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
+  if (!username.startsWith(SERVICE_ACCOUNT_USERNAME_PREFIX)) return undefined;
+  const parts = username.slice(SERVICE_ACCOUNT_USERNAME_PREFIX.length).split(':');
   if (parts.length !== 2) return undefined;
   const [namespace = '', name = ''] = parts;
   if (isDNS1123Label(namespace).length > 0 || isDNS1123Subdomain(name).length > 0) return undefined;
