@@ -5,7 +5,7 @@ import { ClusterRoleBindingStrategy, ClusterRoleStrategy, RoleBindingStrategy, R
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../../apis/rbac/v1/types.js';
 import { StatusError } from '../../runtime/apimachinery/errors/index.js';
 import type { FieldError, FieldErrorType } from '../../runtime/apimachinery/validation/field.js';
-import { newTableConvertor } from '../../runtime/endpoints/table/convertor.js';
+import { newTableConvertor, type TableSource } from '../../runtime/endpoints/table/convertor.js';
 import type { KubeObject } from '../../runtime/registry/rest.js';
 import { allow, allowBoth, ctx, newEnv, put, write, type Env } from './helpers.js';
 
@@ -258,19 +258,18 @@ describe('RBAC validation beyond kube’s test file', () => {
   test('printRoleBinding: Role as Kind/name; wide: users, groups, service accounts as namespace/name', () => {
     const def = rbacGroup.versions[0]?.resources.find((r) => r.kind === 'RoleBinding');
     assert.ok(def !== undefined);
-    const table = newTableConvertor(def.printerColumns, () => Date.parse('2024-05-01T10:05:00Z'), RoleBindingStrategy.printerCells).convertToTable(
-      {
-        metadata: { name: 'b', creationTimestamp: '2024-05-01T10:00:00Z' },
-        roleRef: { apiGroup: GroupName, kind: 'ClusterRole', name: 'admin' },
-        subjects: [
-          { kind: 'User', apiGroup: GroupName, name: 'alice' },
-          { kind: 'User', apiGroup: GroupName, name: 'bob' },
-          { kind: 'Group', apiGroup: GroupName, name: 'devs' },
-          { kind: 'ServiceAccount', namespace: 'ns1', name: 'builder' },
-        ],
-      },
-      { noHeaders: false, isList: false },
-    );
+    const rb: RoleBinding = {
+      metadata: { name: 'b', creationTimestamp: '2024-05-01T10:00:00Z' },
+      roleRef: { apiGroup: GroupName, kind: 'ClusterRole', name: 'admin' },
+      subjects: [
+        { kind: 'User', apiGroup: GroupName, name: 'alice' },
+        { kind: 'User', apiGroup: GroupName, name: 'bob' },
+        { kind: 'Group', apiGroup: GroupName, name: 'devs' },
+        { kind: 'ServiceAccount', namespace: 'ns1', name: 'builder' },
+      ],
+    };
+    const convertor = newTableConvertor(def.printerColumns, () => Date.parse('2024-05-01T10:05:00Z'), RoleBindingStrategy.printerCells);
+    const table = convertor.convertToTable(rb as unknown as TableSource, { noHeaders: false, isList: false });
     assert.deepEqual(
       table.columnDefinitions?.map((c) => [c.name, c.priority]),
       [
