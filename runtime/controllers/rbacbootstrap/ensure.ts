@@ -2,6 +2,7 @@ import type { ClusterRole, ClusterRoleBinding } from '../../../apis/rbac/v1/type
 import { isAlreadyExists, isNotFound } from '../../apimachinery/errors/index.js';
 // eslint-disable-next-line local/layers -- the bootstrap policy is pure RBAC data (no authorizer); kube's post-start hook imports bootstrappolicy the same way
 import { bootstrapPolicy, type BootstrapPolicy } from '../../authorization/rbac/bootstrap/index.js';
+import { realClock } from '../../client/cache/index.js';
 import { defaultRetryBackoff, retryOnConflict, type RESTClient } from '../../client/index.js';
 import { modifiersFor, type Modifier, type Modifiers } from './modifiers.js';
 import { reconcileRole, reconcileRoleBinding } from './reconcile.js';
@@ -43,7 +44,7 @@ export async function ensureBootstrapPolicy(rest: RESTClient, signal: AbortSigna
       log(`unable to initialize clusterroles: ${last}`);
     }
     if (Date.now() >= deadline) throw new Error(`unable to initialize roles: timed out waiting for the condition (${last})`);
-    await sleep(options.pollIntervalMs ?? 1000, signal);
+    await realClock.sleep(options.pollIntervalMs ?? 1000, signal);
   }
 }
 
@@ -151,16 +152,4 @@ function ignoreNotFound(err: unknown): undefined {
 function ignoreAlreadyExists(err: unknown): undefined {
   if (isAlreadyExists(err)) return undefined;
   throw err;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -10,8 +10,9 @@ import type { Attributes } from '../../../runtime/apimachinery/request/authorize
 import { bootstrapPolicy, CONTROLLER_NAMES, controllerUser, controllerUsers } from '../../../runtime/authorization/rbac/bootstrap/index.js';
 import { newRule } from '../../../runtime/authorization/rbac/bootstrap/builders.js';
 import { covers } from '../../../runtime/authorization/rbac/escalation.js';
-import { PolicyStore, RBACAuthorizer } from '../../../runtime/authorization/rbac/index.js';
+import { RBACAuthorizer } from '../../../runtime/authorization/rbac/index.js';
 import { aggregatedRules } from '../../../runtime/controllers/clusterroleaggregation/controller.js';
+import { attributesRecord, storeOf } from './helpers.js';
 
 const policy = bootstrapPolicy();
 const byName = new Map(policy.clusterRoles.map((r) => [r.metadata?.name ?? '', r]));
@@ -108,40 +109,19 @@ describe('bootstrap policy data', () => {
 });
 
 describe('bootstrap policy through the RBAC authorizer', () => {
-  const store = new PolicyStore();
-  const roles = aggregated();
-  for (const r of roles.values()) store.upsertClusterRole(r);
-  for (const b of policy.clusterRoleBindings) store.upsertClusterRoleBinding(b);
-  for (const rs of policy.roles.values()) for (const r of rs) store.upsertRole(r);
-  for (const bs of policy.roleBindings.values()) for (const b of bs) store.upsertRoleBinding(b);
+  const store = storeOf({
+    clusterRoles: [...aggregated().values()],
+    clusterRoleBindings: [...policy.clusterRoleBindings],
+    roles: [...policy.roles.values()].flat(),
+    roleBindings: [...policy.roleBindings.values()].flat(),
+  });
   const authorizer = new RBACAuthorizer(store);
   const anonymous: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
   const alice: UserInfo = { name: 'alice', groups: ['system:authenticated'] };
   const admin: UserInfo = { name: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
-  const url = (user: UserInfo, verb: string, path: string): Attributes => ({
-    user,
-    verb,
-    isResourceRequest: false,
-    path,
-    namespace: '',
-    apiGroup: '',
-    apiVersion: '',
-    resource: '',
-    subresource: '',
-    name: '',
-  });
-  const res = (user: UserInfo, verb: string, apiGroup: string, resource: string, namespace = '', subresource = '', name = ''): Attributes => ({
-    user,
-    verb,
-    isResourceRequest: true,
-    path: '',
-    namespace,
-    apiGroup,
-    apiVersion: 'v1',
-    resource,
-    subresource,
-    name,
-  });
+  const url = (user: UserInfo, verb: string, path: string): Attributes => attributesRecord({ user, verb, path });
+  const res = (user: UserInfo, verb: string, apiGroup: string, resource: string, namespace = '', subresource = '', name = ''): Attributes =>
+    attributesRecord({ user, verb, isResourceRequest: true, namespace, apiGroup, apiVersion: 'v1', resource, subresource, name });
   const allowed = (a: Attributes): boolean => authorizer.authorizeSync(a).decision === 'allow';
 
   test('anonymous: only the public information (health, version)', () => {

@@ -1,9 +1,9 @@
 import type { ClusterRole, ClusterRoleBinding, PolicyRule } from '../../../../apis/rbac/v1/types.js';
 import type { UserInfo } from '../../../apimachinery/request/types.js';
-import { serviceAccountUsername } from '../subjects.js';
+import { makeGroupNames, makeUsername } from '../../../authentication/serviceaccount/util.js';
 import { newClusterBinding, newRule, RBAC_GROUP } from './builders.js';
 import { withDefaultMetadata } from './metadata.js';
-import { AllAuthenticated, AllServiceAccountsGroup } from './policy.js';
+import { AllAuthenticated } from './policy.js';
 
 /**
  * The roles of the controllers this server runs in process that kube runs in
@@ -77,8 +77,8 @@ function controllerNames(): ControllerName[] {
  */
 export function controllerUser(name: ControllerName): UserInfo {
   return Object.freeze({
-    name: serviceAccountUsername(CONTROLLER_NAMESPACE, name),
-    groups: Object.freeze([AllServiceAccountsGroup, `${AllServiceAccountsGroup}:${CONTROLLER_NAMESPACE}`, AllAuthenticated]),
+    name: makeUsername(CONTROLLER_NAMESPACE, name),
+    groups: Object.freeze([...makeGroupNames(CONTROLLER_NAMESPACE), AllAuthenticated]),
   });
 }
 
