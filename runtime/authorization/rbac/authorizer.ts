@@ -67,14 +67,15 @@ export class RBACAuthorizer implements Authorizer, RuleResolver {
 
 function resourceRule(r: PolicyRule): ResourceRule {
   const out: ResourceRule = { verbs: [...(r.verbs ?? [])] };
-  if (r.apiGroups !== undefined) out.apiGroups = [...r.apiGroups];
-  if (r.resources !== undefined) out.resources = [...r.resources];
-  if (r.resourceNames !== undefined) out.resourceNames = [...r.resourceNames];
+  // Empty lists are left out, as kube's omitempty does.
+  if ((r.apiGroups ?? []).length > 0) out.apiGroups = [...(r.apiGroups ?? [])];
+  if ((r.resources ?? []).length > 0) out.resources = [...(r.resources ?? [])];
+  if ((r.resourceNames ?? []).length > 0) out.resourceNames = [...(r.resourceNames ?? [])];
   return out;
 }
 
 function nonResourceRule(r: PolicyRule): NonResourceRule {
   const out: NonResourceRule = { verbs: [...(r.verbs ?? [])] };
-  if (r.nonResourceURLs !== undefined) out.nonResourceURLs = [...r.nonResourceURLs];
+  if ((r.nonResourceURLs ?? []).length > 0) out.nonResourceURLs = [...(r.nonResourceURLs ?? [])];
   return out;
 }

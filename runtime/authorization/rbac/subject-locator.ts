@@ -1,12 +1,10 @@
 import type { ClusterRoleBinding, RoleBinding, Subject } from '../../../apis/rbac/v1/types.js';
 import type { Attributes } from '../../apimachinery/request/authorizer.js';
+import { SYSTEM_PRIVILEGED_GROUP } from '../privileged.js';
 import type { PolicyStore } from './policy.js';
 import { DefaultRuleResolver, GroupName } from './resolver.js';
 import { rulesAllow } from './rules.js';
 import { GroupKind, UserKind } from './subjects.js';
-
-/** user.SystemPrivilegedGroup: always allowed, ahead of RBAC. */
-export const SystemPrivilegedGroup = 'system:masters';
 
 /**
  * kube's SubjectAccessEvaluator (plugin/pkg/auth/authorizer/rbac/subject_locator.go): who may do
@@ -27,7 +25,7 @@ export class SubjectAccessEvaluator {
 
   /** AllowedSubjects: the subjects found, and the errors met resolving roles (the subjects found still hold). */
   allowedSubjects(attributes: Attributes): { readonly subjects: Subject[]; readonly errors: Error[] } {
-    const subjects: Subject[] = [{ kind: GroupKind, apiGroup: GroupName, name: SystemPrivilegedGroup }];
+    const subjects: Subject[] = [{ kind: GroupKind, apiGroup: GroupName, name: SYSTEM_PRIVILEGED_GROUP }];
     if (this.superUser !== '') subjects.push({ kind: UserKind, apiGroup: GroupName, name: this.superUser });
     const errors: Error[] = [];
     const collect = (bindings: readonly (ClusterRoleBinding | RoleBinding)[], namespace: string): void => {
