@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ensureServiceAccountKeyPair } from '../../runtime/controlplane/certs.js';
-import { newServiceAccountTokenAuthenticator, newServiceAccountTokenIssuer } from '../../runtime/authentication/serviceaccount/index.js';
 import { OptionsError, parseFlags } from '../../runtime/server/options/flags.js';
 import {
   completeServiceAccountOptions,
   DEFAULT_SERVICE_ACCOUNT_ISSUER,
   loadServiceAccountKeys,
+  newServiceAccountTokens,
   SERVICE_ACCOUNT_FLAGS,
   SERVICE_ACCOUNT_USAGE,
   serviceAccountOptionsFromFlags,
@@ -164,23 +164,23 @@ describe("the data dir's key pair (ensurePKI)", () => {
     assert.equal(readFileSync(join(dir, 'sa.pub'), 'utf8'), pub);
   });
 
-  it('the defaults sign and verify end to end', async () => {
+  it('the defaults sign and verify end to end (newServiceAccountTokens)', async () => {
+    const getter = { getServiceAccount: async () => ({ uid: 'u1' }), getBoundObject: async () => undefined };
     const o = completeServiceAccountOptions({}, { pkiDir: dir });
-    const { signingKey, publicKeys } = await loadServiceAccountKeys(o);
-    const issuer = await newServiceAccountTokenIssuer({
-      issuer: o.issuers[0]!,
-      signingKey,
-      apiAudiences: o.apiAudiences,
-      maxExpirationSeconds: o.maxTokenExpirationSeconds,
-      extendExpiration: o.extendTokenExpiration,
-    });
-    const { token } = await issuer.issue({ namespace: 'default', serviceAccountName: 'default', serviceAccountUID: 'u1', audiences: issuer.defaultAudiences, expirationSeconds: 3600 });
-    const authn = newServiceAccountTokenAuthenticator({
-      issuers: o.issuers,
-      keys: publicKeys,
-      apiAudiences: o.apiAudiences,
-      getter: { getServiceAccount: async () => ({ uid: 'u1' }), getBoundObject: async () => undefined },
-    });
-    assert.equal((await authn.authenticateToken(token, []))?.user.name, 'system:serviceaccount:default:default');
+    const sa = await newServiceAccountTokens(o, { getter, externalAddress: () => '127.0.0.1:6443' });
+    const { token } = await sa.issuer.issue({ namespace: 'default', serviceAccountName: 'default', serviceAccountUID: 'u1', audiences: sa.issuer.defaultAudiences, expirationSeconds: 3600 });
+    assert.equal((await sa.authenticator.authenticateToken(token, []))?.user.name, 'system:serviceaccount:default:default');
+    assert.deepEqual(
+      sa.discoveryRoutes.map((r) => r.path),
+      ['/.well-known/openid-configuration', '/openid/v1/jwks'],
+    );
+    assert.equal(sa.discoveryError, undefined);
+    // An issuer that is no https URL still signs and verifies; kube only leaves discovery out, and says why.
+    const plain = await newServiceAccountTokens(completeServiceAccountOptions({ issuers: ['kubernetes/serviceaccount'] }, { pkiDir: dir }), { getter, externalAddress: () => 'h:1' });
+    assert.deepEqual(plain.discoveryRoutes, []);
+    assert.equal(
+      plain.discoveryError,
+      'Could not construct pre-rendered responses for ServiceAccountIssuerDiscovery endpoints. Endpoints will not be enabled. Error: issuer URL must use https scheme, got: kubernetes/serviceaccount',
+    );
   });
 });

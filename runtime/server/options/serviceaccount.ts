@@ -2,7 +2,19 @@ import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { parseURL } from '../../apimachinery/cel/library/gourl.js';
-import { parsePrivateKeyPEM, parsePublicKeysPEM, PublicKeySet } from '../../authentication/serviceaccount/index.js';
+import type { ServiceAccountTokenIssuer } from '../../apimachinery/request/authenticator.js';
+import {
+  newOpenIDMetadata,
+  newServiceAccountTokenAuthenticator,
+  newServiceAccountTokenIssuer,
+  openIDMetadataRoutes,
+  parsePrivateKeyPEM,
+  parsePublicKeysPEM,
+  PublicKeySet,
+  type OpenIDMetadataRoute,
+  type ServiceAccountTokenAuthenticator,
+  type ServiceAccountTokenGetter,
+} from '../../authentication/serviceaccount/index.js';
 import { boolFlag, durationFlag, OptionsError, stringSliceFlag, type FlagSpecs } from './flags.js';
 
 /**
@@ -174,6 +186,44 @@ export async function loadServiceAccountKeys(o: CompletedServiceAccountOptions):
     return { signingKey, publicKeys: await PublicKeySet.create(keys) };
   } catch (err) {
     throw new OptionsError(`--service-account-signing-key-file: failed to build token generator: ${goError(err)}`);
+  }
+}
+
+/** What the options make: the TokenRequest issuer, the bearer-token authenticator, and the discovery routes. */
+export interface ServiceAccountTokens {
+  readonly issuer: ServiceAccountTokenIssuer;
+  readonly authenticator: ServiceAccountTokenAuthenticator;
+  /** GET /.well-known/openid-configuration and /openid/v1/jwks; none when discoveryError says why. */
+  readonly discoveryRoutes: readonly OpenIDMetadataRoute[];
+  /** Kube's message for the log when the issuer cannot serve discovery (not an https URL): the server still starts. */
+  readonly discoveryError?: string;
+}
+
+/**
+ * Builds the service-account token machinery of the options (kube-apiserver's Complete and
+ * controlplane config): reads the keys, makes the issuer (the first issuer signs), the
+ * authenticator (every issuer accepted, `getter` reading the objects tokens name) and the
+ * discovery routes, whose jwks_uri defaults to `https://<externalAddress()>/openid/v1/jwks`.
+ */
+export async function newServiceAccountTokens(
+  o: CompletedServiceAccountOptions,
+  deps: { readonly getter: ServiceAccountTokenGetter; readonly externalAddress: () => string },
+): Promise<ServiceAccountTokens> {
+  const { signingKey, publicKeys } = await loadServiceAccountKeys(o);
+  const issuer = await newServiceAccountTokenIssuer({
+    issuer: o.issuers[0]!,
+    signingKey,
+    apiAudiences: o.apiAudiences,
+    maxExpirationSeconds: o.maxTokenExpirationSeconds,
+    extendExpiration: o.extendTokenExpiration,
+  });
+  const authenticator = newServiceAccountTokenAuthenticator({ issuers: o.issuers, keys: publicKeys, apiAudiences: o.apiAudiences, getter: deps.getter });
+  try {
+    const md = newOpenIDMetadata({ issuer: o.issuers[0]!, jwksURI: o.jwksURI, externalAddress: deps.externalAddress, keys: publicKeys });
+    return { issuer, authenticator, discoveryRoutes: openIDMetadataRoutes(md) };
+  } catch (err) {
+    const discoveryError = `Could not construct pre-rendered responses for ServiceAccountIssuerDiscovery endpoints. Endpoints will not be enabled. Error: ${goError(err)}`;
+    return { issuer, authenticator, discoveryRoutes: [], discoveryError };
   }
 }
 
