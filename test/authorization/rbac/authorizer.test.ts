@@ -94,6 +94,15 @@ describe('RBACAuthorizer rulesFor (SelfSubjectRulesReview)', () => {
     assert.deepEqual(review.nonResourceRules, [{ verbs: ['*'], nonResourceURLs: ['*'] }]);
     assert.equal(review.evaluationError, '');
   });
+  it('leaves empty lists out of the rules, as kube omits them', async () => {
+    const store = storeOf({
+      clusterRoles: [newClusterRole('r', { verbs: ['get'], apiGroups: [], resources: ['pods'], resourceNames: [] })],
+      clusterRoleBindings: [newClusterRoleBinding('r', 'User:alice')],
+    });
+    const review = await new RBACAuthorizer(store).rulesFor({ name: 'alice', groups: [] }, 'ns');
+    assert.deepEqual(review.resourceRules, [{ verbs: ['get'], resources: ['pods'] }]);
+    assert.deepEqual(review.nonResourceRules, []);
+  });
 });
 
 describe('PolicyRuleResolver (RBAC REST storage)', () => {
