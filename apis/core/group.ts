@@ -1,11 +1,13 @@
 import type { APIGroupDeclaration } from '../../runtime/registry/types.js';
 import { NamespaceStorage } from '../../runtime/controlplane/namespace/rest.js';
 import { ServiceStorage } from '../../runtime/controlplane/service/rest.js';
+import { serviceAccountStorage } from '../../runtime/controlplane/serviceaccount/rest.js';
 
 /**
  * What the core group declares beyond its types (kube's legacy RESTStorageProvider): Namespace
  * deletion goes through Terminating and the namespace's finalizers, and Services allocate
- * cluster IPs and node ports from the control plane's allocators.
+ * cluster IPs and node ports from the control plane's allocators, and ServiceAccounts issue tokens
+ * (`serviceaccounts/<name>/token`) when the server has a token issuer.
  */
 export const group = {
   server: 'kube-apiserver',
@@ -15,5 +17,6 @@ export const group = {
       if (serviceAllocators === undefined) throw new Error("Service storage needs the control plane's cluster IP and node port allocators");
       return new ServiceStorage(storages, serviceAllocators);
     },
+    ServiceAccount: (ctx) => serviceAccountStorage(ctx),
   },
 } satisfies APIGroupDeclaration;

@@ -2,7 +2,7 @@ import type { AdmissionChain } from '../admission/types.js';
 import { installAPIGroupVersion } from '../endpoints/installer.js';
 import { createResourceStorage, storagePrefix } from '../registry/generic/index.js';
 import type { ResourceStorage } from '../registry/rest.js';
-import type { APIGroupDefinition, RESTOverride, RESTOverrideContext } from '../registry/types.js';
+import type { APIGroupDefinition, CreateSubresource, RESTOverride, RESTOverrideContext } from '../registry/types.js';
 import { ownField } from '../apimachinery/serializer/jsonvalue.js';
 import { registerProtobufPackage } from '../apimachinery/serializer/protobuf/builtin.js';
 import type { DiscoveryManager } from '../server/discovery/index.js';
@@ -32,30 +32,32 @@ export interface InstallGroupOptions {
  */
 export async function installAPIGroup(server: GenericAPIServer, group: APIGroupDefinition, opts: InstallGroupOptions): Promise<void> {
   const storages = new Map<string, ResourceStorage>();
+  const subresources = new Map<string, Readonly<Record<string, CreateSubresource>>>();
   for (const version of group.versions) {
     for (const r of version.resources) {
       if (storages.has(r.kind)) continue;
       const storage = await opts.factory.forResource({ resourcePrefix: storagePrefix(group.name, r.plural) });
       const created = createResourceStorage({ group, kind: r.kind, storage });
-      const override = await restOverride(group, r.kind)?.({ ...opts.restContext, group: group.name, kind: r.kind, storages: created, storage });
+      const override = await restOverride(group, r.kind)?.({ ...opts.restContext, resources: opts.resources, group: group.name, kind: r.kind, storages: created, storage });
       const rest = override?.storages ?? created;
       storages.set(r.kind, rest);
+      if (override?.subresources !== undefined) subresources.set(r.kind, override.subresources);
       opts.resources.add({ group: group.name, resource: r.plural, kind: r.kind, namespaced: r.namespaced, rest, storage, ...(override === undefined ? {} : { override }) });
     }
   }
   for (const version of group.versions) {
     if (version.protobuf !== undefined) registerProtobufPackage(version.protobuf);
-    const { prefix, handler } = installAPIGroupVersion({ group, version: version.name, storages, admission: opts.admission });
+    const { prefix, handler } = installAPIGroupVersion({ group, version: version.name, storages, subresources, admission: opts.admission });
     const versionRoot = prefix.endsWith('/') ? prefix : `${prefix}/`;
     // The version's own discovery document (`<prefix>/`) is no resource request: left to discovery.
     server.mux.handlePrefix(versionRoot, (req, res) => (req.info.isResourceRequest ? handler : (server.mux.matchExcept(req.path, versionRoot) ?? webServiceNotFound))(req, res));
   }
   const root = group.name === '' ? '/api/' : `/apis/${group.name}/`;
   server.mux.handlePrefix(root, groupRootNotFound(server, root), { listed: false });
-  for (const gv of discoveryFromGroupDefinition(group)) {
+  for (const gv of discoveryFromGroupDefinition(group, { subresources })) {
     opts.discovery.setGroupVersion(gv.group, gv.version, gv.resources, { groupPriorityMinimum: gv.groupPriorityMinimum, versionPriority: gv.versionPriority });
   }
-  for (const gv of openAPIFromGroupDefinition(group)) opts.openapi.setGroupVersion(gv.group, gv.version, gv.document);
+  for (const gv of openAPIFromGroupDefinition(group, { subresources })) opts.openapi.setGroupVersion(gv.group, gv.version, gv.document);
 }
 
 /** The group's declared REST override of a kind (kinds are the declaration's own keys, never inherited ones). */

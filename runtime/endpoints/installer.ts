@@ -3,10 +3,11 @@ import { KindScheme } from '../apimachinery/scheme/scheme.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { AdmissionChain } from '../admission/types.js';
 import type { ResourceStorage } from '../registry/rest.js';
-import type { APIGroupDefinition } from '../registry/types.js';
+import type { APIGroupDefinition, CreateSubresource } from '../registry/types.js';
 import type { ResourceDefinition, Verb } from '../apimachinery/definition/resource.js';
 import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
-import { createResource } from './handlers/create.js';
+import { createNamedResource, createResource } from './handlers/create.js';
+import { createSubresourceScope } from './create-subresource.js';
 import { deleteResource } from './handlers/delete.js';
 import { deleteCollection } from './handlers/deletecollection.js';
 import { getResource } from './handlers/get.js';
@@ -31,6 +32,8 @@ export interface InstallAPIGroupVersionOptions {
   readonly version: string;
   /** The storages of every kind served in this version, by Kind. A kind without storage is not served. */
   readonly storages: ReadonlyMap<string, ResourceStorage>;
+  /** By Kind: the subresources beyond status and scale that a REST override contributes (RESTStorageOverride.subresources). */
+  readonly subresources?: ReadonlyMap<string, Readonly<Record<string, CreateSubresource>>>;
   readonly admission: AdmissionChain;
   /**
    * Whether PATCH accepts application/strategic-merge-patch+json. True (the default) for the
@@ -84,6 +87,8 @@ interface InstalledResource {
   readonly definition: ResourceDefinition;
   readonly storages: ResourceStorage;
   readonly scopes: ReadonlyMap<string, RequestScope>;
+  /** Subresources created through by name, with their own kinds. */
+  readonly creaters: ReadonlyMap<string, EndpointStorage>;
 }
 
 export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): InstalledAPIGroupVersion {
@@ -138,7 +143,12 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
         codec: SCALE_CODEC,
       });
     }
-    resources.set(definition.plural, { definition, storages, scopes });
+    const creaters = new Map<string, EndpointStorage>();
+    for (const [name, sub] of Object.entries(opts.subresources?.get(definition.kind) ?? {})) {
+      scopes.set(name, createSubresourceScope(base, name, sub, validator));
+      creaters.set(name, { kind: 'named', storage: sub.storage });
+    }
+    resources.set(definition.plural, { definition, storages, scopes, creaters });
   }
 
   const byRoute = (opts.unknownSubresource ?? 'route') === 'route';
@@ -148,7 +158,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       const r = resources.get(req.info.resource);
       if (r === undefined || !pathFitsScope(req, r.definition)) throw newPathNotFound();
       const scope = r.scopes.get(req.info.subresource);
-      const storage = endpointStorage(r.storages, req.info.subresource);
+      const storage = r.creaters.get(req.info.subresource) ?? endpointStorage(r.storages, req.info.subresource);
       if (scope === undefined || storage === undefined || (byRoute && req.info.parts.length > 3)) {
         throw byRoute ? newPathNotFound() : newNotFound({ group, resource: req.info.resource }, req.info.name);
       }
@@ -178,6 +188,10 @@ async function dispatch(req: APIRequest, res: APIResponse, scope: RequestScope, 
   const hasName = req.info.parts.length >= 2;
   const notAllowed = (): Error => newMethodNotSupported(scope.groupResource, verb);
 
+  if (storage.kind === 'named') {
+    if (verb !== 'create') throw notAllowed();
+    return createNamedResource(req, res, scope, storage.storage);
+  }
   if (storage.kind === 'sub') {
     if (!SUBRESOURCE_VERBS.has(verb)) throw notAllowed();
     if (verb === 'get') return getResource(req, res, scope, storage.storage);

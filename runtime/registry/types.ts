@@ -1,7 +1,8 @@
 import type { PluginFactory } from '../admission/types.js';
 import type { Interface as StorageInterface } from '../storage/index.js';
 import type { NetworkAllocators } from './allocator/types.js';
-import type { ResourceStorage } from './rest.js';
+import type { KubeObject, RequestContext, ResourceStorage, ValidateObjectFunc, WriteOptions } from './rest.js';
+import type { ResourceRegistry } from './resources.js';
 import type { OpenAPIComponentsDocument, ResourceDefinition } from '../apimachinery/definition/resource.js';
 import type { ProtobufPackage } from '../apimachinery/serializer/protobuf/descriptor.js';
 import type { Authorizer, PolicyRuleResolver, RuleResolver } from '../apimachinery/request/authorizer.js';
@@ -64,6 +65,8 @@ export interface RESTOverrideContext {
   readonly serviceAllocators?: NetworkAllocators;
   /** The server's authentication and authorization, for storages that answer with them; absent on a standalone aggregated server. */
   readonly auth?: RESTAuthContext;
+  /** Every resource the server serves, for storages that read other kinds (a TokenRequest's bound object). */
+  readonly resources?: ResourceRegistry;
 }
 
 /**
@@ -94,6 +97,33 @@ export type RESTOverride = (ctx: RESTOverrideContext) => RESTStorageOverride | P
 export interface RESTStorageOverride {
   /** What is served for the kind. */
   readonly storages: ResourceStorage;
+  /**
+   * Subresources beyond status and scale, by path segment, each created through with a kind of its
+   * own (kube's NamedCreater that is a GroupVersionKindProvider: `serviceaccounts/token` takes and
+   * answers authentication.k8s.io/v1 TokenRequest). Installed with their discovery and OpenAPI.
+   */
+  readonly subresources?: Readonly<Record<string, CreateSubresource>>;
+}
+
+/** rest.NamedCreater: a create addressed to an object by name (`POST …/<resource>/<name>/<subresource>`). */
+export interface NamedCreater {
+  /** `obj` is the decoded, defaulted and validated request body; the answer is written with 201. */
+  create(ctx: RequestContext, name: string, obj: KubeObject, validate: ValidateObjectFunc, opts: WriteOptions): Promise<KubeObject>;
+}
+
+/** A POST-only subresource whose request and response are a kind of another group version. */
+export interface CreateSubresource {
+  /** The kind's group ('' for core) and version. */
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** Structural schema of the kind: defaulting, pruning and validation of request bodies. */
+  readonly schema: ResourceDefinition['schema'];
+  /** OpenAPI components holding the kind's definition and everything it references. */
+  readonly openapi: OpenAPIComponentsDocument;
+  /** The kind's component in `openapi`. */
+  readonly openapiDefinition: string;
+  readonly storage: NamedCreater;
 }
 
 export interface APIVersionDefinition {

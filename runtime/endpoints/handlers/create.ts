@@ -1,5 +1,6 @@
 import { newBadRequest } from '../../apimachinery/errors/index.js';
-import type { Creater, KubeObject } from '../../registry/rest.js';
+import type { Creater, KubeObject, RequestContext, ValidateObjectFunc, WriteOptions } from '../../registry/rest.js';
+import type { NamedCreater } from '../../registry/types.js';
 import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
 import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure } from './pipeline.js';
@@ -14,6 +15,22 @@ import { parseCreateOptions } from './writeoptions.js';
  * the store with validating admission. 201 with the created object in the request version.
  */
 export async function createResource(req: APIRequest, res: APIResponse, scope: RequestScope, storage: Creater): Promise<void> {
+  await create(req, res, scope, undefined, (ctx, hub, validate, opts) => storage.create(ctx, hub, validate, opts));
+}
+
+/**
+ * POST to a subresource of a named object (a NamedCreater: `serviceaccounts/<name>/token`): the same
+ * pipeline as createResource in the subresource's own kind, admission and the storage told the
+ * URL's name.
+ */
+export async function createNamedResource(req: APIRequest, res: APIResponse, scope: RequestScope, storage: NamedCreater): Promise<void> {
+  const name = req.info.name;
+  await create(req, res, scope, name, (ctx, hub, validate, opts) => storage.create(ctx, name, hub, validate, opts));
+}
+
+type CreateFunc = (ctx: RequestContext, hub: KubeObject, validate: ValidateObjectFunc, opts: WriteOptions) => Promise<KubeObject>;
+
+async function create(req: APIRequest, res: APIResponse, scope: RequestScope, name: string | undefined, store: CreateFunc): Promise<void> {
   const target = negotiateResponse(req, scope);
   const body = await req.readBody();
   const opts = parseCreateOptions(req.query);
@@ -26,9 +43,9 @@ export async function createResource(req: APIRequest, res: APIResponse, scope: R
   defaultAndValidate(scope, obj);
 
   const hub = await scope.codec.toHub(obj);
-  const r: AdmissionRequest = { operation: 'CREATE', name: String(hub.metadata?.name ?? ''), dryRun: opts.dryRun, options: opts.raw };
+  const r: AdmissionRequest = { operation: 'CREATE', name: name ?? String(hub.metadata?.name ?? ''), dryRun: opts.dryRun, options: opts.raw };
   await admit(scope, ctx, r, hub, undefined);
-  const out = await storage.create(ctx, hub, validatingAdmission(scope, ctx, r), { dryRun: opts.dryRun, fieldManager: opts.fieldManager });
+  const out = await store(ctx, hub, validatingAdmission(scope, ctx, r), { dryRun: opts.dryRun, fieldManager: opts.fieldManager });
   writeObject(req, res, scope, target, 201, await scope.codec.fromHub(out));
 }
 

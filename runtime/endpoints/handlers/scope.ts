@@ -3,6 +3,7 @@ import { ConversionCache, type KindScheme } from '../../apimachinery/scheme/sche
 import type { SchemaValidator } from '../../apimachinery/validation/schema-validator.js';
 import type { AdmissionChain } from '../../admission/types.js';
 import type { Getter, KubeObject, ResourceStorage, StandardStorage, Updater } from '../../registry/rest.js';
+import type { NamedCreater } from '../../registry/types.js';
 import type { OpenAPIComponentsDocument, ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import type { EndpointRestrictions } from '../negotiation/negotiate.js';
 import type { TableConvertor } from '../table/convertor.js';
@@ -87,8 +88,9 @@ export interface ObjectCodec {
   fromHubSharedList(objs: readonly KubeObject[]): MaybePromise<KubeObject[]>;
 }
 
-/** The storage a handler calls: the main resource's, or a subresource's get/update. */
-export type EndpointStorage = { readonly kind: 'main'; readonly storage: StandardStorage } | { readonly kind: 'sub'; readonly storage: Getter & Updater };
+/** The storage a handler calls: the main resource's, a subresource's get/update, or a subresource's named create. */
+export type EndpointStorage =
+  { readonly kind: 'main'; readonly storage: StandardStorage } | { readonly kind: 'sub'; readonly storage: Getter & Updater } | { readonly kind: 'named'; readonly storage: NamedCreater };
 
 export function endpointStorage(storages: ResourceStorage, subresource: string): EndpointStorage | undefined {
   if (subresource === '') return { kind: 'main', storage: storages.main };

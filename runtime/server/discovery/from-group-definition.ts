@@ -1,4 +1,4 @@
-import type { APIGroupDefinition, APIVersionDefinition } from '../../registry/types.js';
+import type { APIGroupDefinition, APIVersionDefinition, CreateSubresource } from '../../registry/types.js';
 import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import { storageVersionHash } from './storage-version-hash.js';
 import type { GroupVersionDescription, ResourceDescription, SubresourceDescription } from './types.js';
@@ -20,6 +20,8 @@ export const PREFERRED_VERSION_PRIORITY = 15;
 export interface GroupDefinitionDiscoveryOptions {
   /** Default: BUILTIN_GROUP_PRIORITY_MINIMUM[group] ?? DEFAULT_GROUP_PRIORITY_MINIMUM. */
   readonly groupPriorityMinimum?: number;
+  /** By Kind: the subresources REST overrides contribute (RESTStorageOverride.subresources), listed with verb create and their own kind. */
+  readonly subresources?: ReadonlyMap<string, Readonly<Record<string, CreateSubresource>>>;
 }
 
 const SUBRESOURCE_VERBS: readonly string[] = ['get', 'patch', 'update'];
@@ -36,15 +38,17 @@ export function discoveryFromGroupDefinition(def: APIGroupDefinition, options: G
     version: version.name,
     groupPriorityMinimum,
     versionPriority: Math.max(1, PREFERRED_VERSION_PRIORITY - i),
-    resources: versionResources(def, version),
+    resources: versionResources(def, version, options.subresources),
   }));
 }
 
-function versionResources(def: APIGroupDefinition, version: APIVersionDefinition): ResourceDescription[] {
-  return [...version.resources].sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0)).map((r) => resourceDescription(def, r));
+type Subresources = GroupDefinitionDiscoveryOptions['subresources'];
+
+function versionResources(def: APIGroupDefinition, version: APIVersionDefinition, extra: Subresources): ResourceDescription[] {
+  return [...version.resources].sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0)).map((r) => resourceDescription(def, r, extra));
 }
 
-function resourceDescription(def: APIGroupDefinition, r: ResourceDefinition): ResourceDescription {
+function resourceDescription(def: APIGroupDefinition, r: ResourceDefinition, extra: Subresources): ResourceDescription {
   return {
     name: r.plural,
     singularName: r.singular,
@@ -54,15 +58,18 @@ function resourceDescription(def: APIGroupDefinition, r: ResourceDefinition): Re
     shortNames: r.shortNames,
     categories: r.categories,
     storageVersionHash: storageVersionHash(def.name, def.storageVersion, r.kind),
-    subresources: subresources(r),
+    subresources: subresources(r, extra?.get(r.kind) ?? {}),
   };
 }
 
-function subresources(r: ResourceDefinition): SubresourceDescription[] {
+const CREATE_VERBS: readonly string[] = ['create'];
+
+function subresources(r: ResourceDefinition, extra: Readonly<Record<string, CreateSubresource>>): SubresourceDescription[] {
   const out: SubresourceDescription[] = [];
   if (r.subresources.scale !== undefined) {
     out.push({ name: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUBRESOURCE_VERBS });
   }
   if (r.subresources.status) out.push({ name: 'status', verbs: SUBRESOURCE_VERBS });
-  return out;
+  for (const [name, sub] of Object.entries(extra)) out.push({ name, responseKind: { group: sub.group, version: sub.version, kind: sub.kind }, verbs: CREATE_VERBS });
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

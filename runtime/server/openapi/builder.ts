@@ -1,4 +1,4 @@
-import type { APIGroupDefinition } from '../../registry/types.js';
+import type { APIGroupDefinition, CreateSubresource } from '../../registry/types.js';
 import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import { metaSchemas, scaleSchemas, schemaRef } from './meta-schemas.js';
 import { resourcePaths } from './operations.js';
@@ -23,6 +23,10 @@ export function buildGroupVersionOpenAPI(input: GroupVersionOpenAPIInput): OpenA
     tagKind(schemas, resource.definition, { group: input.group, kind: resource.kind, version: input.version });
     schemas[listDefinition] ??= listSchema(resource, input.group, input.version);
     tagKind(schemas, listDefinition, { group: input.group, kind: resource.listKind, version: input.version });
+    for (const sub of resource.createSubresources ?? []) {
+      for (const [name, schema] of Object.entries(sub.schemas)) schemas[name] ??= structuredClone(schema);
+      tagKind(schemas, sub.definition, sub.gvk);
+    }
     Object.assign(paths, resourcePaths({ group: input.group, version: input.version, resource, listDefinition, patchTypes: input.patchTypes }));
   }
   const withScale = input.resources.some((r) => r.subresources?.scale === true);
@@ -42,6 +46,8 @@ export interface GroupDefinitionOpenAPIOptions {
   /** Default BUILTIN_PATCH_TYPES: the groups of apis/ support strategic merge patch. */
   readonly patchTypes?: readonly PatchType[];
   readonly referenceSchemas?: Readonly<Record<string, unknown>>;
+  /** By Kind: the subresources REST overrides contribute (RESTStorageOverride.subresources). */
+  readonly subresources?: ReadonlyMap<string, Readonly<Record<string, CreateSubresource>>>;
 }
 
 /** One document per served version of a built-in group, from its generated components. */
@@ -55,7 +61,7 @@ export function openAPIFromGroupDefinition(def: APIGroupDefinition, options: Gro
       schemas: v.openapi.components.schemas,
       patchTypes: options.patchTypes ?? BUILTIN_PATCH_TYPES,
       ...(options.referenceSchemas ? { referenceSchemas: options.referenceSchemas } : {}),
-      resources: v.resources.map(openAPIResource),
+      resources: v.resources.map((r) => openAPIResource(r, options.subresources?.get(r.kind))),
     }),
   }));
 }
@@ -124,8 +130,15 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** What the OpenAPI builder needs of a served resource's definition. */
-export function openAPIResource(r: ResourceDefinition): OpenAPIResource {
+export function openAPIResource(r: ResourceDefinition, subresources: Readonly<Record<string, CreateSubresource>> = {}): OpenAPIResource {
+  const createSubresources = Object.entries(subresources).map(([name, sub]) => ({
+    name,
+    gvk: { group: sub.group, kind: sub.kind, version: sub.version },
+    definition: sub.openapiDefinition,
+    schemas: sub.openapi.components.schemas,
+  }));
   return {
+    ...(createSubresources.length > 0 ? { createSubresources } : {}),
     name: r.plural,
     kind: r.kind,
     listKind: r.listKind,

@@ -70,7 +70,8 @@ function patchBody(patchTypes: readonly PatchType[]): Operation['requestBody'] {
 
 /**
  * The path items of one resource: collection and item routes (namespaced, plus the
- * all-namespaces list for namespaced kinds), and the status and scale routes as declared. Only
+ * all-namespaces list for namespaced kinds), the status and scale routes as declared, and a POST
+ * route per subresource created through with a kind of its own. Only
  * routes whose verb the resource serves are emitted. Keys are full paths.
  */
 export function resourcePaths(ctx: ResourceContext): Record<string, PathItem> {
@@ -152,6 +153,19 @@ export function resourcePaths(ctx: ResourceContext): Record<string, PathItem> {
   if (r.subresources?.scale) {
     const scaleGVK: GroupVersionKindRef = { group: 'autoscaling', kind: 'Scale', version: 'v1' };
     paths[`${scope}/${r.name}/{name}/scale`] = withParams(subresourceOps(ctx, 'Scale', 'scale', scaleGVK, SCALE_SCHEMA), itemParams);
+  }
+  for (const sub of r.createSubresources ?? []) {
+    const create = operation(ctx, {
+      verb: 'create',
+      action: 'post',
+      rest: `${ns}${r.kind}${sub.name.charAt(0).toUpperCase()}${sub.name.slice(1)}`,
+      description: `create ${sub.name} of a ${r.kind}`,
+      gvk: sub.gvk,
+      parameters: CREATE_PARAMETERS,
+      requestBody: { content: json(sub.definition), required: true },
+      responses: ok(sub.definition, '200', '201', '202'),
+    });
+    paths[`${scope}/${r.name}/{name}/${sub.name}`] = withParams({ post: create }, itemParams);
   }
   if (r.namespaced && has('list')) {
     paths[`${base}/${r.name}`] = {

@@ -62,6 +62,19 @@ export interface OpenAPIResource {
   /** Name of the list kind's schema; synthesized when `schemas` lacks it. Default: `definition` with the kind replaced by listKind. */
   readonly listDefinition?: string;
   readonly subresources?: { readonly status?: boolean; readonly scale?: boolean };
+  /** Subresources created through with a kind of their own (`serviceaccounts/{name}/token`): a POST route each. */
+  readonly createSubresources?: readonly CreateSubresourceRoute[];
+}
+
+/** A POST-only subresource whose body and answer are `definition`, a kind of another group version. */
+export interface CreateSubresourceRoute {
+  /** The path segment: `token`. */
+  readonly name: string;
+  readonly gvk: GroupVersionKindRef;
+  /** Name of the kind's schema in `schemas`. */
+  readonly definition: string;
+  /** Components holding the kind's schema and what it references; added where the version's own lack them. */
+  readonly schemas: Readonly<Record<string, unknown>>;
 }
 
 export interface GroupVersionOpenAPIInput {
