@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import type { ClusterRole, PolicyRule } from '../../../apis/rbac/v1/types.js';
 import type { UserInfo } from '../../../runtime/apimachinery/request/types.js';
 import type { Attributes } from '../../../runtime/apimachinery/request/authorizer.js';
-import { bootstrapPolicy, CONTROLLER_NAMES, controllerUser, controllerUsers } from '../../../runtime/authorization/rbac/bootstrap/index.js';
+import { bootstrapPolicy, CONTROLLER_NAMES, controllerUser, controllerUsers, kubeControllerManagerUser } from '../../../runtime/authorization/rbac/bootstrap/index.js';
 import { newRule } from '../../../runtime/authorization/rbac/bootstrap/builders.js';
 import { covers } from '../../../runtime/authorization/rbac/escalation.js';
 import { RBACAuthorizer } from '../../../runtime/authorization/rbac/index.js';
@@ -160,7 +160,7 @@ describe('bootstrap policy through the RBAC authorizer', () => {
     assert.ok(!allowed(res(controllerUser(CONTROLLER_NAMES.garbageCollector), 'create', '', 'configmaps', 'x')));
     assert.ok(allowed(res(controllerUser(CONTROLLER_NAMES.serviceAccount), 'create', '', 'serviceaccounts', 'x')));
     assert.ok(!allowed(res(controllerUser(CONTROLLER_NAMES.serviceAccount), 'delete', '', 'serviceaccounts', 'x')));
-    assert.ok(allowed(res({ name: 'system:kube-controller-manager', groups: ['system:authenticated'] }, 'watch', '', 'serviceaccounts')));
+    assert.ok(allowed(res(kubeControllerManagerUser(), 'watch', '', 'serviceaccounts')));
   });
 
   test('edit may write configmaps in its namespace but not grant roles; admin may; view only reads', () => {

@@ -3,7 +3,7 @@ import type { UserInfo } from '../../../apimachinery/request/types.js';
 import { makeGroupNames, makeUsername } from '../../../authentication/serviceaccount/util.js';
 import { newClusterBinding, newRule, RBAC_GROUP } from './builders.js';
 import { withDefaultMetadata } from './metadata.js';
-import { AllAuthenticated } from './policy.js';
+import { AllAuthenticated, KubeControllerManager } from './policy.js';
 
 /**
  * The roles of the controllers this server runs in process that kube runs in
@@ -85,4 +85,12 @@ export function controllerUser(name: ControllerName): UserInfo {
 /** The users of every controller with its own identity, for the control plane to run them as. */
 export function controllerUsers(): Readonly<Record<ControllerName, UserInfo>> {
   return Object.freeze(Object.fromEntries(controllerNames().map((n) => [n, controllerUser(n)])) as Record<ControllerName, UserInfo>);
+}
+
+/**
+ * kube-controller-manager's own user (its client certificate's CN): what the shared informers of
+ * the controllers above list and watch as, bound to system:kube-controller-manager (policy.ts).
+ */
+export function kubeControllerManagerUser(): UserInfo {
+  return Object.freeze({ name: KubeControllerManager, groups: Object.freeze([AllAuthenticated]) });
 }

@@ -27,6 +27,6 @@ export function bootstrapPolicy(): BootstrapPolicy {
   };
 }
 
-export { CONTROLLER_NAMES, CONTROLLER_NAMESPACE, SA_ROLE_PREFIX, controllerUser, controllerUsers, type ControllerName } from './controller-policy.js';
+export { CONTROLLER_NAMES, CONTROLLER_NAMESPACE, SA_ROLE_PREFIX, controllerUser, controllerUsers, kubeControllerManagerUser, type ControllerName } from './controller-policy.js';
 export { AUTO_UPDATE_ANNOTATION_KEY, BOOTSTRAP_LABEL_KEY, BOOTSTRAP_LABEL_VALUE, AGGREGATE_TO_ADMIN, AGGREGATE_TO_EDIT, AGGREGATE_TO_VIEW } from './metadata.js';
 export { EXTENSION_APISERVER_AUTHENTICATION } from './namespace-policy.js';
