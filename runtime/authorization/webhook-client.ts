@@ -25,6 +25,7 @@ export interface WebhookClientOptions {
   readonly maxResponseBytes?: number;
 }
 
+const ANSWER_VERSIONS: readonly string[] = WEBHOOK_VERSIONS.map((v) => `authorization.k8s.io/${v}`);
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
 
@@ -107,9 +108,10 @@ function decodeAnswer(a: Answer, apiVersion: string): SubjectAccessReviewStatus 
   }
   if (a.code < 200 || a.code > 206) throw errorAnswer(a, doc, text);
   if (!isJSONObject(doc)) throw new Error(`webhook answered ${a.code} with ${doc === undefined ? 'a body that is not JSON' : jsonTypeName(doc)}, not a SubjectAccessReview`);
+  // kube's codec converts between the versions it knows, so either version's answer is read.
   const kind = ownField(doc, 'kind');
   const version = ownField(doc, 'apiVersion');
-  if ((kind !== undefined && kind !== 'SubjectAccessReview') || (version !== undefined && version !== apiVersion)) {
+  if ((kind !== undefined && kind !== 'SubjectAccessReview') || (version !== undefined && !ANSWER_VERSIONS.includes(String(version)))) {
     throw new Error(`webhook answered with ${String(version)}, Kind=${String(kind)}, not ${apiVersion}, Kind=SubjectAccessReview`);
   }
   const status = ownField(doc, 'status') ?? {};
