@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { rbacGroup } from '../../generated/registry/rbac.js';
+import { setClusterRoleBindingDefaults, setRoleBindingDefaults } from '../../apis/rbac/v1/defaults.js';
 import { ClusterRoleBindingStrategy, ClusterRoleStrategy, RoleBindingStrategy, RoleStrategy } from '../../apis/rbac/v1/strategy.js';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../../apis/rbac/v1/types.js';
 import { StatusError } from '../../runtime/apimachinery/errors/index.js';
@@ -282,5 +283,31 @@ describe('RBAC validation beyond kube’s test file', () => {
       ],
     );
     assert.deepEqual(table.rows[0]?.cells, ['b', 'ClusterRole/admin', '5m', 'alice, bob', 'devs', 'ns1/builder']);
+  });
+
+  test('defaults (SetDefaults_RoleBinding, SetDefaults_Subject): roleRef and User/Group subjects get the group, service accounts none; wired for both bindings', () => {
+    const rb: RoleBinding = {
+      metadata: { name: 'b', namespace: 'n' },
+      roleRef: { apiGroup: '', kind: 'Role', name: 'r' },
+      subjects: [
+        { kind: 'User', name: 'u' },
+        { kind: 'Group', name: 'g' },
+        { kind: 'ServiceAccount', name: 'sa' },
+        { kind: 'User', apiGroup: 'other.example.com', name: 'kept' },
+      ],
+    };
+    setRoleBindingDefaults(rb);
+    assert.deepEqual(rb.roleRef, { apiGroup: GroupName, kind: 'Role', name: 'r' });
+    assert.deepEqual(
+      rb.subjects?.map((x) => x.apiGroup),
+      [GroupName, GroupName, undefined, 'other.example.com'],
+    );
+    assert.deepEqual(RoleBindingStrategy.validate({ ...rb, subjects: rb.subjects?.slice(0, 3) }), []);
+    const crb: ClusterRoleBinding = { metadata: { name: 'c' }, roleRef: { apiGroup: '', kind: 'ClusterRole', name: 'r' } };
+    setClusterRoleBindingDefaults(crb);
+    assert.equal(crb.roleRef.apiGroup, GroupName);
+    const defs = rbacGroup.versions[0]?.resources ?? [];
+    assert.equal(defs.find((r) => r.kind === 'RoleBinding')?.defaults, setRoleBindingDefaults);
+    assert.equal(defs.find((r) => r.kind === 'ClusterRoleBinding')?.defaults, setClusterRoleBindingDefaults);
   });
 });
