@@ -2,9 +2,9 @@ import type { TokenReview, TokenReviewStatus, UserInfo as ReviewUserInfo } from 
 import { newBadRequest, newInternalError } from '../../apimachinery/errors/index.js';
 import type { UserInfo } from '../../apimachinery/request/types.js';
 import { deepCopyJSON } from '../../apimachinery/serializer/jsonvalue.js';
-import type { KubeObject, ResourceStorage } from '../../registry/rest.js';
+import type { ResourceStorage } from '../../registry/rest.js';
 import type { RESTAuthContext } from '../../registry/types.js';
-import { answerMetadata, createOnlyStorage, requireAuth } from '../authorization/create-only.js';
+import { createOnlyStorage, requireAuth, withStatus } from '../authorization/create-only.js';
 
 export const GROUP = 'authentication.k8s.io';
 
@@ -24,7 +24,7 @@ export function tokenReviewStorage(auth: RESTAuthContext | undefined): ResourceS
     const authenticator = requireAuth(auth, 'TokenReview').tokenAuthenticator;
     const requested = review.spec?.audiences ?? [];
     const audiences = requested.length > 0 ? requested : authenticator.implicitAudiences;
-    return { ...obj, metadata: answerMetadata(obj.metadata), status: await reviewToken(authenticator, token, audiences) } as unknown as KubeObject;
+    return withStatus(obj, await reviewToken(authenticator, token, audiences));
   });
 }
 

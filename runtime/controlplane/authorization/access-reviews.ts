@@ -6,7 +6,7 @@ import type { FieldError } from '../../apimachinery/validation/field.js';
 import type { KubeObject, RequestContext, ResourceStorage, ValidateObjectFunc } from '../../registry/rest.js';
 import type { RESTAuthContext } from '../../registry/types.js';
 import { authorizationAttributesFrom, buildEvaluationError, nonResourceAttributesFrom, resourceAttributesFrom, type ReviewAttributes } from './attributes.js';
-import { answerMetadata, createOnlyStorage, requireAuth } from './create-only.js';
+import { createOnlyStorage, requireAuth, withStatus } from './create-only.js';
 import { validateLocalSubjectAccessReview, validateSelfSubjectAccessReview, validateSubjectAccessReview } from './validation.js';
 
 /**
@@ -92,5 +92,5 @@ export async function decide(authorizer: Authorizer, review: ReviewAttributes): 
 }
 
 function answer(obj: KubeObject, status: SubjectAccessReviewStatus): KubeObject {
-  return { ...obj, metadata: answerMetadata(obj.metadata), status } as unknown as KubeObject;
+  return withStatus(obj, status);
 }

@@ -1,7 +1,7 @@
 import type { ObjectMeta } from '../../../apis/meta/v1/types.js';
 import { newInternalError, newMethodNotSupported, type GroupResource } from '../../apimachinery/errors/index.js';
 import type { RESTAuthContext } from '../../registry/types.js';
-import type { Creater, ResourceStorage } from '../../registry/rest.js';
+import type { Creater, KubeObject, ResourceStorage } from '../../registry/rest.js';
 
 /**
  * What the review kinds (access reviews, TokenReview, SelfSubjectReview) have in common: kube
@@ -34,6 +34,12 @@ export function createOnlyStorage(gr: GroupResource, create: Creater['create']):
  */
 export function answerMetadata(meta: ObjectMeta | undefined): ObjectMeta {
   return { ...meta, creationTimestamp: null } as unknown as ObjectMeta;
+}
+
+/** The review answered: the request as sent with `status` set, in kube's field order (apiVersion, kind, metadata, spec, status). */
+export function withStatus(obj: KubeObject, status: object): KubeObject {
+  const { apiVersion, kind, metadata, status: _sent, ...rest } = obj;
+  return { apiVersion, kind, metadata: answerMetadata(metadata as ObjectMeta | undefined), ...rest, status } as KubeObject;
 }
 
 /**
