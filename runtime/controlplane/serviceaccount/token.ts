@@ -5,7 +5,7 @@ import type { BoundObject, ServiceAccountTokenIssuer } from '../../apimachinery/
 import { deepCopyJSON } from '../../apimachinery/serializer/jsonvalue.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { formatTime } from '../../registry/generic/index.js';
-import type { Getter, KubeObject, RequestContext, ValidateObjectFunc } from '../../registry/rest.js';
+import type { Getter, KubeObject, RequestContext, ValidateObjectFunc, WriteOptions } from '../../registry/rest.js';
 import type { ResourceRegistry } from '../../registry/resources.js';
 import type { NamedCreater } from '../../registry/types.js';
 import { validateTokenRequest } from './validation.js';
@@ -41,7 +41,7 @@ export interface TokenRESTOptions {
 export class TokenREST implements NamedCreater {
   constructor(private readonly opts: TokenRESTOptions) {}
 
-  async create(ctx: RequestContext, name: string, obj: KubeObject, validate: ValidateObjectFunc): Promise<KubeObject> {
+  async create(ctx: RequestContext, name: string, obj: KubeObject, validate: ValidateObjectFunc, _opts?: WriteOptions): Promise<KubeObject> {
     const req = deepCopyJSON(obj) as unknown as TokenRequest;
     const namespace = ctx.namespace;
     if (namespace === '') throw newBadRequest('namespace is required');
