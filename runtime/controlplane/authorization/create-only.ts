@@ -39,7 +39,7 @@ export function answerMetadata(meta: ObjectMeta | undefined): ObjectMeta {
 /** The review answered: the request as sent with `status` set, in kube's field order (apiVersion, kind, metadata, spec, status). */
 export function withStatus(obj: KubeObject, status: object): KubeObject {
   const { apiVersion, kind, metadata, status: _sent, ...rest } = obj;
-  return { apiVersion, kind, metadata: answerMetadata(metadata as ObjectMeta | undefined), ...rest, status } as KubeObject;
+  return { apiVersion, kind, metadata: answerMetadata(metadata as ObjectMeta | undefined), ...rest, status } as unknown as KubeObject;
 }
 
 /**
