@@ -4,6 +4,7 @@ import { group as authenticationDeclaration } from '../../apis/authentication/gr
 import authenticationV1OpenAPI from '../openapi/authentication/v1.json' with {
   type: 'json'
 };
+import { authenticationV1Protobuf } from '../protobuf/authentication/v1.js';
 import selfSubjectReviewV1Schema from '../schemas/authentication/v1/selfsubjectreview.json' with {
   type: 'json'
 };
@@ -22,6 +23,7 @@ export const authenticationGroup = {
     {
       name: "v1",
       openapi: authenticationV1OpenAPI,
+      protobuf: authenticationV1Protobuf,
       resources: [
         {
           categories: [],

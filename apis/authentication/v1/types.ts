@@ -106,18 +106,26 @@ export interface SelfSubjectReview extends TypeMeta {
 export interface BoundObjectReference {
   /**
    * The referent's kind: Pod, Secret or Node.
+   *
+   * @protobuf 1
    */
   kind?: string;
   /**
    * The referent's API version.
+   *
+   * @protobuf 2
    */
   apiVersion?: string;
   /**
    * The referent's name.
+   *
+   * @protobuf 3
    */
   name?: string;
   /**
    * The referent's UID.
+   *
+   * @protobuf 4
    */
   uid?: string;
 }
@@ -128,16 +136,20 @@ export interface TokenRequestSpec {
    * The audiences the token is for; a recipient must find one of its own identifiers here. Empty: the server's issuer audiences.
    *
    * @listType atomic
+   * @protobuf 1
    */
   audiences: string[];
   /**
    * The requested lifetime in seconds; the server may shorten it. At least 10 minutes.
    *
    * @default 3600
+   * @protobuf 4 pointer
    */
   expirationSeconds?: int64;
   /**
    * The object the token is bound to.
+   *
+   * @protobuf 3 pointer
    */
   boundObjectRef?: BoundObjectReference;
 }
@@ -146,23 +158,32 @@ export interface TokenRequestSpec {
 export interface TokenRequestStatus {
   /**
    * The opaque bearer token.
+   *
+   * @protobuf 1
    */
   token: string;
   /**
    * When the token expires.
+   *
+   * @protobuf 2
    */
   expirationTimestamp: Time;
 }
 
 /** Requests a token for a service account: the body of `serviceaccounts/<name>/token` in the core group. */
 export interface TokenRequest extends TypeMeta {
+  /** @protobuf 1 */
   metadata?: ObjectMeta;
   /**
    * What the token is for.
+   *
+   * @protobuf 2
    */
   spec: TokenRequestSpec;
   /**
    * The token, filled in by the server.
+   *
+   * @protobuf 3
    */
   status?: TokenRequestStatus;
 }
