@@ -27,7 +27,7 @@ import { ResourceRegistry } from '../../runtime/registry/resources.js';
 import type { KubeObject, ResourceStorage, ValidateObjectFunc } from '../../runtime/registry/rest.js';
 import type { APIGroupDefinition, CreateSubresource, RESTAuthContext } from '../../runtime/registry/types.js';
 import { discoveryFromGroupDefinition } from '../../runtime/server/discovery/index.js';
-import { openAPIFromGroupDefinition } from '../../runtime/server/openapi/index.js';
+import { openAPIFromGroupDefinition, toSwaggerV2 } from '../../runtime/server/openapi/index.js';
 import { allow, ctx, newEnv, write, type Env } from './helpers.js';
 
 /** A fake TokenGenerator: the token carries the claims, so tests read back what was signed. */
@@ -401,5 +401,13 @@ describe('serviceaccounts/<name>/token route', () => {
     ]);
     const [bare] = openAPIFromGroupDefinition(coreGroup);
     assert.equal(bare?.document.paths['/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token'], undefined);
+    // Swagger 2.0 (/openapi/v2, what kubectl explain reads): a body parameter and the definition.
+    const v2 = toSwaggerV2(v1 === undefined ? [] : [v1.document]) as unknown as {
+      paths: Record<string, { post?: { parameters?: { in: string; schema?: unknown }[] } }>;
+      definitions: Record<string, unknown>;
+    };
+    const body = v2.paths['/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token']?.post?.parameters?.find((p) => p.in === 'body');
+    assert.deepEqual(body?.schema, { $ref: '#/definitions/io.k8s.api.authentication.v1.TokenRequest' });
+    assert.ok(v2.definitions['io.k8s.api.authentication.v1.TokenRequestSpec'] !== undefined);
   });
 });
