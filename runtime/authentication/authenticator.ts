@@ -77,11 +77,16 @@ export function authenticatedGroupAdder(inner: Authenticator): Authenticator {
     async authenticate(req) {
       const resp = await inner.authenticate(req);
       if (!resp) return undefined;
-      const user = resp.user;
-      if (user.name === ANONYMOUS || user.groups.some((g) => g === ALL_AUTHENTICATED || g === ALL_UNAUTHENTICATED)) return resp;
-      return { ...resp, user: { ...user, groups: [...user.groups, ALL_AUTHENTICATED] } };
+      const user = withAuthenticatedGroup(resp.user);
+      return user === resp.user ? resp : { ...resp, user };
     },
   };
+}
+
+/** The user with system:authenticated added, as the group adder adds it (the same object when it adds nothing). */
+export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  if (user.name === ANONYMOUS || user.groups.some((g) => g === ALL_AUTHENTICATED || g === ALL_UNAUTHENTICATED)) return user;
+  return { ...user, groups: [...user.groups, ALL_AUTHENTICATED] };
 }
 
 /** Authenticates every request as `user` (the default: SYSTEM_ADMIN). */

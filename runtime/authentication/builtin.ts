@@ -15,12 +15,15 @@ export interface BuiltInAuthenticationConfig {
   readonly requestHeader?: RequestHeaderConfig;
   /** --token-auth-file: static bearer tokens. */
   readonly tokens?: StaticTokens;
+  /** Service-account tokens (JWTs of --service-account-issuer), asked after the static tokens. */
+  readonly serviceAccountTokens?: Authenticator;
 }
 
 const NO_TOKENS: StaticTokens = new Map();
 
 /**
- * authenticator.Config.New: request header, then client certificate, then bearer token; the
+ * authenticator.Config.New: request header, then client certificate, then bearer tokens (static,
+ * then service-account JWTs); the
  * first that names a user wins and gets system:authenticated. Only a request none of them
  * recognised and none refused falls through to anonymous: an untrusted certificate or an
  * unknown token is 401 even with --anonymous-auth.
@@ -36,6 +39,7 @@ export function newBuiltInAuthenticator(c: BuiltInAuthenticationConfig): Authent
   if (c.requestHeader !== undefined) authenticators.push(requestHeaderAuthenticator(c.requestHeader));
   if (c.clientCertificates !== undefined) authenticators.push(x509Authenticator(c.clientCertificates));
   authenticators.push(tokenFileAuthenticator(c.tokens ?? NO_TOKENS));
+  if (c.serviceAccountTokens !== undefined) authenticators.push(c.serviceAccountTokens);
   const authenticated = authenticatedGroupAdder(unionAuthenticator(...authenticators));
   return c.anonymous ? unionFailOnError(authenticated, anonymousAuthenticator()) : authenticated;
 }

@@ -1,14 +1,15 @@
-import { readFileSync } from 'node:fs';
 import type { AdmissionChain } from '../admission/types.js';
 import { mergeAggregatedAPIs, type AggregationTimings } from '../aggregator/discovery-aggregation.js';
 import { APIAggregator, builtinAPIServices, type APIAggregatorOptions } from '../aggregator/index.js';
 import { APIExtensionsControllers, groupReservedNames } from '../apiextensions/controllers/index.js';
 import { endpointServiceResolver, newCRDHandler } from '../apiextensions/index.js';
 import { LoopbackRESTClient } from '../client/loopback/index.js';
-import { newBuiltInAuthenticator } from '../authentication/builtin.js';
-import { parseTokenFile } from '../authentication/tokenfile.js';
-import type { Authenticator } from '../authentication/authenticator.js';
-import { CABundle, ClientCertificateVerifier } from '../authentication/clientcert.js';
+import type { UserInfo } from '../apimachinery/request/types.js';
+import { withFilters } from '../apimachinery/request/http.js';
+import { withAuthorization } from '../endpoints/filters/authorization.js';
+import { CONTROLLER_NAMES, controllerUser } from '../authorization/rbac/bootstrap/controller-policy.js';
+import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation/index.js';
+import { BOOTSTRAP_ROLES_HOOK, ensureBootstrapPolicy } from '../controllers/rbacbootstrap/index.js';
 import type { APIGroupDefinition, GroupServer } from '../registry/types.js';
 import { Config } from '../server/config.js';
 import { notFoundHandler } from '../server/delegation.js';
@@ -21,6 +22,8 @@ import type { PKI } from './certs.js';
 import { groupServer } from './groups.js';
 import { installAPIGroup } from './install.js';
 import { APISERVER_USER } from './loopback.js';
+import { PolicyInformers } from './rbac/policy-informers.js';
+import { newControlPlaneSecurity } from './security.js';
 import { NamespaceStorage } from './namespace/rest.js';
 import { newServiceAllocators } from './service/ranges.js';
 import { ServiceStorage } from './service/rest.js';
@@ -47,9 +50,11 @@ export interface ChainOptions {
  */
 export async function assembleChain(c: ChainOptions) {
   const o = c.options;
-  const authentication = builtInAuthentication(o, c.pki);
+  let externalAddress = '';
+  const security = await newControlPlaneSecurity(o, c.pki, c.resources, () => externalAddress);
   const config = new Config({
-    authenticator: authentication.authenticator,
+    authenticator: security.authenticator,
+    authorizer: security.authorizer,
     requestTimeoutMs: o.requestTimeoutSeconds * 1000,
     maxRequestsInFlight: o.maxRequestsInflight,
     maxMutatingRequestsInFlight: o.maxMutatingRequestsInflight,
@@ -66,7 +71,7 @@ export async function assembleChain(c: ChainOptions) {
   const serviceAllocators = await newServiceAllocators(c.factory, { ipRanges: o.serviceClusterIPRanges, nodePorts: o.serviceNodePortRange });
   const servers: Record<'aggregator' | 'apiextensions' | 'core', GenericAPIServer> = { aggregator, apiextensions, core: kubeAPIServer };
   for (const group of c.groups) {
-    await installAPIGroup(servers[chainServer(group)], group, { ...c, discovery, openapi, restContext: { serviceAllocators } });
+    await installAPIGroup(servers[chainServer(group)], group, { ...c, discovery, openapi, restContext: { serviceAllocators, auth: security.rest } });
   }
   // The control plane's own controllers work on the core group's Namespace and Service storages,
   // as the core group declares them (apis/core/group.ts).
@@ -76,10 +81,16 @@ export async function assembleChain(c: ChainOptions) {
   if (!(services instanceof ServiceStorage)) throw new Error('the core group must serve services from ServiceStorage');
   // The control plane's own client: requests go into the head's handler, behind the filters.
   const loopback = new LoopbackRESTClient({ handler: aggregator.handler, user: APISERVER_USER, userAgent: 'kube-apiserver/loopback' });
+  // A controller of kube-controller-manager's acts as its own user, and its requests are authorized
+  // as any client's (the loopback's own user is system:masters, for which the filter is moot).
+  const authorized = withFilters([withAuthorization(security.authorizer, config.logger)], aggregator.handler);
+  const controllerClient = (user: UserInfo, name: string) => new LoopbackRESTClient({ handler: authorized, user, userAgent: `kube-controller-manager/${name}` });
+  const rbac = serveRBAC(kubeAPIServer, { policy: new PolicyInformers(security.policy, loopback), loopback, controllerClient });
   const customResources = serveCustomResources(apiextensions, c, { loopback, discovery, openapi, requestTimeoutSeconds: o.requestTimeoutSeconds });
 
   for (const r of discoveryRoutes(discovery, { notFound: aggregator.delegate })) mount(aggregator, r);
   for (const r of openAPIRoutes(openapi)) mount(aggregator, r);
+  for (const r of security.openIDRoutes) mount(aggregator, r);
   const apiAggregator = serveAPIServices(aggregator, c, { loopback, discovery });
   const aggregatedAPIs = mergeAggregatedAPIs(aggregator, {
     apiServices: apiAggregator.registry,
@@ -91,7 +102,7 @@ export async function assembleChain(c: ChainOptions) {
   addStorageHealthChecks(aggregator, o.storageBackend, c.factory);
   config.metrics.registerStorageObjectCounts(() => c.resources.objectCounts());
 
-  const serving = new Serving(aggregator, { tls: { cert: c.pki.servingCertPEM, key: c.pki.servingKeyPEM, clientCA: authentication.clientCAPEM } });
+  const serving = new Serving(aggregator, { tls: { cert: c.pki.servingCertPEM, key: c.pki.servingKeyPEM, clientCA: security.clientCAPEM } });
   return {
     namespaces,
     services,
@@ -100,9 +111,20 @@ export async function assembleChain(c: ChainOptions) {
     openapi,
     servers,
     loopback,
+    /** The authorizer of every request (--authorization-mode behind system:masters). */
+    authorizer: security.authorizer,
+    /** A loopback client acting as `user`, whose requests are authorized: what a controller with its own identity uses. */
+    controllerClient,
+    /** Resolves once RBAC sees the bootstrap policy: controllers acting as their own users start after it. */
+    rbacReady: rbac.ready,
     /** The APIServices the aggregator handles and how to reach their servers. */
     apiServices: apiAggregator.registry,
-    listen: () => serving.listen({ host: o.bindAddress, port: o.securePort }),
+    listen: async () => {
+      const address = await serving.listen({ host: o.bindAddress, port: o.securePort });
+      const host = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
+      externalAddress = `${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+      return address;
+    },
     postStartHooksDone: () => serving.postStartHooksDone(),
     /** Every built-in group version has its APIService, seen Available (readyz autoregister-completion). */
     autoregistrationComplete: (signal?: AbortSignal) => apiAggregator.autoregistrationComplete(signal),
@@ -111,6 +133,41 @@ export async function assembleChain(c: ChainOptions) {
       await aggregatedAPIs.stop();
       await apiAggregator.stop();
       await customResources.stop();
+      await rbac.stop();
+    },
+  };
+}
+
+/**
+ * RBAC in the control plane: the `rbac/bootstrap-roles` post-start hook (kube's) starts the
+ * informers the authorizer reads, creates or reconciles the bootstrap policy, and waits for the
+ * informers, so /readyz passes only once RBAC sees the policy; then the ClusterRole aggregation
+ * controller (kube-controller-manager's) runs as its own user.
+ */
+function serveRBAC(
+  server: GenericAPIServer,
+  o: { policy: PolicyInformers; loopback: LoopbackRESTClient; controllerClient: (user: UserInfo, name: string) => LoopbackRESTClient },
+): { ready: Promise<void>; stop(): Promise<void> } {
+  const name = CONTROLLER_NAMES.clusterRoleAggregation;
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const aggregation = new ClusterRoleAggregationController({ rest: o.controllerClient(controllerUser(name), name) });
+  server.addPostStartHook(BOOTSTRAP_ROLES_HOOK, async ({ signal }) => {
+    o.policy.start();
+    await ensureBootstrapPolicy(o.loopback, signal);
+    if (!(await o.policy.synced(signal))) throw new Error('stopped before the RBAC informers synced');
+    markReady();
+  });
+  server.addPostStartHook('start-cluster-role-aggregation-controller', async () => {
+    await ready;
+    aggregation.start();
+  });
+  server.addPreShutdownHook('stop-cluster-role-aggregation-controller', async () => aggregation.stop());
+  return {
+    ready,
+    stop: async () => {
+      await aggregation.stop();
+      await o.policy.stop();
     },
   };
 }
@@ -190,40 +247,6 @@ function chainServer(group: APIGroupDefinition): 'aggregator' | 'apiextensions' 
 function aggregatorTimings(t: ChainOptions['aggregator']): Pick<APIAggregatorOptions, 'availabilityCheckPeriodMs' | 'discoveryCheckTimeoutMs' | 'connectTimeoutMs'> {
   const { discoveryResyncPeriodMs: _discovery, openAPIResyncPeriodMs: _openapi, ...rest } = t ?? {};
   return rest;
-}
-
-/**
- * The authenticators the flags ask for, over the control plane's own PKI by default: client
- * certificates signed by the cluster CA (the admin kubeconfig's system:admin in system:masters),
- * front proxies whose certificate the front-proxy CA signed, static tokens when a file is given,
- * anonymous last. `clientCAPEM` is every CA a client certificate may come from: the TLS server
- * names them in its certificate request, and clients (Go's) only send a certificate one of
- * them issued.
- */
-function builtInAuthentication(o: CompletedServerRunOptions, pki: PKI): { authenticator: Authenticator; clientCAPEM: string } {
-  const read = (flag: string, path: string): string => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch (err) {
-      throw new Error(`--${flag}: ${(err as Error).message}`, { cause: err });
-    }
-  };
-  const bundle = (flag: string, path: string | undefined, own: string): CABundle => (path === undefined ? new CABundle(own, flag) : new CABundle(read(flag, path), `--${flag} ${path}`));
-  const clientCA = bundle('client-ca-file', o.clientCAFile, pki.caCertPEM);
-  const requestHeaderCA = bundle('requestheader-client-ca-file', o.requestheaderClientCAFile, pki.frontProxyCACertPEM);
-  const authenticator = newBuiltInAuthenticator({
-    anonymous: o.anonymousAuth,
-    clientCertificates: new ClientCertificateVerifier(clientCA),
-    requestHeader: {
-      verifier: new ClientCertificateVerifier(requestHeaderCA),
-      allowedNames: o.requestheaderAllowedNames,
-      usernameHeaders: o.requestheaderUsernameHeaders,
-      groupHeaders: o.requestheaderGroupHeaders,
-      extraHeaderPrefixes: o.requestheaderExtraHeadersPrefix,
-    },
-    ...(o.tokenAuthFile !== undefined ? { tokens: parseTokenFile(read('token-auth-file', o.tokenAuthFile), o.tokenAuthFile) } : {}),
-  });
-  return { authenticator, clientCAPEM: clientCA.toPEM() + requestHeaderCA.toPEM() };
 }
 
 function mount(server: GenericAPIServer, r: { path: string; prefix: boolean; handler: import('../apimachinery/request/http.js').Handler }): void {

@@ -11,7 +11,9 @@ import { ensurePKI } from './certs.js';
 import { groupAdmissionPlugins, groupServer, withBuiltinGroups } from './groups.js';
 import { GarbageCollector } from '../controllers/garbagecollector/index.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
-import { systemContext } from './loopback.js';
+import { systemContext, userContext } from './loopback.js';
+import { authorizedNamespaceFinalizing, authorizedResources, authorizedStorage } from './authorized-resources.js';
+import { CONTROLLER_NAMES, controllerUser } from '../authorization/rbac/bootstrap/controller-policy.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
 import { ensureSystemNamespaces } from '../controllers/namespace/system.js';
 import { completeOptions, type ServerRunOptions } from './options.js';
@@ -71,20 +73,23 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   // The bootstrap controller (system namespaces, kept present) and the namespace controller run
   // as post-start hooks of kube-apiserver: /readyz passes once the namespaces exist.
   const namespaces = chain.namespaces;
+  // kube-controller-manager's controllers act as their own users, inside their roles
+  // (bootstrap policy system:controller:<name>): their storage calls are authorized.
+  const namespaceUser = controllerUser(CONTROLLER_NAMES.namespace);
   const namespaceController = new NamespaceController({
-    namespaces,
+    namespaces: authorizedNamespaceFinalizing(namespaces, chain.authorizer, namespaceUser),
     resources: () =>
       resources
-        .all()
+        .deletable()
         .filter((r) => r.namespaced)
-        .map((r) => ({ group: r.group, resource: r.resource, storage: r.rest.main })),
+        .map((r) => ({ group: r.group, resource: r.resource, storage: authorizedStorage(r, r.rest.main, chain.authorizer) })),
     // An unavailable aggregated API is a discovery failure: kube's controller cannot see its content.
     discoveryFailures: () =>
       chain.apiServices
         .list()
         .filter((a) => !a.local && !a.available)
         .map((a) => `${a.group}/${a.version}: stale GroupVersion discovery: ${a.group}/${a.version}`),
-    context: systemContext,
+    context: (namespace, parent) => userContext(namespaceUser, namespace, parent),
   });
   let systemNamespacesTimer: NodeJS.Timeout | undefined;
   chain.servers.core.addPostStartHook('bootstrap-controller', async ({ signal }) => {
@@ -94,11 +99,21 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     }, 60_000);
     systemNamespacesTimer.unref();
   });
-  chain.servers.core.addPostStartHook('start-namespace-controller', async () => namespaceController.start());
+  chain.servers.core.addPostStartHook('start-namespace-controller', async () => {
+    await chain.rbacReady;
+    namespaceController.start();
+  });
   // kube-controller-manager's garbage collector, over the REST storages of every served
   // resource (CRDs' as they come and go): propagationPolicy deletes finish here.
-  const garbageCollector = new GarbageCollector({ resources, context: systemContext });
-  chain.servers.core.addPostStartHook('start-garbage-collector', async () => garbageCollector.start());
+  const gcUser = controllerUser(CONTROLLER_NAMES.garbageCollector);
+  const garbageCollector = new GarbageCollector({
+    resources: authorizedResources({ all: () => resources.deletable() }, chain.authorizer),
+    context: (namespace, parent) => userContext(gcUser, namespace, parent),
+  });
+  chain.servers.core.addPostStartHook('start-garbage-collector', async () => {
+    await chain.rbacReady;
+    garbageCollector.start();
+  });
   chain.servers.core.addPreShutdownHook('stop-garbage-collector', () => garbageCollector.stop());
 
   // Cluster IPs and node ports: the ranges are repaired from the stored Services before the

@@ -20,8 +20,8 @@ export interface InstallGroupOptions {
   readonly admission: AdmissionChain;
   readonly discovery: DiscoveryManager;
   readonly openapi: OpenAPIService;
-  /** What the server offers REST overrides beyond the kind's own storage (the control plane's allocators). */
-  readonly restContext?: Pick<RESTOverrideContext, 'serviceAllocators'>;
+  /** What the server offers REST overrides beyond the kind's own storage (the control plane's allocators, its authentication and authorization). */
+  readonly restContext?: Pick<RESTOverrideContext, 'serviceAllocators' | 'auth'>;
 }
 
 /**
@@ -42,7 +42,7 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
       const rest = override?.storages ?? created;
       storages.set(r.kind, rest);
       if (override?.subresources !== undefined) subresources.set(r.kind, override.subresources);
-      opts.resources.add({ group: group.name, resource: r.plural, kind: r.kind, namespaced: r.namespaced, rest, storage, ...(override === undefined ? {} : { override }) });
+      opts.resources.add({ group: group.name, resource: r.plural, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs, rest, storage, ...(override === undefined ? {} : { override }) });
     }
   }
   for (const version of group.versions) {

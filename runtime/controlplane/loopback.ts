@@ -18,11 +18,16 @@ const INTERNAL_REQUEST: RequestInfo = Object.freeze({
   parts: Object.freeze([]),
 });
 
-/** A RequestContext for in-process calls of controllers and admission lookups. */
+/** A RequestContext for in-process calls of the API server itself (its controllers, admission lookups). */
 export function systemContext(namespace: string, parent: { readonly signal: AbortSignal }): RequestContext {
+  return userContext(APISERVER_USER, namespace, parent);
+}
+
+/** A RequestContext for in-process calls made as `user` (a controller acting as its own user). */
+export function userContext(user: UserInfo, namespace: string, parent: { readonly signal: AbortSignal }): RequestContext {
   return {
     namespace,
-    user: APISERVER_USER,
+    user,
     requestInfo: { ...INTERNAL_REQUEST, namespace },
     get signal() {
       return parent.signal;

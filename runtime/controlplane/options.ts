@@ -1,12 +1,29 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { CIDR } from '../registry/allocator/cidr.js';
 import { DEFAULT_NODE_PORT_RANGE, type PortRange } from '../registry/allocator/range.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRange, parseServiceNodePortRange } from './service/ranges.js';
 import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, stringSliceFlag } from '../server/options/flags.js';
 import { completeStorageOptions, STORAGE_FLAGS, storageOptionsFromFlags, storageUsage, type CompletedStorageOptions, type StorageOptions } from '../server/options/storage.js';
+import {
+  anonymousAuthWithAuthorization,
+  AUTHORIZATION_FLAGS,
+  authorizationOptionsFromFlags,
+  authorizationUsage,
+  completeAuthorizationOptions,
+  type AuthorizationOptions,
+  type CompletedAuthorizationOptions,
+} from '../server/options/authorization.js';
+import {
+  completeServiceAccountOptions,
+  SERVICE_ACCOUNT_FLAGS,
+  SERVICE_ACCOUNT_USAGE,
+  serviceAccountOptionsFromFlags,
+  type CompletedServiceAccountOptions,
+  type ServiceAccountOptions,
+} from '../server/options/serviceaccount.js';
 
 /** The flags of the control plane command, with kube-apiserver's names where they exist. */
-export interface ServerRunOptions extends StorageOptions {
+export interface ServerRunOptions extends StorageOptions, AuthorizationOptions, ServiceAccountOptions {
   securePort?: number;
   bindAddress?: string;
   dataDir?: string;
@@ -40,6 +57,10 @@ export interface ServerRunOptions extends StorageOptions {
 
 /** Options with every default resolved; only completeOptions makes one. */
 export interface CompletedServerRunOptions extends CompletedStorageOptions {
+  /** --authorization-mode and the webhook's flags. */
+  readonly authorization: CompletedAuthorizationOptions;
+  /** The service-account token flags (issuers, keys, audiences). */
+  readonly serviceAccounts: CompletedServiceAccountOptions;
   readonly securePort: number;
   readonly bindAddress: string;
   readonly dataDir: string;
@@ -71,8 +92,10 @@ export const FRONT_PROXY_CLIENT_NAME = 'front-proxy-client';
 
 export { OptionsError };
 
-export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions {
+export function completeOptions(o: ServerRunOptions, warn: (message: string) => void = (m) => process.stderr.write(`W ${m}\n`)): CompletedServerRunOptions {
   const storage = completeStorageOptions(o, { etcdPrefix: '/registry' });
+  const authorization = completeAuthorizationOptions(o);
+  const dataDir = resolve(o.dataDir ?? '.kube-ts');
   const securePort = o.securePort ?? 6443;
   if (!Number.isInteger(securePort) || securePort < 0 || securePort > 65535) throw new OptionsError(`--secure-port ${securePort} must be between 0 and 65535`);
   const headers = (flag: string, given: readonly string[] | undefined, dflt: readonly string[]): readonly string[] => {
@@ -83,15 +106,18 @@ export function completeOptions(o: ServerRunOptions): CompletedServerRunOptions 
   return {
     securePort,
     bindAddress: o.bindAddress ?? '127.0.0.1',
-    dataDir: resolve(o.dataDir ?? '.kube-ts'),
+    dataDir,
     ...storage,
+    authorization,
+    serviceAccounts: completeServiceAccountOptions(o, { pkiDir: join(dataDir, 'pki') }),
     maxRequestsInflight: o.maxRequestsInflight ?? 400,
     maxMutatingRequestsInflight: o.maxMutatingRequestsInflight ?? 200,
     requestTimeoutSeconds: o.requestTimeoutSeconds ?? 60,
     shutdownDelayDurationMs: o.shutdownDelayDurationMs ?? 0,
     shutdownSendRetryAfter: o.shutdownSendRetryAfter ?? false,
     shutdownWatchTerminationGracePeriodMs: o.shutdownWatchTerminationGracePeriodMs ?? 0,
-    anonymousAuth: o.anonymousAuth ?? true,
+    // kube's default, then kube's rule: never anonymous with AlwaysAllow.
+    anonymousAuth: anonymousAuthWithAuthorization(o.anonymousAuth ?? true, authorization, warn),
     clientCAFile: o.clientCAFile === undefined ? undefined : resolve(o.clientCAFile),
     requestheaderClientCAFile: o.requestheaderClientCAFile === undefined ? undefined : resolve(o.requestheaderClientCAFile),
     // kubeadm's setup: only the aggregator's own proxy client may assert users.
@@ -131,8 +157,9 @@ ${storageUsage({ sqliteFile: 'kube.db', etcdPrefix: '/registry' })}  --max-reque
   --shutdown-send-retry-after     During shutdown, answer new requests 429 + Retry-After + Connection: close until the
                                   requests in flight are answered, instead of closing the listener at once.
   --shutdown-watch-termination-grace-period D  How long shutdown waits for the watches it ends (Go duration). Default 0s.
-  --anonymous-auth=false          Refuse requests without credentials (401) instead of serving them as system:anonymous.
-  --client-ca-file FILE           CA bundle for client certificates (user = CN, groups = O). Default the cluster CA.
+  --anonymous-auth=false          Refuse requests without credentials (401) instead of serving them as system:anonymous
+                                  (who may do only what the bootstrap policy grants system:unauthenticated: health, version).
+${authorizationUsage()}${SERVICE_ACCOUNT_USAGE}  --client-ca-file FILE           CA bundle for client certificates (user = CN, groups = O). Default the cluster CA.
   --token-auth-file FILE          Static bearer tokens, CSV: token,user,uid,"group1,group2".
   --service-cluster-ip-range CIDR[,CIDR]  Where Service cluster IPs come from (one per IP family). Default 10.0.0.0/24.
   --service-node-port-range N-M   Ports NodePort and LoadBalancer Services get. Default 30000-32767.
@@ -151,6 +178,8 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
       ...SERVING_FLAGS,
       ...REQUEST_HEADER_FLAGS,
       ...STORAGE_FLAGS,
+      ...AUTHORIZATION_FLAGS,
+      ...SERVICE_ACCOUNT_FLAGS,
       'max-requests-inflight': { type: 'string' },
       'max-mutating-requests-inflight': { type: 'string' },
       'token-auth-file': { type: 'string' },
@@ -167,6 +196,8 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     bindAddress: values['bind-address'],
     dataDir: values['data-dir'],
     ...storageOptionsFromFlags(values),
+    ...authorizationOptionsFromFlags(values),
+    ...serviceAccountOptionsFromFlags(values),
     maxRequestsInflight: intFlag('max-requests-inflight', values['max-requests-inflight']),
     maxMutatingRequestsInflight: intFlag('max-mutating-requests-inflight', values['max-mutating-requests-inflight']),
     requestTimeoutSeconds: intFlag('request-timeout', values['request-timeout']),

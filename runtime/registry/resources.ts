@@ -12,6 +12,8 @@ export interface InstalledResource {
   readonly resource: string;
   readonly kind: string;
   readonly namespaced: boolean;
+  /** The verbs the resource serves (discovery's); absent: every verb of a stored resource (custom resources). */
+  readonly verbs?: readonly string[];
   readonly rest: ResourceStorage;
   readonly storage: StorageInterface;
   /** What the group's REST override for the kind returned (its `storages` are `rest`); absent: the generic store. */
@@ -55,6 +57,15 @@ export class ResourceRegistry {
 
   all(): readonly InstalledResource[] {
     return [...this.byKey.values()];
+  }
+
+  /**
+   * The resources that hold objects one can list, watch and delete (kube's GetDeletableResources):
+   * what the garbage collector follows and the namespace controller empties. The review APIs,
+   * which only answer creates, are not among them.
+   */
+  deletable(): readonly InstalledResource[] {
+    return this.all().filter((r) => r.verbs === undefined || ['list', 'watch', 'delete'].every((v) => r.verbs!.includes(v)));
   }
 
   /** Object counts per `resource.group` for apiserver_storage_objects. */

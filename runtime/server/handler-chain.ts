@@ -2,6 +2,7 @@ import { withAudit, withAuditInit, withFailedAuthenticationAudit } from '../endp
 import { unauthorizedHandler, withAuthentication } from '../endpoints/filters/authentication.js';
 import { withAuthorization } from '../endpoints/filters/authorization.js';
 import { withCacheControl } from '../endpoints/filters/cachecontrol.js';
+import { withImpersonation } from '../endpoints/filters/impersonation.js';
 import { withMaxInFlightLimit } from '../endpoints/filters/maxinflight.js';
 import { withRequestMetrics } from '../endpoints/filters/metrics.js';
 import { withPanicRecovery } from '../endpoints/filters/panic-recovery.js';
@@ -28,10 +29,11 @@ import { withFilters, type Filter, type Handler } from '../apimachinery/request/
  * 8. request deadline and timeout: 504, `timeout` query; long-running exempt
  * 9. authentication: 401 (audited when a sink is set)
  * 10. audit
- * 11. max in flight: 429 + Retry-After (counted from the moment node parsed the request)
- * 12. authorization: 403
- * (kube's impersonation, CORS, HSTS, APF and the warning recorder have no counterpart here;
- * warnings are APIResponse.addWarning.)
+ * 11. impersonation: Impersonate-* headers, each authorized as the real user (403, 400)
+ * 12. max in flight: 429 + Retry-After (counted from the moment node parsed the request)
+ * 13. authorization: 403
+ * (kube's CORS, HSTS, APF and the warning recorder have no counterpart here; warnings are
+ * APIResponse.addWarning.)
  */
 export function buildHandlerChain(handler: Handler, config: CompletedConfig): Handler {
   const { logger, longRunning, auditSink } = config;
@@ -47,6 +49,7 @@ export function buildHandlerChain(handler: Handler, config: CompletedConfig): Ha
     withRequestTimeout({ requestTimeoutMs: config.requestTimeoutMs, longRunning, logger }),
     withAuthentication({ authenticator: config.authenticator, logger, failed: failedAuthentication }),
     ...(auditSink ? [withAudit({ sink: auditSink, logger })] : []),
+    withImpersonation(config.authorizer, logger),
     withMaxInFlightLimit({
       maxRequestsInFlight: config.maxRequestsInFlight,
       maxMutatingRequestsInFlight: config.maxMutatingRequestsInFlight,
