@@ -5,6 +5,9 @@ import { setClusterRoleBindingDefaults, setRoleBindingDefaults } from '../../api
 import { ClusterRoleBindingStrategy, ClusterRoleStrategy, RoleBindingStrategy, RoleStrategy } from '../../apis/rbac/v1/strategy.js';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../../apis/rbac/v1/types.js';
 import { StatusError } from '../../runtime/apimachinery/errors/index.js';
+import { decodeProtobufObject, ProtobufScheme } from '../../runtime/apimachinery/serializer/protobuf/index.js';
+import { metaV1Protobuf } from '../../generated/protobuf/meta/v1.js';
+import { rbacV1Protobuf } from '../../generated/protobuf/rbac/v1.js';
 import type { FieldError, FieldErrorType } from '../../runtime/apimachinery/validation/field.js';
 import { newTableConvertor, type TableSource } from '../../runtime/endpoints/table/convertor.js';
 import type { KubeObject } from '../../runtime/registry/rest.js';
@@ -309,5 +312,17 @@ describe('RBAC validation beyond kube’s test file', () => {
     const defs = rbacGroup.versions[0]?.resources ?? [];
     assert.equal(defs.find((r) => r.kind === 'RoleBinding')?.defaults, setRoleBindingDefaults);
     assert.equal(defs.find((r) => r.kind === 'ClusterRoleBinding')?.defaults, setClusterRoleBindingDefaults);
+  });
+
+  test('a protobuf ClusterRole without aggregationRule (kubectl create clusterrole) decodes without one: the field is a Go pointer', () => {
+    // The body kubectl 1.32 sends for `create clusterrole x3 --verb=get --resource=configmaps`.
+    const hex =
+      '6b 38 73 00 0a 2b 0a 1c 72 62 61 63 2e 61 75 74 68 6f 72 69 7a 61 74 69 6f 6e 2e 6b 38 73 2e 69 6f 2f 76 31 12 0b 43 6c 75 73 74 65 72 52 6f 6c 65 ' +
+      '12 29 0a 12 0a 02 78 33 12 00 1a 00 22 00 2a 00 32 00 38 00 42 00 12 13 0a 03 67 65 74 12 00 1a 0a 63 6f 6e 66 69 67 6d 61 70 73 1a 00 22 00';
+    const bytes = new Uint8Array(hex.split(' ').map((h) => parseInt(h, 16)));
+    const scheme = new ProtobufScheme([metaV1Protobuf, rbacV1Protobuf]);
+    const role = decodeProtobufObject(bytes, { into: { apiVersion: `${GroupName}/v1`, kind: 'ClusterRole' }, scheme }) as unknown as ClusterRole;
+    assert.equal(role.aggregationRule, undefined);
+    assert.deepEqual(ClusterRoleStrategy.validate(role), []);
   });
 });

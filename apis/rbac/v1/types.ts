@@ -144,7 +144,7 @@ export interface ClusterRole extends TypeMeta {
   /**
    * When set, the rules are the union of the rules of the cluster roles it selects, kept so by a controller.
    *
-   * @protobuf 3
+   * @protobuf 3 pointer
    */
   aggregationRule?: AggregationRule;
 }

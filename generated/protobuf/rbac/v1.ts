@@ -41,6 +41,7 @@ export const rbacV1Protobuf = {
           name: "aggregationRule",
           number: 3,
           omitEmpty: true,
+          pointer: true,
           type: "message",
         },
       ],
