@@ -1,6 +1,6 @@
 import { labelSelectorAsSelector } from '../../../runtime/apimachinery/labels/index.js';
 import { validateLabelSelector, type LabelSelectorValidationOptions } from '../../../runtime/apimachinery/validation/labelselector.js';
-import { childPath, type FieldError } from '../../../runtime/apimachinery/validation/field.js';
+import { childPath, GoValue, type FieldError } from '../../../runtime/apimachinery/validation/field.js';
 import { nameIsDNSSubdomain, validatePathSegmentName } from '../../../runtime/apimachinery/validation/names.js';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject } from './types.js';
 
@@ -81,9 +81,9 @@ export function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: 
   if (n(rule.verbs) === 0) errs.push({ type: 'FieldValueRequired', field: childPath(path, 'verbs'), detail: 'verbs must contain at least one value' });
   if (n(rule.nonResourceURLs) > 0) {
     const at = childPath(path, 'nonResourceURLs');
-    if (namespaced) errs.push({ type: 'FieldValueInvalid', field: at, badValue: rule.nonResourceURLs, detail: 'namespaced rules cannot apply to non-resource URLs' });
+    if (namespaced) errs.push({ type: 'FieldValueInvalid', field: at, badValue: goStrings(rule.nonResourceURLs), detail: 'namespaced rules cannot apply to non-resource URLs' });
     if (n(rule.apiGroups) > 0 || n(rule.resources) > 0 || n(rule.resourceNames) > 0) {
-      errs.push({ type: 'FieldValueInvalid', field: at, badValue: rule.nonResourceURLs, detail: 'rules cannot apply to both regular resources and non-resource URLs' });
+      errs.push({ type: 'FieldValueInvalid', field: at, badValue: goStrings(rule.nonResourceURLs), detail: 'rules cannot apply to both regular resources and non-resource URLs' });
     }
     return errs;
   }
@@ -105,7 +105,17 @@ export function validateClusterRoleBinding(binding: ClusterRoleBinding): FieldEr
 /** ValidateRoleBindingUpdate / ValidateClusterRoleBindingUpdate beyond metadata: roleRef is immutable. */
 export function validateRoleRefUnchanged(roleRef: RoleRef | undefined, oldRoleRef: RoleRef | undefined): FieldError[] {
   if (roleRefEqual(roleRef, oldRoleRef)) return [];
-  return [{ type: 'FieldValueInvalid', field: 'roleRef', badValue: roleRef, detail: 'cannot change roleRef' }];
+  return [{ type: 'FieldValueInvalid', field: 'roleRef', badValue: goRoleRef(roleRef), detail: 'cannot change roleRef' }];
+}
+
+/** Go's %#v of the internal rbac.RoleRef, as kube's message shows it. */
+function goRoleRef(r: RoleRef | undefined): GoValue {
+  return new GoValue(`rbac.RoleRef{APIGroup:${JSON.stringify(r?.apiGroup ?? '')}, Kind:${JSON.stringify(r?.kind ?? '')}, Name:${JSON.stringify(r?.name ?? '')}}`);
+}
+
+/** Go's %#v of a []string. */
+function goStrings(list: readonly string[] | undefined): GoValue {
+  return new GoValue(`[]string{${(list ?? []).map((v) => JSON.stringify(v)).join(', ')}}`);
 }
 
 function roleRefEqual(a: RoleRef | undefined, b: RoleRef | undefined): boolean {

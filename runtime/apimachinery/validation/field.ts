@@ -55,7 +55,22 @@ export function formatFieldErrorBody(e: FieldError): string {
   return parts.join(': ');
 }
 
+/**
+ * A bad value printed as Go's field.Error prints a value with no JSON form of its own: `%#v`
+ * (`rbac.RoleRef{APIGroup:"…", Kind:"Role", Name:"x"}`, `[]string{"/*"}`), given verbatim.
+ */
+export class GoValue {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+  toJSON(): string {
+    return this.text;
+  }
+}
+
 function formatValue(value: unknown): string {
+  if (value instanceof GoValue) return value.text;
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'object') return JSON.stringify(value);
