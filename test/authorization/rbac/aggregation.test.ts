@@ -164,3 +164,28 @@ async function isAggregated(rbac: RbacV1Client, name: string, want: PolicyRule[]
   const role = await rbac.clusterroles().get(name);
   return semanticDeepEqual(role.rules ?? [], want);
 }
+
+describe("the control plane's own aggregation (bootstrap policy + controller as its own user)", () => {
+  let dataDir = '';
+  let plane: ControlPlane;
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rbac-aggregation-server-'));
+    plane = await startControlPlane({ dataDir, securePort: 0, bindAddress: '127.0.0.1', storageBackend: 'sqlite' });
+  });
+
+  after(async () => {
+    await plane?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('admin, edit and view hold the aggregated rules, and a role labelled aggregate-to-view reaches all three', async () => {
+    const rbac = new RbacV1Client(plane.loopback);
+    const covering = async (name: string, rule: PolicyRule): Promise<boolean> => ((await rbac.clusterroles().get(name)).rules ?? []).some((r) => semanticDeepEqual(r, rule));
+    const viewRule: PolicyRule = { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['namespaces'] };
+    for (const name of ['view', 'edit', 'admin']) await until(`${name} aggregated at start`, async () => ((await covering(name, viewRule)) ? true : undefined));
+    const crontabs: PolicyRule = { verbs: ['get'], apiGroups: ['stable.example.com'], resources: ['crontabs'] };
+    await rbac.clusterroles().create({ metadata: { name: 'crontab-viewer', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }, rules: [crontabs] });
+    for (const name of ['view', 'edit', 'admin']) await until(`${name} picks up crontab-viewer`, async () => ((await covering(name, crontabs)) ? true : undefined));
+  });
+});
