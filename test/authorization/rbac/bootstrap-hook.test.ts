@@ -90,13 +90,11 @@ describe('ensureBootstrapPolicy (rbac/bootstrap-roles) over the control plane', 
 
   test('a binding whose roleRef differs is recreated with the expected one', async () => {
     await rbac.clusterrolebindings().delete('system:basic-user');
-    await rbac
-      .clusterrolebindings()
-      .create({
-        metadata: { name: 'system:basic-user' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
-        subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'mallory' }],
-      });
+    await rbac.clusterrolebindings().create({
+      metadata: { name: 'system:basic-user' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'mallory' }],
+    });
     await ensure();
     const got = await rbac.clusterrolebindings().get('system:basic-user');
     assert.equal(got.roleRef.name, 'system:basic-user');
