@@ -13,7 +13,9 @@ import { WebhookAuthorizer, type Backoff } from '../../runtime/authorization/web
 import { httpsSubjectAccessReviewer, type SubjectAccessReviewVersion } from '../../runtime/authorization/webhook-client.js';
 import { loadWebhookKubeconfig } from '../../runtime/authorization/webhook-kubeconfig.js';
 import { completeAuthorizationOptions, newAuthorizationFromOptions } from '../../runtime/server/options/authorization.js';
-import { newCA, newLeaf, type TestCA } from '../server/pki.js';
+import { describeBackends } from '../integration/harness.js';
+import { asStatus, HttpsClient, type RawResponse } from '../integration/https.js';
+import { newCA, newLeaf } from '../server/pki.js';
 
 /**
  * The webhook authorizer against a real local HTTPS service that answers SubjectAccessReviews and
@@ -58,67 +60,73 @@ function answer(status: Record<string, unknown>, apiVersion = 'authorization.k8s
 
 const NO_WAIT: Backoff = { durationMs: 500, factor: 1.5, jitter: 0, steps: 5 };
 
-describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'authz-webhook-'));
-  let ca: TestCA;
-  let server: Server;
-  let url = '';
-  let respond: Answer = answer({ allowed: true });
-  const seen: Seen[] = [];
-  let kubeconfig = '';
-  let clock = 1_000_000;
-  const sleeps: number[] = [];
+/** A local HTTPS SubjectAccessReview service that demands the client certificate its kubeconfig names. */
+class WebhookService {
+  readonly dir = mkdtempSync(join(tmpdir(), 'authz-webhook-'));
+  readonly kubeconfig = join(this.dir, 'webhook.kubeconfig');
+  readonly seen: Seen[] = [];
+  url = '';
+  private server: Server | undefined;
 
-  before(async () => {
-    ca = await newCA('webhook-ca');
+  constructor(public respond: Answer) {}
+
+  async start(): Promise<void> {
+    const ca = await newCA('webhook-ca');
     const serving = await newLeaf(ca, { subject: 'CN=webhook', usage: 'server', ips: ['127.0.0.1'] });
     const client = await newLeaf(ca, { subject: 'CN=kube-apiserver', usage: 'client' });
-    server = createServer({ cert: serving.certPEM, key: serving.keyPEM, ca: ca.certPEM, requestCert: true, rejectUnauthorized: true }, (req, res) => {
+    const server = createServer({ cert: serving.certPEM, key: serving.keyPEM, ca: ca.certPEM, requestCert: true, rejectUnauthorized: true }, (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const peer = (req.socket as TLSSocket).getPeerCertificate();
         const s: Seen = { path: req.url ?? '', headers: req.headers, clientCN: String(peer.subject?.CN ?? ''), body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> };
-        seen.push(s);
-        respond(s, req, res);
+        this.seen.push(s);
+        this.respond(s, req, res);
       });
     });
+    this.server = server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/authorize`;
-    writeFileSync(join(dir, 'ca.crt'), ca.certPEM);
-    kubeconfig = join(dir, 'webhook.kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        '- name: authz',
-        '  cluster:',
-        '    certificate-authority: ca.crt',
-        `    server: ${url}`,
-        'users:',
-        '- name: apiserver',
-        '  user:',
-        `    client-certificate-data: ${Buffer.from(client.certPEM).toString('base64')}`,
-        `    client-key-data: ${Buffer.from(client.keyPEM).toString('base64')}`,
-        'contexts:',
-        '- name: webhook',
-        '  context: {cluster: authz, user: apiserver}',
-        'current-context: webhook',
-        '',
-      ].join('\n'),
-    );
-  });
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    rmSync(dir, { recursive: true, force: true });
-  });
+    this.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/authorize`;
+    writeFileSync(join(this.dir, 'ca.crt'), ca.certPEM);
+    const lines = [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      '- name: authz',
+      '  cluster:',
+      '    certificate-authority: ca.crt',
+      `    server: ${this.url}`,
+      'users:',
+      '- name: apiserver',
+      '  user:',
+    ];
+    lines.push(`    client-certificate-data: ${Buffer.from(client.certPEM).toString('base64')}`, `    client-key-data: ${Buffer.from(client.keyPEM).toString('base64')}`);
+    lines.push('contexts:', '- name: webhook', '  context: {cluster: authz, user: apiserver}', 'current-context: webhook', '');
+    writeFileSync(this.kubeconfig, lines.join('\n'));
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (server !== undefined) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
+  const svc = new WebhookService(answer({ allowed: true }));
+  const { seen, kubeconfig, dir } = svc;
+  let clock = 1_000_000;
+  const sleeps: number[] = [];
+
+  before(() => svc.start());
+  after(() => svc.stop());
   beforeEach(() => {
     seen.length = 0;
     sleeps.length = 0;
-    respond = answer({ allowed: true });
+    svc.respond = answer({ allowed: true });
   });
 
   function webhook(o: { version?: SubjectAccessReviewVersion; authorizedTTLMs?: number; unauthorizedTTLMs?: number; timeoutMs?: number; file?: string } = {}): WebhookAuthorizer {
@@ -171,13 +179,13 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
       [{ allowed: true, denied: true, reason: 'confused' }, 'deny'],
     ];
     for (const [status, decision] of cases) {
-      respond = answer(status);
+      svc.respond = answer(status);
       assert.deepEqual(await webhook().authorize(attrs()), { decision, reason: status.reason });
     }
   });
 
   it('v1beta1: the review is sent as authorization.k8s.io/v1beta1 with `group`, and its answer read', async () => {
-    respond = answer({ allowed: false, denied: true, reason: 'beta says no' }, 'authorization.k8s.io/v1beta1');
+    svc.respond = answer({ allowed: false, denied: true, reason: 'beta says no' }, 'authorization.k8s.io/v1beta1');
     assert.deepEqual(await webhook({ version: 'v1beta1' }).authorize(attrs()), { decision: 'deny', reason: 'beta says no' });
     const body = seen[0]!.body;
     assert.equal(body.apiVersion, 'authorization.k8s.io/v1beta1');
@@ -185,9 +193,9 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
     assert.deepEqual(spec.group, ['devs', 'system:authenticated']);
     assert.equal(spec.groups, undefined);
     // Either version's answer is read (kube's codec converts); another version or kind is not.
-    respond = answer({ allowed: true });
+    svc.respond = answer({ allowed: true });
     assert.equal((await webhook({ version: 'v1beta1' }).authorize(attrs())).decision, 'allow');
-    respond = answer({ allowed: true }, 'authorization.k8s.io/v2');
+    svc.respond = answer({ allowed: true }, 'authorization.k8s.io/v2');
     await assert.rejects(
       webhook({ version: 'v1beta1' }).authorize(attrs()),
       /webhook answered with authorization\.k8s\.io\/v2, Kind=SubjectAccessReview, not authorization\.k8s\.io\/v1beta1, Kind=SubjectAccessReview/,
@@ -196,7 +204,7 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
 
   it('caches an allowed answer for the authorized TTL and any other for the unauthorized TTL, per attributes', async () => {
     const w = webhook({ authorizedTTLMs: 60_000, unauthorizedTTLMs: 5_000 });
-    respond = answer({ allowed: true });
+    svc.respond = answer({ allowed: true });
     await w.authorize(attrs());
     await w.authorize(attrs());
     assert.equal(seen.length, 1, 'the second identical request is answered from the cache');
@@ -211,14 +219,14 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
     await w.authorize(attrs());
     assert.equal(seen.length, 4, 'expired after the authorized TTL');
 
-    respond = answer({ allowed: false, denied: true, reason: 'no' });
+    svc.respond = answer({ allowed: false, denied: true, reason: 'no' });
     const denyAttrs = attrs({ verb: 'delete' });
     assert.equal((await w.authorize(denyAttrs)).decision, 'deny');
     clock += 4_999;
     assert.equal((await w.authorize(denyAttrs)).decision, 'deny');
     assert.equal(seen.length, 5);
     clock += 1;
-    respond = answer({ allowed: true });
+    svc.respond = answer({ allowed: true });
     assert.equal((await w.authorize(denyAttrs)).decision, 'allow', 'expired after the unauthorized TTL');
     assert.equal(seen.length, 6);
   });
@@ -250,7 +258,7 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
         res.end();
       },
     ];
-    respond = (_s, _req, res) => {
+    svc.respond = (_s, _req, res) => {
       const next = failures.shift();
       if (next !== undefined) next(res);
       else answer({ allowed: true, reason: 'finally' })(_s, _req, res);
@@ -261,7 +269,7 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
   });
 
   it('gives up after 5 attempts with the last error, and rejects (no opinion with an error: 500 unless another authorizer allows)', async () => {
-    respond = (_s, _req, res) => {
+    svc.respond = (_s, _req, res) => {
       res.writeHead(500, { 'Content-Type': 'text/plain' });
       res.end('database on fire');
     };
@@ -276,18 +284,18 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
   });
 
   it('does not retry other failures: 400, 403, an answer that is not a SubjectAccessReview', async () => {
-    respond = (_s, _req, res) => {
+    svc.respond = (_s, _req, res) => {
       res.writeHead(403, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'webhook says you are not the apiserver', reason: 'Forbidden', code: 403 }));
     };
     await assert.rejects(webhook().authorize(attrs()), /webhook says you are not the apiserver/);
     assert.equal(seen.length, 1);
-    respond = (_s, _req, res) => {
+    svc.respond = (_s, _req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end('{"status": {"allowed": "yes"}}');
     };
     await assert.rejects(webhook().authorize(attrs()), /status\.allowed must be a boolean, got string/);
-    respond = (_s, _req, res) => {
+    svc.respond = (_s, _req, res) => {
       res.writeHead(200);
       res.end('<html>');
     };
@@ -297,7 +305,7 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
 
   it('retries a connection the webhook drops', async () => {
     let drops = 2;
-    respond = (s, req, res) => {
+    svc.respond = (s, req, res) => {
       if (drops-- > 0) req.socket.destroy();
       else answer({ allowed: true })(s, req, res);
     };
@@ -306,7 +314,7 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
   });
 
   it('bounds a webhook that never answers by the request timeout', async () => {
-    respond = () => {};
+    svc.respond = () => {};
     await assert.rejects(webhook({ timeoutMs: 300 }).authorize(attrs()), /timed out after 300 ms/);
   });
 
@@ -314,7 +322,7 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
     const other = await newCA('other-ca');
     writeFileSync(join(dir, 'other.crt'), other.certPEM);
     const file = join(dir, 'other.kubeconfig');
-    writeFileSync(file, `clusters:\n- name: c\n  cluster: {server: "${url}", certificate-authority: other.crt}\ncontexts:\n- name: x\n  context: {cluster: c}\ncurrent-context: x\n`);
+    writeFileSync(file, `clusters:\n- name: c\n  cluster: {server: "${svc.url}", certificate-authority: other.crt}\ncontexts:\n- name: x\n  context: {cluster: c}\ncurrent-context: x\n`);
     await assert.rejects(webhook({ file }).authorize(attrs()), /certificate/);
     assert.equal(seen.length, 0);
   });
@@ -342,7 +350,7 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
   });
 
   it('--authorization-mode=Webhook end to end through the options: system:masters first, then the webhook', async () => {
-    respond = answer({ allowed: false, denied: true, reason: 'webhook denies' });
+    svc.respond = answer({ allowed: false, denied: true, reason: 'webhook denies' });
     const o = completeAuthorizationOptions({ modes: ['Webhook'], webhookConfigFile: kubeconfig });
     const { authorizer, ruleResolver } = newAuthorizationFromOptions(o, {});
     assert.deepEqual(await authorizer.authorize(attrs()), { decision: 'deny', reason: 'webhook denies' });
@@ -350,4 +358,45 @@ describe('webhook authorizer (plugin/pkg/authorizer/webhook)', () => {
     assert.equal(seen.length, 1, 'system:masters never reaches the webhook');
     assert.equal((await ruleResolver.rulesFor(jane, 'ns')).incomplete, true);
   });
+});
+
+describe('webhook authorizer in the control plane', () => {
+  /** Decides for alice and mallory, no opinion on anyone else: RBAC then decides, for the control plane's own controllers too. */
+  const byUser: Answer = (s, req, res) => {
+    const user = (s.body.spec as { user?: string }).user;
+    const status = user === 'alice' ? { allowed: true, reason: 'alice may' } : user === 'mallory' ? { allowed: false, denied: true, reason: 'mallory is banned' } : { allowed: false };
+    answer(status)(s, req, res);
+  };
+  const svc = new WebhookService(byUser);
+  const { seen, kubeconfig } = svc;
+  before(() => svc.start());
+  after(() => svc.stop());
+
+  describeBackends(
+    '--authorization-mode=Webhook,RBAC',
+    (cp) => {
+      const http = (): HttpsClient => new HttpsClient(cp().credentials);
+      const as = (user: string): Promise<RawResponse> => http().request({ path: '/api/v1/namespaces', headers: { 'Impersonate-User': user } });
+
+      it('the webhook allows and denies with its reason; no opinion falls through to RBAC; system:masters never reaches it', async () => {
+        const alice = await as('alice');
+        assert.equal(alice.status, 200, alice.text);
+        const mallory = asStatus((await as('mallory')).text);
+        assert.equal(mallory.code, 403);
+        assert.equal(mallory.message, 'namespaces is forbidden: User "mallory" cannot list resource "namespaces" in API group "" at the cluster scope: mallory is banned');
+        const bob = asStatus((await as('bob')).text);
+        assert.equal(bob.code, 403);
+        assert.match(bob.message ?? '', /^namespaces is forbidden: User "bob" cannot list resource "namespaces" in API group "" at the cluster scope/);
+        assert.equal((await http().request({ path: '/api/v1/namespaces' })).status, 200);
+        const reviews = seen.map((x) => x.body.spec as { user?: string; groups?: string[] });
+        assert.deepEqual(
+          reviews.find((r) => r.user === 'alice'),
+          { resourceAttributes: { verb: 'list', version: 'v1', resource: 'namespaces' }, user: 'alice', groups: ['system:authenticated'] },
+        );
+        assert.equal(reviews.filter((r) => r.groups?.includes('system:masters')).length, 0, 'system:masters is allowed before the webhook');
+        assert.ok(seen.every((x) => x.clientCN === 'kube-apiserver'));
+      });
+    },
+    { only: ['sqlite'], extraArgs: ['--authorization-mode=Webhook,RBAC', '--authorization-webhook-config-file', kubeconfig] },
+  );
 });
