@@ -17,6 +17,8 @@ import {
   newAuthorizationFromOptions,
 } from '../../runtime/server/options/authorization.js';
 import { given, OptionsError, parseFlags } from '../../runtime/server/options/flags.js';
+import { describeBackends } from '../integration/harness.js';
+import { asStatus, HttpsClient } from '../integration/https.js';
 
 const alice: UserInfo = { name: 'alice', groups: ['devs', 'system:authenticated'] };
 const admin: UserInfo = { name: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
@@ -192,4 +194,37 @@ describe('authorization options (BuiltInAuthorizationOptions)', () => {
     assert.equal((await authorizer.authorize(attrs({ name: 'bob', groups: [] }))).decision, 'noOpinion');
     assert.equal((await authorizer.authorize(attrs(admin))).decision, 'allow');
   });
+});
+
+describe('authorization modes in the control plane', () => {
+  describeBackends(
+    '--authorization-mode=AlwaysAllow',
+    (cp) => {
+      it("forces anonymous authentication off with kube's warning: a request without credentials is 401, never allowed", async () => {
+        const anonymous = await new HttpsClient(cp().credentials, { anonymous: true }).request({ path: '/api/v1/namespaces' });
+        assert.equal(anonymous.status, 401);
+        assert.equal(asStatus(anonymous.text).reason, 'Unauthorized');
+        assert.ok(cp().log().includes(ANONYMOUS_WITH_ALWAYS_ALLOW_WARNING), cp().log());
+        assert.equal((await new HttpsClient(cp().credentials).request({ path: '/api/v1/namespaces' })).status, 200);
+      });
+    },
+    { only: ['sqlite'], extraArgs: ['--authorization-mode=AlwaysAllow'] },
+  );
+
+  describeBackends(
+    '--authorization-mode=AlwaysDeny',
+    (cp) => {
+      it("system:masters is still allowed; anyone else is forbidden with AlwaysDeny's reason", async () => {
+        const admin = new HttpsClient(cp().credentials);
+        assert.equal((await admin.request({ path: '/api/v1/namespaces' })).status, 200);
+        const bob = await admin.request({ path: '/api/v1/namespaces', headers: { 'Impersonate-User': 'bob' } });
+        assert.equal(bob.status, 403);
+        assert.equal(asStatus(bob.text).message, 'namespaces is forbidden: User "bob" cannot list resource "namespaces" in API group "" at the cluster scope: Everything is forbidden.');
+        const anonymous = await new HttpsClient(cp().credentials, { anonymous: true }).request({ path: '/version' });
+        assert.equal(anonymous.status, 403);
+        assert.equal(asStatus(anonymous.text).message, 'forbidden: User "system:anonymous" cannot get path "/version": Everything is forbidden.');
+      });
+    },
+    { only: ['sqlite'], extraArgs: ['--authorization-mode=AlwaysDeny'] },
+  );
 });
