@@ -7,8 +7,6 @@ import { LoopbackRESTClient } from '../client/loopback/index.js';
 import type { UserInfo } from '../apimachinery/request/types.js';
 import { withFilters } from '../apimachinery/request/http.js';
 import { withAuthorization } from '../endpoints/filters/authorization.js';
-import { CONTROLLER_NAMES, controllerUser } from '../authorization/rbac/bootstrap/controller-policy.js';
-import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation/index.js';
 import { BOOTSTRAP_ROLES_HOOK, ensureBootstrapPolicy } from '../controllers/rbacbootstrap/index.js';
 import type { APIGroupDefinition, GroupServer } from '../registry/types.js';
 import { Config } from '../server/config.js';
@@ -24,6 +22,7 @@ import { installAPIGroup } from './install.js';
 import { APISERVER_USER } from './loopback.js';
 import { PolicyInformers } from './rbac/policy-informers.js';
 import { newControlPlaneSecurity } from './security.js';
+import { runControllerManager } from './controller-manager.js';
 import { NamespaceStorage } from './namespace/rest.js';
 import { newServiceAllocators } from './service/ranges.js';
 import { ServiceStorage } from './service/rest.js';
@@ -85,7 +84,8 @@ export async function assembleChain(c: ChainOptions) {
   // as any client's (the loopback's own user is system:masters, for which the filter is moot).
   const authorized = withFilters([withAuthorization(security.authorizer, config.logger)], aggregator.handler);
   const controllerClient = (user: UserInfo, name: string) => new LoopbackRESTClient({ handler: authorized, user, userAgent: `kube-controller-manager/${name}` });
-  const rbac = serveRBAC(kubeAPIServer, { policy: new PolicyInformers(security.policy, loopback), loopback, controllerClient });
+  const rbac = serveRBAC(kubeAPIServer, { policy: new PolicyInformers(security.policy, loopback), loopback });
+  const controllerManager = runControllerManager(kubeAPIServer, { client: controllerClient, rbacReady: rbac.ready });
   const customResources = serveCustomResources(apiextensions, c, { loopback, discovery, openapi, requestTimeoutSeconds: o.requestTimeoutSeconds });
 
   for (const r of discoveryRoutes(discovery, { notFound: aggregator.delegate })) mount(aggregator, r);
@@ -133,6 +133,7 @@ export async function assembleChain(c: ChainOptions) {
       await aggregatedAPIs.stop();
       await apiAggregator.stop();
       await customResources.stop();
+      await controllerManager.stop();
       await rbac.stop();
     },
   };
@@ -141,35 +142,19 @@ export async function assembleChain(c: ChainOptions) {
 /**
  * RBAC in the control plane: the `rbac/bootstrap-roles` post-start hook (kube's) starts the
  * informers the authorizer reads, creates or reconciles the bootstrap policy, and waits for the
- * informers, so /readyz passes only once RBAC sees the policy; then the ClusterRole aggregation
- * controller (kube-controller-manager's) runs as its own user.
+ * informers, so /readyz passes only once RBAC sees the policy. `ready` resolves then: controllers
+ * acting as their own users start after it.
  */
-function serveRBAC(
-  server: GenericAPIServer,
-  o: { policy: PolicyInformers; loopback: LoopbackRESTClient; controllerClient: (user: UserInfo, name: string) => LoopbackRESTClient },
-): { ready: Promise<void>; stop(): Promise<void> } {
-  const name = CONTROLLER_NAMES.clusterRoleAggregation;
+function serveRBAC(server: GenericAPIServer, o: { policy: PolicyInformers; loopback: LoopbackRESTClient }): { ready: Promise<void>; stop(): Promise<void> } {
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
-  const aggregation = new ClusterRoleAggregationController({ rest: o.controllerClient(controllerUser(name), name) });
   server.addPostStartHook(BOOTSTRAP_ROLES_HOOK, async ({ signal }) => {
     o.policy.start();
     await ensureBootstrapPolicy(o.loopback, signal);
     if (!(await o.policy.synced(signal))) throw new Error('stopped before the RBAC informers synced');
     markReady();
   });
-  server.addPostStartHook('start-cluster-role-aggregation-controller', async () => {
-    await ready;
-    aggregation.start();
-  });
-  server.addPreShutdownHook('stop-cluster-role-aggregation-controller', async () => aggregation.stop());
-  return {
-    ready,
-    stop: async () => {
-      await aggregation.stop();
-      await o.policy.stop();
-    },
-  };
+  return { ready, stop: () => o.policy.stop() };
 }
 
 /**
