@@ -24,7 +24,7 @@ const LAYERS = {
   // The fake clientset shares the server's semantics (generic store, names, selection, continue tokens).
   'client/fake': ['apimachinery', 'client', 'storage', 'admission', 'registry'],
   // Controllers and the servers above may use the built-in groups' generated clients and informers.
-  controllers: ['apimachinery', 'storage', 'admission', 'registry', 'client', 'generated'],
+  controllers: ['apimachinery', 'storage', 'admission', 'registry', 'authentication', 'authorization', 'client', 'generated'],
   apiextensions: ['apimachinery', 'storage', 'admission', 'registry', 'authentication', 'authorization', 'endpoints', 'server', 'client', 'controllers', 'generated'],
   aggregator: ['apimachinery', 'storage', 'admission', 'registry', 'authentication', 'authorization', 'endpoints', 'server', 'client', 'controllers', 'generated'],
   // The commands assemble everything.

@@ -1,6 +1,5 @@
 import type { ClusterRole, ClusterRoleBinding } from '../../../apis/rbac/v1/types.js';
 import { isAlreadyExists, isNotFound } from '../../apimachinery/errors/index.js';
-// eslint-disable-next-line local/layers -- the bootstrap policy is pure RBAC data (no authorizer); kube's post-start hook imports bootstrappolicy the same way
 import { bootstrapPolicy, type BootstrapPolicy } from '../../authorization/rbac/bootstrap/index.js';
 import { realClock } from '../../client/cache/index.js';
 import { defaultRetryBackoff, retryOnConflict, type RESTClient } from '../../client/index.js';

@@ -1,7 +1,5 @@
 import { isAlreadyExists, isConflict, isNotFound } from '../../apimachinery/errors/index.js';
-// eslint-disable-next-line local/layers -- the bootstrap policy's reconciliation is pure RBAC data and functions (no authorizer); kube's post-start hook imports it the same way
 import { computeReconciledRole, computeReconciledRoleBinding, roleBindingToCreate, roleToCreate } from '../../authorization/rbac/bootstrap/reconcile.js';
-// eslint-disable-next-line local/layers -- as above
 import type { ReconcileRoleBindingResult, ReconcileRoleResult, RoleBindingLike, RuleOwner } from '../../authorization/rbac/bootstrap/reconcile.js';
 import type { Modifier } from './modifiers.js';
 
