@@ -5,7 +5,7 @@
 // which kube serves to whoever `system:service-account-issuer-discovery` is bound to (nobody by
 // default).
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,28 +15,11 @@ import { parse } from 'yaml';
 import { fails, ok, until } from '../integration/assertions.js';
 import { describeBackends, type ControlPlane } from '../integration/harness.js';
 import { Kubectl, kubectlUnavailable } from '../integration/kubectl.js';
+import { tokenKubeconfig } from '../integration/token-kubeconfig.js';
 
 const noKubectl = kubectlUnavailable();
 const ISSUER = 'https://kubernetes.default.svc.cluster.local';
 const dir = mkdtempSync(join(tmpdir(), 'sa-e2e-'));
-
-/** A kubeconfig naming the control plane and its CA, with a bearer token and no client certificate. */
-function tokenKubeconfig(cp: ControlPlane, name: string, token: string): string {
-  const path = join(dir, `${name}-${cp.port}.kubeconfig`);
-  const ca = Buffer.from(cp.credentials.caPEM).toString('base64');
-  writeFileSync(
-    path,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'c', cluster: { server: cp.url, 'certificate-authority-data': ca } }],
-      users: [{ name, user: { token } }],
-      contexts: [{ name: 'ctx', context: { cluster: 'c', user: name } }],
-      'current-context': 'ctx',
-    }),
-  );
-  return path;
-}
 
 /** An anonymous GET trusting the cluster CA: what a relying party outside the cluster does. */
 function anonymousGet(cp: ControlPlane, url: string): Promise<{ status: number; body: string; contentType: string }> {
@@ -64,7 +47,7 @@ describe('service-account tokens with kubectl', { skip: noKubectl ?? false }, ()
 
     // A SelfSubjectReview created from JSON: what `kubectl auth whoami` asks, without its protobuf body.
     const selfSubjectReview = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
-    const whoami = (t: string) => kc.run(['--kubeconfig', tokenKubeconfig(cp(), 'robot', t), 'create', '--validate=false', '-f', '-', '-o', 'yaml'], { stdin: selfSubjectReview });
+    const whoami = (t: string) => kc.run(['--kubeconfig', tokenKubeconfig(cp(), dir, 'robot', t), 'create', '--validate=false', '-f', '-', '-o', 'yaml'], { stdin: selfSubjectReview });
 
     it('the token authenticates as the service account (SelfSubjectReview, TokenReview)', async () => {
       const uid = ok(await kc.run(['get', 'serviceaccount', 'robot', '-n', 'sa-e2e', '-o', 'jsonpath={.metadata.uid}']), cp());
