@@ -33,7 +33,7 @@ export function protobufPackage(group: GroupModel, version: VersionModel): Proto
 }
 
 function messageDescriptor(m: ProtoMessage): MessageDescriptor {
-  return { name: m.name, ...(m.kind === undefined ? {} : { kind: m.kind }), fields: m.fields.map(fieldDescriptor) };
+  return { name: m.name, ...(m.kind === undefined ? {} : { kind: m.kind }), ...(m.namedList ? { namedList: true } : {}), fields: m.fields.map(fieldDescriptor) };
 }
 
 function fieldDescriptor(f: ProtoField): FieldDescriptor {

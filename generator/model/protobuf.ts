@@ -51,6 +51,12 @@ export interface ProtoMessage {
    * from a protobuf envelope naming it (Namespace, Scale, DeleteOptions).
    */
   readonly kind: string | undefined;
+  /**
+   * A named list (`export type ExtraValue = string[]`, Go's `type ExtraValue []string`):
+   * go-to-protobuf wraps it in a message of one field, `repeated <element> items = 1`, while
+   * its JSON stays the plain array. Its only field is then `items`.
+   */
+  readonly namedList?: boolean;
   /** Sorted by number. */
   readonly fields: readonly ProtoField[];
 }

@@ -1,4 +1,4 @@
-import { type InterfaceDeclaration, Node, type PropertySignature, SyntaxKind, type TypeNode } from 'ts-morph';
+import { type InterfaceDeclaration, Node, type PropertySignature, SyntaxKind, type TypeAliasDeclaration, type TypeNode } from 'ts-morph';
 import { DiagnosticSink } from '../model/diagnostics.js';
 import { PROTO_WELL_KNOWN, type ProtoField, type ProtoFieldType, type ProtoMessage, type ProtoWellKnown } from '../model/protobuf.js';
 import type { SourceLocation } from '../model/types.js';
@@ -40,6 +40,8 @@ export function readProtobufMessages(interfaces: ReadonlyMap<PackageInfo, readon
       decls.flatMap((d) => reader.message(d) ?? []),
     );
   }
+  // Named lists become messages of the package that declares them, once some field uses them.
+  for (const { pkg, message } of reader.namedLists.values()) found.set(pkg, [...(found.get(pkg) ?? []), message]);
   const known = new Set([...found.values()].flatMap((ms) => ms.map((m) => m.name)));
   for (const messages of found.values()) {
     for (const m of messages) {
@@ -61,7 +63,7 @@ export function readProtobufMessages(interfaces: ReadonlyMap<PackageInfo, readon
 }
 
 function withoutLocations(m: LocatedMessage): ProtoMessage {
-  return { name: m.name, kind: m.kind, fields: m.fields.map(({ location: _, ...f }) => f) };
+  return { name: m.name, kind: m.kind, namedList: m.namedList, fields: m.fields.map(({ location: _, ...f }) => f) };
 }
 
 function shortName(definition: string): string {
@@ -70,6 +72,8 @@ function shortName(definition: string): string {
 
 class MessageReader {
   private readonly scratch = new DiagnosticSink();
+  /** The named lists fields refer to, by definition name, with the package declaring each. */
+  readonly namedLists = new Map<string, { pkg: PackageInfo; message: LocatedMessage }>();
 
   constructor(private readonly ctx: ProtobufContext) {}
 
@@ -100,6 +104,7 @@ class MessageReader {
     return {
       name,
       kind: this.inlinesTypeMeta(decl) ? decl.getName() : undefined,
+      namedList: false,
       fields: fields.sort((a, b) => a.number - b.number),
       location: this.location(decl),
     };
@@ -156,7 +161,7 @@ class MessageReader {
   private element(node: TypeNode, cardinality: 'repeated' | 'map'): { cardinality: 'repeated' | 'map'; type: ProtoFieldType } | string {
     const inner = unwrap(node);
     if (Node.isArrayTypeNode(inner) || (Node.isTypeReference(inner) && ['Array', 'ReadonlyArray', 'Record'].includes(inner.getTypeName().getText()))) {
-      return 'nested lists and maps have no protobuf form: wrap the inner one in a named message';
+      return 'nested lists and maps have no protobuf form: name the inner list (`export type ExtraValue = string[]`, which go-to-protobuf wraps in a message) or wrap the inner map in a named message';
     }
     const type = this.valueType(inner);
     return typeof type === 'string' ? type : { cardinality, type };
@@ -197,9 +202,28 @@ class MessageReader {
       return decl.getMembers().every((m) => typeof m.getValue() === 'string') ? { kind: 'scalar', scalar: 'string' } : `enum ${name} needs string values`;
     }
     const aliased = unwrap(decl.getTypeNodeOrThrow());
+    if (isListNode(aliased)) return this.namedList(decl, aliased);
     if (Node.isTypeLiteral(aliased) || aliased.getKind() === SyntaxKind.ObjectKeyword) return `type ${name} is an object alias with no protobuf message`;
     const type = this.valueType(aliased);
     return typeof type === 'string' ? `${name}: ${type}` : type;
+  }
+
+  /**
+   * A type alias of a list declared in a version package is a named list, as Go's named slice
+   * (`type ExtraValue []string`): go-to-protobuf gives it a message of the alias's name with
+   * one field, `repeated <element> items = 1`, usable as a field, a map value or a list element.
+   */
+  private namedList(decl: TypeAliasDeclaration, list: TypeNode): ProtoFieldType | string {
+    const pkg = this.ctx.packageOf(decl.getSourceFile().getFilePath());
+    if (pkg === undefined) return `type ${decl.getName()} is declared outside an apis/<group>/<version>/ package`;
+    const name = `${pkg.openapiPackage}.${decl.getName()}`;
+    if (this.namedLists.has(name)) return { kind: 'message', name };
+    const shape = this.shape(list);
+    if (typeof shape === 'string') return `${decl.getName()}: ${shape}`;
+    const location = this.location(decl);
+    const items: Located<ProtoField> = { name: 'items', number: 1, cardinality: 'repeated', type: shape.type, pointer: false, omitEmpty: false, omitZero: false, location };
+    this.namedLists.set(name, { pkg, message: { name, kind: undefined, namedList: true, fields: [items], location } });
+    return { kind: 'message', name };
   }
 
   private inMeta(decl: NamedDeclaration): boolean {
@@ -234,6 +258,12 @@ function unwrap(node: TypeNode): TypeNode {
     if (members.length === 1) return unwrap(members[0]!);
   }
   return node;
+}
+
+/** `T[]`, `Array<T>` or `ReadonlyArray<T>`. */
+function isListNode(node: TypeNode): boolean {
+  if (Node.isArrayTypeNode(node)) return true;
+  return Node.isTypeReference(node) && ['Array', 'ReadonlyArray'].includes(node.getTypeName().getText()) && node.getTypeArguments().length === 1;
 }
 
 function isNull(node: TypeNode): boolean {

@@ -172,6 +172,13 @@ export class SchemaBuilder {
       this.inlined.set(decl, schema);
       return schema;
     }
+    if (isListAlias(typeNode)) {
+      // A named list (Go's `type ExtraValue []string`) is its array where used, with no
+      // description of its own, as kube-openapi writes it; protobuf alone gives it a message.
+      const schema = this.mark(this.forTypeNode(typeNode, ctx), markers, { location: this.location(decl), target, resourceRoot: false });
+      this.inlined.set(decl, schema);
+      return schema;
+    }
     const name = this.definitionName(decl);
     this.names.set(decl, name);
     this.definitions.set(name, {});
@@ -270,7 +277,7 @@ export class SchemaBuilder {
     if (Node.isTypeReference(node)) {
       const decl = this.resolve(node);
       if (decl !== undefined && Node.isInterfaceDeclaration(decl)) return 'object';
-      if (decl !== undefined && Node.isTypeAliasDeclaration(decl) && !isScalarAlias(decl.getTypeNodeOrThrow())) return 'object';
+      if (decl !== undefined && Node.isTypeAliasDeclaration(decl) && !isScalarAlias(decl.getTypeNodeOrThrow()) && !isListAlias(decl.getTypeNodeOrThrow())) return 'object';
       if (decl === undefined && node.getTypeName().getText() === 'Record') return 'object';
     }
     return 'scalar';
@@ -389,6 +396,12 @@ function isNullType(node: TypeNode): boolean {
 }
 
 /** Aliases that stay inline: primitives, literal unions and unions of primitives. */
+/** `T[]` (or `Array<T>`): an alias of a list is inlined where used. */
+function isListAlias(node: TypeNode): boolean {
+  if (Node.isParenthesizedTypeNode(node)) return isListAlias(node.getTypeNode());
+  return Node.isArrayTypeNode(node) || (Node.isTypeReference(node) && ['Array', 'ReadonlyArray'].includes(node.getTypeName().getText()));
+}
+
 function isScalarAlias(node: TypeNode): boolean {
   if (Node.isParenthesizedTypeNode(node)) return isScalarAlias(node.getTypeNode());
   const scalarKinds = [SyntaxKind.StringKeyword, SyntaxKind.NumberKeyword, SyntaxKind.BooleanKeyword];

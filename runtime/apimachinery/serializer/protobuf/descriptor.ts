@@ -41,6 +41,11 @@ export interface MessageDescriptor {
   readonly name: string;
   /** Set for types that inline TypeMeta: the kind a protobuf envelope names. */
   readonly kind?: string;
+  /**
+   * A Go named slice (`type ExtraValue []string`): on the wire a message whose one field is
+   * `repeated items = 1`, in JSON the plain array of its items.
+   */
+  readonly namedList?: true;
   /** Sorted by number. */
   readonly fields: readonly FieldDescriptor[];
 }

@@ -1,3 +1,4 @@
+import { ownField } from '../jsonvalue.js';
 import type { FieldDescriptor } from './descriptor.js';
 import type { CompiledField, CompiledMessage } from './scheme.js';
 import { expectWire, formatTime, intOrStringJSON, quantityJSON, rawJSON, readTime } from './wellknown.js';
@@ -129,6 +130,8 @@ function fieldJSON(field: CompiledField, seen: Occurrence | undefined, depth: nu
     return t === null && d.omitZero === true ? OMIT : t;
   }
   const value = valueJSON(field, seen?.scalar, seen?.chunks ?? [], depth);
+  // A named list held in a field is Go's nil slice when nothing was sent: null, or left out.
+  if (d.pointer !== true && field.message?.descriptor.namedList === true && Array.isArray(value) && value.length === 0) return d.omitEmpty === true ? OMIT : null;
   if (d.pointer !== true && d.omitEmpty === true && isZeroScalar(d, value)) return OMIT;
   return value;
 }
@@ -175,8 +178,18 @@ function valueJSON(field: CompiledField, scalar: Scalar | undefined, chunks: rea
     case 'FieldsV1':
       return rawJSON(merged, d.type);
     case 'message':
-      return decodeMessage(merged ?? new Uint8Array(0), field.message!, depth + 1);
+      return field.message!.descriptor.namedList === true ? namedListJSON(merged, field.message!, depth) : decodeMessage(merged ?? new Uint8Array(0), field.message!, depth + 1);
   }
+}
+
+/**
+ * The JSON array of a named list's items. As a map value or a list element Go holds a non-nil
+ * slice (gogo unmarshals into `&ExtraValue{}`), so an empty one is `[]`, never null.
+ */
+function namedListJSON(bytes: Uint8Array | undefined, message: CompiledMessage, depth: number): unknown[] {
+  const decoded = decodeMessage(bytes ?? new Uint8Array(0), message, depth + 1);
+  const items = ownField(decoded, 'items');
+  return Array.isArray(items) ? items : [];
 }
 
 function shortName(definition: string): string {
