@@ -4,6 +4,7 @@ import { group as authorizationDeclaration } from '../../apis/authorization/grou
 import authorizationV1OpenAPI from '../openapi/authorization/v1.json' with {
   type: 'json'
 };
+import { authorizationV1Protobuf } from '../protobuf/authorization/v1.js';
 import localSubjectAccessReviewV1Schema from '../schemas/authorization/v1/localsubjectaccessreview.json' with {
   type: 'json'
 };
@@ -28,6 +29,7 @@ export const authorizationGroup = {
     {
       name: "v1",
       openapi: authorizationV1OpenAPI,
+      protobuf: authorizationV1Protobuf,
       resources: [
         {
           categories: [],

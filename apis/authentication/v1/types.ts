@@ -1,37 +1,53 @@
 import type { int64, ObjectMeta, Time, TypeMeta } from '../../meta/v1/types.js';
 
+/**
+ * ExtraValue masks the value so protobuf can generate: a named list, which go-to-protobuf wraps
+ * in a message `{ repeated string items = 1; }` while its JSON stays the plain array.
+ */
+export type ExtraValue = string[];
+
 /** A user as an authenticator names it. */
 export interface UserInfo {
   /**
    * The user's name, unique among all active users.
+   *
+   * @protobuf 1
    */
   username?: string;
   /**
    * A value that identifies this user across time: two users of one name at different times have different UIDs.
+   *
+   * @protobuf 2
    */
   uid?: string;
   /**
    * The groups the user is in.
    *
    * @listType atomic
+   * @protobuf 3
    */
   groups?: string[];
   /**
    * Extra attributes the authenticator provided.
+   *
+   * @protobuf 4
    */
-  extra?: Record<string, string[]>;
+  extra?: Record<string, ExtraValue>;
 }
 
 /** The token to review and the audiences it must be valid for. */
 export interface TokenReviewSpec {
   /**
    * The opaque bearer token.
+   *
+   * @protobuf 1
    */
   token?: string;
   /**
    * The audiences the caller accepts; the token must be valid for at least one. Empty: the server's own audiences.
    *
    * @listType atomic
+   * @protobuf 2
    */
   audiences?: string[];
 }
@@ -40,20 +56,27 @@ export interface TokenReviewSpec {
 export interface TokenReviewStatus {
   /**
    * Whether the token is valid for one of the audiences.
+   *
+   * @protobuf 1
    */
   authenticated?: boolean;
   /**
    * The user the token names.
+   *
+   * @protobuf 2
    */
   user?: UserInfo;
   /**
    * The audiences the token is valid for, among those asked (the server's own when none were asked).
    *
    * @listType atomic
+   * @protobuf 4
    */
   audiences?: string[];
   /**
    * Why the token could not be checked.
+   *
+   * @protobuf 3
    */
   error?: string;
 }
@@ -67,13 +90,18 @@ export interface TokenReviewStatus {
  * @resource path=tokenreviews singular=tokenreview
  */
 export interface TokenReview extends TypeMeta {
+  /** @protobuf 1 */
   metadata?: ObjectMeta;
   /**
    * The token to review.
+   *
+   * @protobuf 2
    */
   spec: TokenReviewSpec;
   /**
    * The answer, filled in by the server.
+   *
+   * @protobuf 3
    */
   status?: TokenReviewStatus;
 }
@@ -82,6 +110,8 @@ export interface TokenReview extends TypeMeta {
 export interface SelfSubjectReviewStatus {
   /**
    * The user's attributes as the server authenticated them.
+   *
+   * @protobuf 1
    */
   userInfo?: UserInfo;
 }
@@ -95,9 +125,12 @@ export interface SelfSubjectReviewStatus {
  * @resource path=selfsubjectreviews singular=selfsubjectreview
  */
 export interface SelfSubjectReview extends TypeMeta {
+  /** @protobuf 1 */
   metadata?: ObjectMeta;
   /**
    * The answer, filled in by the server.
+   *
+   * @protobuf 2
    */
   status?: SelfSubjectReviewStatus;
 }

@@ -3,9 +3,6 @@
  * review APIs that ask the server's authorizer a question (may this user do this?) or list
  * what a user may do. Nothing is stored; every kind is create-only.
  *
- * JSON and YAML only: kube's protobuf form of `extra` (a map of the named list ExtraValue)
- * has no counterpart in this generator's protobuf messages yet.
- *
  * @groupName authorization.k8s.io
  * @storageVersion
  * @hub

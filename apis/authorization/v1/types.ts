@@ -1,19 +1,30 @@
 import type { LabelSelectorRequirement, ObjectMeta, TypeMeta } from '../../meta/v1/types.js';
 
+/**
+ * ExtraValue masks the value so protobuf can generate: a named list, which go-to-protobuf wraps
+ * in a message `{ repeated string items = 1; }` while its JSON stays the plain array.
+ */
+export type ExtraValue = string[];
+
 /** A field selector requirement: a key, an operator (In, NotIn, Exists, DoesNotExist) and values. */
 export interface FieldSelectorRequirement {
   /**
    * The field selector key.
+   *
+   * @protobuf 1
    */
   key: string;
   /**
    * How the key relates to the values: In, NotIn, Exists or DoesNotExist.
+   *
+   * @protobuf 2
    */
   operator: string;
   /**
    * The values; non-empty for In and NotIn, empty for Exists and DoesNotExist.
    *
    * @listType atomic
+   * @protobuf 3
    */
   values?: string[];
 }
@@ -22,12 +33,15 @@ export interface FieldSelectorRequirement {
 export interface FieldSelectorAttributes {
   /**
    * The serialized field selector, as a query parameter carries it.
+   *
+   * @protobuf 1
    */
   rawSelector?: string;
   /**
    * The parsed requirements; exclusive with rawSelector.
    *
    * @listType atomic
+   * @protobuf 2
    */
   requirements?: FieldSelectorRequirement[];
 }
@@ -36,12 +50,15 @@ export interface FieldSelectorAttributes {
 export interface LabelSelectorAttributes {
   /**
    * The serialized label selector, as a query parameter carries it.
+   *
+   * @protobuf 1
    */
   rawSelector?: string;
   /**
    * The parsed requirements; exclusive with rawSelector.
    *
    * @listType atomic
+   * @protobuf 2
    */
   requirements?: LabelSelectorRequirement[];
 }
@@ -50,38 +67,56 @@ export interface LabelSelectorAttributes {
 export interface ResourceAttributes {
   /**
    * The namespace of the action; '' for cluster-scoped resources, and for namespaced ones "all namespaces" (for list, watch and get alike).
+   *
+   * @protobuf 1
    */
   namespace?: string;
   /**
    * A kube verb (get, list, watch, create, update, patch, delete, deletecollection, …) or `*` for all.
+   *
+   * @protobuf 2
    */
   verb?: string;
   /**
    * The API group of the resource; `*` for all.
+   *
+   * @protobuf 3
    */
   group?: string;
   /**
    * The API version of the resource; `*` for all.
+   *
+   * @protobuf 4
    */
   version?: string;
   /**
    * The resource; `*` for all.
+   *
+   * @protobuf 5
    */
   resource?: string;
   /**
    * The subresource; '' for none, `*` for all.
+   *
+   * @protobuf 6
    */
   subresource?: string;
   /**
    * The name of the object acted on; '' for every object (list, create, …).
+   *
+   * @protobuf 7
    */
   name?: string;
   /**
    * The field selector the request carries, if any.
+   *
+   * @protobuf 8 pointer
    */
   fieldSelector?: FieldSelectorAttributes;
   /**
    * The label selector the request carries, if any.
+   *
+   * @protobuf 9 pointer
    */
   labelSelector?: LabelSelectorAttributes;
 }
@@ -90,10 +125,14 @@ export interface ResourceAttributes {
 export interface NonResourceAttributes {
   /**
    * The URL path.
+   *
+   * @protobuf 1
    */
   path?: string;
   /**
    * The lower-cased HTTP method (get, post, put, …).
+   *
+   * @protobuf 2
    */
   verb?: string;
 }
@@ -104,28 +143,39 @@ export interface NonResourceAttributes {
 export interface SubjectAccessReviewSpec {
   /**
    * The resource request asked about.
+   *
+   * @protobuf 1 pointer
    */
   resourceAttributes?: ResourceAttributes;
   /**
    * The non-resource request asked about.
+   *
+   * @protobuf 2 pointer
    */
   nonResourceAttributes?: NonResourceAttributes;
   /**
    * The user asked about. Either user or groups must be given.
+   *
+   * @protobuf 3
    */
   user?: string;
   /**
    * The groups of the user asked about.
    *
    * @listType atomic
+   * @protobuf 4
    */
   groups?: string[];
   /**
    * The extra attributes of the user, as an authenticator gives them.
+   *
+   * @protobuf 5
    */
-  extra?: Record<string, string[]>;
+  extra?: Record<string, ExtraValue>;
   /**
    * The UID of the user asked about.
+   *
+   * @protobuf 6
    */
   uid?: string;
 }
@@ -134,10 +184,14 @@ export interface SubjectAccessReviewSpec {
 export interface SelfSubjectAccessReviewSpec {
   /**
    * The resource request asked about.
+   *
+   * @protobuf 1 pointer
    */
   resourceAttributes?: ResourceAttributes;
   /**
    * The non-resource request asked about.
+   *
+   * @protobuf 2 pointer
    */
   nonResourceAttributes?: NonResourceAttributes;
 }
@@ -146,18 +200,26 @@ export interface SelfSubjectAccessReviewSpec {
 export interface SubjectAccessReviewStatus {
   /**
    * Whether the action is allowed.
+   *
+   * @protobuf 1
    */
   allowed: boolean;
   /**
    * Whether the action is explicitly denied (no other authorizer was asked). Not allowed and not denied means no authorizer had an opinion.
+   *
+   * @protobuf 4
    */
   denied?: boolean;
   /**
    * Why the action is allowed or denied.
+   *
+   * @protobuf 2
    */
   reason?: string;
   /**
    * An error met while evaluating, which may not have stopped the answer (RBAC could not read a role, but another rule allowed).
+   *
+   * @protobuf 3
    */
   evaluationError?: string;
 }
@@ -171,13 +233,18 @@ export interface SubjectAccessReviewStatus {
  * @resource path=subjectaccessreviews singular=subjectaccessreview
  */
 export interface SubjectAccessReview extends TypeMeta {
+  /** @protobuf 1 */
   metadata?: ObjectMeta;
   /**
    * The question.
+   *
+   * @protobuf 2
    */
   spec: SubjectAccessReviewSpec;
   /**
    * The answer, filled in by the server.
+   *
+   * @protobuf 3
    */
   status?: SubjectAccessReviewStatus;
 }
@@ -191,13 +258,18 @@ export interface SubjectAccessReview extends TypeMeta {
  * @resource path=selfsubjectaccessreviews singular=selfsubjectaccessreview
  */
 export interface SelfSubjectAccessReview extends TypeMeta {
+  /** @protobuf 1 */
   metadata?: ObjectMeta;
   /**
    * The question.
+   *
+   * @protobuf 2
    */
   spec: SelfSubjectAccessReviewSpec;
   /**
    * The answer, filled in by the server.
+   *
+   * @protobuf 3
    */
   status?: SubjectAccessReviewStatus;
 }
@@ -210,13 +282,18 @@ export interface SelfSubjectAccessReview extends TypeMeta {
  * @resource path=localsubjectaccessreviews singular=localsubjectaccessreview
  */
 export interface LocalSubjectAccessReview extends TypeMeta {
+  /** @protobuf 1 */
   metadata?: ObjectMeta;
   /**
    * The question; spec.resourceAttributes.namespace must be the review's namespace, and non-resource attributes are not allowed.
+   *
+   * @protobuf 2
    */
   spec: SubjectAccessReviewSpec;
   /**
    * The answer, filled in by the server.
+   *
+   * @protobuf 3
    */
   status?: SubjectAccessReviewStatus;
 }
@@ -225,6 +302,8 @@ export interface LocalSubjectAccessReview extends TypeMeta {
 export interface SelfSubjectRulesReviewSpec {
   /**
    * The namespace to list the rules of.
+   *
+   * @protobuf 1
    */
   namespace?: string;
 }
@@ -235,24 +314,28 @@ export interface ResourceRule {
    * The verbs allowed; `*` for all.
    *
    * @listType atomic
+   * @protobuf 1
    */
   verbs: string[];
   /**
    * The API groups; `*` for all.
    *
    * @listType atomic
+   * @protobuf 2
    */
   apiGroups?: string[];
   /**
    * The resources (`<resource>/<subresource>` for subresources); `*` for all.
    *
    * @listType atomic
+   * @protobuf 3
    */
   resources?: string[];
   /**
    * The names the rule is restricted to; empty for all.
    *
    * @listType atomic
+   * @protobuf 4
    */
   resourceNames?: string[];
 }
@@ -263,12 +346,14 @@ export interface NonResourceRule {
    * The verbs allowed (get, post, …); `*` for all.
    *
    * @listType atomic
+   * @protobuf 1
    */
   verbs: string[];
   /**
    * The URLs, with `*` as a final path segment for prefixes.
    *
    * @listType atomic
+   * @protobuf 2
    */
   nonResourceURLs?: string[];
 }
@@ -279,20 +364,26 @@ export interface SubjectRulesReviewStatus {
    * The rules on resources.
    *
    * @listType atomic
+   * @protobuf 1
    */
   resourceRules: ResourceRule[];
   /**
    * The rules on non-resource URLs.
    *
    * @listType atomic
+   * @protobuf 2
    */
   nonResourceRules: NonResourceRule[];
   /**
    * True when the list is not complete: an authorizer cannot list its rules (a webhook) or met an error.
+   *
+   * @protobuf 3
    */
   incomplete: boolean;
   /**
    * Errors met while listing; the rules listed still hold.
+   *
+   * @protobuf 4
    */
   evaluationError?: string;
 }
@@ -306,13 +397,18 @@ export interface SubjectRulesReviewStatus {
  * @resource path=selfsubjectrulesreviews singular=selfsubjectrulesreview
  */
 export interface SelfSubjectRulesReview extends TypeMeta {
+  /** @protobuf 1 */
   metadata?: ObjectMeta;
   /**
    * The question.
+   *
+   * @protobuf 2
    */
   spec: SelfSubjectRulesReviewSpec;
   /**
    * The answer, filled in by the server.
+   *
+   * @protobuf 3
    */
   status?: SubjectRulesReviewStatus;
 }

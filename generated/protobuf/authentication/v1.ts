@@ -38,6 +38,50 @@ export const authenticationV1Protobuf = {
     {
       fields: [
         {
+          cardinality: "repeated",
+          name: "items",
+          number: 1,
+          type: "string",
+        },
+      ],
+      name: "io.k8s.api.authentication.v1.ExtraValue",
+      namedList: true,
+    },
+    {
+      fields: [
+        {
+          message: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+          name: "metadata",
+          number: 1,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          message: "io.k8s.api.authentication.v1.SelfSubjectReviewStatus",
+          name: "status",
+          number: 2,
+          omitEmpty: true,
+          type: "message",
+        },
+      ],
+      kind: "SelfSubjectReview",
+      name: "io.k8s.api.authentication.v1.SelfSubjectReview",
+    },
+    {
+      fields: [
+        {
+          message: "io.k8s.api.authentication.v1.UserInfo",
+          name: "userInfo",
+          number: 1,
+          omitEmpty: true,
+          type: "message",
+        },
+      ],
+      name: "io.k8s.api.authentication.v1.SelfSubjectReviewStatus",
+    },
+    {
+      fields: [
+        {
           message: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
           name: "metadata",
           number: 1,
@@ -101,6 +145,113 @@ export const authenticationV1Protobuf = {
         },
       ],
       name: "io.k8s.api.authentication.v1.TokenRequestStatus",
+    },
+    {
+      fields: [
+        {
+          message: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+          name: "metadata",
+          number: 1,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          message: "io.k8s.api.authentication.v1.TokenReviewSpec",
+          name: "spec",
+          number: 2,
+          type: "message",
+        },
+        {
+          message: "io.k8s.api.authentication.v1.TokenReviewStatus",
+          name: "status",
+          number: 3,
+          omitEmpty: true,
+          type: "message",
+        },
+      ],
+      kind: "TokenReview",
+      name: "io.k8s.api.authentication.v1.TokenReview",
+    },
+    {
+      fields: [
+        {
+          name: "token",
+          number: 1,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          cardinality: "repeated",
+          name: "audiences",
+          number: 2,
+          omitEmpty: true,
+          type: "string",
+        },
+      ],
+      name: "io.k8s.api.authentication.v1.TokenReviewSpec",
+    },
+    {
+      fields: [
+        {
+          name: "authenticated",
+          number: 1,
+          omitEmpty: true,
+          type: "bool",
+        },
+        {
+          message: "io.k8s.api.authentication.v1.UserInfo",
+          name: "user",
+          number: 2,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          name: "error",
+          number: 3,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          cardinality: "repeated",
+          name: "audiences",
+          number: 4,
+          omitEmpty: true,
+          type: "string",
+        },
+      ],
+      name: "io.k8s.api.authentication.v1.TokenReviewStatus",
+    },
+    {
+      fields: [
+        {
+          name: "username",
+          number: 1,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "uid",
+          number: 2,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          cardinality: "repeated",
+          name: "groups",
+          number: 3,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          cardinality: "map",
+          message: "io.k8s.api.authentication.v1.ExtraValue",
+          name: "extra",
+          number: 4,
+          omitEmpty: true,
+          type: "message",
+        },
+      ],
+      name: "io.k8s.api.authentication.v1.UserInfo",
     },
   ],
 } satisfies ProtobufPackage;

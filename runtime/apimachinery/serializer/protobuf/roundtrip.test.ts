@@ -1,15 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import protobuf from 'protobufjs/minimal.js';
+import { authenticationV1Protobuf } from '../../../../generated/protobuf/authentication/v1.js';
+import { authorizationV1Protobuf } from '../../../../generated/protobuf/authorization/v1.js';
 import { autoscalingV1Protobuf } from '../../../../generated/protobuf/autoscaling/v1.js';
 import { coreV1Protobuf } from '../../../../generated/protobuf/core/v1.js';
 import { metaV1Protobuf } from '../../../../generated/protobuf/meta/v1.js';
-import { decodeProtobufObject, type FieldDescriptor, type MessageDescriptor, type ProtobufPackage, ProtobufScheme } from './index.js';
+import { rbacV1Protobuf } from '../../../../generated/protobuf/rbac/v1.js';
+import { decodeProtobufObject, encodeProtobufObject, type FieldDescriptor, type MessageDescriptor, type ProtobufPackage, ProtobufScheme } from './index.js';
 
 // Property test: random Go values of every kind with descriptors, written with protobufjs'
 // Writer as gogo marshals them (every non-pointer field, zero or not; pointers when set), must
 // decode to the JSON Go's encoding/json writes for the same value, computed here from Go's rules
-// independently of the decoder.
+// independently of the decoder. The encoder is checked against the same JSON: what it writes for
+// that JSON must decode to it again.
 
 /** A test package for what the generated ones do not use: MicroTime, Quantity, RawExtension, bytes, maps of messages… */
 const testPackage: ProtobufPackage = {
@@ -46,7 +50,7 @@ const testPackage: ProtobufPackage = {
   ],
 };
 
-const packages: readonly ProtobufPackage[] = [coreV1Protobuf, autoscalingV1Protobuf, metaV1Protobuf, testPackage];
+const packages: readonly ProtobufPackage[] = [coreV1Protobuf, autoscalingV1Protobuf, metaV1Protobuf, authenticationV1Protobuf, authorizationV1Protobuf, rbacV1Protobuf, testPackage];
 const scheme = new ProtobufScheme(packages);
 const messages = new Map(packages.flatMap((p) => p.messages.map((m) => [m.name, m] as const)));
 
@@ -198,33 +202,41 @@ function writeElement(w: protobuf.Writer, f: FieldDescriptor, v: unknown, rng: R
 
 const OMIT = Symbol('omit');
 
-/** encoding/json of the struct with each field's json tag (omitempty, omitzero). */
-function goJSON(s: Struct): Record<string, unknown> {
+/**
+ * encoding/json of the struct with each field's json tag (omitempty, omitzero). `reread`: of the
+ * struct Go reads back from that JSON, where a pointer written as null (a zero *Time) is nil.
+ */
+function goJSON(s: Struct, reread = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of s.message.fields) {
-    const v = fieldJSON(f, s.values.get(f.name));
+    const v = fieldJSON(f, s.values.get(f.name), reread);
     if (v !== OMIT) out[f.name] = v;
   }
   return out;
 }
 
-function fieldJSON(f: FieldDescriptor, v: unknown): unknown {
+function fieldJSON(f: FieldDescriptor, v: unknown, reread: boolean): unknown {
   if (f.cardinality === 'repeated') {
     const items = (v ?? []) as unknown[];
-    return items.length === 0 ? (f.omitEmpty === true ? OMIT : null) : items.map((i) => elementJSON(f, i));
+    return items.length === 0 ? (f.omitEmpty === true ? OMIT : null) : items.map((i) => elementJSON(f, i, reread));
   }
   if (f.cardinality === 'map') {
     const entries = (v ?? new Map()) as Map<string, unknown>;
-    return entries.size === 0 ? (f.omitEmpty === true ? OMIT : null) : Object.fromEntries([...entries].map(([k, x]) => [k, elementJSON(f, x)]));
+    return entries.size === 0 ? (f.omitEmpty === true ? OMIT : null) : Object.fromEntries([...entries].map(([k, x]) => [k, elementJSON(f, x, reread)]));
   }
-  if (f.pointer === true) return v === undefined ? OMIT : elementJSON(f, v);
-  const json = elementJSON(f, v);
+  if (f.pointer === true) {
+    const json = v === undefined ? OMIT : elementJSON(f, v, reread);
+    return reread && json === null ? OMIT : json;
+  }
+  const json = elementJSON(f, v, reread);
+  // A named list in a field is Go's nil slice when empty (as a map value or list element: []).
+  if (f.type === 'message' && messages.get(f.message!)!.namedList === true && (json as unknown[]).length === 0) return f.omitEmpty === true ? OMIT : null;
   if (f.omitZero === true && json === null) return OMIT;
   const zero = json === '' || json === 0 || json === false || (f.type === 'bytes' && json === null);
   return f.omitEmpty === true && zero && ['string', 'bool', 'int32', 'int64', 'bytes'].includes(f.type) ? OMIT : json;
 }
 
-function elementJSON(f: FieldDescriptor, v: unknown): unknown {
+function elementJSON(f: FieldDescriptor, v: unknown, reread: boolean): unknown {
   switch (f.type) {
     case 'string':
     case 'bool':
@@ -249,8 +261,11 @@ function elementJSON(f: FieldDescriptor, v: unknown): unknown {
     case 'RawExtension':
     case 'FieldsV1':
       return v ?? null;
-    case 'message':
-      return goJSON(v as Struct);
+    case 'message': {
+      const s = v as Struct;
+      if (s.message.namedList !== true) return goJSON(s, reread);
+      return ((s.values.get('items') ?? []) as unknown[]).map((i) => elementJSON(s.message.fields[0]!, i, reread));
+    }
   }
 }
 
@@ -269,12 +284,25 @@ describe('protobuf round trip: random Go values of every kind decode to their Go
 
   test('the generated descriptors cover the served kinds, Scale and DeleteOptions', () => {
     assert.deepEqual(kinds.map((k) => `${k.apiVersion} ${k.message.kind}`).sort(), [
+      'authentication.k8s.io/v1 SelfSubjectReview',
+      'authentication.k8s.io/v1 TokenRequest',
+      'authentication.k8s.io/v1 TokenReview',
+      'authorization.k8s.io/v1 LocalSubjectAccessReview',
+      'authorization.k8s.io/v1 SelfSubjectAccessReview',
+      'authorization.k8s.io/v1 SelfSubjectRulesReview',
+      'authorization.k8s.io/v1 SubjectAccessReview',
       'autoscaling/v1 Scale',
       'meta.k8s.io/v1 DeleteOptions',
+      'rbac.authorization.k8s.io/v1 ClusterRole',
+      'rbac.authorization.k8s.io/v1 ClusterRoleBinding',
+      'rbac.authorization.k8s.io/v1 Role',
+      'rbac.authorization.k8s.io/v1 RoleBinding',
       'test.example.com/v1 Gadget',
+      'v1 ConfigMap',
       'v1 Endpoints',
       'v1 Namespace',
       'v1 Service',
+      'v1 ServiceAccount',
     ]);
   });
 
@@ -297,7 +325,10 @@ describe('protobuf round trip: random Go values of every kind decode to their Go
         const body = Buffer.concat([Buffer.from([0x6b, 0x38, 0x73, 0x00]), w.finish()]);
         const into = { apiVersion, kind: message.kind! };
         const got = decodeProtobufObject(body, { into, kind: into.kind, scheme });
-        assert.deepEqual(got, { kind: message.kind, apiVersion, ...goJSON(value) }, `case ${i}: ${body.toString('hex')}`);
+        const json = { kind: message.kind!, apiVersion, ...goJSON(value) };
+        assert.deepEqual(got, json, `case ${i}: ${body.toString('hex')}`);
+        const reread = { kind: message.kind!, apiVersion, ...goJSON(value, true) };
+        assert.deepEqual(decodeProtobufObject(encodeProtobufObject(json, scheme), { into, scheme }), reread, `case ${i}: encoded`);
       }
     });
   }
