@@ -137,6 +137,12 @@ describe('the review APIs with kubectl', { skip: noKubectl ?? false }, () => {
         assert.equal(alice.kind, 'SelfSubjectReview');
         assert.deepEqual(alice.status, { userInfo: { username: 'alice', uid: 'alice-uid', groups: ['devs', 'qa', 'system:authenticated'] } });
         assert.match(String(alice.metadata['creationTimestamp']), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+        // kubectl 1.28 is the first to ask authentication.k8s.io/v1; the newest one here asks the same.
+        for (const minor of [28, 33]) {
+          if (kubectlUnavailable(minor) !== undefined) continue;
+          const out = await kc.run(['auth', 'whoami'], { minor });
+          assert.deepEqual(squashLines(ok(out, cp())), ['ATTRIBUTE VALUE', 'Username system:admin', 'Groups [system:masters system:authenticated]'], `kubectl 1.${minor}`);
+        }
       });
 
       it('kubectl create -f of a SubjectAccessReview prints the answer; a dry run answers the same; nothing is stored', async () => {
