@@ -75,7 +75,17 @@ describe('impersonation with kubectl --as', { skip: noKubectl ?? false }, () => 
         fails(await admin(['--as', 'bob', 'get', 'ns']), forbiddenNamespaces('bob'));
       });
 
-      it("a user without the verb impersonate is refused in kube's words (users, groups, service accounts)", async () => {
+      it('kubectl auth can-i and whoami answer for the impersonated user', async () => {
+        await eventuallyOK('can-i for bob in g', () => admin(['auth', 'can-i', 'list', 'namespaces', '--as', 'bob', '--as-group', 'g']));
+        assert.equal(ok(await admin(['auth', 'can-i', 'list', 'namespaces', '--as', 'bob', '--as-group', 'g']), cp()), 'yes');
+        const no = await admin(['auth', 'can-i', 'list', 'namespaces', '--as', 'bob']);
+        assert.equal(no.code, 1);
+        assert.equal(no.stdout.trim(), 'no');
+        const whoami = JSON.parse(ok(await admin(['auth', 'whoami', '--as', 'bob', '--as-group', 'g', '-o', 'json']), cp())) as { status: { userInfo: { username: string; groups: string[] } } };
+        assert.deepEqual(whoami.status.userInfo, { username: 'bob', groups: ['g', 'system:authenticated'] });
+      });
+
+      it("a user without the verb impersonate is refused in kube's words (users, service accounts in their namespace)", async () => {
         fails(
           await alice(['--as', 'bob', 'get', 'ns']),
           'Error from server (Forbidden): users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope',
