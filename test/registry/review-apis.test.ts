@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LocalSubjectAccessReview, SelfSubjectAccessReviewSpec, SubjectAccessReviewSpec, SubjectAccessReviewStatus } from '../../apis/authorization/v1/types.js';
+import { namespaceLifecycle } from '../../runtime/admission/plugins/namespace-lifecycle.js';
+import type { Attributes as AdmissionAttributes, ObjectLookup } from '../../runtime/admission/types.js';
 import { isStatusError, newForbidden, type StatusError } from '../../runtime/apimachinery/errors/index.js';
 import type { TokenAuthenticator } from '../../runtime/apimachinery/request/authenticator.js';
 import type { Attributes, AuthorizationResult, Authorizer, RuleResolver } from '../../runtime/apimachinery/request/authorizer.js';
@@ -580,5 +582,23 @@ describe('the review storages serve create only and store nothing', () => {
     }
     const noAuth = await statusError(main.create(ctx, sarObject({ user: 'u', resourceAttributes: {} }), admitAll, WRITE));
     assert.deepEqual([noAuth.status.code, noAuth.status.message], [500, "Internal error occurred: SubjectAccessReview needs the server's authenticator and authorizer, and this server has none"]);
+  });
+});
+
+describe('NamespaceLifecycle and access reviews', () => {
+  test('a LocalSubjectAccessReview is admitted in any namespace, existing or not (kube: no leak of whether it exists)', async () => {
+    const lookup: ObjectLookup = { get: () => Promise.resolve(undefined), getCached: () => Promise.resolve(undefined), list: () => Promise.resolve([]) };
+    const plugin = namespaceLifecycle(lookup);
+    const ctx = { signal: new AbortController().signal };
+    const review = {
+      operation: 'CREATE',
+      namespace: 'nowhere',
+      name: '',
+      group: 'authorization.k8s.io',
+      resource: 'localsubjectaccessreviews',
+      kind: 'LocalSubjectAccessReview',
+    } as AdmissionAttributes;
+    await plugin.validate(review, ctx);
+    await assert.rejects(plugin.validate({ ...review, group: '', resource: 'configmaps', kind: 'ConfigMap' }, ctx), (e: unknown) => isStatusError(e) && e.status.code === 404);
   });
 });

@@ -170,6 +170,9 @@ describe('the review APIs with kubectl', { skip: noKubectl ?? false }, () => {
         const answered = await create(JSON.stringify({ ...local, spec: { ...local.spec, resourceAttributes: { ...local.spec.resourceAttributes, namespace: 'default' } } }));
         assert.deepEqual(answered.metadata, { namespace: 'default', creationTimestamp: null });
         assert.equal(answered.status?.['allowed'], false);
+        // Answered in a namespace that does not exist too: NamespaceLifecycle lets access reviews through.
+        const nowhere = { ...local, metadata: { namespace: 'no-such-namespace' }, spec: { ...local.spec, resourceAttributes: { ...local.spec.resourceAttributes, namespace: 'no-such-namespace' } } };
+        assert.equal((await create(JSON.stringify(nowhere))).status?.['allowed'], false);
       });
 
       it('kubectl create -f of a TokenReview: a static token names its user; an unknown one is unauthenticated', async () => {

@@ -54,6 +54,8 @@ export function namespaceLifecycle(lookup: ObjectLookup, now: () => number = Dat
         return;
       }
       if (a.namespace === '' || a.operation === 'DELETE') return;
+      // Access reviews are always answered: refusing one would tell whether the namespace exists.
+      if (a.group === 'authorization.k8s.io' && a.resource === 'localsubjectaccessreviews') return;
       const namespace = await namespaceOf(a.namespace, ctx);
       if (namespace === undefined) throw newNotFound(NAMESPACES, a.namespace);
       const phase = (namespace.status as { phase?: string } | undefined)?.phase;
