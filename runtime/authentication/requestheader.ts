@@ -39,7 +39,7 @@ export function requestHeaderAuthenticator(c: RequestHeaderConfig): Authenticato
       if (verified === undefined) return undefined;
       const cn = verified.subject.commonName;
       if (allowedNames.length > 0 && !allowedNames.includes(cn)) throw new CertificateVerificationError(`x509: subject with cn=${cn} is not in the allowed list`);
-      const headers = req.raw.headersDistinct;
+      const headers = distinctHeaders(req.raw);
       const name = firstValue(headers, nameHeaders);
       if (name === '') return undefined;
       const uid = firstValue(headers, uidHeaders);
@@ -89,6 +89,22 @@ export function unescapeExtraKey(encoded: string): string {
   } catch {
     return encoded;
   }
+}
+
+/**
+ * Every value of every header by lower-cased name, in the order sent (node's headersDistinct,
+ * which HTTP/2 requests lack: then built from rawHeaders, with no prototype, names being data).
+ */
+function distinctHeaders(raw: IncomingMessage): NodeJS.Dict<string[]> {
+  const given = (raw as Partial<Pick<IncomingMessage, 'headersDistinct'>>).headersDistinct;
+  if (given !== undefined) return given;
+  const out = Object.create(null) as NodeJS.Dict<string[]>;
+  const rawHeaders = raw.rawHeaders;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] ?? '').toLowerCase();
+    (out[name] ??= []).push(rawHeaders[i + 1] ?? '');
+  }
+  return out;
 }
 
 /**

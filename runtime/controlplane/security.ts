@@ -8,6 +8,7 @@ import { CABundle, ClientCertificateVerifier } from '../authentication/clientcer
 import type { OpenIDMetadataRoute, ServiceAccountTokenGetter } from '../authentication/serviceaccount/index.js';
 import { parseTokenFile, type StaticTokens } from '../authentication/tokenfile.js';
 import { PolicyStore, RBACAuthorizer } from '../authorization/rbac/index.js';
+import { consoleLogger } from '../endpoints/filters/log.js';
 import type { ResourceRegistry } from '../registry/resources.js';
 import type { RESTAuthContext } from '../registry/types.js';
 import { newAuthorizationFromOptions } from '../server/options/authorization.js';
@@ -71,7 +72,10 @@ export async function newControlPlaneSecurity(o: CompletedServerRunOptions, pki:
 
   const policy = new PolicyStore();
   const rbac = new RBACAuthorizer(policy);
-  const authorization = newAuthorizationFromOptions(o.authorization, { rbac: () => ({ authorizer: rbac, ruleResolver: rbac }) });
+  const authorization = newAuthorizationFromOptions(o.authorization, {
+    rbac: () => ({ authorizer: rbac, ruleResolver: rbac }),
+    logger: consoleLogger,
+  });
   return {
     authenticator,
     clientCAPEM: clientCA.toPEM() + requestHeaderCA.toPEM(),
