@@ -360,20 +360,22 @@ export interface NonResourceRule {
 
 /** The rules a user has in a namespace, as far as the authorizer can list them. */
 export interface SubjectRulesReviewStatus {
+  // Null in both lists is Go's nil slice: the fields have no omitempty, so the request bodies
+  // kubectl sends (JSON or protobuf) carry null, which must validate.
   /**
    * The rules on resources.
    *
    * @listType atomic
    * @protobuf 1
    */
-  resourceRules: ResourceRule[];
+  resourceRules: ResourceRule[] | null;
   /**
    * The rules on non-resource URLs.
    *
    * @listType atomic
    * @protobuf 2
    */
-  nonResourceRules: NonResourceRule[];
+  nonResourceRules: NonResourceRule[] | null;
   /**
    * True when the list is not complete: an authorizer cannot list its rules (a webhook) or met an error.
    *
