@@ -117,10 +117,19 @@ describe('HTTP/2', () => {
     } finally {
       session.close();
     }
+    // Without a certificate the caller is system:anonymous, whom RBAC's bootstrap policy allows
+    // no aggregated resource: the aggregator authorizes before it proxies (kube's order), so the
+    // answer is its 403 over h2 and the backend never sees the request.
     const anonymous = h2Session(creds, { anonymous: true });
     try {
-      const echoed = await h2Request(anonymous, `${THINGS}/x`);
-      assert.equal((JSON.parse(echoed.body) as { user: { name: string } }).user.name, 'system:anonymous');
+      const denied = await h2Request(anonymous, `${THINGS}/anonymous`);
+      assert.equal(denied.status, 403, denied.body);
+      const st = JSON.parse(denied.body) as { reason: string; message: string };
+      assert.deepEqual(
+        [st.reason, st.message],
+        ['Forbidden', `things.${GROUP} "anonymous" is forbidden: User "system:anonymous" cannot get resource "things" in API group "${GROUP}" in the namespace "default"`],
+      );
+      assert.equal(backend.last(`${THINGS}/anonymous`), undefined, 'not proxied');
     } finally {
       anonymous.close();
     }
