@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { ControlPlane, describeBackends, etcdUnavailable, type Backend } from './harness.js';
 import { HttpsClient, asStatus, type WatchEvent } from './https.js';
 import { flunderV1beta1, uniqueName } from './objects.js';
+import { grantTestUser, testUserClient, testUserFlags } from './rbac-user.js';
 
 const FLUNDERS = '/apis/wardle.example.com/v1beta1';
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
@@ -267,13 +268,21 @@ describe('HTTP wire contract: restart, limits, shutdown', () => {
   }
 
   // As kube-apiserver, system:masters (the admin kubeconfig) is never limited: the overload comes
-  // from a caller without credentials (system:anonymous, allowed by the allow-all authorizer).
+  // from a token user outside it, allowed to create flunders in its namespace by a RoleBinding
+  // (under RBAC, system:anonymous may not create anything).
   ownServer('sqlite', '429 TooManyRequests with Retry-After past --max-mutating-requests-inflight', async (start) => {
-    const cp = await start(['--max-requests-inflight', '1', '--max-mutating-requests-inflight', '1']);
-    const c = new HttpsClient(cp.credentials, { maxSockets: 64, anonymous: true });
+    const cp = await start(['--max-requests-inflight', '1', '--max-mutating-requests-inflight', '1', ...testUserFlags()]);
+    const admin = new HttpsClient(cp.credentials);
+    const c = testUserClient(cp, { maxSockets: 64 });
     try {
       const ns = uniqueName('lim');
-      await createNamespace(c, ns);
+      await createNamespace(admin, ns);
+      await grantTestUser(admin, 'flunder-writer', [{ verbs: ['create'], apiGroups: ['wardle.example.com'], resources: ['flunders'] }], {
+        verb: 'create',
+        group: 'wardle.example.com',
+        resource: 'flunders',
+        namespace: ns,
+      });
       const results = await Promise.all(
         Array.from({ length: 200 }, (_, i) =>
           c.request({ method: 'POST', path: `${FLUNDERS}/namespaces/${ns}/flunders`, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(flunderV1beta1.manifest(`n-${i}`, ns)) }),
@@ -295,6 +304,7 @@ describe('HTTP wire contract: restart, limits, shutdown', () => {
       assert.equal(ready.status, 200);
     } finally {
       c.close();
+      admin.close();
     }
   });
 
