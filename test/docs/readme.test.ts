@@ -211,4 +211,8 @@ describe('README.md', () => {
   test('the example controller runs as written', { timeout: 30 * 60_000 }, async () => {
     await runSection('Example controller');
   });
+
+  test('users and roles: a certificate user, a role and binding, can-i --as, a service account token', { timeout: 30 * 60_000 }, async () => {
+    await runSection('Users and roles');
+  });
 });
