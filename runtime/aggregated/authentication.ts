@@ -1,9 +1,14 @@
 import { anonymousAuthenticator } from '../authentication/anonymous.js';
-import { requestHeaderAuthenticator } from '../authentication/requestheader.js';
+import { requestHeaderAuthenticator, type RequestHeaderConfig } from '../authentication/requestheader.js';
 import { x509Authenticator } from '../authentication/x509.js';
 import { authenticatedGroupAdder, unionAuthenticator, unionFailOnError, type Authenticator } from '../authentication/authenticator.js';
 import { CABundle, ClientCertificateVerifier } from '../authentication/clientcert.js';
+import { WebhookTokenAuthenticator } from '../authentication/webhook.js';
+import { DEFAULT_WEBHOOK_RETRY_BACKOFF, shouldRetryWebhook, withExponentialBackoff } from '../authorization/webhook.js';
+import type { ClusterAuthenticationInfo } from '../controllers/clusterauthenticationtrust/index.js';
 import { readFlagFile } from './certs.js';
+import { AuthenticationConfigMap } from './authentication-configmap.js';
+import { tokenReviewerOver, type DelegationClients } from './delegated-clients.js';
 import type { CompletedAggregatedOptions } from './options.js';
 
 /**
@@ -14,42 +19,94 @@ export const ANONYMOUS_HEALTH_PATHS: readonly string[] = ['/healthz', '/livez', 
 
 export interface DelegatedAuthentication {
   readonly authenticator: Authenticator;
-  /** Every CA a client certificate may come from: what the TLS server asks clients for. */
+  /** Every CA a client certificate may come from at start: what the TLS server asks clients for. */
   readonly clientCAPEM: string;
+  /** Stops following the control plane's ConfigMap. */
+  stop(): Promise<void>;
 }
 
 /**
- * An aggregated server's authentication (kube's DelegatingAuthenticationOptions, with its CAs
- * given as files instead of read from the control plane's extension-apiserver-authentication
- * ConfigMap): the aggregator's front-proxy certificate, verified against the request-header CA
- * and one of the allowed names, vouches for the user in the X-Remote-* headers; client
- * certificates of --client-ca-file name users directly. Anything else is 401: a certificate of
- * another CA (the control plane's admin certificate included) is refused, and a request with
- * no credential is anonymous only on the health paths (kube's anonymous authenticator
- * restricted by path conditions) unless --anonymous-auth=true.
+ * An aggregated server's authentication (kube's DelegatingAuthenticationOptions.ApplyTo): the
+ * front proxy (the aggregator's client certificate, verified against the request-header CA and
+ * one of the allowed names, vouches for the user in the X-Remote-* headers), then client
+ * certificates, then bearer tokens reviewed by the control plane (TokenReview, cached). The CAs
+ * come from --requestheader-client-ca-file and --client-ca-file when given, else from the
+ * control plane's kube-system/extension-apiserver-authentication ConfigMap, followed as it
+ * changes so that a rotated CA is trusted without a restart. A credential that does not verify
+ * is 401, never anonymous; a request without one is system:anonymous everywhere
+ * (--anonymous-auth, the default with delegated authorization) or on the health paths only.
  */
-export function delegatedAuthentication(o: CompletedAggregatedOptions): DelegatedAuthentication {
-  const requestHeaderCA = new CABundle(readFlagFile('requestheader-client-ca-file', o.requestheaderClientCAFile), `--requestheader-client-ca-file ${o.requestheaderClientCAFile}`);
-  const authenticators: Authenticator[] = [
-    requestHeaderAuthenticator({
-      verifier: new ClientCertificateVerifier(requestHeaderCA),
-      allowedNames: o.requestheaderAllowedNames,
-      usernameHeaders: o.requestheaderUsernameHeaders,
-      uidHeaders: o.requestheaderUIDHeaders,
-      groupHeaders: o.requestheaderGroupHeaders,
-      extraHeaderPrefixes: o.requestheaderExtraHeadersPrefix,
-    }),
-  ];
-  let clientCAPEM = requestHeaderCA.toPEM();
-  if (o.clientCAFile !== undefined) {
-    const clientCA = new CABundle(readFlagFile('client-ca-file', o.clientCAFile), `--client-ca-file ${o.clientCAFile}`);
-    authenticators.push(x509Authenticator(new ClientCertificateVerifier(clientCA)));
-    clientCAPEM += clientCA.toPEM();
-  }
-  const authenticated = authenticatedGroupAdder(unionAuthenticator(...authenticators));
+export async function delegatedAuthentication(o: CompletedAggregatedOptions, clients: DelegationClients): Promise<DelegatedAuthentication> {
+  const d = o.delegation;
+  const fileCA = (flag: string, path: string | undefined): string | undefined => (path === undefined ? undefined : readFlagFile(flag, path));
+  const flagRequestHeaderCA = fileCA('requestheader-client-ca-file', o.requestheaderClientCAFile);
+  const flagClientCA = fileCA('client-ca-file', o.clientCAFile);
+  const rest = d.authenticationKubeconfig === undefined ? undefined : clients.client('authentication-kubeconfig', d.authenticationKubeconfig);
+  const needLookup = rest !== undefined && !d.authenticationSkipLookup && (flagRequestHeaderCA === undefined || flagClientCA === undefined);
+  const configMap = needLookup ? await AuthenticationConfigMap.start(rest, { tolerateLookupFailure: d.authenticationTolerateLookupFailure }) : undefined;
+
+  const tokens =
+    rest === undefined
+      ? undefined
+      : new WebhookTokenAuthenticator({
+          reviewer: tokenReviewerOver(rest),
+          cacheTTLMs: d.authenticationTokenWebhookCacheTTLMs,
+          retry: (attempt) => withExponentialBackoff(DEFAULT_WEBHOOK_RETRY_BACKOFF, attempt, shouldRetryWebhook, (ms) => new Promise((r) => setTimeout(r, ms))),
+          logger: { error: (message, details) => process.stderr.write(`E ${message}: ${String((details?.['err'] as Error | undefined)?.message ?? '')}\n`) },
+        });
   const anonymous = o.anonymousAuth ? anonymousAuthenticator() : anonymousOnPaths(ANONYMOUS_HEALTH_PATHS);
-  // Fail on error: a credential that does not verify is refused, never served as anonymous.
-  return { authenticator: unionFailOnError(authenticated, anonymous), clientCAPEM };
+  const build = (info: ClusterAuthenticationInfo): { authenticator: Authenticator; caPEM: string } => {
+    const authenticators: Authenticator[] = [];
+    let caPEM = '';
+    const requestHeader = flagRequestHeaderCA !== undefined ? flagRequestHeaderConfig(o, flagRequestHeaderCA) : configMapRequestHeaderConfig(info);
+    if (requestHeader !== undefined) {
+      authenticators.push(requestHeaderAuthenticator(requestHeader));
+      caPEM += requestHeader.verifier.bundle.toPEM();
+    }
+    const clientCA =
+      flagClientCA !== undefined ? new CABundle(flagClientCA, `--client-ca-file ${o.clientCAFile}`) : info.clientCA !== undefined ? new CABundle(info.clientCA, 'client-ca-file') : undefined;
+    if (clientCA !== undefined) {
+      authenticators.push(x509Authenticator(new ClientCertificateVerifier(clientCA)));
+      caPEM += clientCA.toPEM();
+    }
+    if (tokens !== undefined) authenticators.push(tokens);
+    // Fail on error: a credential that does not verify is refused, never served as anonymous.
+    return { authenticator: unionFailOnError(authenticatedGroupAdder(unionAuthenticator(...authenticators)), anonymous), caPEM };
+  };
+
+  let current = build(configMap?.current() ?? {});
+  configMap?.onChange((info) => {
+    current = build(info);
+  });
+  return {
+    authenticator: { authenticate: (req) => current.authenticator.authenticate(req) },
+    clientCAPEM: current.caPEM,
+    stop: async () => configMap?.stop(),
+  };
+}
+
+function flagRequestHeaderConfig(o: CompletedAggregatedOptions, pem: string): RequestHeaderConfig {
+  return {
+    verifier: new ClientCertificateVerifier(new CABundle(pem, `--requestheader-client-ca-file ${o.requestheaderClientCAFile}`)),
+    allowedNames: o.requestheaderAllowedNames,
+    usernameHeaders: o.requestheaderUsernameHeaders,
+    uidHeaders: o.requestheaderUIDHeaders,
+    groupHeaders: o.requestheaderGroupHeaders,
+    extraHeaderPrefixes: o.requestheaderExtraHeadersPrefix,
+  };
+}
+
+/** The ConfigMap's front proxy, with its own names and headers (none without its CA: front proxies are then not trusted). */
+function configMapRequestHeaderConfig(info: ClusterAuthenticationInfo): RequestHeaderConfig | undefined {
+  if (info.requestHeaderCA === undefined) return undefined;
+  return {
+    verifier: new ClientCertificateVerifier(new CABundle(info.requestHeaderCA, 'requestheader-client-ca-file')),
+    allowedNames: info.requestHeaderAllowedNames ?? [],
+    usernameHeaders: info.requestHeaderUsernameHeaders ?? [],
+    uidHeaders: info.requestHeaderUIDHeaders ?? [],
+    groupHeaders: info.requestHeaderGroupHeaders ?? [],
+    extraHeaderPrefixes: info.requestHeaderExtraHeaderPrefixes ?? [],
+  };
 }
 
 /** system:anonymous for requests to exactly one of `paths`; nobody elsewhere (kube's AnonymousAuthConditions). */

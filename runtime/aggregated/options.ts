@@ -2,13 +2,14 @@ import { resolve } from 'node:path';
 import { boolFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, stringSliceFlag } from '../server/options/flags.js';
 import { completeStorageOptions, STORAGE_FLAGS, storageOptionsFromFlags, storageUsage, type CompletedStorageOptions, type StorageOptions } from '../server/options/storage.js';
 import { isBuiltinGroup } from '../controlplane/groups.js';
+import { completeDelegationOptions, DELEGATION_FLAGS, DELEGATION_USAGE, delegationOptionsFromFlags, type CompletedDelegationOptions, type DelegationOptions } from './delegation-options.js';
 import type { APIGroupDefinition } from '../registry/types.js';
 
 /**
  * The flags of the standalone aggregated API server (sample-apiserver's RecommendedOptions,
  * reduced to what this runtime has), with kube's names where they exist.
  */
-export interface AggregatedServerOptions extends StorageOptions {
+export interface AggregatedServerOptions extends StorageOptions, DelegationOptions {
   /** --groups: which of the server's groups to serve; default every one a control plane does not own itself. */
   groups?: readonly string[];
   securePort?: number;
@@ -24,7 +25,11 @@ export interface AggregatedServerOptions extends StorageOptions {
   serviceNamespace?: string;
   /** More hosts (DNS names or IPs) for the generated certificate. */
   tlsSANs?: readonly string[];
-  /** The front-proxy CA of the control plane; default .kube-ts/pki/front-proxy-ca.crt (`npm start`'s). */
+  /**
+   * The front-proxy CA of the control plane. Default: the control plane's ConfigMap (with its
+   * allowed names and headers, which the flags below then do not override); without an
+   * authentication kubeconfig, .kube-ts/pki/front-proxy-ca.crt (`npm start`'s).
+   */
   requestheaderClientCAFile?: string;
   /** Default front-proxy-client (the control plane's proxy certificate); empty allows any CN the CA signed. */
   requestheaderAllowedNames?: readonly string[];
@@ -32,14 +37,16 @@ export interface AggregatedServerOptions extends StorageOptions {
   requestheaderUIDHeaders?: readonly string[];
   requestheaderGroupHeaders?: readonly string[];
   requestheaderExtraHeadersPrefix?: readonly string[];
-  /** CA bundle of client certificates this server trusts directly (users are CN, groups O); default none. */
+  /** CA bundle of client certificates this server trusts directly (users are CN, groups O); default the ConfigMap's client-ca-file, or none. */
   clientCAFile?: string;
   /**
-   * Requests without credentials are system:anonymous everywhere. Default false: only /healthz,
-   * /livez and /readyz answer anonymous requests, everything else is 401.
+   * Requests without credentials are system:anonymous everywhere (authorization then decides:
+   * 403 unless allowed). Default true when requests are authorized by the control plane (kube's
+   * delegated authentication); otherwise false: only /healthz, /livez and /readyz answer
+   * anonymous requests, everything else is 401.
    */
   anonymousAuth?: boolean;
-  /** A kubeconfig of the control plane, for namespace lookups (NamespaceLifecycle); absent: no namespace checks. */
+  /** A kubeconfig of the control plane: namespace lookups (NamespaceLifecycle) and the default of the delegation kubeconfigs; absent: no namespace checks. */
   kubeconfig?: string;
   /** Audit events (level Metadata) as JSON lines to this file, `-` for stdout; absent: no audit. */
   auditLogPath?: string;
@@ -47,6 +54,7 @@ export interface AggregatedServerOptions extends StorageOptions {
 
 /** Options with every default resolved; only completeAggregatedOptions makes one. */
 export interface CompletedAggregatedOptions extends CompletedStorageOptions {
+  readonly delegation: CompletedDelegationOptions;
   readonly groups: readonly APIGroupDefinition[];
   readonly securePort: number;
   readonly bindAddress: string;
@@ -57,7 +65,8 @@ export interface CompletedAggregatedOptions extends CompletedStorageOptions {
   readonly tlsPrivateKeyFile: string | undefined;
   /** SANs of a generated serving certificate. */
   readonly servingHosts: readonly string[];
-  readonly requestheaderClientCAFile: string;
+  /** Absolute; undefined: from the control plane's ConfigMap. */
+  readonly requestheaderClientCAFile: string | undefined;
   readonly requestheaderAllowedNames: readonly string[];
   readonly requestheaderUsernameHeaders: readonly string[];
   readonly requestheaderUIDHeaders: readonly string[];
@@ -114,7 +123,10 @@ export function completeAggregatedOptions(o: AggregatedServerOptions, apiGroups:
     return names;
   };
   const wildcard = bindAddress === '0.0.0.0' || bindAddress === '::';
+  const delegation = completeDelegationOptions(o, o.kubeconfig);
+  const lookup = delegation.authenticationKubeconfig !== undefined && !delegation.authenticationSkipLookup;
   return {
+    delegation,
     groups,
     securePort,
     bindAddress,
@@ -136,14 +148,14 @@ export function completeAggregatedOptions(o: AggregatedServerOptions, apiGroups:
         ...(o.tlsSANs ?? []),
       ]),
     ],
-    requestheaderClientCAFile: resolve(o.requestheaderClientCAFile ?? CONTROL_PLANE_FRONT_PROXY_CA),
+    requestheaderClientCAFile: o.requestheaderClientCAFile !== undefined ? resolve(o.requestheaderClientCAFile) : lookup ? undefined : resolve(CONTROL_PLANE_FRONT_PROXY_CA),
     requestheaderAllowedNames: o.requestheaderAllowedNames ?? ['front-proxy-client'],
     requestheaderUsernameHeaders: headers('requestheader-username-headers', o.requestheaderUsernameHeaders, ['X-Remote-User']),
     requestheaderUIDHeaders: headers('requestheader-uid-headers', o.requestheaderUIDHeaders, ['X-Remote-Uid']),
     requestheaderGroupHeaders: headers('requestheader-group-headers', o.requestheaderGroupHeaders, ['X-Remote-Group']),
     requestheaderExtraHeadersPrefix: headers('requestheader-extra-headers-prefix', o.requestheaderExtraHeadersPrefix, ['X-Remote-Extra-']),
     clientCAFile: o.clientCAFile === undefined ? undefined : resolve(o.clientCAFile),
-    anonymousAuth: o.anonymousAuth ?? false,
+    anonymousAuth: o.anonymousAuth ?? delegation.authorizationKubeconfig !== undefined,
     kubeconfig: o.kubeconfig === undefined ? undefined : resolve(o.kubeconfig),
     auditLogPath: o.auditLogPath === undefined || o.auditLogPath === '-' ? o.auditLogPath : resolve(o.auditLogPath),
     completed: true,
@@ -168,18 +180,22 @@ ${storageUsage({ sqliteFile: 'aggregated.db', etcdPrefix: '/registry/<groups>' }
                                   namespace named by the first label of the first group served (foo.example.com: api.foo.svc).
   --tls-san HOST[,HOST…]          More DNS names or IPs for the made certificate.
   --requestheader-client-ca-file FILE        The control plane's front-proxy CA (its <data-dir>/pki/front-proxy-ca.crt).
-                                             Default .kube-ts/pki/front-proxy-ca.crt (npm start's data dir).
+                                             Default the ConfigMap's (with its names and headers, overriding the flags
+                                             below); without a kubeconfig, .kube-ts/pki/front-proxy-ca.crt.
   --requestheader-allowed-names CN[,CN…]     CNs the front proxy may have; empty for any. Default front-proxy-client.
   --requestheader-username-headers H[,H…]    Default X-Remote-User.
   --requestheader-uid-headers H[,H…]         Default X-Remote-Uid.
   --requestheader-group-headers H[,H…]       Default X-Remote-Group.
   --requestheader-extra-headers-prefix P[,P…]  Default X-Remote-Extra-.
-  --client-ca-file FILE           Also trust client certificates this CA signed (user = CN, groups = O). Default none.
-  --anonymous-auth=true           Serve requests without credentials as system:anonymous everywhere. Default
-                                  false: only /healthz, /livez and /readyz answer them; everything else is 401.
-  --kubeconfig FILE               The control plane, for namespace lookups (NamespaceLifecycle admission).
-                                  Without it, namespaces are not checked.
-  --audit-log-path FILE           Audit events (Metadata level) as JSON lines; - for stdout.
+  --client-ca-file FILE           Also trust client certificates this CA signed (user = CN, groups = O). Default the
+                                  ConfigMap's client-ca-file; none without a kubeconfig.
+  --anonymous-auth=BOOL           Serve requests without credentials as system:anonymous everywhere (authorization then
+                                  answers 403). Default true with a kubeconfig; false without: only /healthz, /livez and
+                                  /readyz answer them, everything else is 401.
+  --kubeconfig FILE               The control plane: namespace lookups (NamespaceLifecycle admission), token reviews,
+                                  access reviews and the authentication ConfigMap. Without it, namespaces are not
+                                  checked and every authenticated request is allowed.
+${DELEGATION_USAGE}  --audit-log-path FILE           Audit events (Metadata level) as JSON lines; - for stdout.
 `;
 
 /** Parses argv (kube's `--flag value` and `--flag=value` forms). Throws OptionsError with the usage on bad input. */
@@ -190,6 +206,7 @@ export function parseAggregatedServerOptions(argv: readonly string[]): Aggregate
       ...SERVING_FLAGS,
       ...REQUEST_HEADER_FLAGS,
       ...STORAGE_FLAGS,
+      ...DELEGATION_FLAGS,
       groups: { type: 'string', multiple: true },
       'tls-cert-file': { type: 'string' },
       'tls-private-key-file': { type: 'string' },
@@ -208,6 +225,7 @@ export function parseAggregatedServerOptions(argv: readonly string[]): Aggregate
     bindAddress: values['bind-address'],
     dataDir: values['data-dir'],
     ...storageOptionsFromFlags(values),
+    ...delegationOptionsFromFlags(values),
     requestTimeoutSeconds: intFlag('request-timeout', values['request-timeout']),
     tlsCertFile: values['tls-cert-file'],
     tlsPrivateKeyFile: values['tls-private-key-file'],

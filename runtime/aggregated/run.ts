@@ -29,6 +29,7 @@ export function runAggregatedServer({ groups, argv }: RunAggregatedServerOptions
             `serving ${server.groups.join(', ')} on ${server.url} (storage: ${server.storageDescription})`,
             ...(server.servingCA !== undefined ? [`serving CA ${server.servingCA.file} (the APIService's caBundle: base64 -w0 ${server.servingCA.file})`] : []),
             ...(server.namespaceLifecycle ? [] : ['no --kubeconfig: namespaces are not checked']),
+            ...(server.delegatedAuthorization ? [] : ['no --authorization-kubeconfig or --kubeconfig: every authenticated request is allowed']),
             `ready in ${Math.round(performance.now())} ms`,
           ],
           stop: () => server.stop(),

@@ -17,6 +17,8 @@ import { Serving } from '../server/serving.js';
 import { newStorageFactory } from '../storage/index.js';
 import { auditLogSink } from './audit-log.js';
 import { delegatedAuthentication } from './authentication.js';
+import { delegatedAuthorizer } from './authorization.js';
+import { DelegationClients } from './delegated-clients.js';
 import { ensureServingCertificate } from './certs.js';
 import { namespaceLookupOverKubeconfig } from './namespaces.js';
 import { completeAggregatedOptions, type AggregatedServerOptions } from './options.js';
@@ -33,6 +35,8 @@ export interface AggregatedServer {
   readonly storageDescription: string;
   /** Whether namespaces are checked against a control plane (--kubeconfig). */
   readonly namespaceLifecycle: boolean;
+  /** Whether requests are authorized by a control plane's SubjectAccessReviews (an authorization kubeconfig). */
+  readonly delegatedAuthorization: boolean;
   /** Drains in-flight requests, ends watches, flushes the audit log and closes storage. */
   stop(): Promise<void>;
 }
@@ -52,13 +56,16 @@ export async function startAggregatedServer(groups: readonly APIGroupDefinition[
   const o = completeAggregatedOptions(options, groups);
   mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
   const certificate = await ensureServingCertificate(o);
-  const authentication = delegatedAuthentication(o);
+  const clients = new DelegationClients();
+  const authentication = await delegatedAuthentication(o, clients);
+  const authorizer = delegatedAuthorizer(o.delegation, clients);
   const audit = o.auditLogPath === undefined ? undefined : auditLogSink(o.auditLogPath);
   const { storageConfig, storageDescription } = storageConfigFor(o, join(o.dataDir, 'aggregated.db'));
   const factory = newStorageFactory(storageConfig);
 
   const config = new Config({
     authenticator: authentication.authenticator,
+    authorizer,
     requestTimeoutMs: o.requestTimeoutSeconds * 1000,
     ...(audit === undefined ? {} : { auditSink: audit }),
   }).complete();
@@ -84,6 +91,7 @@ export async function startAggregatedServer(groups: readonly APIGroupDefinition[
     await serving.postStartHooksDone();
   } catch (err) {
     await serving.shutdown({ drainTimeoutMs: 0 }).catch(() => undefined);
+    await authentication.stop();
     await factory.close();
     await audit?.close();
     throw err;
@@ -99,9 +107,11 @@ export async function startAggregatedServer(groups: readonly APIGroupDefinition[
     servingCA: certificate.ca,
     storageDescription,
     namespaceLifecycle: o.kubeconfig !== undefined,
+    delegatedAuthorization: o.delegation.authorizationKubeconfig !== undefined,
     stop: () =>
       (stopped ??= (async () => {
         await serving.shutdown({ drainTimeoutMs: 2 * o.requestTimeoutSeconds * 1000 });
+        await authentication.stop();
         await factory.close();
         await audit?.close();
       })()),

@@ -21,6 +21,8 @@ export interface AggregatedStartOptions {
   port?: number;
   extraArgs?: readonly string[];
   readyTimeoutMs?: number;
+  /** Pass the control plane's front-proxy CA as --requestheader-client-ca-file (default true); false: the server reads it from the control plane's ConfigMap. */
+  requestHeaderCAFlag?: boolean;
 }
 
 /** Every server this test process started; killed on exit even if a test fails. */
@@ -78,8 +80,7 @@ export class AggregatedServerProcess {
       '127.0.0.1',
       '--data-dir',
       dataDir,
-      '--requestheader-client-ca-file',
-      join(cp.dataDir, 'pki', 'front-proxy-ca.crt'),
+      ...(o.requestHeaderCAFlag === false ? [] : ['--requestheader-client-ca-file', join(cp.dataDir, 'pki', 'front-proxy-ca.crt')]),
       '--kubeconfig',
       cp.kubeconfigPath,
       '--audit-log-path',
