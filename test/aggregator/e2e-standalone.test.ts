@@ -25,7 +25,22 @@ describe('standalone aggregated server (npm run serve-aggregated)', () => {
 
   before(async () => {
     cp = await ControlPlane.start({ backend: 'sqlite' });
-    wardle = await AggregatedServerProcess.start({ controlPlane: cp });
+    // Its CAs are the flags' only (no lookup of the control plane's ConfigMap: test/aggregator/delegated-auth.test.ts).
+    wardle = await AggregatedServerProcess.start({ controlPlane: cp, extraArgs: ['--authentication-skip-lookup=true'] });
+    // Requests are authorized by the control plane's RBAC (SubjectAccessReview): the users named here may do anything.
+    const admin = new HttpsClient(cp.credentials);
+    const binding = await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'e2e-standalone-users' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [
+        { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' },
+        { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'devs' },
+      ],
+    });
+    admin.close();
+    assert.equal(binding.status, 201, JSON.stringify(binding.body));
     proxy = new HttpsClient(
       wardle.credentials({
         certPEM: readFileSync(join(cp.dataDir, 'pki', 'front-proxy-client.crt'), 'utf8'),
@@ -49,25 +64,32 @@ describe('standalone aggregated server (npm run serve-aggregated)', () => {
     for (const san of ['DNS:api.wardle.svc', 'DNS:localhost', 'IP Address:127.0.0.1']) assert.ok(leaf.subjectAltName?.includes(san), `${san} in ${leaf.subjectAltName}`);
   });
 
-  it('only the front proxy names users: 401 for everything else; probes answer without credentials', async () => {
+  it('only the front proxy names users: another CA is 401, no user is anonymous and 403 (delegated authorization); probes answer without credentials', async () => {
     const admin = new HttpsClient(wardle.credentials({ certPEM: cp.credentials.certPEM ?? '', keyPEM: cp.credentials.keyPEM ?? '' }));
     try {
       for (const [who, client, headers] of [
-        ['anonymous', anonymous, {}],
-        ['anonymous with X-Remote-User', anonymous, as('system:admin', 'system:masters')],
         ['the admin certificate (another CA)', admin, {}],
         ['the admin certificate with X-Remote-User', admin, as('system:admin')],
-        ['the front proxy naming nobody', proxy, {}],
       ] as const) {
         const r = await client.request({ path: `/apis/${GROUP}/v1alpha1`, headers });
         assert.equal(r.status, 401, `${who}: ${r.text}`);
         assert.equal(asStatus(r.text).reason, 'Unauthorized');
       }
+      for (const [who, client, headers] of [
+        ['anonymous', anonymous, {}],
+        ['anonymous with X-Remote-User', anonymous, as('system:admin', 'system:masters')],
+        ['the front proxy naming nobody', proxy, {}],
+      ] as const) {
+        const r = await client.request({ path: `/apis/${GROUP}/v1alpha1`, headers });
+        assert.equal(r.status, 403, `${who}: ${r.text}`);
+        assert.equal(asStatus(r.text).message, `forbidden: User "system:anonymous" cannot get path "/apis/${GROUP}/v1alpha1"`);
+      }
       for (const path of ['/healthz', '/livez', '/readyz']) {
         const r = await anonymous.request({ path });
         assert.equal(r.status, 200, `${path}: ${r.text}`);
       }
-      assert.equal((await anonymous.request({ path: '/version' })).status, 401);
+      // system:public-info-viewer, bound to system:unauthenticated in the control plane.
+      assert.equal((await anonymous.request({ path: '/version' })).status, 200);
       const served = await proxy.json('GET', `/apis/${GROUP}/v1alpha1`, undefined, as('alice'));
       assert.equal(served.status, 200);
       assert.equal(served.body['kind'], 'APIResourceList');
