@@ -5,8 +5,9 @@
 // a built-in resource, a CRD's resource, a served group's resource, a subresource, cluster scope,
 // non-resource URLs), against the roles and bindings of lib/policy.ts. Each cell is checked by
 // the request's outcome (kube's Forbidden wording) and by `kubectl auth can-i`. Then escalation
-// attempts, `auth can-i --list` and `auth whoami`. Aggregated groups (an APIService proxied to
-// another server) are covered by the delegated-authorization test of the aggregated server.
+// attempts, `auth can-i --list` and `auth whoami`. An aggregated group (an APIService proxied to
+// the standalone server) needs that server running: test/aggregator/delegated-auth.test.ts checks
+// it ("a token user bound to read flunders in a lists them through the aggregator and is 403 in b").
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
