@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ensureCA, ensureLeaf } from '../../runtime/controlplane/certs.js';
 import { ClusterAuthenticationTrustController, type ClusterAuthenticationInfo } from '../../runtime/controllers/clusterauthenticationtrust/index.js';
 import { restClientFromKubeconfig } from '../../runtime/client/index.js';
 import { until } from '../integration/assertions.js';
@@ -221,5 +222,34 @@ describe('delegated authentication and authorization of the standalone aggregate
     assert.equal(afterFirst, before + 1, 'the first request is one review');
     assert.equal((await proxy.request({ path: flunders('a'), headers })).status, 403);
     assert.equal(await reviews('subjectaccessreviews'), afterFirst, 'the second is answered from the cache');
+  });
+  it('follows the ConfigMap: a front-proxy CA added to it is trusted without a restart', async () => {
+    const rotated = await ensureCA(dir, 'rotated-front-proxy-ca', 'rotated-front-proxy-ca');
+    const leaf = await ensureLeaf(dir, 'rotated-front-proxy-client', rotated, { subject: 'CN=front-proxy-client', server: false, hosts: [] });
+    const newProxy = new HttpsClient(wardle.credentials(leaf));
+    try {
+      const before = await newProxy.request({ path: flunders('a'), headers: { 'X-Remote-User': 'alice' } });
+      assert.equal(before.status, 401, before.text);
+      const path = '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication';
+      const cm = await admin.json('GET', path);
+      const data = cm.body['data'] as Record<string, string>;
+      const updated = await admin.json('PUT', path, { ...cm.body, data: { ...data, 'requestheader-client-ca-file': data['requestheader-client-ca-file'] + rotated.cert.toString('pem') } });
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      await until('the new front proxy trusted', async () => ((await newProxy.request({ path: flunders('a'), headers: { 'X-Remote-User': 'alice' } })).status === 200 ? true : undefined));
+    } finally {
+      newProxy.close();
+    }
+  });
+
+  it('a deleted ConfigMap is written back by the controller', async () => {
+    const path = '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication';
+    const before = await admin.json('GET', path);
+    assert.equal((await admin.json('DELETE', path)).status, 200);
+    const again = await until('the ConfigMap written back', async () => {
+      const r = await admin.json('GET', path);
+      return r.status === 200 ? r : undefined;
+    });
+    assert.notEqual((again.body['metadata'] as { uid: string }).uid, (before.body['metadata'] as { uid: string }).uid);
+    assert.equal((again.body['data'] as Record<string, string>)['requestheader-allowed-names'], '["front-proxy-client"]');
   });
 });
