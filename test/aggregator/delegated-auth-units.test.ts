@@ -13,6 +13,7 @@ import { WebhookTokenAuthenticator } from '../../runtime/authentication/webhook.
 import { pathAuthorizer } from '../../runtime/aggregated/authorization.js';
 import { completeDelegationOptions, delegationOptionsFromFlags } from '../../runtime/aggregated/delegation-options.js';
 import { OptionsError } from '../../runtime/server/options/flags.js';
+import { attributesRecord } from '../authorization/rbac/helpers.js';
 import { ensureCA } from '../../runtime/controlplane/certs.js';
 import { authenticationInfoFor, combinedAuthenticationInfo, configMapDataFor } from '../../runtime/controllers/clusterauthenticationtrust/index.js';
 
@@ -125,19 +126,7 @@ describe('authentication/webhook: the TokenReview authenticator', () => {
 });
 
 describe('aggregated: delegated authorization flags and always-allowed paths', () => {
-  const nonResource = (path: string): Attributes =>
-    ({
-      user: { name: 'system:anonymous', groups: [] },
-      verb: 'get',
-      isResourceRequest: false,
-      path,
-      namespace: '',
-      apiGroup: '',
-      apiVersion: '',
-      resource: '',
-      subresource: '',
-      name: '',
-    }) as Attributes;
+  const nonResource = (path: string): Attributes => attributesRecord({ user: { name: 'system:anonymous', groups: [] }, verb: 'get', path });
 
   it('allows exact paths (leading / optional) and prefixes ending in *, and has no opinion on resources', async () => {
     const a = pathAuthorizer(['/healthz', 'readyz', '/debug/*']);
