@@ -23,6 +23,7 @@ import { APISERVER_USER } from './loopback.js';
 import { PolicyInformers } from './rbac/policy-informers.js';
 import { newControlPlaneSecurity } from './security.js';
 import { runControllerManager } from './controller-manager.js';
+import { ClusterAuthenticationTrustController } from '../controllers/clusterauthenticationtrust/index.js';
 import { NamespaceStorage } from './namespace/rest.js';
 import { newServiceAllocators } from './service/ranges.js';
 import { ServiceStorage } from './service/rest.js';
@@ -86,6 +87,19 @@ export async function assembleChain(c: ChainOptions) {
   const controllerClient = (user: UserInfo, name: string) => new LoopbackRESTClient({ handler: authorized, user, userAgent: `kube-controller-manager/${name}` });
   const rbac = serveRBAC(kubeAPIServer, { policy: new PolicyInformers(security.policy, loopback), loopback });
   const controllerManager = runControllerManager(kubeAPIServer, { client: controllerClient, rbacReady: rbac.ready });
+  // kube-apiserver's own publisher of what aggregated servers must trust (its CAs, front-proxy headers).
+  const authenticationTrust = new ClusterAuthenticationTrustController({
+    rest: loopback,
+    content: {
+      ...security.trustedCAs,
+      requestHeaderAllowedNames: o.requestheaderAllowedNames,
+      requestHeaderUsernameHeaders: o.requestheaderUsernameHeaders,
+      requestHeaderGroupHeaders: o.requestheaderGroupHeaders,
+      requestHeaderExtraHeaderPrefixes: o.requestheaderExtraHeadersPrefix,
+    },
+  });
+  kubeAPIServer.addPostStartHook('start-cluster-authentication-info-controller', async () => authenticationTrust.start());
+  kubeAPIServer.addPreShutdownHook('stop-cluster-authentication-info-controller', async () => authenticationTrust.stop());
   const customResources = serveCustomResources(apiextensions, c, { loopback, discovery, openapi, requestTimeoutSeconds: o.requestTimeoutSeconds });
 
   for (const r of discoveryRoutes(discovery, { notFound: aggregator.delegate })) mount(aggregator, r);
@@ -134,6 +148,7 @@ export async function assembleChain(c: ChainOptions) {
       await apiAggregator.stop();
       await customResources.stop();
       await controllerManager.stop();
+      await authenticationTrust.stop();
       await rbac.stop();
     },
   };

@@ -23,6 +23,8 @@ export interface ControlPlaneSecurity {
   readonly authenticator: Authenticator;
   /** Every CA a client certificate may come from: what the TLS server asks clients for. */
   readonly clientCAPEM: string;
+  /** The two bundles apart (what extension-apiserver-authentication publishes): client certificates, front proxies. */
+  readonly trustedCAs: { readonly clientCA: string; readonly requestHeaderCA: string };
   /** system:masters, then the --authorization-mode authorizers in order. */
   readonly authorizer: Authorizer;
   /** What the review APIs, RBAC's escalation checks and TokenRequest answer with. */
@@ -79,6 +81,7 @@ export async function newControlPlaneSecurity(o: CompletedServerRunOptions, pki:
   return {
     authenticator,
     clientCAPEM: clientCA.toPEM() + requestHeaderCA.toPEM(),
+    trustedCAs: { clientCA: clientCA.toPEM(), requestHeaderCA: requestHeaderCA.toPEM() },
     authorizer: authorization.authorizer,
     rest: {
       authorizer: authorization.authorizer,
