@@ -8,8 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ensureCA, ensureLeaf } from '../../runtime/controlplane/certs.js';
-import { ClusterAuthenticationTrustController, type ClusterAuthenticationInfo } from '../../runtime/controllers/clusterauthenticationtrust/index.js';
-import { restClientFromKubeconfig } from '../../runtime/client/index.js';
 import { until } from '../integration/assertions.js';
 import { ControlPlane } from '../integration/harness.js';
 import { asStatus, HttpsClient } from '../integration/https.js';
@@ -23,7 +21,6 @@ const flunders = (ns: string): string => `/apis/${GROUP}/v1alpha1/namespaces/${n
 describe('delegated authentication and authorization of the standalone aggregated server', () => {
   let dir: string;
   let cp: ControlPlane;
-  let trust: ClusterAuthenticationTrustController;
   let wardle: AggregatedServerProcess;
   let admin: HttpsClient;
   let alice: HttpsClient;
@@ -51,18 +48,7 @@ describe('delegated authentication and authorization of the standalone aggregate
     writeFileSync(tokens, `${ALICE_TOKEN},alice,alice-uid,"readers"\n`);
     cp = await ControlPlane.start({ backend: 'sqlite', extraArgs: ['--token-auth-file', tokens] });
     admin = new HttpsClient(cp.credentials);
-    // What the control plane publishes (kube's controller in kube-apiserver); run here over the
-    // admin's client, so the ConfigMap exists whether or not the control plane runs it too.
-    const content: ClusterAuthenticationInfo = {
-      clientCA: pki('ca.crt'),
-      requestHeaderCA: pki('front-proxy-ca.crt'),
-      requestHeaderAllowedNames: ['front-proxy-client'],
-      requestHeaderUsernameHeaders: ['X-Remote-User'],
-      requestHeaderGroupHeaders: ['X-Remote-Group'],
-      requestHeaderExtraHeaderPrefixes: ['X-Remote-Extra-'],
-    };
-    trust = new ClusterAuthenticationTrustController({ rest: restClientFromKubeconfig({ path: cp.kubeconfigPath }).rest, content });
-    trust.start();
+    // The control plane publishes what aggregated servers trust (kube's controller in kube-apiserver).
     await until('the authentication ConfigMap', async () =>
       (await admin.json('GET', '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication')).status === 200 ? true : undefined,
     );
@@ -132,7 +118,6 @@ describe('delegated authentication and authorization of the standalone aggregate
     alice?.close();
     proxy?.close();
     await wardle?.stop();
-    await trust?.stop();
     await cp?.stop();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
