@@ -12,6 +12,7 @@ import { connect } from 'node:tls';
 import { after, before, describe, test } from 'node:test';
 import { readCredentials } from '../integration/harness.js';
 import { asStatus, HttpsClient } from '../integration/https.js';
+import { grantUsers } from '../integration/rbac-user.js';
 import { json, registration, TestBackend } from './proxy-backend.js';
 import { availability, startAggregatorEnv, TOKEN, until, type AggregatorEnv } from './proxy-env.js';
 
@@ -63,6 +64,14 @@ describe('aggregator proxy', () => {
     await env.cs.coreV1().endpoints(SERVICE.namespace).create(r.endpoints);
     await env.cs.apiregistrationV1().apiservices().create(r.apiService);
     await availability(env.cs, `v1.${GROUP}`, 'True', 'Passed');
+    // The control plane authorizes before it proxies (RBAC by default): the token user tina and
+    // the front proxy's alice may list things in default through a RoleBinding the admin makes.
+    await grantUsers(env.admin, ['tina', 'alice'], 'things-reader', [{ verbs: ['list'], apiGroups: [GROUP], resources: ['things'] }], {
+      verb: 'list',
+      group: GROUP,
+      resource: 'things',
+      namespace: 'default',
+    });
   });
   after(async () => {
     await backend?.stop();

@@ -29,13 +29,26 @@ export function testUserClient(cp: ControlPlane, opts: { maxSockets?: number } =
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 
+/** Grants testUser `rules` (see grantUsers). */
+export function grantTestUser(admin: HttpsClient, name: string, rules: PolicyRule[], probe: Probe): Promise<void> {
+  return grantUsers(admin, [testUser.name], name, rules, probe);
+}
+
+/** What a granted user must be allowed before a grant counts as seen (a SubjectAccessReview's resourceAttributes). */
+export interface Probe {
+  verb: string;
+  group: string;
+  resource: string;
+  namespace?: string;
+}
+
 /**
- * Grants testUser `rules`: in `probe.namespace` a Role and a RoleBinding named `name`, without one
+ * Grants `users` `rules`: in `probe.namespace` a Role and a RoleBinding named `name`, without one
  * a ClusterRole and a ClusterRoleBinding, created by the admin. Then waits until the control
- * plane's authorizer, which reads the policy through informers, allows `probe`: a
+ * plane's authorizer, which reads the policy through informers, allows each user `probe`: a
  * SubjectAccessReview polled as kube's e2e framework does (WaitForNamedAuthorizationUpdate).
  */
-export async function grantTestUser(admin: HttpsClient, name: string, rules: PolicyRule[], probe: { verb: string; group: string; resource: string; namespace?: string }): Promise<void> {
+export async function grantUsers(admin: HttpsClient, users: readonly string[], name: string, rules: PolicyRule[], probe: Probe): Promise<void> {
   const ns = probe.namespace;
   const [roleKind, prefix] = ns === undefined ? ['ClusterRole', RBAC] : ['Role', `${RBAC}/namespaces/${ns}`];
   const role = await admin.json('POST', `${prefix}/${roleKind.toLowerCase()}s`, { metadata: { name }, rules });
@@ -43,13 +56,15 @@ export async function grantTestUser(admin: HttpsClient, name: string, rules: Pol
   const binding = await admin.json('POST', `${prefix}/${roleKind.toLowerCase()}bindings`, {
     metadata: { name },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name },
-    subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: testUser.name }],
+    subjects: users.map((user) => ({ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: user })),
   });
   assert.equal(binding.status, 201, JSON.stringify(binding.body));
-  const review = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: testUser.name, groups: ['system:authenticated'], resourceAttributes: probe } };
-  await until(`${testUser.name} may ${probe.verb} ${probe.resource}${ns === undefined ? '' : ` in ${ns}`}`, async () => {
-    const r = await admin.json('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', review);
-    assert.equal(r.status, 201, JSON.stringify(r.body));
-    return (r.body['status'] as { allowed?: boolean } | undefined)?.allowed === true ? true : undefined;
-  });
+  for (const user of users) {
+    const review = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user, groups: ['system:authenticated'], resourceAttributes: probe } };
+    await until(`${user} may ${probe.verb} ${probe.resource}${ns === undefined ? '' : ` in ${ns}`}`, async () => {
+      const r = await admin.json('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', review);
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      return (r.body['status'] as { allowed?: boolean } | undefined)?.allowed === true ? true : undefined;
+    });
+  }
 }
