@@ -44,7 +44,15 @@ describe('APIService registration', () => {
       .filter((g) => g.name !== 'apiregistration.k8s.io')
       .flatMap((g) => g.versions.map((v) => `${v.name}.${g.name}`))
       .sort();
-    assert.deepEqual(expected, ['v1.', 'v1.apiextensions.k8s.io', 'v1alpha1.wardle.example.com', 'v1beta1.wardle.example.com']);
+    assert.deepEqual(expected, [
+      'v1.',
+      'v1.apiextensions.k8s.io',
+      'v1.authentication.k8s.io',
+      'v1.authorization.k8s.io',
+      'v1.rbac.authorization.k8s.io',
+      'v1alpha1.wardle.example.com',
+      'v1beta1.wardle.example.com',
+    ]);
     for (const name of expected) await availability(env.cs, name, 'True', 'Local');
     const list = (await apiServices().list()).items;
     const byName = new Map(list.map((s) => [s.metadata?.name ?? '', s]));
@@ -58,6 +66,9 @@ describe('APIService registration', () => {
     // kube's table for the groups it defines; the discovery priorities of apis/ for the others.
     assert.deepEqual(byName.get('v1.')?.spec, { group: '', version: 'v1', groupPriorityMinimum: 18000, versionPriority: 1 });
     assert.deepEqual(byName.get('v1.apiextensions.k8s.io')?.spec, { group: 'apiextensions.k8s.io', version: 'v1', groupPriorityMinimum: 16700, versionPriority: 15 });
+    assert.deepEqual(byName.get('v1.authentication.k8s.io')?.spec, { group: 'authentication.k8s.io', version: 'v1', groupPriorityMinimum: 17700, versionPriority: 15 });
+    assert.deepEqual(byName.get('v1.authorization.k8s.io')?.spec, { group: 'authorization.k8s.io', version: 'v1', groupPriorityMinimum: 17600, versionPriority: 15 });
+    assert.deepEqual(byName.get('v1.rbac.authorization.k8s.io')?.spec, { group: 'rbac.authorization.k8s.io', version: 'v1', groupPriorityMinimum: 17000, versionPriority: 15 });
     assert.deepEqual(byName.get('v1beta1.wardle.example.com')?.spec, { group: 'wardle.example.com', version: 'v1beta1', groupPriorityMinimum: 1000, versionPriority: 15 });
     assert.deepEqual(byName.get('v1alpha1.wardle.example.com')?.spec, { group: 'wardle.example.com', version: 'v1alpha1', groupPriorityMinimum: 1000, versionPriority: 14 });
     // The aggregator's own group is served by the aggregator, not registered.
