@@ -36,6 +36,9 @@ describe('aggregated discovery controller', () => {
     apiService('v1.', pki, { groupPriorityMinimum: 18000, versionPriority: 1 }),
     apiService('v1.apiextensions.k8s.io', pki, { groupPriorityMinimum: 16700, versionPriority: 15 }),
     apiService('v1.apiregistration.k8s.io', pki, { groupPriorityMinimum: 18000, versionPriority: 15 }),
+    apiService('v1.authentication.k8s.io', pki, { groupPriorityMinimum: 17700, versionPriority: 15 }),
+    apiService('v1.authorization.k8s.io', pki, { groupPriorityMinimum: 17600, versionPriority: 15 }),
+    apiService('v1.rbac.authorization.k8s.io', pki, { groupPriorityMinimum: 17000, versionPriority: 15 }),
     // Equal version priorities: kube's version order decides (v1beta1 before v1alpha1).
     apiService('v1alpha1.wardle.example.com', pki, { groupPriorityMinimum: 100, versionPriority: 15 }),
     apiService('v1beta1.wardle.example.com', pki, { groupPriorityMinimum: 100, versionPriority: 15 }),
@@ -117,7 +120,16 @@ describe('aggregated discovery controller', () => {
     try {
       const published = (group: string, version: string): boolean => (resourcesOf(env.manager, group, version)?.length ?? 0) > 0;
       await until('backends published', () => (published(LEGACY, 'v1beta1') && published(REMOTE, 'v1alpha1') && published(REMOTE, 'v1beta1') ? true : undefined));
-      assert.deepEqual(groupNames(env.manager), ['apiregistration.k8s.io', REMOTE, 'apiextensions.k8s.io', 'wardle.example.com', LEGACY]);
+      assert.deepEqual(groupNames(env.manager), [
+        'apiregistration.k8s.io',
+        REMOTE,
+        'authentication.k8s.io',
+        'authorization.k8s.io',
+        'rbac.authorization.k8s.io',
+        'apiextensions.k8s.io',
+        'wardle.example.com',
+        LEGACY,
+      ]);
       assert.deepEqual(versionsOf(env.manager, REMOTE), ['v1alpha1', 'v1beta1']);
       assert.deepEqual(versionsOf(env.manager, 'wardle.example.com'), ['v1beta1', 'v1alpha1']);
 
@@ -139,10 +151,19 @@ describe('aggregated discovery controller', () => {
 
       // A priority changed on the APIService moves the group.
       const moved = await env.cs.apiregistrationV1().apiservices().get(`v1beta1.${LEGACY}`);
-      moved.spec!.groupPriorityMinimum = 17000;
+      moved.spec!.groupPriorityMinimum = 19000;
       await env.cs.apiregistrationV1().apiservices().update(moved);
       await until('legacy group moved up', () => (groupNames(env.manager)[2] === LEGACY ? true : undefined));
-      assert.deepEqual(groupNames(env.manager), ['apiregistration.k8s.io', REMOTE, LEGACY, 'apiextensions.k8s.io', 'wardle.example.com']);
+      assert.deepEqual(groupNames(env.manager), [
+        'apiregistration.k8s.io',
+        REMOTE,
+        LEGACY,
+        'authentication.k8s.io',
+        'authorization.k8s.io',
+        'rbac.authorization.k8s.io',
+        'apiextensions.k8s.io',
+        'wardle.example.com',
+      ]);
     } finally {
       await env.close();
     }
