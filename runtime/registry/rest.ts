@@ -129,10 +129,11 @@ export interface ResourceStorage {
 }
 
 /**
- * The storages of a kind whose delete is its own (a Namespace turns Terminating, a CRD first
- * deletes its custom resources): every other verb stays the generic store's.
+ * The storages of a kind some of whose verbs are its own (a Namespace's delete turns it
+ * Terminating, a CRD's first deletes its custom resources, RBAC's create and update refuse
+ * escalation): every other verb stays the generic store's.
  */
-export function withDelete(storages: ResourceStorage, del: GracefulDeleter['delete']): ResourceStorage {
+export function withVerbs(storages: ResourceStorage, own: Partial<Pick<StandardStorage, 'create' | 'update' | 'delete'>>): ResourceStorage {
   const main = storages.main;
   return {
     ...storages,
@@ -140,10 +141,15 @@ export function withDelete(storages: ResourceStorage, del: GracefulDeleter['dele
       get: (...a) => main.get(...a),
       list: (...a) => main.list(...a),
       watch: (...a) => main.watch(...a),
-      create: (...a) => main.create(...a),
-      update: (...a) => main.update(...a),
+      create: own.create ?? ((...a) => main.create(...a)),
+      update: own.update ?? ((...a) => main.update(...a)),
       deleteCollection: (...a) => main.deleteCollection(...a),
-      delete: del,
+      delete: own.delete ?? ((...a) => main.delete(...a)),
     },
   };
+}
+
+/** withVerbs for a kind whose delete alone is its own. */
+export function withDelete(storages: ResourceStorage, del: GracefulDeleter['delete']): ResourceStorage {
+  return withVerbs(storages, { delete: del });
 }

@@ -3,7 +3,7 @@ import { newBadRequest, newForbidden, type GroupResource } from '../../apimachin
 import type { Authorizer, PolicyRuleResolver } from '../../apimachinery/request/authorizer.js';
 import { bindingAuthorized, confirmNoEscalation, escalationAllowed, roleEscalationAuthorized } from '../../authorization/rbac/escalation.js';
 import { GroupName } from '../../authorization/rbac/resolver.js';
-import type { KubeObject, RequestContext, ResourceStorage, StandardStorage, UpdatedObjectInfo } from '../../registry/rest.js';
+import { withVerbs, type KubeObject, type RequestContext, type ResourceStorage, type StandardStorage, type UpdatedObjectInfo } from '../../registry/rest.js';
 import type { RESTOverrideContext, RESTStorageOverride } from '../../registry/types.js';
 import { isOnlyMutatingGCFields } from './gc-fields.js';
 
@@ -151,16 +151,5 @@ export function withEscalationChecks(storages: ResourceStorage, checks: Escalati
     };
     return main.update(ctx, name, nonEscalating, validate, opts);
   };
-  return {
-    ...storages,
-    main: {
-      get: (...a) => main.get(...a),
-      list: (...a) => main.list(...a),
-      watch: (...a) => main.watch(...a),
-      create,
-      update,
-      delete: (...a) => main.delete(...a),
-      deleteCollection: (...a) => main.deleteCollection(...a),
-    },
-  };
+  return withVerbs(storages, { create, update });
 }
