@@ -8,6 +8,9 @@ export const BUILTIN_GROUP_PRIORITY_MINIMUM: Readonly<Record<string, number>> = 
   '': 18000,
   // Above the 20000 maximum so it is listed first, as kube-aggregator does.
   'apiregistration.k8s.io': 20001,
+  'authentication.k8s.io': 17700,
+  'authorization.k8s.io': 17600,
+  'rbac.authorization.k8s.io': 17000,
   'apiextensions.k8s.io': 16700,
 };
 
@@ -32,7 +35,8 @@ const SUBRESOURCE_VERBS: readonly string[] = ['get', 'patch', 'update'];
  * by name, subresources by name, storageVersionHash of the group's storage version.
  */
 export function discoveryFromGroupDefinition(def: APIGroupDefinition, options: GroupDefinitionDiscoveryOptions = {}): GroupVersionDescription[] {
-  const groupPriorityMinimum = options.groupPriorityMinimum ?? BUILTIN_GROUP_PRIORITY_MINIMUM[def.name] ?? DEFAULT_GROUP_PRIORITY_MINIMUM;
+  const groupPriorityMinimum =
+    options.groupPriorityMinimum ?? (Object.hasOwn(BUILTIN_GROUP_PRIORITY_MINIMUM, def.name) ? BUILTIN_GROUP_PRIORITY_MINIMUM[def.name] : undefined) ?? DEFAULT_GROUP_PRIORITY_MINIMUM;
   return def.versions.map((version, i) => ({
     group: def.name,
     version: version.name,
