@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { fails, ok } from '../integration/assertions.js';
-import { describeBackends, type ControlPlane } from '../integration/harness.js';
+import { describeBackends } from '../integration/harness.js';
 import { Kubectl, kubectlUnavailable, squashLines } from '../integration/kubectl.js';
+import { tokenKubeconfig } from '../integration/token-kubeconfig.js';
 
 const noKubectl = kubectlUnavailable();
 
@@ -19,24 +20,6 @@ const noKubectl = kubectlUnavailable();
 const dir = mkdtempSync(join(tmpdir(), 'review-apis-'));
 const tokenFile = join(dir, 'tokens.csv');
 writeFileSync(tokenFile, ['alice-token,alice,alice-uid,"devs,qa"', 'bob-token,bob,bob-uid'].join('\n') + '\n');
-
-/** A kubeconfig for a token user: the control plane's server and CA, no client certificate. */
-function tokenKubeconfig(cp: ControlPlane, user: string, token: string): string {
-  const path = join(dir, `${user}-${cp.port}.kubeconfig`);
-  const ca = Buffer.from(cp.credentials.caPEM).toString('base64');
-  writeFileSync(
-    path,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'c', cluster: { server: cp.url, 'certificate-authority-data': ca } }],
-      users: [{ name: user, user: { token } }],
-      contexts: [{ name: 'ctx', context: { cluster: 'c', user, namespace: 'default' } }],
-      'current-context': 'ctx',
-    }),
-  );
-  return path;
-}
 
 interface Review {
   apiVersion: string;
@@ -60,7 +43,7 @@ describe('the review APIs with kubectl', { skip: noKubectl ?? false }, () => {
       after(() => kc.dispose());
       const run = (args: string[], stdin?: string): ReturnType<Kubectl['run']> => kc.run(args, stdin === undefined ? {} : { stdin });
       const as = (user: string, token: string, args: string[], stdin?: string): ReturnType<Kubectl['run']> =>
-        kc.run(['--kubeconfig', tokenKubeconfig(cp(), user, token), ...args], stdin === undefined ? {} : { stdin });
+        kc.run(['--kubeconfig', tokenKubeconfig(cp(), dir, user, token), ...args], stdin === undefined ? {} : { stdin });
       const create = async (body: string, ...extra: string[]): Promise<Review> => parse(ok(await run(['create', '-f', '-', '-o', 'yaml', ...extra], body), cp())) as Review;
 
       it('discovery lists the six review kinds with the verb create alone', async () => {
