@@ -4,8 +4,9 @@ import type { ClusterRoleInterface } from '../../../generated/clientset/rbac/v1/
 import { type ClusterRoleInformer, newClusterRoleInformer } from '../../../generated/informers/rbac/v1/clusterrole.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels/index.js';
 import { semanticDeepEqual } from '../../apimachinery/serializer/semantic.js';
-import { deepCopy, ListerNotFoundError, newSharedInformerFactoryCore, RateLimitingQueue, runController, waitForCacheSync } from '../../client/index.js';
+import { deepCopy, ListerNotFoundError, runController, waitForCacheSync } from '../../client/index.js';
 import type { DeepReadonly, RESTClient, SharedInformerFactoryCore } from '../../client/index.js';
+import { QueueWorker } from '../worker.js';
 
 export interface ClusterRoleAggregationControllerOptions {
   /** Where the controller's writes go: its own identity (system:controller:clusterrole-aggregation-controller). */
@@ -33,34 +34,25 @@ export interface ClusterRoleAggregationControllerOptions {
 export class ClusterRoleAggregationController {
   private readonly clusterRoles: ClusterRoleInterface;
   private readonly informer: ClusterRoleInformer;
-  private readonly ownFactory: SharedInformerFactoryCore | undefined;
-  private readonly queue = new RateLimitingQueue<string>();
-  private readonly stopping = new AbortController();
-  private running: Promise<void> | undefined;
+  private readonly worker: QueueWorker<string>;
 
   constructor(private readonly o: ClusterRoleAggregationControllerOptions) {
     this.clusterRoles = new RbacV1Client(o.rest).clusterroles();
-    this.ownFactory = o.informers === undefined ? newSharedInformerFactoryCore() : undefined;
-    const factory = o.informers?.factory ?? this.ownFactory;
+    this.worker = new QueueWorker(o.informers?.factory);
     const listWatchClient = new RbacV1Client(o.informers?.rest ?? o.rest);
-    this.informer = newClusterRoleInformer(factory as SharedInformerFactoryCore, { rbacV1: () => listWatchClient });
+    this.informer = newClusterRoleInformer(this.worker.factory, { rbacV1: () => listWatchClient });
     const enqueue = (): void => this.enqueue();
     this.informer.informer().addEventHandler({ onAdd: enqueue, onUpdate: enqueue, onDelete: enqueue });
   }
 
   /** Starts the informer (when it is the controller's own) and the worker. */
   start(): void {
-    if (this.running !== undefined) return;
-    this.ownFactory?.start();
-    this.running = this.run(this.stopping.signal);
+    this.worker.start((signal) => this.run(signal));
   }
 
   /** Stops the worker (a sync in progress finishes) and the controller's own informer. */
-  async stop(): Promise<void> {
-    this.stopping.abort();
-    this.queue.shutDown();
-    await this.running;
-    await this.ownFactory?.shutdown();
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
   /** The ClusterRole informer the controller reads (shared with whoever gave the factory). */
@@ -72,7 +64,7 @@ export class ClusterRoleAggregationController {
     const informer = this.informer.informer();
     if (!(await waitForCacheSync(signal, [() => informer.hasSynced()]))) return;
     const onError = this.o.onError ?? ((key: string, err: unknown) => process.stderr.write(`ClusterRoleAggregator: ${key} failed with : ${err instanceof Error ? err.message : String(err)}\n`));
-    await runController({ queue: this.queue, signal, reconcile: (name) => this.syncClusterRole(name), onError });
+    await runController({ queue: this.worker.queue, signal, reconcile: (name) => this.syncClusterRole(name), onError });
   }
 
   /**
@@ -81,7 +73,7 @@ export class ClusterRoleAggregationController {
    */
   private enqueue(): void {
     for (const role of this.informer.lister().list()) {
-      if (role.aggregationRule !== undefined && role.metadata?.name !== undefined) this.queue.add(role.metadata.name);
+      if (role.aggregationRule !== undefined && role.metadata?.name !== undefined) this.worker.queue.add(role.metadata.name);
     }
   }
 

@@ -3,9 +3,10 @@ import type { ServiceAccount } from '../../../apis/core/v1/serviceaccount.js';
 import { CoreV1Client } from '../../../generated/clientset/core/v1/index.js';
 import { newNamespaceInformer, type NamespaceInformer } from '../../../generated/informers/core/v1/namespace.js';
 import { newServiceAccountInformer, type ServiceAccountInformer } from '../../../generated/informers/core/v1/serviceaccount.js';
-import { DeletedFinalStateUnknown, isAlreadyExists, isStatusError, ListerNotFoundError, newSharedInformerFactoryCore, RateLimitingQueue, runController, waitForCacheSync } from '../../client/index.js';
+import { DeletedFinalStateUnknown, isAlreadyExists, isStatusError, ListerNotFoundError, runController, waitForCacheSync } from '../../client/index.js';
 import { aggregateMessage } from '../../apimachinery/errors/aggregate.js';
 import type { DeepReadonly, RESTClient, SharedInformerFactoryCore } from '../../client/index.js';
+import { QueueWorker } from '../worker.js';
 
 /** kube's default: every namespace gets a `default` service account (DefaultServiceAccountsControllerOptions). */
 export const DEFAULT_SERVICE_ACCOUNTS: readonly string[] = ['default'];
@@ -38,15 +39,12 @@ export class ServiceAccountsController {
   private readonly client: CoreV1Client;
   private readonly namespaces: NamespaceInformer;
   private readonly serviceAccounts: ServiceAccountInformer;
-  private readonly ownFactory: SharedInformerFactoryCore | undefined;
-  private readonly queue = new RateLimitingQueue<string>();
-  private readonly stopping = new AbortController();
-  private running: Promise<void> | undefined;
+  private readonly worker: QueueWorker<string>;
 
   constructor(private readonly o: ServiceAccountsControllerOptions) {
     this.client = new CoreV1Client(o.rest);
-    this.ownFactory = o.informers === undefined ? newSharedInformerFactoryCore() : undefined;
-    const factory = (o.informers?.factory ?? this.ownFactory) as SharedInformerFactoryCore;
+    this.worker = new QueueWorker(o.informers?.factory);
+    const factory = this.worker.factory;
     const listWatchClient = new CoreV1Client(o.informers?.rest ?? o.rest);
     const clientset = { coreV1: () => listWatchClient };
     this.namespaces = newNamespaceInformer(factory, clientset);
@@ -63,28 +61,23 @@ export class ServiceAccountsController {
 
   /** Starts the informers (when they are the controller's own) and the worker. */
   start(): void {
-    if (this.running !== undefined) return;
-    this.ownFactory?.start();
-    this.running = this.run(this.stopping.signal);
+    this.worker.start((signal) => this.run(signal));
   }
 
   /** Stops the worker (a sync in progress finishes) and the controller's own informers. */
-  async stop(): Promise<void> {
-    this.stopping.abort();
-    this.queue.shutDown();
-    await this.running;
-    await this.ownFactory?.shutdown();
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
   private enqueue(namespace: string | undefined): void {
-    if (namespace !== undefined && namespace !== '') this.queue.add(namespace);
+    if (namespace !== undefined && namespace !== '') this.worker.queue.add(namespace);
   }
 
   private async run(signal: AbortSignal): Promise<void> {
     const synced = [() => this.namespaces.informer().hasSynced(), () => this.serviceAccounts.informer().hasSynced()];
     if (!(await waitForCacheSync(signal, synced))) return;
     const onError = this.o.onError ?? ((ns: string, err: unknown) => process.stderr.write(`serviceaccount controller: syncing namespace ${ns}: ${err instanceof Error ? err.message : String(err)}\n`));
-    await runController({ queue: this.queue, signal, reconcile: (ns) => this.syncNamespace(ns), onError });
+    await runController({ queue: this.worker.queue, signal, reconcile: (ns) => this.syncNamespace(ns), onError });
   }
 
   /** syncNamespace: creates each service account to ensure that the namespace lacks, if it is Active. */
