@@ -45,7 +45,7 @@ export interface Authorizer {
 export interface RulesReview {
   readonly resourceRules: readonly ResourceRule[];
   readonly nonResourceRules: readonly NonResourceRule[];
-  /** True when an authorizer could not list all its rules (a webhook cannot; RBAC met an error). */
+  /** True when an authorizer could not list all its rules (a webhook cannot); RBAC, as kube's, reports its errors in evaluationError instead. */
   readonly incomplete: boolean;
   /** The errors met, joined; '' when none. */
   readonly evaluationError: string;
