@@ -4,7 +4,9 @@ import type { Attributes, Authorizer, PolicyRuleResolver } from '../../apimachin
 import type { RequestInfo, UserInfo } from '../../apimachinery/request/types.js';
 import { SYSTEM_PRIVILEGED_GROUP } from '../../authentication/authenticator.js';
 import { GroupName } from './resolver.js';
-import { APIGroupAll, ResourceAll, VerbAll } from './rules.js';
+import { APIGroupAll, nonResourceURLCovers, ResourceAll, VerbAll } from './rules.js';
+
+export { nonResourceURLCovers };
 
 /**
  * RBAC's escalation prevention, as kube's pkg/registry/rbac/escalation_check.go and
@@ -62,12 +64,6 @@ function resourceCoversAll(setResources: readonly string[] | undefined, coversRe
 
 function nonResourceURLsCoversAll(set: readonly string[] | undefined, coversURLs: readonly string[] | undefined): boolean {
   return (coversURLs ?? []).every((path) => (set ?? []).some((owner) => nonResourceURLCovers(owner, path)));
-}
-
-/** nonResourceURLCovers: the same path, or an owner ending in `*` whose prefix the path starts with. */
-export function nonResourceURLCovers(ownerPath: string, subPath: string): boolean {
-  if (ownerPath === subPath) return true;
-  return ownerPath.endsWith('*') && subPath.startsWith(ownerPath.replace(/\*+$/, ''));
 }
 
 /** ruleCovers: the owner rule (any shape) covers the broken-down sub rule. */

@@ -45,11 +45,18 @@ export function resourceNameMatches(rule: PolicyRule, requestedName: string): bo
 
 /** `*` is every URL; `/apis/*` every URL that starts with `/apis/` (not `/apis` itself). */
 export function nonResourceURLMatches(rule: PolicyRule, requestedURL: string): boolean {
-  for (const u of rule.nonResourceURLs ?? []) {
-    if (u === NonResourceAll || u === requestedURL) return true;
-    if (u.endsWith('*') && requestedURL.startsWith(trimRightStars(u))) return true;
-  }
-  return false;
+  return (rule.nonResourceURLs ?? []).some((u) => nonResourceURLCovers(u, requestedURL));
+}
+
+/**
+ * One rule URL against a path (kube's NonResourceURLMatches and the escalation check's
+ * nonResourceURLCovers, the same test): equal, or a `*`-ended prefix of it. The stars are
+ * trimmed by a scan, not a `/\*+$/` regex, which backtracks quadratically on a long URL of
+ * stars that does not end the string.
+ */
+export function nonResourceURLCovers(ruleURL: string, requestedURL: string): boolean {
+  if (ruleURL === NonResourceAll || ruleURL === requestedURL) return true;
+  return ruleURL.endsWith('*') && requestedURL.startsWith(trimRightStars(ruleURL));
 }
 
 /** Go's strings.TrimRight(s, "*"). */
