@@ -1,3 +1,4 @@
+import { aggregateMessage } from '../apimachinery/errors/aggregate.js';
 import type { APIRequest } from '../apimachinery/request/http.js';
 import type { Attributes, AuthorizationResult, Authorizer } from '../apimachinery/request/authorizer.js';
 
@@ -47,7 +48,7 @@ export function unionAuthorizer(...authorizers: readonly Authorizer[]): Authoriz
         if (result.decision !== 'noOpinion') return result;
         if (result.reason !== '') reasons.push(result.reason);
       }
-      if (errors.length > 0) throw new AggregateError(errors, errors.map((e) => (e instanceof Error ? e.message : String(e))).join(', '));
+      if (errors.length > 0) throw new AggregateError(errors, aggregateMessage(errors));
       return { decision: 'noOpinion', reason: reasons.join('\n') };
     },
   };
