@@ -1,3 +1,4 @@
+import { aggregateMessage } from '../apimachinery/errors/aggregate.js';
 import type { APIRequest } from '../apimachinery/request/http.js';
 import type { UserInfo } from '../apimachinery/request/types.js';
 
@@ -44,7 +45,7 @@ export function unionAuthenticator(...authenticators: readonly Authenticator[]):
         }
       }
       if (errors.length === 1) throw errors[0];
-      if (errors.length > 1) throw new AggregateError(errors, errors.map((e) => (e instanceof Error ? e.message : String(e))).join(', '));
+      if (errors.length > 1) throw new AggregateError(errors, aggregateMessage(errors));
       return undefined;
     },
   };

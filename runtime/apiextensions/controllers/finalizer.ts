@@ -1,3 +1,4 @@
+import { aggregateMessage as aggregate } from '../../apimachinery/errors/aggregate.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '../../../apis/apiextensions/v1/types.js';
 import { isConflict, isNotFound } from '../../apimachinery/errors/index.js';
 import { RateLimitingQueue, runController } from '../../client/index.js';
@@ -167,11 +168,6 @@ function sameButTerminating(a: CachedCRD, b: CachedCRD): boolean {
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/** Go's utilerrors aggregate wording: the message alone, or `[a, b]`. */
-function aggregate(errors: readonly unknown[]): string {
-  return errors.length === 1 ? messageOf(errors[0]) : `[${errors.map(messageOf).join(', ')}]`;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,3 +1,4 @@
+import { aggregateMessage } from '../../apimachinery/errors/aggregate.js';
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import type { TokenAuthenticator } from '../../apimachinery/request/authenticator.js';
 import type { UserInfo } from '../../apimachinery/request/types.js';
@@ -43,8 +44,7 @@ function goQuoteList(list: readonly string[]): string {
 
 /** utilerrors.NewAggregate's message: the one error, or all in brackets. */
 function aggregate(errors: readonly unknown[]): Error {
-  const messages = errors.map((e) => (e instanceof Error ? e.message : String(e)));
-  return new Error(messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`);
+  return new Error(aggregateMessage(errors));
 }
 
 /** hasCorrectIssuer: a compact JWS whose (unverified) `iss` is one of ours. */

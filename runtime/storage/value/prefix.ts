@@ -1,3 +1,4 @@
+import { aggregateMessage as aggregate } from '../../apimachinery/errors/aggregate.js';
 import type { TransformContext, ValueTransformer } from '../transformer.js';
 
 /**
@@ -16,11 +17,6 @@ export interface PrefixTransformer {
 /** A value no transformer could read: kube's error text, surfaced as a 500 InternalError by the store. */
 export class TransformError extends Error {
   override readonly name = 'TransformError';
-}
-
-/** Go's utilerrors.Reduce(NewAggregate(errs)) wording: the one message, or `[a, b]`. */
-function aggregate(errs: readonly Error[]): string {
-  return errs.length === 1 ? (errs[0]?.message ?? '') : `[${errs.map((e) => e.message).join(', ')}]`;
 }
 
 export class PrefixTransformers implements ValueTransformer {
