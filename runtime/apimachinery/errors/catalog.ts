@@ -82,6 +82,11 @@ export function newInvalid(gk: GroupKind, name: string, errs: readonly FieldErro
   return failure(422, 'Invalid', `${groupKindString(gk)} ${JSON.stringify(name)} is invalid: ${aggregate}`, details);
 }
 
+/** A server-side apply that would take fields other managers own (NewApplyConflict): 409 with one cause per field. */
+export function newApplyConflict(causes: StatusCause[], message: string): StatusError {
+  return failure(409, 'Conflict', message, { causes });
+}
+
 export function newBadRequest(message: string): StatusError {
   return failure(400, 'BadRequest', message);
 }
