@@ -6,6 +6,8 @@ import type { MaybePromise, ObjectCodec } from '../endpoints/handlers/scope.js';
 import type { KubeObject } from '../registry/rest.js';
 import { deepFreeze } from '../apimachinery/object.js';
 import type { CRConverter } from './conversion/converter.js';
+import { NotRegisteredError, type ObjectConvertor } from '../apimachinery/managedfields/versionconverter.js';
+import type { JSONObject } from '../apimachinery/serializer/jsonvalue.js';
 
 /**
  * The codec of one version of a custom resource (kube's safe converter behind the CRD's
@@ -47,6 +49,29 @@ export function customResourceCodec(scheme: KindScheme, version: string, convert
     fromHub: (obj) => one(obj, version, fromHubSchema),
     fromHubShared: (obj) => (Object.isFrozen(obj) ? shared.one(obj) : one(obj, version, fromHubSchema)),
     fromHubSharedList: (objs) => shared.many(objs),
+  };
+}
+
+/**
+ * Conversions between any two versions of a custom resource for its field managers (kube hands
+ * them the CRD's safe converter): the CRD's converter, then pruning by the target version's
+ * schema when it differs from the source version's.
+ */
+export function customResourceObjectConvertor(scheme: KindScheme, converter: CRConverter): ObjectConvertor {
+  return {
+    convert(obj, apiVersion) {
+      const to = scheme.versionOf(apiVersion);
+      if (to === undefined) throw new NotRegisteredError(scheme.kind, apiVersion);
+      const from = typeof obj['apiVersion'] === 'string' ? scheme.versionOf(obj['apiVersion']) : undefined;
+      if (from === to) return obj;
+      const schema = from === undefined ? scheme.resource(to).schema : pruner(scheme, to, from);
+      const out = converter.convert([obj as KubeObject], to);
+      const finish = (converted: KubeObject[]): JSONObject => {
+        const first = converted[0] as KubeObject;
+        return schema === undefined ? first : pruned(first, schema);
+      };
+      return out instanceof Promise ? out.then(finish) : finish(out);
+    },
   };
 }
 

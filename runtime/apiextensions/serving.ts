@@ -10,7 +10,7 @@ import type { APIGroupDefinition } from '../registry/types.js';
 import type { Cancellation } from '../apimachinery/request/cancellation.js';
 import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
 import type { Interface as StorageInterface } from '../storage/index.js';
-import { customResourceCodec } from './codec.js';
+import { customResourceCodec, customResourceObjectConvertor } from './codec.js';
 import { noneConverter, type CRConverter } from './conversion/converter.js';
 import type { ServiceResolver } from './conversion/service-resolver.js';
 import { webhookConverter } from './conversion/webhook.js';
@@ -64,6 +64,7 @@ export class CRDServingInfo {
     const kind = storageResource.kind;
     const converter = converterFor(crd, deps);
     const scheme = new KindScheme(group, kind);
+    const objectConvertor = customResourceObjectConvertor(scheme, converter);
     const codecs = new Map(servedVersionNames(crd).map((v) => [v, customResourceCodec(scheme, v, converter)] as const));
     // Each version its own stores (its status and scale subresources, its strategy); its strategy
     // validates, and its /scale reads the replicas of, objects converted to it.
@@ -94,6 +95,11 @@ export class CRDServingInfo {
           minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds,
           validator: deps.validator,
           codec: (_scheme, v) => codecs.get(v) ?? customResourceCodec(scheme, v, converter),
+          // kube's CRD handler: NewDefaultCRDFieldManager over the CRD's schemas and its converter.
+          fieldManagers: {
+            customResource: { preserveUnknownFields: crd.spec?.preserveUnknownFields === true },
+            objectConvertor: () => objectConvertor,
+          },
         });
         handlers.set(version, installed.handler);
       }

@@ -8,6 +8,7 @@ import type { ResourceDefinition, Verb } from '../apimachinery/definition/resour
 import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
 import { createNamedResource, createResource } from './handlers/create.js';
 import { createSubresourceScope } from './create-subresource.js';
+import { kindFieldManagers, type KindFieldManagerOptions } from './fieldmanager.js';
 import { deleteResource } from './handlers/delete.js';
 import { deleteCollection } from './handlers/deletecollection.js';
 import { getResource } from './handlers/get.js';
@@ -71,6 +72,13 @@ export interface InstallAPIGroupVersionOptions {
   readonly unknownSubresource?: 'route' | 'object';
   /** Whether objects decode as unstructured (custom resources): see RequestScope.unstructured. Default false. */
   readonly unstructured?: boolean;
+  /**
+   * How the endpoints' field managers are built: CRDs name their conversions and whether unknown
+   * fields are preserved; tests may fix the clock. Default: the scheme's conversions, wall clock.
+   */
+  readonly fieldManagers?: Pick<KindFieldManagerOptions, 'customResource' | 'now'> & {
+    readonly objectConvertor?: (scheme: KindScheme) => NonNullable<KindFieldManagerOptions['objectConvertor']>;
+  };
 }
 
 export interface InstalledAPIGroupVersion {
@@ -124,6 +132,16 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       versionKinds,
     };
     const tableConvertor = newTableConvertor(definition.printerColumns, opts.now, definition.strategy?.printerCells);
+    const fm = opts.fieldManagers;
+    const fieldManagers = kindFieldManagers({
+      group: opts.group,
+      scheme,
+      version: opts.version,
+      hasStatus: storages.status !== undefined,
+      ...(fm?.customResource !== undefined ? { customResource: fm.customResource } : {}),
+      ...(fm?.objectConvertor !== undefined ? { objectConvertor: fm.objectConvertor(scheme) } : {}),
+      ...(fm?.now !== undefined ? { now: fm.now } : {}),
+    });
     const kindScope: RequestScope = {
       ...base,
       subresource: '',
@@ -131,9 +149,10 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       restrictions: resourceEndpointRestrictions({ tableConvertor: true }),
       codec: (opts.codec ?? kindCodec)(scheme, opts.version),
       ...(opts.unstructured === true ? { unstructured: true } : { openapi: versionDef.openapi }),
+      fieldManager: fieldManagers.main,
     };
     const scopes = new Map<string, RequestScope>([['', kindScope]]);
-    if (storages.status !== undefined) scopes.set('status', { ...kindScope, subresource: 'status' });
+    if (storages.status !== undefined) scopes.set('status', { ...kindScope, subresource: 'status', fieldManager: fieldManagers.status });
     if (storages.scale !== undefined) {
       scopes.set('scale', {
         ...base,
@@ -141,6 +160,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
         tableConvertor: opts.scaleTableFromResource === true ? tableConvertor : undefined,
         restrictions: resourceEndpointRestrictions({ tableConvertor: opts.scaleTableFromResource === true }),
         codec: SCALE_CODEC,
+        fieldManager: fieldManagers.scale,
       });
     }
     const creaters = new Map<string, EndpointStorage>();

@@ -48,6 +48,11 @@ export interface RESTStrategy<T> {
    * copies everything but `status` from the stored object before these run.
    */
   readonly status?: RESTStatusStrategy<T>;
+  /**
+   * Top-level fields the main resource's update resets beyond the generic ones (status, when a
+   * status subresource exists): nobody owns them through the main resource (ResetFieldsStrategy).
+   */
+  readonly resetFields?: readonly string[];
 }
 
 export interface RESTStatusStrategy<T> {
@@ -55,4 +60,6 @@ export interface RESTStatusStrategy<T> {
   prepareForUpdate?(obj: T, old: T): void;
   validateUpdate?(obj: T, old: T): readonly FieldError[];
   warningsOnUpdate?(obj: T, old: T): readonly string[];
+  /** Top-level fields the status update resets besides `spec`, e.g. `metadata` (ResetFieldsStrategy). */
+  readonly resetFields?: readonly string[];
 }

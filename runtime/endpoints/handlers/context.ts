@@ -2,6 +2,7 @@ import type { Attributes, Operation } from '../../admission/types.js';
 import type { KubeObject, RequestContext, ValidateObjectFunc } from '../../registry/rest.js';
 import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import type { UserInfo } from '../../apimachinery/request/types.js';
+import { admitKeepingManagedFields } from './managedfields.js';
 import type { RequestScope } from './scope.js';
 
 /** The user when no authentication filter ran (in-process tests). */
@@ -47,9 +48,10 @@ export function admissionAttributes(scope: RequestScope, ctx: RequestContext, r:
   };
 }
 
-/** Runs the mutating phase on `obj` (in place). */
+/** Runs the mutating phase on `obj` (in place); managedFields it leaves invalid are put back, with a warning. */
 export async function admit(scope: RequestScope, ctx: RequestContext, r: AdmissionRequest, obj: KubeObject, old: KubeObject | undefined): Promise<void> {
-  await scope.admission.admit(admissionAttributes(scope, ctx, r, obj, old), ctx);
+  const run = (): Promise<void> => scope.admission.admit(admissionAttributes(scope, ctx, r, obj, old), ctx);
+  await (scope.fieldManager === undefined ? run() : admitKeepingManagedFields(ctx, obj, run));
 }
 
 /** The validating phase as the callback the store calls on the final object (AdmissionToValidateObjectFunc). */

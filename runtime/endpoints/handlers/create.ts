@@ -4,6 +4,7 @@ import type { NamedCreater } from '../../registry/types.js';
 import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
 import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure } from './pipeline.js';
+import { trackUpdate } from './managedfields.js';
 import { headerValue, negotiateResponse, writeObject } from './response.js';
 import type { RequestScope } from './scope.js';
 import { parseCreateOptions } from './writeoptions.js';
@@ -11,8 +12,8 @@ import { parseCreateOptions } from './writeoptions.js';
 /**
  * POST to a collection (createHandler): negotiation (406), body (413), CreateOptions (422),
  * decoding (415/400), fieldValidation, system fields wiped, namespace from the URL, defaulting
- * and schema validation (422) in the request version; then, in the hub, mutating admission and
- * the store with validating admission. 201 with the created object in the request version.
+ * and schema validation (422) in the request version; then, in the hub, managedFields (an Update
+ * by the request's manager), mutating admission and the store with validating admission. 201 with the created object in the request version.
  */
 export async function createResource(req: APIRequest, res: APIResponse, scope: RequestScope, storage: Creater): Promise<void> {
   await create(req, res, scope, undefined, (ctx, hub, validate, opts) => storage.create(ctx, hub, validate, opts));
@@ -42,7 +43,7 @@ async function create(req: APIRequest, res: APIResponse, scope: RequestScope, na
   ensureObjectNamespace(obj, ctx.namespace);
   defaultAndValidate(scope, obj);
 
-  const hub = await scope.codec.toHub(obj);
+  const hub = await trackUpdate(scope, req, undefined, await scope.codec.toHub(obj), opts.fieldManager);
   const r: AdmissionRequest = { operation: 'CREATE', name: name ?? String(hub.metadata?.name ?? ''), dryRun: opts.dryRun, options: opts.raw };
   await admit(scope, ctx, r, hub, undefined);
   const out = await store(ctx, hub, validatingAdmission(scope, ctx, r), { dryRun: opts.dryRun, fieldManager: opts.fieldManager });

@@ -1,9 +1,12 @@
 import { newInvalid, newNotFound, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
 import { patchTypeOf } from '../../apimachinery/serializer/mediatype.js';
-import type { KubeObject, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
+import type { KubeObject, RequestContext, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
 import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { admit, requestContext, type AdmissionRequest } from './context.js';
-import { applyPatchDocument, patchGoString, type PatchType } from './patchers.js';
+import { applyPatchDocument, patchGoString, type DocumentPatchType, type PatchType } from './patchers.js';
+import { APPLY_PATCH_TYPE, applyToLive, checkAppliedUID, decodeApplyPatch } from './apply.js';
+import { ensureObjectNamespace } from './create.js';
+import { trackUpdate } from './managedfields.js';
 import { applyFieldValidation, defaultAndCheckTypeMeta, defaultAndValidate, pruneUnknownFields, typedDecodeError, typedDecodeMismatch, unstructuredOfAnotherKind } from './pipeline.js';
 import { jsonUnmarshalMessage, unstructuredConverterMessage } from '../../apimachinery/schema/typeddecode.js';
 import { headerValue, negotiateResponse } from './response.js';
@@ -16,39 +19,73 @@ import { parsePatchOptions } from './writeoptions.js';
  * PATCH of one object (PatchResource): the Content-Type picks the patch type (415 for any
  * other, first of all), then negotiation, PatchOptions (422), the patch decoded once (400).
  * Inside the store's retry loop the current object is converted to the request version,
- * patched, and sent through the create pipeline from pruning on; a missing object is a 404.
+ * patched, and sent through the create pipeline from pruning on, and managedFields record the
+ * change as an Update; a missing object is a 404. An apply patch (server-side apply) merges
+ * through the field manager instead, and creates the object when it is missing.
  */
 export async function patchResource(req: APIRequest, res: APIResponse, scope: RequestScope, storage: Updater): Promise<void> {
   const patchType = patchTypeOf(headerValue(req.headers['content-type']) ?? '') as PatchType;
   if (!scope.patchTypes.includes(patchType)) throw newUnsupportedMediaType(scope.patchTypes);
   const target = negotiateResponse(req, scope);
   const body = await req.readBody();
-  const opts = parsePatchOptions(req.query, false);
+  const isApply = patchType === APPLY_PATCH_TYPE;
+  const opts = parsePatchOptions(req.query, isApply);
   const ctx = requestContext(req, res, scope);
   const name = req.info.name;
 
   const update: AdmissionRequest = { operation: 'UPDATE', name, dryRun: opts.dryRun, options: opts.raw };
   const create: AdmissionRequest = { ...update, operation: 'CREATE' };
+  const patched = patchType === APPLY_PATCH_TYPE ? await appliedObject(req, scope, name, body, opts) : documentPatched(req, scope, name, patchType, body, opts);
   const objInfo: UpdatedObjectInfo = {
     preconditions: () => undefined,
     updatedObject: async (c, old) => {
-      if (old === undefined) throw newNotFound(scope.groupResource, name);
-      const current = await scope.codec.fromHub(old);
-      const { obj: patched, strictErrors } = patchedObject(scope, patchType, body, current);
-      const unknown = pruneUnknownFields(scope, patched);
-      applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, patched, message));
-      checkName(patched, name, c.namespace);
-      defaultAndValidate(scope, patched, current, c.warn);
-      const hub = await scope.codec.toHub(patched);
-      await admit(scope, c, update, hub, old);
+      const hub = await patched(c, old);
+      await admit(scope, c, old === undefined ? create : update, hub, old);
       return hub;
     },
   };
-  await storeUpdateAndAnswer({ req, res, scope, storage, target, ctx, name, objInfo, update, create, opts });
+  await storeUpdateAndAnswer({ req, res, scope, storage, target, ctx, name, objInfo, update, create, opts, forceAllowCreate: isApply });
+}
+
+type PatchOptions = ReturnType<typeof parsePatchOptions>;
+/** The patched object in the hub version, before mutating admission; `old` is the stored object (hub), absent when there is none. */
+type Patched = (c: RequestContext, old: KubeObject | undefined) => Promise<KubeObject>;
+
+/** JSON, merge and strategic merge patches: applied to the current object in the request version; 404 when there is none. */
+function documentPatched(req: APIRequest, scope: RequestScope, name: string, patchType: DocumentPatchType, body: Buffer, opts: PatchOptions): Patched {
+  return async (c, old) => {
+    if (old === undefined) throw newNotFound(scope.groupResource, name);
+    const current = await scope.codec.fromHub(old);
+    const { obj: patched, strictErrors } = patchedObject(scope, patchType, body, current);
+    const unknown = pruneUnknownFields(scope, patched);
+    applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, patched, message));
+    checkName(patched, name, c.namespace);
+    defaultAndValidate(scope, patched, current, c.warn);
+    return trackUpdate(scope, req, old, await scope.codec.toHub(patched), opts.fieldManager);
+  };
+}
+
+/**
+ * Apply patches (the applyPatcher): the configuration is merged into the stored object, or into
+ * an empty one when there is none (then the operation is a create, and a uid in the
+ * configuration is a 409); the result keeps the request's namespace and name, and is defaulted
+ * and validated in the request version as any other write.
+ */
+async function appliedObject(req: APIRequest, scope: RequestScope, name: string, body: Buffer, opts: PatchOptions): Promise<Patched> {
+  const patch = await decodeApplyPatch(body, req.signal);
+  return async (c, old) => {
+    const merged = await applyToLive(scope, c, old, patch, { fieldManager: opts.fieldManager, force: opts.force ?? false, fieldValidation: opts.fieldValidation });
+    checkAppliedUID(scope, name, merged, old === undefined);
+    ensureObjectNamespace(merged, c.namespace);
+    checkName(merged, name, c.namespace);
+    const applied = await scope.codec.fromHub(merged);
+    defaultAndValidate(scope, applied, old === undefined ? undefined : await scope.codec.fromHub(old), c.warn);
+    return scope.codec.toHub(applied);
+  };
 }
 
 /** The patch applied to the current object in the request version; its type meta must stay the URL's. */
-function patchedObject(scope: RequestScope, type: PatchType, patch: Buffer, current: KubeObject): { obj: KubeObject; strictErrors: readonly string[] } {
+function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buffer, current: KubeObject): { obj: KubeObject; strictErrors: readonly string[] } {
   const schema = scope.codec.scheme !== undefined ? scope.definition.schema : undefined;
   const { value, strictErrors } = applyPatchDocument(type, current as Record<string, unknown>, patch, schema);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -107,7 +144,7 @@ function patchedToAnotherVersion(scope: RequestScope, apiVersion: string, kind: 
  * Strict decoding errors of a patch are a 422 on the `patch` field (with no kind), showing the
  * patched object (JSON and merge patches) or the patch as Go prints a map (strategic merge).
  */
-function patchFailure(type: PatchType, patch: Buffer, patched: KubeObject, message: string): StatusError {
+function patchFailure(type: DocumentPatchType, patch: Buffer, patched: KubeObject, message: string): StatusError {
   return invalidPatch(type === 'application/strategic-merge-patch+json' ? patchGoString(patch) : JSON.stringify(patched), message);
 }
 

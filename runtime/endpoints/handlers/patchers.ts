@@ -4,13 +4,14 @@ import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch } from '../..
 import type { JSONObject } from '../../apimachinery/serializer/jsonvalue.js';
 import { goFormat } from '../table/gofmt.js';
 
-/** The non-apply patch types (server-side apply is not served yet). */
-export type PatchType = 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json';
+/** The patch types applied to the current object as documents (server-side apply merges through the field manager). */
+export type DocumentPatchType = 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json';
+export type PatchType = DocumentPatchType | 'application/apply-patch+yaml';
 
-/** kube's order in the 415 it answers for other Content-Types. */
-export const PATCH_TYPES: readonly PatchType[] = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
-/** Without strategic merge patch: CRDs, and groups not defined in apis/. */
-export const PATCH_TYPES_WITHOUT_STRATEGIC: readonly PatchType[] = ['application/json-patch+json', 'application/merge-patch+json'];
+/** kube's order in the 415 it answers for other Content-Types (and of the OpenAPI `consumes`). */
+export const PATCH_TYPES: readonly PatchType[] = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+/** Without strategic merge patch: CRDs, and groups not defined in apis/ (kube's CRD handler's order). */
+export const PATCH_TYPES_WITHOUT_STRATEGIC: readonly PatchType[] = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
 
 export interface PatchedDocument {
   readonly value: unknown;
@@ -23,7 +24,7 @@ export interface PatchedDocument {
  * libraries throw kube's StatusErrors (400 undecodable patch, 413 too many operations, 422 an
  * operation that fails); anything else they throw is a 422 as kube's generic patch failure.
  */
-export function applyPatchDocument(type: PatchType, current: JSONObject, patch: Buffer, schema: JSONSchemaProps | undefined): PatchedDocument {
+export function applyPatchDocument(type: DocumentPatchType, current: JSONObject, patch: Buffer, schema: JSONSchemaProps | undefined): PatchedDocument {
   try {
     switch (type) {
       case 'application/json-patch+json':

@@ -1,4 +1,5 @@
 import type { GroupKind, GroupResource } from '../../apimachinery/errors/index.js';
+import type { FieldManager } from '../../apimachinery/managedfields/fieldmanager.js';
 import { ConversionCache, type KindScheme } from '../../apimachinery/scheme/scheme.js';
 import type { SchemaValidator } from '../../apimachinery/validation/schema-validator.js';
 import type { AdmissionChain } from '../../admission/types.js';
@@ -59,6 +60,11 @@ export interface RequestScope {
    * apis/): a body's JSON types are checked against the kind's definition as Go's decoder would.
    */
   readonly openapi?: OpenAPIComponentsDocument;
+  /**
+   * Tracks managedFields of writes through this endpoint and serves apply patches (the
+   * RequestScope's FieldManager); unset for endpoints whose objects have none (named creates).
+   */
+  readonly fieldManager?: FieldManager;
 }
 
 /** A value, or its promise where producing it waits for I/O (a conversion webhook). */

@@ -4,6 +4,7 @@ import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
 import { ensureObjectNamespace } from './create.js';
 import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure, validationReadsOld } from './pipeline.js';
+import { trackUpdate } from './managedfields.js';
 import { headerValue, negotiateResponse, writeObject, type ResponseTarget } from './response.js';
 import type { RequestScope } from './scope.js';
 import { parseUpdateOptions } from './writeoptions.js';
@@ -11,8 +12,8 @@ import { parseUpdateOptions } from './writeoptions.js';
 /**
  * PUT of one object (UpdateResource): the create pipeline plus the name check against the URL;
  * the body's uid/resourceVersion are the preconditions; defaulting, validation (with the
- * current object for CEL transition rules) and mutating admission run inside the store's retry
- * loop on a copy (CREATE when the object is absent and the store may create it).
+ * current object for CEL transition rules), managedFields and mutating admission run inside the
+ * store's retry loop on a copy (CREATE when the object is absent and the store may create it).
  * 200, or 201 when the update created the object.
  */
 export async function updateResource(req: APIRequest, res: APIResponse, scope: RequestScope, storage: Updater): Promise<void> {
@@ -35,7 +36,7 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
       // Validated here, where the current object is known: transition rules compare with it.
       const next = structuredClone(obj);
       defaultAndValidate(scope, next, old !== undefined && validationReadsOld(scope) ? await scope.codec.fromHub(old) : undefined, c.warn);
-      const hub = await scope.codec.toHub(next);
+      const hub = await trackUpdate(scope, req, old, await scope.codec.toHub(next), opts.fieldManager);
       await admit(scope, c, old === undefined ? create : update, hub, old);
       return hub;
     },
@@ -59,13 +60,15 @@ export async function storeUpdateAndAnswer(u: {
   readonly update: AdmissionRequest;
   readonly create: AdmissionRequest;
   readonly opts: { readonly dryRun: boolean; readonly fieldManager: string };
+  /** Apply patches create a missing object whatever the strategy says. Default false. */
+  readonly forceAllowCreate?: boolean;
 }): Promise<void> {
   const { object, created } = await u.storage.update(
     u.ctx,
     u.name,
     u.objInfo,
     { create: validatingAdmission(u.scope, u.ctx, u.create), update: validatingAdmission(u.scope, u.ctx, u.update) },
-    { dryRun: u.opts.dryRun, fieldManager: u.opts.fieldManager, forceAllowCreate: false },
+    { dryRun: u.opts.dryRun, fieldManager: u.opts.fieldManager, forceAllowCreate: u.forceAllowCreate ?? false },
   );
   writeObject(u.req, u.res, u.scope, u.target, created ? 201 : 200, await u.scope.codec.fromHub(object));
 }

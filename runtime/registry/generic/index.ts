@@ -8,3 +8,4 @@ export { generateName, cryptoRandomInt, type RandomIntFunc } from './names.js';
 export { HubWatcher } from './watch.js';
 export { formatTime } from './context.js';
 export { checkDeletePreconditions } from './delete.js';
+export { resetFieldNames } from './resetfields.js';
