@@ -1,6 +1,7 @@
 import { Scope as MethodScope, type SourceFileStructure, StructureKind } from 'ts-morph';
 import { groupVersionAccessor, lowerFirst, upperFirst } from '../model/names.js';
 import type { ApiModel, GroupModel, KindModel, VersionModel } from '../model/types.js';
+import { applyConfigurationName } from './applyconfig-types.js';
 import { exportConst } from '../print/typescript.js';
 import type { OutputFile } from './output.js';
 import { paths } from './paths.js';
@@ -39,7 +40,7 @@ export const names = {
   accessor: (k: KindModel) => lowerFirst(k.plural.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())),
 };
 
-/** The capability interfaces a resource's client extends, derived from its verbs and subresources. */
+/** The capability interfaces a resource's client extends, derived from its verbs and subresources (T the object, A its apply configuration). */
 export function capabilities(k: KindModel): string[] {
   const has = (verb: string): boolean => (k.verbs as readonly string[]).includes(verb);
   const caps: string[] = [];
@@ -48,11 +49,11 @@ export function capabilities(k: KindModel): string[] {
   if (has('deletecollection')) caps.push('CollectionDeleter');
   if (has('get')) caps.push('Getter<T>');
   if (has('list')) caps.push('Lister<T>');
-  if (has('patch')) caps.push('Patcher<T>');
+  if (has('patch')) caps.push('Patcher<T, A>');
   if (has('update')) caps.push('Updater<T>');
   if (has('watch')) caps.push('Watcher<T>');
   if (k.subresources.status && has('update')) caps.push('StatusUpdater<T>');
-  if (k.subresources.status && has('patch')) caps.push('StatusPatcher<T>');
+  if (k.subresources.status && has('patch')) caps.push('StatusPatcher<T, A>');
   if (k.subresources.scale !== undefined) caps.push('Scaler');
   return caps;
 }
@@ -64,8 +65,9 @@ function kindClient(g: GroupModel, v: VersionModel, k: KindModel): SourceFileStr
   imports.add(paths.runtimeClient, 'ResourceClient');
   imports.add(paths.runtimeClient, 'RESTClient', { typeOnly: true });
   imports.add(paths.runtimeClient, 'ResourceDescriptor', { typeOnly: true });
+  const applyConfiguration = imports.add(paths.applyConfiguration(g, v, k), applyConfigurationName(k.kind), { typeOnly: true });
   const caps = capabilities(k);
-  for (const cap of caps) imports.add(paths.runtimeClient, cap.replace('<T>', ''), { typeOnly: true });
+  for (const cap of caps) imports.add(paths.runtimeClient, cap.replace(/<.*>$/, ''), { typeOnly: true });
   const namespaced = k.scope === 'Namespaced';
   const apiVersion = g.name === '' ? v.name : `${g.name}/${v.name}`;
   return {
@@ -83,7 +85,7 @@ function kindClient(g: GroupModel, v: VersionModel, k: KindModel): SourceFileStr
         isExported: true,
         name: names.clientInterface(k),
         docs: [`Typed client of ${k.plural}: the verbs the server serves for ${apiVersion} ${k.kind}.`],
-        extends: caps.map((c) => c.replace('<T>', `<${type}>`)),
+        extends: caps.map((c) => c.replace('<T>', `<${type}>`).replace('<T, A>', `<${type}, ${applyConfiguration}>`)),
       },
       {
         kind: StructureKind.Function,
@@ -97,7 +99,7 @@ function kindClient(g: GroupModel, v: VersionModel, k: KindModel): SourceFileStr
             ]
           : [{ name: 'rest', type: 'RESTClient' }],
         returnType: names.clientInterface(k),
-        statements: [`return new ResourceClient<${type}>(rest, ${names.resourceConst(k)}, ${namespaced ? 'namespace' : 'undefined'});`],
+        statements: [`return new ResourceClient<${type}, ${applyConfiguration}>(rest, ${names.resourceConst(k)}, ${namespaced ? 'namespace' : 'undefined'});`],
       },
     ],
   };

@@ -1,5 +1,6 @@
 import { type SourceFileStructure, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { ApiModel } from '../model/types.js';
+import { emitApplyConfigurations } from './applyconfigurations.js';
 import { emitClientsets } from './clientset.js';
 import { emitCRDs } from './crd.js';
 import { emitFakeClientset } from './fake.js';
@@ -19,6 +20,7 @@ export function emitAll(model: ApiModel): OutputFile[] {
     ...emitOpenAPI(model),
     ...emitCRDs(model),
     ...emitRegistries(model),
+    ...emitApplyConfigurations(model),
     ...emitClientsets(model),
     ...emitFakeClientset(model),
     ...emitListersAndInformers(model),

@@ -21,6 +21,11 @@ export const paths = {
   crd: (g: GroupModel, k: KindModel) => `${GENERATED}/crds/${g.name}_${k.plural}.yaml`,
   registry: (g: GroupModel) => `${GENERATED}/registry/${g.clientName}.ts`,
   client: (g: GroupModel, v: VersionModel, k: KindModel) => `${GENERATED}/clientset/${g.clientName}/${v.name}/${k.kind.toLowerCase()}.ts`,
+  applyConfiguration: (g: GroupModel, v: VersionModel, k: KindModel) => `${GENERATED}/applyconfigurations/${g.clientName}/${v.name}/${k.kind.toLowerCase()}.ts`,
+  /** The structural schema extract<Kind> reads, for kinds imported from CRDs (source kinds use their schemas/ file). */
+  applyConfigurationSchema: (g: GroupModel, v: VersionModel, k: KindModel) => `${GENERATED}/applyconfigurations/${g.clientName}/${v.name}/${k.kind.toLowerCase()}.schema.json`,
+  applyConfigurationTypes: (g: GroupModel, v: VersionModel) => `${GENERATED}/applyconfigurations/${g.clientName}/${v.name}/types.ts`,
+  applyConfigurationIndex: (g: GroupModel, v: VersionModel) => `${GENERATED}/applyconfigurations/${g.clientName}/${v.name}/index.ts`,
   groupClient: (g: GroupModel, v: VersionModel) => `${GENERATED}/clientset/${g.clientName}/${v.name}/index.ts`,
   clientset: () => `${GENERATED}/clientset/index.ts`,
   lister: (g: GroupModel, v: VersionModel, k: KindModel) => `${GENERATED}/listers/${g.clientName}/${v.name}/${k.kind.toLowerCase()}.ts`,

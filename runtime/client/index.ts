@@ -93,3 +93,13 @@ export {
 export type { StatusReason, FailureStatus } from '../apimachinery/errors/index.js';
 export * as labels from '../apimachinery/labels/index.js';
 export * as fields from '../apimachinery/fields/index.js';
+// Server-side apply: the meta/v1 apply configurations generated ones embed, and extract<Kind>'s engine.
+export type {
+  ObjectMetaApplyConfiguration,
+  RootObjectMetaApplyConfiguration,
+  OwnerReferenceApplyConfiguration,
+  LabelSelectorApplyConfiguration,
+  LabelSelectorRequirementApplyConfiguration,
+  ConditionApplyConfiguration,
+} from './applyconfigurations.js';
+export { extractApplyConfiguration, type ExtractTarget } from './extract.js';

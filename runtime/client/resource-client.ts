@@ -1,6 +1,7 @@
 import type { Scale } from '../../apis/autoscaling/v1/types.js';
 import type {
   ApplyConfiguration,
+  ApplyConfigurationBase,
   ApplyOptions,
   CreateOptions,
   DeleteOptions,
@@ -35,8 +36,8 @@ export function resourcePath(r: ResourceDescriptor, namespace: string | undefine
  * HTTP as kube-apiserver routes them. Generated code narrows its type to the
  * verbs the resource serves; this class is tested once for all of them.
  */
-export class ResourceClient<T extends { metadata?: { name?: string; namespace?: string } }>
-  implements Getter<T>, Lister<T>, Watcher<T>, Creater<T>, Updater<T>, Patcher<T>, Deleter, CollectionDeleter, StatusUpdater<T>, StatusPatcher<T>, Scaler
+export class ResourceClient<T extends { metadata?: { name?: string; namespace?: string } }, A extends ApplyConfigurationBase = ApplyConfiguration<T>>
+  implements Getter<T>, Lister<T>, Watcher<T>, Creater<T>, Updater<T>, Patcher<T, A>, Deleter, CollectionDeleter, StatusUpdater<T>, StatusPatcher<T, A>, Scaler
 {
   constructor(
     private readonly rest: RESTClient,
@@ -77,11 +78,11 @@ export class ResourceClient<T extends { metadata?: { name?: string; namespace?: 
     return this.patchAt(this.itemPath(name, 'status'), type, body, options);
   }
 
-  apply(config: ApplyConfiguration<T>, options: ApplyOptions): Promise<T> {
+  apply(config: A, options: ApplyOptions): Promise<T> {
     return this.patchAt(this.itemPath(config.metadata.name), 'application/apply-patch+yaml', config, options);
   }
 
-  applyStatus(config: ApplyConfiguration<T>, options: ApplyOptions): Promise<T> {
+  applyStatus(config: A, options: ApplyOptions): Promise<T> {
     return this.patchAt(this.itemPath(config.metadata.name, 'status'), 'application/apply-patch+yaml', config, options);
   }
 

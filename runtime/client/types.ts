@@ -69,6 +69,13 @@ export type ApplyConfiguration<T> = DeepPartial<T> & {
   readonly metadata: { readonly name: string; readonly namespace?: string } & Record<string, unknown>;
 };
 
+/** What every apply configuration has: the object's identity (generated ones are typed per kind). */
+export interface ApplyConfigurationBase {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string };
+}
+
 export type DeepPartial<T> = T extends readonly (infer E)[] ? readonly DeepPartial<E>[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 /** What listers and informer handlers hand out: cached objects are shared and frozen. */

@@ -1,5 +1,5 @@
 import type { Scale } from '../../apis/autoscaling/v1/types.js';
-import type { ApplyConfiguration, ApplyOptions, CreateOptions, DeleteOptions, GetOptions, List, ListOptions, PatchOptions, PatchType, UpdateOptions, Watch } from './types.js';
+import type { ApplyConfiguration, ApplyConfigurationBase, ApplyOptions, CreateOptions, DeleteOptions, GetOptions, List, ListOptions, PatchOptions, PatchType, UpdateOptions, Watch } from './types.js';
 
 /**
  * Capability interfaces, one per verb. A generated client interface is the
@@ -27,11 +27,15 @@ export interface Updater<T> {
   update(obj: T, options?: UpdateOptions): Promise<T>;
 }
 
-export interface Patcher<T> {
+/**
+ * `A` is the kind's apply configuration (generated/applyconfigurations); it
+ * defaults to a deep partial of the object for hand-declared resources.
+ */
+export interface Patcher<T, A extends ApplyConfigurationBase = ApplyConfiguration<T>> {
   /** `body` is the patch document: an array for JSON patch, an object otherwise. */
   patch(name: string, type: PatchType, body: unknown, options?: PatchOptions): Promise<T>;
   /** Server-side apply of a partial object (works against any Kubernetes API server). */
-  apply(config: ApplyConfiguration<T>, options: ApplyOptions): Promise<T>;
+  apply(config: A, options: ApplyOptions): Promise<T>;
 }
 
 export interface Deleter {
@@ -46,9 +50,9 @@ export interface StatusUpdater<T> {
   updateStatus(obj: T, options?: UpdateOptions): Promise<T>;
 }
 
-export interface StatusPatcher<T> {
+export interface StatusPatcher<T, A extends ApplyConfigurationBase = ApplyConfiguration<T>> {
   patchStatus(name: string, type: PatchType, body: unknown, options?: PatchOptions): Promise<T>;
-  applyStatus(config: ApplyConfiguration<T>, options: ApplyOptions): Promise<T>;
+  applyStatus(config: A, options: ApplyOptions): Promise<T>;
 }
 
 export interface Scaler {

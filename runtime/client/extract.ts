@@ -1,0 +1,36 @@
+import type { JSONSchemaProps } from '../../apis/apiextensions/v1/schema.js';
+import { extract } from '../apimachinery/managedfields/extract.js';
+import { newTypeConverter, type TypeConverter } from '../apimachinery/managedfields/typeconverter.js';
+import type { JSONObject } from '../apimachinery/serializer/jsonvalue.js';
+
+/** The kind an extraction reads: its apiVersion, kind and structural schema (the generated one). */
+export interface ExtractTarget {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly schema: JSONSchemaProps;
+}
+
+// One type converter per generated schema: building the SMD schema walks the whole JSON schema.
+const converters = new WeakMap<JSONSchemaProps, TypeConverter>();
+
+function typeConverterOf(t: ExtractTarget): TypeConverter {
+  let tc = converters.get(t.schema);
+  if (tc === undefined) {
+    tc = newTypeConverter([{ apiVersion: t.apiVersion, kind: t.kind, schema: t.schema }], { preserveUnknownFields: false });
+    converters.set(t.schema, tc);
+  }
+  return tc;
+}
+
+/**
+ * client-go's Extract<Kind>: the fields `fieldManager` owns in `obj` through
+ * its Apply entry for `subresource` ('' for the main resource), as an apply
+ * configuration with the object's apiVersion, kind, name and namespace, by
+ * the same managedFields and merge code the server runs. An object the
+ * manager never applied yields just those identifying fields. Generated
+ * `extract<Kind>` functions call this with their kind's schema; `obj` is
+ * not modified.
+ */
+export function extractApplyConfiguration<A>(obj: object, target: ExtractTarget, fieldManager: string, subresource: string): A {
+  return extract(obj as JSONObject, fieldManager, typeConverterOf(target), subresource) as A;
+}
