@@ -1,4 +1,5 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import { goType } from '../patch/strategic/gosort.js';
 import { objectMetaSchema } from '../schema/objectmeta.js';
 import type { JSONObject } from '../serializer/jsonvalue.js';
 import { isJSONObject } from '../serializer/jsonvalue.js';
@@ -112,15 +113,5 @@ function objectMetaAtom(preserve: boolean): Atom {
 function valueToObject(v: TypedValue): JSONObject {
   const value = v.value;
   if (isJSONObject(value)) return value;
-  throw new Error(`failed to convert value to unstructured for type ${goTypeName(value)}`);
-}
-
-/** The Go type an unstructured value has, as `%T` prints it. */
-function goTypeName(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (Array.isArray(v)) return '[]interface {}';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
-  return typeof v;
+  throw new Error(`failed to convert value to unstructured for type ${goType(value)}`);
 }
