@@ -8,9 +8,9 @@ import type { TypeConverter } from '../../runtime/apimachinery/managedfields/typ
 import { deducedTypeConverter, NoCorrespondingTypeError, newTypeConverter } from '../../runtime/apimachinery/managedfields/typeconverter.js';
 import { decodeYAML } from '../../runtime/apimachinery/serializer/yaml.js';
 import type { JSONObject } from '../../runtime/apimachinery/serializer/jsonvalue.js';
-import { swaggerKinds } from './testdata/swagger-kinds.js';
+import { swaggerTypeConverter } from './testdata/swagger-kinds.js';
 
-export const testTypeConverter = newTypeConverter(swaggerKinds('swagger.json', 'swagger-deployments-v1beta1.json'), { preserveUnknownFields: false });
+const testTypeConverter = swaggerTypeConverter();
 
 const deployment = (apiVersion: string): string => `
 apiVersion: ${apiVersion}

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
-import type { GVKSchema } from '../../../runtime/apimachinery/managedfields/typeconverter.js';
+import type { GVKSchema, TypeConverter } from '../../../runtime/apimachinery/managedfields/typeconverter.js';
+import { newTypeConverter } from '../../../runtime/apimachinery/managedfields/typeconverter.js';
 import { resolveOpenAPISchema } from '../../../runtime/apimachinery/schema/resolve.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -36,4 +37,12 @@ export function swaggerKinds(...files: string[]): GVKSchema[] {
     }
   }
   return kinds;
+}
+
+let testTypeConverter: TypeConverter | undefined;
+
+/** kube's testTypeConverter: the kinds of its test swagger.json (with the v1beta1 Deployments), unknown fields refused. */
+export function swaggerTypeConverter(): TypeConverter {
+  testTypeConverter ??= newTypeConverter(swaggerKinds('swagger.json', 'swagger-deployments-v1beta1.json'), { preserveUnknownFields: false });
+  return testTypeConverter;
 }
