@@ -5,6 +5,7 @@ import { isJSONObject, ownField } from '../serializer/jsonvalue.js';
 import type { Managed, Manager } from './manager.js';
 import type { TypeConverter } from './typeconverter.js';
 import type { ObjectConvertor } from './versionconverter.js';
+import type { ObjectDefaulter } from './structuredmerge.js';
 import { newCRDStructuredMergeManager, newStructuredMergeManager } from './structuredmerge.js';
 import { decodeManagedFields, encodeObjectManagedFields, newEmptyManaged, removeObjectManagedFields } from './managedfields.js';
 import { newConflictError } from './conflict.js';
@@ -77,7 +78,7 @@ export class FieldManager {
       if (err instanceof Conflicts) throw newConflictError(err);
       throw err;
     }
-    return encodeObjectManagedFields(result.object, result.managed);
+    return encodeObjectManagedFields(result.object ?? removeObjectManagedFields(liveObj), result.managed);
   }
 }
 
@@ -94,6 +95,8 @@ export interface FieldManagerOptions {
   readonly subresource: string;
   /** Fields the strategy resets, per version: nobody owns them through this endpoint. */
   readonly resetFields?: ReadonlyMap<APIVersion, FieldSet>;
+  /** Fills defaults into what an apply merged, as the request's decoder would have (runtime.ObjectDefaulter). */
+  readonly objectDefaulter?: ObjectDefaulter;
   /** The clock managedFields times are taken from (default: the wall clock). */
   readonly now?: () => Date;
   readonly maxUpdateManagers?: number;
@@ -101,7 +104,7 @@ export interface FieldManagerOptions {
 
 /** A FieldManager for a built-in kind: the structured merge manager wrapped in kube's default layers. */
 export function newDefaultFieldManager(o: FieldManagerOptions): FieldManager {
-  const f = newStructuredMergeManager(o.typeConverter, o.objectConverter, o.apiVersion, o.hubApiVersion, o.resetFields);
+  const f = newStructuredMergeManager(o.typeConverter, o.objectConverter, o.apiVersion, o.hubApiVersion, o.resetFields, o.objectDefaulter);
   return wrapDefaultLayers(f, o);
 }
 
@@ -110,7 +113,7 @@ export function newDefaultFieldManager(o: FieldManagerOptions): FieldManager {
  * schema preserves unknown fields, and a CRD without schema merges deduced types.
  */
 export function newDefaultCRDFieldManager(o: FieldManagerOptions & { readonly preserveUnknownFields: boolean }): FieldManager {
-  const f = newCRDStructuredMergeManager(o.typeConverter, o.objectConverter, o.apiVersion, o.hubApiVersion, o.resetFields);
+  const f = newCRDStructuredMergeManager(o.typeConverter, o.objectConverter, o.apiVersion, o.hubApiVersion, o.resetFields, o.objectDefaulter);
   return wrapDefaultLayers(f, o);
 }
 

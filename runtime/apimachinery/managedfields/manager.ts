@@ -18,11 +18,21 @@ export interface ManagerResult {
 }
 
 /**
+ * The result of an apply. `object` is null when the merge changed nothing (SMD's no-op apply):
+ * the layer that stamps times (managedfieldsupdater) turns it back into the live object, so
+ * layers above it and FieldManager always see an object.
+ */
+export interface ManagerApplyResult {
+  readonly object: JSONObject | null;
+  readonly managed: Managed;
+}
+
+/**
  * One layer of the field manager chain (internal.Manager). Layers never mutate `liveObj`,
  * `newObj`/`appliedObj` or `managed`: they return new values. The object returned has no
  * managedFields; they travel separately as `managed` until FieldManager encodes them.
  */
 export interface Manager {
   update(liveObj: JSONObject, newObj: JSONObject, managed: Managed, manager: string): Promise<ManagerResult>;
-  apply(liveObj: JSONObject, appliedObj: JSONObject, managed: Managed, fieldManager: string, force: boolean): Promise<ManagerResult>;
+  apply(liveObj: JSONObject, appliedObj: JSONObject, managed: Managed, fieldManager: string, force: boolean): Promise<ManagerApplyResult>;
 }
