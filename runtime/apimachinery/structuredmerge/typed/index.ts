@@ -5,3 +5,4 @@ export { DEDUCED_SCHEMA_YAML, deducedParseableType, ParseableType, Parser } from
 export { TypedValue } from './typed.js';
 export type { ExtractItemsOptions } from './typed.js';
 export type { ValidationOptions } from './validate.js';
+export { reconcileFieldSetWithSchema } from './reconcile-schema.js';
