@@ -15,16 +15,28 @@ export const associativeListCandidateFieldNames: readonly string[] = ['key', 'id
 /** SetFromValue. */
 export function setFromValue(v: Value): Set {
   const s = new Set();
-  const work: Array<[Value, Path]> = [[v, []]];
+  // Paths are built only at leaves, from links to the parent step: a level costs no copy of the path above it.
+  const work: Array<[Value, PathLink | undefined]> = [[v, undefined]];
   for (let item = work.pop(); item !== undefined; item = work.pop()) {
-    const [value, path] = item;
+    const [value, link] = item;
     if (Array.isArray(value)) {
-      value.forEach((x: Value, i) => work.push([x, [...path, guessBestListPathElement(i, x)]]));
+      value.forEach((x: Value, i) => work.push([x, { pe: guessBestListPathElement(i, x), parent: link }]));
     } else if (typeof value === 'object' && value !== null) {
-      for (const [k, x] of Object.entries(value)) work.push([x, [...path, { fieldName: k }]]);
-    } else if (path.length > 0) s.insert(path);
+      for (const [k, x] of Object.entries(value)) work.push([x, { pe: { fieldName: k }, parent: link }]);
+    } else if (link !== undefined) s.insert(linkPath(link));
   }
   return s;
+}
+
+interface PathLink {
+  readonly pe: PathElement;
+  readonly parent: PathLink | undefined;
+}
+
+function linkPath(link: PathLink): Path {
+  const out: PathElement[] = [];
+  for (let l: PathLink | undefined = link; l !== undefined; l = l.parent) out.push(l.pe);
+  return out.reverse();
 }
 
 /** GuessBestListPathElement. */

@@ -11,7 +11,8 @@ import { goJSONString } from '../value/json.js';
 import { comparePathElements, type PathElement } from './element.js';
 import { PathElementSet } from './pathelementset.js';
 import { deserializePathElement, errUnknownPathElementType, serializePathElement } from './serialize-pe.js';
-import type { Set, SetNode, SetNodeMap } from './set.js';
+import type { Set, SetNode } from './set.js';
+import type { MakeSet } from './set-walk.js';
 
 /** One entry of a level in output order: a member, a parent, or both. */
 interface Entry {
@@ -87,17 +88,14 @@ interface Pending {
   readonly pe: PathElement | undefined;
 }
 
-type MakeSet = (members: PathElementSet, children: SetNodeMap) => Set;
-type MakeNodes = (sorted: SetNode[]) => SetNodeMap;
-
 /**
  * FromJSON of a decoded fieldsV1 object. Keys of an unknown kind are
  * dropped; a level holding no known keys is a member; `null` reads as an
  * empty level. Throws on a value that is neither an object nor null, on a
  * malformed key, and past MAX_NESTING_DEPTH levels (jsoniter's limit).
  */
-export function readFieldsV1(v: unknown, makeSet: MakeSet, makeNodes: MakeNodes): Set {
-  if (v === null) return makeSet(new PathElementSet(), makeNodes([]));
+export function readFieldsV1(v: unknown, makeSet: MakeSet): Set {
+  if (v === null) return makeSet(new PathElementSet(), []);
   const rootObj = levelObject(v);
   const root: Pending = { obj: rootObj, depth: 1, members: [], children: [], isMember: false, parent: undefined, pe: undefined };
   // Post-order: a level is finished (and attached to its parent) after all its children.
@@ -118,8 +116,8 @@ export function readFieldsV1(v: unknown, makeSet: MakeSet, makeNodes: MakeNodes)
       work.push({ obj: childObj, depth: p.depth + 1, members: [], children: [], isMember: false, parent: p, pe });
     }
   }
-  for (let i = order.length - 1; i > 0; i--) finish(order[i]!, makeSet, makeNodes);
-  return makeSet(sortedMembers(root.members), makeNodes(sortedNodes(root.children)));
+  for (let i = order.length - 1; i > 0; i--) finish(order[i]!, makeSet);
+  return makeSet(sortedMembers(root.members), sortedNodes(root.children));
 }
 
 function levelObject(v: unknown): Record<string, unknown> {
@@ -143,13 +141,13 @@ function parseKey(key: string): PathElement | undefined {
 }
 
 /** Attaches a finished child level to its parent: as a member when it has no children, else as a subset. */
-function finish(p: Pending, makeSet: MakeSet, makeNodes: MakeNodes): void {
+function finish(p: Pending, makeSet: MakeSet): void {
   const parent = p.parent;
   const pe = p.pe;
   if (parent === undefined || pe === undefined) return;
   const hasChildren = p.members.length > 0 || p.children.length > 0;
   if (p.isMember || !hasChildren) parent.members.push(pe);
-  if (hasChildren) parent.children.push({ pathElement: pe, set: makeSet(sortedMembers(p.members), makeNodes(sortedNodes(p.children))) });
+  if (hasChildren) parent.children.push({ pathElement: pe, set: makeSet(sortedMembers(p.members), sortedNodes(p.children)) });
 }
 
 /**

@@ -6,12 +6,13 @@
  * inputs (as SMD's do), so a set is not modified after it has been combined
  * with another unless it was copied.
  */
-import { comparePathElements, pathElementEquals, type PathElement } from './element.js';
+import { comparePathElements, type PathElement } from './element.js';
 import type { SetMatcher } from './matcher.js';
 import { pathString, type Path } from './path.js';
 import { PathElementSet, searchSorted } from './pathelementset.js';
 import { findField, type SchemaLike } from './schemalike.js';
 import { readFieldsV1, writeFieldsV1, writeFieldsV1JSON } from './serialize.js';
+import { combine, countMembers, filterMatches, isEmpty, mapTopDown, setsEqual, walkPaths, type BinaryRules, type Level, type MakeSet } from './set-walk.js';
 
 /** One child of a SetNodeMap: a path element and the subset below it. */
 export interface SetNode {
@@ -20,6 +21,26 @@ export interface SetNode {
 }
 
 const nodeElement = (n: SetNode): PathElement => n.pathElement;
+
+const makeSet: MakeSet = (members, children) => Set.of(members, new SetNodeMap(children));
+
+const UNION: BinaryRules = { members: (a, b) => a.union(b), onlyA: () => true, keepOnlyB: true, both: () => true, dropEmpty: false };
+const INTERSECTION: BinaryRules = { members: (a, b) => a.intersection(b), onlyA: () => false, keepOnlyB: false, both: () => true, dropEmpty: true };
+const DIFFERENCE: BinaryRules = { members: (a, b) => a.difference(b), onlyA: () => true, keepOnlyB: false, both: () => true, dropEmpty: true };
+/** A member of b removes a's child of that name whole. */
+const RECURSIVE_DIFFERENCE: BinaryRules = {
+  members: (a, b) => a.difference(b),
+  onlyA: (pe, b) => !b.members.has(pe),
+  keepOnlyB: false,
+  both: (pe, b) => !b.members.has(pe),
+  dropEmpty: true,
+};
+
+/** The children of a level as top-down tasks that keep their subsets. */
+const childTasks = (s: Set): Array<[PathElement, Set]> => s.children.members.map((n) => [n.pathElement, n.set]);
+
+/** A set with the given children and no members of its own (to run SetNodeMap operations as Set ones). */
+const parentOf = (children: SetNodeMap): Set => Set.of(new PathElementSet(), children);
 
 export class Set {
   readonly members: PathElementSet;
@@ -42,11 +63,12 @@ export class Set {
 
   /** FromJSON of a decoded fieldsV1 object; throws on malformed input, as SMD's reader fails. */
   static fromFieldsV1(v: unknown): Set {
-    return readFieldsV1(v, Set.of, (nodes) => new SetNodeMap(nodes));
+    return readFieldsV1(v, makeSet);
   }
 
+  /** A copy of the whole tree (path elements are immutable and shared). */
   copy(): Set {
-    return Set.of(this.members.copy(), this.children.copy());
+    return mapTopDown(this as Set, (s) => ({ members: s.members.copy(), children: childTasks(s) }), makeSet);
   }
 
   /** Insert: parents of `p` do not become members; the empty path (the whole object) is not tracked. */
@@ -69,74 +91,68 @@ export class Set {
   }
 
   union(s2: Set): Set {
-    return Set.of(this.members.union(s2.members), this.children.union(s2.children));
+    return combine(this, s2, UNION, makeSet);
   }
 
   /** Leaf elements in both. */
   intersection(s2: Set): Set {
-    return Set.of(this.members.intersection(s2.members), this.children.intersection(s2.children));
+    return combine(this, s2, INTERSECTION, makeSet);
   }
 
   /** Members of this not in s2; a parent minus a child stays, a child minus its parent goes. */
   difference(s2: Set): Set {
-    return Set.of(this.members.difference(s2.members), this.children.difference(s2));
+    return combine(this, s2, DIFFERENCE, makeSet);
   }
 
   /** Like difference, but a member of s2 also removes everything below it. */
   recursiveDifference(s2: Set): Set {
-    return Set.of(this.members.difference(s2.members), this.children.recursiveDifference(s2));
+    return combine(this, s2, RECURSIVE_DIFFERENCE, makeSet);
   }
 
-  /** This set plus the struct fields (not map keys) that are parents of its members, per the schema. */
+  /**
+   * This set plus the struct fields (not map keys) that are parents of its
+   * members, per the schema; `tr` undefined (or unresolved) adds nothing at that level.
+   */
   ensureNamedFieldsAreMembers<TR>(schema: SchemaLike<TR>, tr: TR | undefined): Set {
-    const atom = tr === undefined ? undefined : schema.resolve(tr);
-    const members = new PathElementSet(this.members.members.slice());
-    const map = atom?.map;
-    if (map) {
-      for (const node of this.children.members) {
+    const level = ([s, t]: readonly [Set, TR | undefined]): Level<readonly [Set, TR | undefined]> => {
+      const atom = t === undefined ? undefined : schema.resolve(t);
+      const members = new PathElementSet(s.members.members.slice());
+      const children = s.children.members.map((node): [PathElement, readonly [Set, TR | undefined]] => {
         const pe = node.pathElement;
-        if ('fieldName' in pe && findField(schema, map, pe.fieldName)) members.insert(pe);
-      }
-    }
-    return Set.of(members, this.children.ensureNamedFieldsAreMembers(schema, tr));
+        let childType: TR | undefined;
+        if ('fieldName' in pe && atom?.map) {
+          const field = findField(schema, atom.map, pe.fieldName);
+          if (field) members.insert(pe);
+          childType = field ? field.type : atom.map.elementType;
+        } else if ('key' in pe && atom?.list) childType = atom.list.elementType;
+        return [pe, [node.set, childType]];
+      });
+      return { members, children };
+    };
+    return mapTopDown<readonly [Set, TR | undefined]>([this, tr], level, makeSet);
   }
 
   /** Only the paths the matcher matches. */
   filterIncludeMatches(pattern: SetMatcher): Set {
-    if (pattern.wildcard) return this;
-    const members: PathElement[] = [];
-    for (const m of this.members.members) {
-      if (pattern.members.some((pm) => pm.path.wildcard || pathElementEquals(pm.path.pathElement, m))) members.push(m);
-    }
-    return Set.of(new PathElementSet(members), this.children.filterIncludeMatches(pattern));
+    return filterMatches(this, pattern, makeSet);
   }
 
   /** The number of members (of this set and every subset). */
   size(): number {
-    return this.members.size() + this.children.size();
+    return countMembers(this);
   }
 
   empty(): boolean {
-    return this.members.size() === 0 && this.children.empty();
+    return isEmpty(this);
   }
 
   equals(s2: Set): boolean {
-    return this.members.equals(s2.members) && this.children.equals(s2.children);
+    return setsEqual(this, s2);
   }
 
-  /** Calls f with every member path, depth first, members before children at each level. */
+  /** Calls f with every member path (a new array each time), members before children at each level. */
   iterate(f: (p: Path) => void): void {
-    this.iteratePrefix([], f);
-  }
-
-  /** @internal the walk of iterate: `prefix` is extended in place and copied for f. */
-  iteratePrefix(prefix: PathElement[], f: (p: Path) => void): void {
-    for (const pe of this.members.members) f([...prefix, pe]);
-    for (const n of this.children.members) {
-      prefix.push(n.pathElement);
-      n.set.iteratePrefix(prefix, f);
-      prefix.pop();
-    }
+    walkPaths(this, f);
   }
 
   *[Symbol.iterator](): IterableIterator<Path> {
@@ -152,16 +168,7 @@ export class Set {
 
   /** Only the members that are not also parents of other members. */
   leaves(): Set {
-    const leaves: PathElement[] = [];
-    const children = this.children.members;
-    let ic = 0;
-    for (const member of this.members.members) {
-      let c = 1;
-      while (ic < children.length && (c = comparePathElements(member, children[ic]!.pathElement)) > 0) ic++;
-      if (ic < children.length && c === 0) ic++;
-      else leaves.push(member);
-    }
-    return Set.of(new PathElementSet(leaves), this.children.leaves());
+    return mapTopDown(this as Set, (s) => ({ members: leafMembers(s), children: childTasks(s) }), makeSet);
   }
 
   /** One path per line. */
@@ -182,6 +189,20 @@ export class Set {
   }
 }
 
+/** The members of one level that are not also children (a sorted merge of the two lists). */
+function leafMembers(s: Set): PathElementSet {
+  const leaves: PathElement[] = [];
+  const children = s.children.members;
+  let ic = 0;
+  for (const member of s.members.members) {
+    let c = 1;
+    while (ic < children.length && (c = comparePathElements(member, children[ic]!.pathElement)) > 0) ic++;
+    if (ic < children.length && c === 0) ic++;
+    else leaves.push(member);
+  }
+  return new PathElementSet(leaves);
+}
+
 /** SetNodeMap: the children of a Set, sorted by path element. */
 export class SetNodeMap {
   /** Sorted by path element; read it, never modify it. */
@@ -192,7 +213,7 @@ export class SetNodeMap {
   }
 
   copy(): SetNodeMap {
-    return new SetNodeMap(this.members.map((n) => ({ pathElement: n.pathElement, set: n.set.copy() })));
+    return parentOf(this).copy().children;
   }
 
   /** The subset for `pe`, added empty first when there is none. */
@@ -209,121 +230,43 @@ export class SetNodeMap {
     return at >= 0 ? this.members[at]!.set : undefined;
   }
 
+  /** The members of all subsets. */
   size(): number {
-    let n = 0;
-    for (const c of this.members) n += c.set.size();
-    return n;
+    return countMembers(parentOf(this));
   }
 
   empty(): boolean {
-    return this.members.every((n) => n.set.empty());
+    return isEmpty(parentOf(this));
   }
 
   equals(s2: SetNodeMap): boolean {
-    const a = this.members;
-    const b = s2.members;
-    if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) {
-      if (!pathElementEquals(a[i]!.pathElement, b[i]!.pathElement) || !a[i]!.set.equals(b[i]!.set)) return false;
-    }
-    return true;
+    return setsEqual(parentOf(this), parentOf(s2));
   }
 
   union(s2: SetNodeMap): SetNodeMap {
-    const a = this.members;
-    const b = s2.members;
-    const out: SetNode[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < a.length && j < b.length) {
-      const c = comparePathElements(a[i]!.pathElement, b[j]!.pathElement);
-      if (c < 0) out.push(a[i++]!);
-      else if (c > 0) out.push(b[j++]!);
-      else out.push({ pathElement: a[i]!.pathElement, set: a[i++]!.set.union(b[j++]!.set) });
-    }
-    while (i < a.length) out.push(a[i++]!);
-    while (j < b.length) out.push(b[j++]!);
-    return new SetNodeMap(out);
+    return parentOf(this).union(parentOf(s2)).children;
   }
 
   intersection(s2: SetNodeMap): SetNodeMap {
-    const a = this.members;
-    const b = s2.members;
-    const out: SetNode[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < a.length && j < b.length) {
-      const c = comparePathElements(a[i]!.pathElement, b[j]!.pathElement);
-      if (c < 0) i++;
-      else if (c > 0) j++;
-      else {
-        const res = a[i]!.set.intersection(b[j++]!.set);
-        if (!res.empty()) out.push({ pathElement: a[i]!.pathElement, set: res });
-        i++;
-      }
-    }
-    return new SetNodeMap(out);
+    return parentOf(this).intersection(parentOf(s2)).children;
   }
 
   /** The children of this minus those of s2 (a Set, as SMD's takes). */
   difference(s2: Set): SetNodeMap {
-    return this.subtract(s2, false);
+    return parentOf(this).difference(s2).children;
   }
 
   /** As difference, also dropping every child that is a member of s2. */
   recursiveDifference(s2: Set): SetNodeMap {
-    return this.subtract(s2, true);
-  }
-
-  private subtract(s2: Set, recursive: boolean): SetNodeMap {
-    const a = this.members;
-    const b = s2.children.members;
-    const out: SetNode[] = [];
-    const dropped = (pe: PathElement): boolean => recursive && s2.members.has(pe);
-    let i = 0;
-    let j = 0;
-    while (i < a.length && j < b.length) {
-      const c = comparePathElements(a[i]!.pathElement, b[j]!.pathElement);
-      if (c < 0) {
-        if (!dropped(a[i]!.pathElement)) out.push(a[i]!);
-        i++;
-      } else if (c > 0) j++;
-      else {
-        if (!dropped(a[i]!.pathElement)) {
-          const diff = recursive ? a[i]!.set.recursiveDifference(b[j]!.set) : a[i]!.set.difference(b[j]!.set);
-          if (!diff.empty()) out.push({ pathElement: a[i]!.pathElement, set: diff });
-        }
-        i++;
-        j++;
-      }
-    }
-    for (; i < a.length; i++) if (!dropped(a[i]!.pathElement)) out.push(a[i]!);
-    return new SetNodeMap(out);
+    return parentOf(this).recursiveDifference(s2).children;
   }
 
   ensureNamedFieldsAreMembers<TR>(schema: SchemaLike<TR>, tr: TR | undefined): SetNodeMap {
-    const atom = tr === undefined ? undefined : schema.resolve(tr);
-    return new SetNodeMap(
-      this.members.map((member) => {
-        const pe = member.pathElement;
-        let childType: TR | undefined;
-        if ('fieldName' in pe && atom?.map) childType = findField(schema, atom.map, pe.fieldName)?.type ?? atom.map.elementType;
-        else if ('key' in pe && atom?.list) childType = atom.list.elementType;
-        return { pathElement: pe, set: member.set.ensureNamedFieldsAreMembers(schema, childType) };
-      }),
-    );
+    return parentOf(this).ensureNamedFieldsAreMembers(schema, tr).children;
   }
 
   filterIncludeMatches(pattern: SetMatcher): SetNodeMap {
-    if (pattern.wildcard) return this;
-    const out: SetNode[] = [];
-    for (const member of this.members) {
-      const c = pattern.members.find((pm) => pm.path.wildcard || pathElementEquals(pm.path.pathElement, member.pathElement));
-      if (!c) continue;
-      const childSet = member.set.filterIncludeMatches(c.child);
-      if (childSet.size() > 0) out.push({ pathElement: member.pathElement, set: childSet });
-    }
-    return new SetNodeMap(out);
+    return parentOf(this).filterIncludeMatches(pattern).children;
   }
 
   iterate(f: (pe: PathElement) => void): void {
@@ -331,6 +274,6 @@ export class SetNodeMap {
   }
 
   leaves(): SetNodeMap {
-    return new SetNodeMap(this.members.map((n) => ({ pathElement: n.pathElement, set: n.set.leaves() })));
+    return parentOf(this).leaves().children;
   }
 }

@@ -12,7 +12,11 @@ export type Value = unknown;
 
 type ValueMap = Readonly<Record<string, unknown>>;
 
-/** The rank of a value's kind in SMD's order (float/int < string < bool < list < map < null). */
+/**
+ * The rank of a value's kind in SMD's order (float/int < string < bool <
+ * list < map < null); anything that is not JSON (undefined) ranks last,
+ * equal to itself, as SMD's invalid value does.
+ */
 function kindRank(v: Value): number {
   switch (typeof v) {
     case 'number':
@@ -25,7 +29,7 @@ function kindRank(v: Value): number {
       if (v === null) return 5;
       return Array.isArray(v) ? 3 : 4;
     default:
-      return 5;
+      return 6;
   }
 }
 

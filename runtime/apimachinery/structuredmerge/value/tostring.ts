@@ -58,22 +58,30 @@ function quoteRune(r: string): string {
   return `\\U${cp.toString(16).padStart(8, '0')}`;
 }
 
-/** value.ToString; nested lists and maps print recursively, as SMD's does (keys in byte order). */
+/** value.ToString; lists and maps print their items the same way (map keys in byte order). Iterative. */
 export function valueToString(v: Value): string {
-  if (v === null || v === undefined) return 'null';
-  switch (typeof v) {
-    case 'number':
-      return formatNumber(v);
-    case 'string':
-      return goQuote(v);
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'object':
-      if (Array.isArray(v)) return `[${v.map((x: Value) => valueToString(x)).join(',')}]`;
-      return sortedKeys(v as Record<string, unknown>)
-        .map((k) => `${k}=${valueToString((v as Record<string, unknown>)[k])}`)
-        .join('');
-    default:
-      return '{{undefined}}';
+  let out = '';
+  // Strings on the stack are text to write; other entries are values still to print.
+  const work: Array<{ readonly text: string } | { readonly value: Value }> = [{ value: v }];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    if ('text' in item) {
+      out += item.text;
+      continue;
+    }
+    const x = item.value;
+    if (x === null || x === undefined) out += 'null';
+    else if (typeof x === 'number') out += formatNumber(x);
+    else if (typeof x === 'string') out += goQuote(x);
+    else if (typeof x === 'boolean') out += x ? 'true' : 'false';
+    else if (Array.isArray(x)) {
+      work.push({ text: ']' });
+      for (let i = x.length - 1; i >= 0; i--) work.push({ value: x[i] as Value }, { text: i > 0 ? ',' : '' });
+      out += '[';
+    } else if (typeof x === 'object') {
+      const m = x as Record<string, unknown>;
+      const keys = sortedKeys(m);
+      for (let i = keys.length - 1; i >= 0; i--) work.push({ value: m[keys[i]!] }, { text: `${keys[i]!}=` });
+    } else out += '{{undefined}}';
   }
+  return out;
 }
