@@ -30,8 +30,17 @@ export function groupKindString(gk: GroupKind): string {
 }
 
 function failure(code: number, reason: StatusReason, message: string, details?: StatusDetails): StatusError {
-  const status: FailureStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, ...(reason !== '' ? { reason } : {}), code };
-  if (details !== undefined) status.details = details;
+  // Keys in metav1.Status's field order (details before code), so the JSON reads as kube's.
+  const status: FailureStatus = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    ...(reason !== '' ? { reason } : {}),
+    ...(details !== undefined ? { details } : {}),
+    code,
+  };
   return new StatusError(status);
 }
 

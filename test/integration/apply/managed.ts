@@ -29,24 +29,28 @@ export function managedFieldsOf(obj: unknown): ManagedFieldsEntry[] {
 /**
  * The entries with each `time` checked (RFC 3339, whole seconds) and replaced by TIME, keys kept
  * in the order the server sent them: JSON.stringify of the result compares byte for byte with
- * what kube-apiserver writes (JSON.parse keeps the order of non-numeric keys).
+ * what kube-apiserver writes (JSON.parse keeps the order of non-numeric keys). An entry without a
+ * time stays without one (kube writes none for an applier whose first apply changed nothing).
  */
 export function maskTimes(entries: readonly ManagedFieldsEntry[]): ManagedFieldsEntry[] {
   return entries.map((e) => {
-    assert.match(e.time ?? '', RFC3339_SECONDS, `time of the entry of ${e.manager ?? '?'}`);
+    if (Object.hasOwn(e, 'time')) assert.match(e.time ?? '', RFC3339_SECONDS, `time of the entry of ${e.manager ?? '?'}`);
     const out: ManagedFieldsEntry = {};
     for (const [k, v] of Object.entries(e)) Object.defineProperty(out, k, { value: k === 'time' ? TIME : v, enumerable: true, writable: true, configurable: true });
     return out;
   });
 }
 
-/** An expected entry in kube's field order; `fieldsV1` is written as the JSON text kube stores. */
-export function entry(manager: string, operation: 'Apply' | 'Update', apiVersion: string, fieldsV1: string, subresource?: string): ManagedFieldsEntry {
+/**
+ * An expected entry in kube's field order; `fieldsV1` is written as the JSON text kube stores.
+ * `untimed`: kube leaves the time out (see maskTimes).
+ */
+export function entry(manager: string, operation: 'Apply' | 'Update', apiVersion: string, fieldsV1: string, subresource?: string, untimed = false): ManagedFieldsEntry {
   return {
     manager,
     operation,
     apiVersion,
-    time: TIME,
+    ...(untimed ? {} : { time: TIME }),
     fieldsType: 'FieldsV1',
     fieldsV1: JSON.parse(fieldsV1) as unknown,
     ...(subresource !== undefined ? { subresource } : {}),

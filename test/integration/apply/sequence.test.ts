@@ -128,13 +128,16 @@ describeBackends('managedFields after a sequence of writes', (cp) => {
     o = await send('PATCH', `${path}?fieldManager=e-untracked`, 200, { metadata: { labels: { late: 'yes' } } }, MERGE);
     assert.deepEqual(managedFieldsOf(o), [], 'updates of an untracked object stay untracked');
 
-    // 8. The next apply records what exists as "before-first-apply", then applies.
+    // 8. The next apply records what exists as "before-first-apply", then applies. key1 has that
+    // value already: the apply changes nothing, and kube then sets no time on the applier's new
+    // entry (managedfieldsupdater.go stamps a time only when the apply returned an object; SMD's
+    // Updater returns none for a no-op).
     o = await apply(path, 'b-applier', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { key1: 'v1' } });
     assert.deepEqual(o['data'], { key1: 'v1', key2: 'v2' }, 'b-applier no longer owned key2, so dropping it removes nothing');
     assertManagedFields(
       o,
       [
-        entry('b-applier', 'Apply', 'v1', '{"f:data":{"f:key1":{}}}'),
+        entry('b-applier', 'Apply', 'v1', '{"f:data":{"f:key1":{}}}', undefined, true),
         entry('before-first-apply', 'Update', 'v1', '{"f:data":{".":{},"f:key1":{},"f:key2":{}},"f:metadata":{"f:labels":{".":{},"f:app":{},"f:late":{},"f:tier":{}}}}'),
       ],
       'after the first apply to an untracked object',
