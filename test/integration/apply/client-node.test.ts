@@ -3,13 +3,15 @@
 // KubernetesObjectApi.patch with PatchStrategy.ServerSideApply (what GitOps tools built on it use)
 // and a typed patch call with the apply content type set through setHeaderOptions. Both send the
 // object as JSON under `application/apply-patch+yaml`; the answers are kube's (objects with their
-// managedFields, a 409 Status with one FieldManagerConflict cause per field).
+// managedFields, a 409 Status with one FieldManagerConflict cause per field). client-node decodes
+// objects into its models (times as Dates, keys in the model's order), so entries are compared
+// key-sorted here; sequence.test.ts checks the server's own bytes.
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { ApiException, CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubernetesObject, type V1ConfigMap, type V1Status } from '@kubernetes/client-node';
 import { describeBackends } from '../harness.js';
 import { flunderV1beta1, uniqueName } from '../objects.js';
-import { assertManagedFields, entry, oneConflictMessage } from './managed.js';
+import { assertManagedFieldsSorted as assertManagedFields, entry, oneConflictMessage } from './managed.js';
 
 /** The V1Status an ApiException carries (client-node keeps the body as text). */
 async function failure(p: Promise<unknown>): Promise<{ code: number; status: V1Status }> {
