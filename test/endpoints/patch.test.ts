@@ -44,13 +44,13 @@ describe('endpoints over HTTP: patch and fieldValidation', () => {
     assert.equal(((r.json()['metadata'] as Record<string, unknown>)['annotations'] as Record<string, string>)['note'], 'hi');
   });
 
-  test('unsupported patch types are 415 with the accepted list (apply is not served yet)', async () => {
-    for (const ct of ['application/apply-patch+yaml', 'application/json', 'text/plain']) {
+  test('unsupported patch types are 415 with the accepted list (server-side apply last, as kube lists it)', async () => {
+    for (const ct of ['application/json', 'text/plain', 'application/apply-patch+cbor']) {
       const r = await s.req('PATCH', `${NS}/p`, { body: {}, headers: { 'content-type': ct } });
       assert.equal(r.status, 415, ct);
       assert.equal(
         r.json()['message'],
-        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
       );
     }
   });

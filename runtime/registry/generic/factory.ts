@@ -4,7 +4,7 @@ import type { Interface } from '../../storage/index.js';
 import type { KubeObject, ResourceStorage } from '../rest.js';
 import type { APIGroupDefinition } from '../types.js';
 import type { RandomIntFunc } from './names.js';
-import { ScaleStore } from './scale.js';
+import { replicasPathMappings, ScaleStore } from './scale.js';
 import { Store } from './store.js';
 import type { VersionView } from './view.js';
 
@@ -51,7 +51,7 @@ export function createResourceStorage(opts: ResourceStorageOptions): ResourceSto
   return {
     main,
     ...(subresources.status ? { status: new Store({ ...common, target: 'status' }) } : {}),
-    ...(subresources.scale ? { scale: new ScaleStore(main, subresources.scale, opts.versionView) } : {}),
+    ...(subresources.scale ? { scale: new ScaleStore(main, subresources.scale, opts.versionView, replicasPathMappings(opts.group, opts.kind)) } : {}),
   };
 }
 

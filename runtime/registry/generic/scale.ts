@@ -7,6 +7,9 @@ import { selectableFieldName } from './predicate.js';
 import type { Store } from './store.js';
 import { HUB_VIEW, type VersionView } from './view.js';
 import { hasField, isJSONObject, ownField, setField } from '../../apimachinery/serializer/jsonvalue.js';
+import { ScaleHandler, type ResourcePathMappings } from '../../apimachinery/managedfields/scalehandler.js';
+import { makePath } from '../../apimachinery/structuredmerge/fieldpath/index.js';
+import type { APIGroupDefinition } from '../types.js';
 
 type ScalePaths = NonNullable<ResourceDefinition['subresources']['scale']>;
 
@@ -79,6 +82,22 @@ export function validateScale(scale: Scale): FieldError[] {
   return r < 0 ? [{ type: 'FieldValueInvalid', field: 'spec.replicas', badValue: r, detail: 'must be greater than or equal to 0' }] : [];
 }
 
+/**
+ * The spec replicas path of a kind in each version of its group (null where a version has no
+ * scale subresource): how the Scale's ownership of `spec.replicas` maps onto the resource's.
+ */
+export function replicasPathMappings(group: APIGroupDefinition, kind: string): ResourcePathMappings {
+  const out = new Map<string, ReturnType<typeof makePath> | null>();
+  for (const v of group.versions) {
+    const r = v.resources.find((d) => d.kind === kind);
+    if (r === undefined) continue;
+    const apiVersion = group.name === '' ? v.name : `${group.name}/${v.name}`;
+    const scale = r.subresources.scale;
+    out.set(apiVersion, scale === undefined ? null : makePath(...segments(scale.specReplicasPath)));
+  }
+  return out;
+}
+
 /** The version whose replica paths a scale endpoint reads (a custom resource version: kube's ScaleREST reads the object in its own version). */
 export type ScaleObjectView = VersionView;
 
@@ -93,6 +112,7 @@ export class ScaleStore implements Getter, Updater {
     private readonly store: Store,
     private readonly paths: ScalePaths,
     private readonly view: ScaleObjectView = HUB_VIEW,
+    private readonly replicasPaths: ResourcePathMappings = new Map(),
   ) {}
 
   async get(ctx: RequestContext, name: string, opts: { resourceVersion: string }): Promise<KubeObject> {
@@ -109,7 +129,7 @@ export class ScaleStore implements Getter, Updater {
     validate: { create: ValidateObjectFunc; update: ValidateObjectFunc },
     opts: WriteOptions & { forceAllowCreate: boolean },
   ): Promise<{ object: KubeObject; created: boolean }> {
-    const { paths, view } = this;
+    const { paths, view, replicasPaths } = this;
     const gr = this.store.groupResource;
     const wrapped: UpdatedObjectInfo = {
       preconditions: () => objInfo.preconditions(),
@@ -118,6 +138,11 @@ export class ScaleStore implements Getter, Updater {
         const obj = structuredClone(await view.fromHub(old));
         const { scale: oldScale, found } = scaleFromObject(obj, paths);
         if (!found && oldScale.spec) oldScale.spec.replicas = invalidSpecReplicas;
+        // The Scale carries the resource's ownership of the replicas as its own managedFields, and
+        // what the scale endpoint records goes back to the resource (kube's scale handler).
+        const managed = new ScaleHandler(obj.metadata?.managedFields, String(obj.apiVersion ?? ''), replicasPaths);
+        const subresourceFields = managed.toSubresource();
+        if (subresourceFields.length > 0) (oldScale.metadata ??= {}).managedFields = subresourceFields;
         const scale = (await objInfo.updatedObject(c, oldScale as KubeObject)) as Scale;
         const replicas = scale.spec?.replicas ?? 0;
         if (replicas === invalidSpecReplicas) {
@@ -126,6 +151,9 @@ export class ScaleStore implements Getter, Updater {
         const errs = validateScale(scale);
         if (errs.length > 0) throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, name, errs);
         setNested(obj, paths.specReplicasPath, replicas);
+        const parentFields = managed.toParent(scale.metadata?.managedFields);
+        if (parentFields.length > 0) obj.metadata = { ...obj.metadata, managedFields: parentFields };
+        else if (obj.metadata !== undefined) delete obj.metadata.managedFields;
         const rv = scale.metadata?.resourceVersion;
         if (typeof rv === 'string' && rv !== '') obj.metadata = { ...obj.metadata, resourceVersion: rv };
         return view.toHub(obj);
