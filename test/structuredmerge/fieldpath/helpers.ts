@@ -1,5 +1,5 @@
 /** Short names for the ported SMD fieldpath tests (fieldpath_test.go's aliases). */
-import { makePath, Set, type Path, type PathPart } from '../../../runtime/apimachinery/structuredmerge/fieldpath/index.js';
+import { keyByFields, makePath, Set, type Path, type PathPart } from '../../../runtime/apimachinery/structuredmerge/fieldpath/index.js';
 import type { Value } from '../../../runtime/apimachinery/structuredmerge/value/index.js';
 
 /** value.NewValueInterface as a path part: a value (set) element. */
@@ -8,3 +8,66 @@ export const _V = (v: Value): { readonly value: Value } => ({ value: v });
 export const _P = (...parts: PathPart[]): Path => makePath(...parts);
 /** NewSet. */
 export const _NS = (...paths: Path[]): Set => new Set(...paths);
+
+/** A deterministic PRNG (mulberry32), so the randomized ports are reproducible. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** set_test.go's randomPathMaker: paths of random length over a fixed alphabet of elements of every kind. */
+export const randomPathAlphabet: Path = makePath(
+  'aaa',
+  'aab',
+  'aac',
+  'aad',
+  'aae',
+  'aaf',
+  'abcdefghijklmnopqrstuvwxyz',
+  'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  keyByFields('name', 'привет'),
+  keyByFields('name', '你好'),
+  keyByFields('name', 'こんにちは'),
+  keyByFields('name', '안녕하세요'),
+  keyByFields('name', 'مرحبا'),
+  keyByFields('name', 'first'),
+  keyByFields('name', 'second'),
+  keyByFields('port', 443, 'protocol', 'tcp'),
+  keyByFields('port', 443, 'protocol', 'udp'),
+  keyByFields('key', ' value with spaces '),
+  keyByFields('lang', 'en-US'),
+  keyByFields('unicode-key', 'unicode-value-🔥'),
+  _V(1),
+  _V(2),
+  _V(3),
+  _V('aa'),
+  _V('ab'),
+  _V(true),
+  _V(0),
+  _V(-1),
+  _V(3.14159),
+  _V('string with spaces'),
+  _V('string with "quotes"'),
+  _V('unicode-string-你好'),
+  _V(false),
+  1,
+  2,
+  3,
+  4,
+  0,
+  5,
+  100,
+  2147483648,
+);
+
+/** randomPathAlphabet.makePath. */
+export function makeRandomPath(rand: () => number, minLen: number, maxLen: number): Path {
+  const n = minLen + (minLen < maxLen ? Math.floor(rand() * (maxLen - minLen)) : 0);
+  return Array.from({ length: n }, () => randomPathAlphabet[Math.floor(rand() * randomPathAlphabet.length)]!);
+}

@@ -11,7 +11,7 @@ import type { SetMatcher } from './matcher.js';
 import { pathString, type Path } from './path.js';
 import { PathElementSet, searchSorted } from './pathelementset.js';
 import { findField, type SchemaLike } from './schemalike.js';
-import { readFieldsV1, writeFieldsV1, writeFieldsV1JSON } from './serialize.js';
+import { readFieldsV1, readFieldsV1JSON, writeFieldsV1, writeFieldsV1JSON } from './serialize.js';
 import { combine, countMembers, filterMatches, isEmpty, mapTopDown, setsEqual, walkPaths, type BinaryRules, type Level, type MakeSet } from './set-walk.js';
 
 /** One child of a SetNodeMap: a path element and the subset below it. */
@@ -64,6 +64,14 @@ export class Set {
   /** FromJSON of a decoded fieldsV1 object; throws on malformed input, as SMD's reader fails. */
   static fromFieldsV1(v: unknown): Set {
     return readFieldsV1(v, makeSet);
+  }
+
+  /**
+   * FromJSON of fieldsV1 text: one JSON object (or null), surrounding
+   * whitespace allowed; syntax errors worded as Go's decoder words them.
+   */
+  static fromJSON(text: string | Uint8Array): Set {
+    return readFieldsV1JSON(text, makeSet);
   }
 
   /** A copy of the whole tree (path elements are immutable and shared). */
