@@ -235,3 +235,11 @@ describe('extract', () => {
     assert.equal(Object.getPrototypeOf(out['spec']), Object.prototype);
   });
 });
+
+describe('extract of an object that does not name its kind', () => {
+  test('the kind is given', () => {
+    const obj = withManagedFields({ metadata: { name: 'p', labels: { a: 'b' } } }, [applyFieldsEntry('m', '{"f:metadata":{"f:labels":{"f:a":{}}}}', '')]);
+    assert.throws(() => extract(obj, 'm', swaggerTypeConverter(), ''), { message: 'error converting obj to typed: no corresponding type for /, Kind=' });
+    assert.deepEqual(extract(obj, 'm', swaggerTypeConverter(), '', { apiVersion: 'v1', kind: 'Pod' }), { apiVersion: 'v1', kind: 'Pod', metadata: { labels: { a: 'b' } } });
+  });
+});

@@ -228,3 +228,13 @@ describe('schemaconv errors', () => {
     assert.equal(convert(s), 'failed to convert models to schema: inlined in io.k8s.testcase.K: `items` must be specified on arrays\ninlined in io.k8s.testcase.K: unknown map type x');
   });
 });
+
+describe('schemaconv deep schemas', () => {
+  test('a schema nested deeper than the stack is an error, not a crash', () => {
+    let s: JSONSchemaProps = { type: 'string' };
+    for (let i = 0; i < 50000; i++) s = { type: 'object', properties: { a: s } };
+    assert.throws(() => newTypeConverter([{ ...gvk, schema: s, name: 'io.k8s.testcase.K' }], { preserveUnknownFields: false }), {
+      message: 'failed to convert models to schema: io.k8s.testcase.K: schema is nested too deeply',
+    });
+  });
+});

@@ -19,9 +19,14 @@ export function extractInto(obj: JSONObject, objectType: ParseableType, fieldMan
   return extractTyped(obj, () => objectType.fromUnstructured(obj), fieldManager, subresource);
 }
 
-/** extractInto with the type of `obj` found by a TypeConverter (its apiVersion and kind). */
-export function extract(obj: JSONObject, fieldManager: string, tc: TypeConverter, subresource: string): JSONObject {
-  return extractTyped(obj, () => tc.objectToTyped(obj), fieldManager, subresource);
+/**
+ * extractInto with the type of `obj` found by a TypeConverter: the kind its apiVersion and kind
+ * name, or `gvk` for an object that does not say (an item of a list), as a generated client's
+ * ExtractX knows its kind.
+ */
+export function extract(obj: JSONObject, fieldManager: string, tc: TypeConverter, subresource: string, gvk?: { readonly apiVersion: string; readonly kind: string }): JSONObject {
+  const typed = gvk === undefined ? obj : { ...obj, apiVersion: gvk.apiVersion, kind: gvk.kind };
+  return extractTyped(typed, () => tc.objectToTyped(typed), fieldManager, subresource);
 }
 
 function extractTyped(obj: JSONObject, toTyped: () => TypedValue, fieldManager: string, subresource: string): JSONObject {

@@ -92,7 +92,15 @@ function convertKind(name: string, schema: JSONSchemaProps, preserve: boolean, e
   const cached = cache.get(schema);
   if (cached !== undefined) return cached;
   const c = new SchemaConverter(() => objectMetaAtom(preserve));
-  const atom = c.convertDefinition(name, schema, preserve, true);
+  let atom: Atom;
+  try {
+    atom = c.convertDefinition(name, schema, preserve, true);
+  } catch (err) {
+    // A schema nested deeper than the call stack (a CRD's schema may nest as deep as its body).
+    if (!(err instanceof RangeError)) throw err;
+    errors.push(`${name}: schema is nested too deeply`);
+    return {};
+  }
   if (c.errors.length > 0) errors.push(...c.errors);
   else cache.set(schema, atom);
   return atom;
