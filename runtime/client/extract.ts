@@ -1,7 +1,7 @@
 import type { JSONSchemaProps } from '../../apis/apiextensions/v1/schema.js';
 import { extract } from '../apimachinery/managedfields/extract.js';
 import { newTypeConverter, type TypeConverter } from '../apimachinery/managedfields/typeconverter.js';
-import type { JSONObject } from '../apimachinery/serializer/jsonvalue.js';
+import { isJSONObject, type JSONObject } from '../apimachinery/serializer/jsonvalue.js';
 
 /** The kind an extraction reads: its apiVersion, kind and structural schema (the generated one). */
 export interface ExtractTarget {
@@ -25,12 +25,18 @@ function typeConverterOf(t: ExtractTarget): TypeConverter {
 /**
  * client-go's Extract<Kind>: the fields `fieldManager` owns in `obj` through
  * its Apply entry for `subresource` ('' for the main resource), as an apply
- * configuration with the object's apiVersion, kind, name and namespace, by
- * the same managedFields and merge code the server runs. An object the
+ * configuration with the kind's apiVersion and kind and the object's name and
+ * namespace, by the same managedFields and merge code the server runs. An object the
  * manager never applied yields just those identifying fields. Generated
  * `extract<Kind>` functions call this with their kind's schema; `obj` is
  * not modified.
  */
 export function extractApplyConfiguration<A>(obj: object, target: ExtractTarget, fieldManager: string, subresource: string): A {
-  return extract(obj as JSONObject, fieldManager, typeConverterOf(target), subresource) as A;
+  const extracted = extract(obj as JSONObject, fieldManager, typeConverterOf(target), subresource);
+  // As client-go's generated ExtractX: the identity is set after the extraction (WithName, WithNamespace, WithKind, WithAPIVersion).
+  const meta = isJSONObject((obj as JSONObject)['metadata']) ? ((obj as JSONObject)['metadata'] as JSONObject) : {};
+  const identity: JSONObject = { name: typeof meta['name'] === 'string' ? meta['name'] : '' };
+  if (typeof meta['namespace'] === 'string' && meta['namespace'] !== '') identity['namespace'] = meta['namespace'];
+  const extractedMeta = isJSONObject(extracted['metadata']) ? extracted['metadata'] : {};
+  return { ...extracted, apiVersion: target.apiVersion, kind: target.kind, metadata: { ...extractedMeta, ...identity } } as A;
 }

@@ -179,14 +179,14 @@ describe('fake clientset: typed client verbs', () => {
     assert.deepEqual(replacedByMerge.status?.conditions, [{ type: 'C', status: 'True' }]);
   });
 
-  test('apply creates a missing object and merges into an existing one', async () => {
+  test("apply creates a missing object and merges another manager's configuration into it (ownership: test/client/apply-fake.test.ts)", async () => {
     const cs = newSimpleClientset();
     const flunders = cs.wardleV1alpha1().flunders('ns');
     const created = await flunders.apply({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'a', namespace: 'ns' }, spec: { reference: 'x' } }, { fieldManager: 'test' });
     assert.equal(created.metadata?.resourceVersion, '1');
     const updated = await flunders.apply(
       { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'a', labels: { l: 'v' } }, spec: { referenceType: 'Fischer' } },
-      { fieldManager: 'test', force: true },
+      { fieldManager: 'other', force: true },
     );
     assert.deepEqual(updated.spec, { reference: 'x', referenceType: 'Fischer' });
     assert.deepEqual(updated.metadata?.labels, { l: 'v' });

@@ -17,12 +17,8 @@ export function patchBytes(patch: unknown): Uint8Array {
  * The patched object, by the server's patch library: JSON patch, JSON merge
  * patch, and strategic merge patch with the kind's structural schema (merge
  * keys and list types; without a schema, lists are replaced as by a merge
- * patch).
- *
- * `application/apply-patch+yaml` is approximated: the configuration (YAML or
- * JSON) is merged into the object as a strategic merge patch. There
- * is no field ownership: no conflicts, and fields dropped from a later
- * configuration are not removed.
+ * patch). Server-side apply is no patch of the object alone: it needs the
+ * managedFields, so FieldManagedTracker runs it through the field manager.
  */
 export function applyPatch(schema: JSONSchemaProps | undefined, current: KubeObject, type: string, patch: Uint8Array): unknown {
   try {
@@ -34,7 +30,7 @@ export function applyPatch(schema: JSONSchemaProps | undefined, current: KubeObj
       case 'application/strategic-merge-patch+json':
         return applyStrategicMergePatch(current, patch, schema).value;
       case 'application/apply-patch+yaml':
-        return applyStrategicMergePatch(current, patchBytes(applyConfiguration(patch)), schema).value;
+        throw newBadRequest('apply patches are not supported by the ObjectTracker itself: apply through FieldManagedTracker, as the fake clientset does');
       default:
         throw newUnsupportedMediaType(PATCH_TYPES);
     }

@@ -6,6 +6,7 @@ import { patchBytes } from './patch.js';
 import { type FakeResource, servesVerb } from './resources.js';
 import { parseRoute, type Route } from './route.js';
 import type { ObjectTracker } from './tracker.js';
+import { FieldManagedTracker, type ManagedWriteOptions } from './fieldmanaged.js';
 
 type RESTWatchRequest = Omit<RESTRequest, 'method' | 'body' | 'contentType'>;
 
@@ -32,7 +33,12 @@ export class FakeRESTClient implements RESTClient {
   #reactors: Reactor[] = [];
   #watchReactors: WatchReactor[] = [];
 
-  constructor(readonly tracker: ObjectTracker) {}
+  /** The writes of the tracker, through the field manager (managedFields, server-side apply). */
+  readonly managed: FieldManagedTracker;
+
+  constructor(readonly tracker: ObjectTracker) {
+    this.managed = new FieldManagedTracker(tracker, () => tracker.now());
+  }
 
   /** The actions recorded so far, oldest first. */
   actions(): readonly Action[] {
@@ -63,7 +69,7 @@ export class FakeRESTClient implements RESTClient {
       if (reaction.error !== undefined) throw reaction.error;
       return structuredClone(reaction.object) as R;
     }
-    return this.#serve(req, route, action) as R;
+    return (await this.#serve(req, route, action)) as R;
   }
 
   async watch<T>(req: RESTWatchRequest): Promise<Watch<T>> {
@@ -94,6 +100,7 @@ export class FakeRESTClient implements RESTClient {
 
   /** The tracker's answer, after the checks the server's installer makes on path, verb and subresource. */
   #serve(req: RESTRequest, route: Route, action: Action): unknown {
+    const write = writeOptions(req);
     const r = this.#resource(route, action.verb);
     const gvr = route.resource;
     const ns = route.namespace;
@@ -108,13 +115,13 @@ export class FakeRESTClient implements RESTClient {
         return this.#asList(r, this.tracker.list(gvr, ns, listOptions(action.listOptions)));
       case 'create':
         if (route.name !== '' || !namespacedCollection) throw notAllowed();
-        return this.tracker.create(gvr, ns, req.body, { dryRun });
+        return this.managed.create(gvr, ns, req.body, write);
       case 'update':
         if (route.name === '') throw notAllowed();
-        return this.tracker.update(gvr, ns, req.body, { name: route.name, dryRun });
+        return this.managed.update(gvr, ns, req.body, { ...write, name: route.name });
       case 'patch':
         if (route.name === '') throw notAllowed();
-        return this.tracker.patch(gvr, ns, route.name, req.contentType ?? 'application/json', patchBytes(req.body), { dryRun });
+        return this.managed.patch(gvr, ns, route.name, req.contentType ?? 'application/json', patchBytes(req.body), write);
       case 'delete':
         return this.tracker.delete(gvr, ns, route.name, deleteOptionsFrom(req.body, req.query?.['dryRun']));
       case 'deletecollection':
@@ -135,8 +142,9 @@ export class FakeRESTClient implements RESTClient {
     const contentType = req.contentType ?? 'application/json';
     if (sub === 'status') {
       if (verb === 'get') return this.tracker.get(gvr, ns, route.name);
-      if (verb === 'update') return this.tracker.update(gvr, ns, req.body, { name: route.name, subresource: 'status', dryRun });
-      return this.tracker.patch(gvr, ns, route.name, contentType, patchBytes(req.body), { subresource: 'status', dryRun });
+      const write = { ...writeOptions(req), subresource: 'status' as const };
+      if (verb === 'update') return this.managed.update(gvr, ns, req.body, { ...write, name: route.name });
+      return this.managed.patch(gvr, ns, route.name, contentType, patchBytes(req.body), write);
     }
     if (verb === 'get') return this.tracker.getScale(gvr, ns, route.name);
     if (verb === 'update') return this.tracker.updateScale(gvr, ns, route.name, req.body, { dryRun });
@@ -203,6 +211,13 @@ function toAction(req: RESTRequest, route: Route): Action {
     case 'deletecollection':
       return { verb, ...base, deleteOptions: body, listOptions: queryStrings(req.query) };
   }
+}
+
+/** The write options of a request's query: dryRun, fieldManager and force, as the server reads them. */
+function writeOptions(req: RESTRequest): ManagedWriteOptions {
+  const q = req.query ?? {};
+  const fieldManager = q['fieldManager'];
+  return { dryRun: q['dryRun'] === 'All', ...(typeof fieldManager === 'string' ? { fieldManager } : {}), force: q['force'] === true || q['force'] === 'true' };
 }
 
 /** The query as it goes on the wire: defined values only, as strings. */

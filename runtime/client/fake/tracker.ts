@@ -13,7 +13,7 @@ import type { Watch } from '../types.js';
 import { History, type HistoryEvent } from './history.js';
 import { compareKeys, type ListedObjects, listObjects, parseRV, type TrackerListOptions } from './list.js';
 import { decideDelete, decodeBody, groupResource, prepareCreate, prepareUpdate, resourceInfo } from './mutations.js';
-import { applyConfiguration, applyPatch, patchBytes } from './patch.js';
+import { applyPatch, patchBytes } from './patch.js';
 import { type FakeResource, type GroupVersionResource, gvrString, ResourceTable } from './resources.js';
 import { getScale, scaledObject } from './scale.js';
 import { parseSelection } from './selection.js';
@@ -81,6 +81,11 @@ export class ObjectTracker {
     this.#history = new History(options.historyLimit ?? 1000);
   }
 
+  /** The tracker's clock (creationTimestamp, deletionTimestamp; the field manager's managedFields times). */
+  now(): Date {
+    return this.#now();
+  }
+
   /** The resources served, as given. */
   resources(): readonly FakeResource[] {
     return this.#table.all();
@@ -141,16 +146,21 @@ export class ObjectTracker {
     return this.#update(r, namespace, name, () => obj, opts.subresource ?? 'main', opts.dryRun === true);
   }
 
-  /** Patches an object (PATCH) with a JSON, merge, strategic merge or apply patch (see applyPatch). */
+  /**
+   * Patches an object (PATCH) with a JSON, merge or strategic merge patch (see applyPatch). Server-side
+   * apply needs field ownership: FieldManagedTracker (what fake clientsets write through) does it.
+   */
   patch(gvr: GroupVersionResource, namespace: string, name: string, type: string, patch: unknown, opts: TrackerWriteOptions = {}): KubeObject {
     const r = this.#table.get(gvr);
     const bytes = patchBytes(patch);
-    const target = opts.subresource ?? 'main';
+    return this.#update(r, namespace, name, (current) => this.previewPatch(gvr, current, type, bytes), opts.subresource ?? 'main', opts.dryRun === true);
+  }
+
+  /** What a non-apply patch makes of `current`, without storing it: 415 for strategic merge on custom resources, as the server answers. */
+  previewPatch(gvr: GroupVersionResource, current: KubeObject, type: string, bytes: Uint8Array): unknown {
+    const r = this.#table.get(gvr);
     if (type === 'application/strategic-merge-patch+json' && r.strategicMergePatch === false) throw newUnsupportedMediaType(CUSTOM_RESOURCE_PATCH_TYPES);
-    if (type === 'application/apply-patch+yaml' && target === 'main' && this.#store(r).get(this.#key(r, namespace, name)) === undefined) {
-      return this.create(gvr, namespace, { ...applyConfiguration(bytes) }, opts);
-    }
-    return this.#update(r, namespace, name, (current) => applyPatch(r.schema, current, type, bytes), target, opts.dryRun === true);
+    return applyPatch(r.schema, structuredClone(current), type, bytes);
   }
 
   /** Deletes an object, or marks it deleting while finalizers remain; returns its last state. */

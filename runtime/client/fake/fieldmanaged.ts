@@ -1,0 +1,157 @@
+import { newConflict, newInvalid, newPathNotFound, StatusError } from '../../apimachinery/errors/index.js';
+import { type FieldManager, managerOrUserAgent, newDefaultCRDFieldManager, newDefaultFieldManager } from '../../apimachinery/managedfields/index.js';
+import { deducedTypeConverter, newTypeConverter } from '../../apimachinery/managedfields/typeconverter.js';
+import type { ObjectConvertor } from '../../apimachinery/managedfields/versionconverter.js';
+import type { JSONObject } from '../../apimachinery/serializer/jsonvalue.js';
+import type { KubeObject } from '../../registry/rest.js';
+import { defaultUserAgent } from '../rest/user-agent.js';
+import { checkTypeMeta, decodeBody } from './mutations.js';
+import { applyConfiguration, patchBytes } from './patch.js';
+import { apiVersionOf, type FakeResource, type GroupVersionResource, gvrString } from './resources.js';
+import type { ObjectTracker, TrackerWriteOptions } from './tracker.js';
+
+/** What a write through the field manager takes besides the object: the query of the request. */
+export interface ManagedWriteOptions extends TrackerWriteOptions {
+  /** The fieldManager query parameter; without it the manager is named after the User-Agent, as the server does. */
+  readonly fieldManager?: string;
+  readonly force?: boolean;
+}
+
+/** The fake keeps versions apart (see ObjectTracker), so an object is only ever "converted" to its own version. */
+const ownVersion: ObjectConvertor = { convert: (obj) => obj };
+
+/** How often a write is recomputed when another write changed the object while its field manager ran. */
+const MAX_ATTEMPTS = 10;
+
+/**
+ * client-go's field-managed object tracker: the creates, updates and patches of a fake clientset
+ * go through the same FieldManager the server's handlers use (runtime/apimachinery/managedfields),
+ * so objects carry the managedFields kube-apiserver would record, and server-side apply merges,
+ * removes fields and reports 409 conflicts with the server's code. The field manager is
+ * asynchronous; the tracker is not: each write reads the live object, runs the manager, and
+ * stores the result only if the object did not change meanwhile (else it starts over, as the
+ * registry's GuaranteedUpdate does).
+ */
+export class FieldManagedTracker {
+  readonly #managers = new Map<string, FieldManager>();
+  readonly #userAgent = defaultUserAgent();
+
+  constructor(
+    readonly tracker: ObjectTracker,
+    private readonly now: () => Date,
+  ) {}
+
+  async create(gvr: GroupVersionResource, namespace: string, body: unknown, opts: ManagedWriteOptions = {}): Promise<KubeObject> {
+    const r = this.#resource(gvr);
+    const obj = decodeBody(body);
+    checkTypeMeta(r, obj);
+    const managed = await this.#manager(r, '').updateNoErrors(emptyObject(r), obj as JSONObject, this.#name(opts));
+    return this.tracker.create(gvr, namespace, managed, opts);
+  }
+
+  async update(gvr: GroupVersionResource, namespace: string, body: unknown, opts: ManagedWriteOptions & { readonly name?: string } = {}): Promise<KubeObject> {
+    const r = this.#resource(gvr);
+    const obj = decodeBody(body);
+    checkTypeMeta(r, obj);
+    const name = opts.name ?? String(obj.metadata?.name ?? '');
+    const fm = this.#manager(r, opts.subresource ?? '');
+    return this.#guaranteedUpdate(gvr, namespace, name, opts, (live) => fm.updateNoErrors(live as JSONObject, obj as JSONObject, this.#name(opts)), true);
+  }
+
+  /** A JSON, merge or strategic merge patch, or a server-side apply (`application/apply-patch+yaml`). */
+  async patch(gvr: GroupVersionResource, namespace: string, name: string, type: string, patch: unknown, opts: ManagedWriteOptions = {}): Promise<KubeObject> {
+    const r = this.#resource(gvr);
+    const bytes = patchBytes(patch);
+    const fm = this.#manager(r, opts.subresource ?? '');
+    if (type === 'application/apply-patch+yaml') {
+      const config = applyConfiguration(bytes) as JSONObject;
+      const manager = opts.fieldManager ?? '';
+      if (manager === '') throw newInvalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }]);
+      if (opts.subresource === undefined && !this.#exists(gvr, namespace, name)) {
+        const created = await fm.apply(emptyObject(r), config, manager, opts.force === true);
+        return this.tracker.create(gvr, namespace, created, opts);
+      }
+      return this.#guaranteedUpdate(gvr, namespace, name, opts, (live) => fm.apply(live as JSONObject, config, manager, opts.force === true), false);
+    }
+    // The patch is checked (415 for strategic merge on custom resources) and applied by the tracker's own code.
+    return this.#guaranteedUpdate(
+      gvr,
+      namespace,
+      name,
+      opts,
+      async (live) => fm.updateNoErrors(live as JSONObject, this.tracker.previewPatch(gvr, live, type, bytes) as JSONObject, this.#name(opts)),
+      false,
+    );
+  }
+
+  /**
+   * Reads the live object, computes the write, and stores it under the live resourceVersion. A
+   * resourceVersion the caller sent (in an update's body, or set by a patch) is its own precondition
+   * (a 409 the caller sees); the live one is retried when another write came first.
+   */
+  async #guaranteedUpdate(
+    gvr: GroupVersionResource,
+    namespace: string,
+    name: string,
+    opts: ManagedWriteOptions,
+    next: (live: KubeObject) => Promise<JSONObject>,
+    callerPreconditions: boolean,
+  ): Promise<KubeObject> {
+    for (let attempt = 1; ; attempt++) {
+      const live = this.tracker.get(gvr, namespace, name);
+      const obj = structuredClone(await next(live)) as KubeObject;
+      const meta = (obj.metadata ??= {});
+      const sent = typeof meta.resourceVersion === 'string' && meta.resourceVersion !== '';
+      // A patch result carries the live resourceVersion unless the patch itself set one (then a precondition).
+      const own = !sent || (!callerPreconditions && meta.resourceVersion === live.metadata?.resourceVersion);
+      if (own) meta.resourceVersion = live.metadata?.resourceVersion;
+      try {
+        return this.tracker.update(gvr, namespace, obj, { name, dryRun: opts.dryRun === true, ...(opts.subresource !== undefined ? { subresource: opts.subresource } : {}) });
+      } catch (err) {
+        const lostRace = own && err instanceof StatusError && err.reason === 'Conflict' && this.tracker.get(gvr, namespace, name).metadata?.resourceVersion !== live.metadata?.resourceVersion;
+        if (!lostRace) throw err;
+        if (attempt >= MAX_ATTEMPTS) throw newConflict({ group: gvr.group, resource: gvr.resource }, name, 'the object kept changing while its managed fields were computed');
+      }
+    }
+  }
+
+  #exists(gvr: GroupVersionResource, namespace: string, name: string): boolean {
+    try {
+      this.tracker.get(gvr, namespace, name);
+      return true;
+    } catch (err) {
+      if (err instanceof StatusError && err.reason === 'NotFound') return false;
+      throw err;
+    }
+  }
+
+  #name(opts: ManagedWriteOptions): string {
+    return managerOrUserAgent(opts.fieldManager ?? '', this.#userAgent);
+  }
+
+  #resource(gvr: GroupVersionResource): FakeResource {
+    const r = this.tracker.findResource(gvr);
+    if (r === undefined) throw newPathNotFound();
+    return r;
+  }
+
+  /** One FieldManager per resource and endpoint, built from the resource's schema as the server's installer builds it. */
+  #manager(r: FakeResource, subresource: string): FieldManager {
+    const key = `${gvrString(r.descriptor)}/${subresource}`;
+    let fm = this.#managers.get(key);
+    if (fm === undefined) {
+      const apiVersion = apiVersionOf(r.descriptor);
+      const { kind } = r.descriptor;
+      const typeConverter = r.schema === undefined ? deducedTypeConverter : newTypeConverter([{ apiVersion, kind, schema: r.schema }], { preserveUnknownFields: false });
+      const opts = { typeConverter, objectConverter: ownVersion, apiVersion, hubApiVersion: apiVersion, kind, subresource, now: this.now };
+      fm = r.strategicMergePatch === false || r.schema === undefined ? newDefaultCRDFieldManager({ ...opts, preserveUnknownFields: false }) : newDefaultFieldManager(opts);
+      this.#managers.set(key, fm);
+    }
+    return fm;
+  }
+}
+
+/** The live object of a create: an empty object of the kind, as the handlers' Creater.New. */
+function emptyObject(r: FakeResource): JSONObject {
+  return { apiVersion: apiVersionOf(r.descriptor), kind: r.descriptor.kind };
+}
