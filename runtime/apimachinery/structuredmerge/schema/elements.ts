@@ -110,13 +110,18 @@ export function typeRefName(tr: TypeRef): string {
 export class Schema {
   readonly types: readonly TypeDef[];
   private readonly named = new Map<string, TypeDef>();
+  /** Each named type's atom alone (without its name), as resolve answers it. */
+  private readonly namedAtoms = new Map<string, Atom>();
   /** Overridden atoms per TypeRef object (Resolve's resolvedTypes). */
   private readonly resolved = new WeakMap<TypeRef, Atom>();
 
   constructor(doc: SchemaDocument = {}) {
     this.types = doc.types ?? [];
     // A name defined twice resolves to its last definition, as SMD's index does.
-    for (const t of this.types) this.named.set(t.name, t);
+    for (const t of this.types) {
+      this.named.set(t.name, t);
+      this.namedAtoms.set(t.name, atomOf(t));
+    }
   }
 
   /** Map.FindField through the cached index (what fieldpath's SchemaLike looks fields up with). */
@@ -149,10 +154,19 @@ export class Schema {
   }
 
   private resolveNoOverrides(tr: TypeRef): Atom | undefined {
-    // A TypeRef or TypeDef carries its atom inline: it is its own atom.
+    // An inlined TypeRef carries its atom: it serves as the atom itself.
     if (tr.namedType === undefined) return tr;
-    return this.named.get(tr.namedType);
+    return this.namedAtoms.get(tr.namedType);
   }
+}
+
+/** The scalar, list and map of a type, and nothing else. */
+function atomOf(a: Atom): Atom {
+  return {
+    ...(a.scalar !== undefined ? { scalar: a.scalar } : {}),
+    ...(a.list !== undefined ? { list: a.list } : {}),
+    ...(a.map !== undefined ? { map: a.map } : {}),
+  };
 }
 
 /** A copy of `m` with its relationship replaced, sharing m's field index (Map.CopyInto). */
