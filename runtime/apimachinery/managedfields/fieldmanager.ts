@@ -48,14 +48,17 @@ export class FieldManager {
   }
 
   /**
-   * Same as update, but never fails: on an error the object is returned without managedFields,
-   * so nothing stale is stored (UpdateNoErrors, as kube-apiserver 1.32).
+   * Same as update, but never fails: on an error the object keeps the live object's
+   * managedFields, so a failing conversion (a webhook that is down) loses no ownership
+   * (UpdateNoErrors as kube has it since it stopped stripping them on failure).
    */
   async updateNoErrors(liveObj: JSONObject, newObj: JSONObject, manager: string): Promise<JSONObject> {
     try {
       return await this.update(liveObj, newObj, manager);
     } catch {
-      return removeObjectManagedFields(newObj);
+      const live = metadataManagedFields(liveObj);
+      const stripped = removeObjectManagedFields(newObj);
+      return live === undefined ? stripped : withManagedFields(stripped, live);
     }
   }
 
@@ -142,6 +145,12 @@ function wrapDefaultLayers(f: Manager, o: FieldManagerOptions): FieldManager {
 function hasMetadata(obj: JSONObject): boolean {
   const meta = ownField(obj, 'metadata');
   return meta === undefined || isJSONObject(meta);
+}
+
+/** `obj` with `managedFields` (as encoded) set in its metadata. */
+function withManagedFields(obj: JSONObject, managedFields: unknown): JSONObject {
+  const meta = ownField(obj, 'metadata');
+  return { ...obj, metadata: { ...(isJSONObject(meta) ? meta : {}), managedFields } };
 }
 
 function metadataManagedFields(obj: JSONObject): unknown {
