@@ -46,7 +46,7 @@ export class SchemaConverter {
 
   /** The atom of a definition named `name` (visitSpec at the top level). */
   convertDefinition(name: string, schema: Markers, preserveUnknownFields: boolean, resource: boolean): Atom {
-    return this.visit(schema, { name, preserve: preserveUnknownFields || schema['x-kubernetes-preserve-unknown-fields'] === true }, resource);
+    return this.visit(schema, { name, inlined: 0, preserve: preserveUnknownFields || schema['x-kubernetes-preserve-unknown-fields'] === true }, resource);
   }
 
   private visit(m: Markers, ctx: Context, resource: boolean): Atom {
@@ -75,7 +75,7 @@ export class SchemaConverter {
 
   /** The type of a field, an item or an additional property: always inlined (makeOpenAPIRef without a `$ref`). */
   private ref(m: Markers, parent: Context): TypeRef {
-    const ctx: Context = { name: `inlined in ${parent.name}`, preserve: parent.preserve || m['x-kubernetes-preserve-unknown-fields'] === true };
+    const ctx: Context = { name: parent.name, inlined: parent.inlined + 1, preserve: parent.preserve || m['x-kubernetes-preserve-unknown-fields'] === true };
     const atom = this.visit(m, ctx, m['x-kubernetes-embedded-resource'] === true);
     return m.nullable === true ? { ...atom, nullable: true } : atom;
   }
@@ -184,13 +184,15 @@ export class SchemaConverter {
   }
 
   private report(ctx: Context, message: string): void {
-    this.errors.push(`${ctx.name}: ${message}`);
+    this.errors.push(`${'inlined in '.repeat(ctx.inlined)}${ctx.name}: ${message}`);
   }
 }
 
 interface Context {
-  /** The definition's name, or `inlined in <parent>` for an inlined type below it. */
+  /** The definition's name. */
   readonly name: string;
+  /** How deep below the definition the type is inlined: errors name it `inlined in ` that many times before the name. */
+  readonly inlined: number;
   /** Whether unknown fields are kept here (x-kubernetes-preserve-unknown-fields here or above, or the converter's flag). */
   readonly preserve: boolean;
 }
