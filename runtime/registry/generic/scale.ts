@@ -112,7 +112,8 @@ export class ScaleStore implements Getter, Updater {
     private readonly store: Store,
     private readonly paths: ScalePaths,
     private readonly view: ScaleObjectView = HUB_VIEW,
-    private readonly replicasPaths: ResourcePathMappings = new Map(),
+    /** Where managedFields of the Scale map onto the resource; without it the Scale has none. */
+    private readonly replicasPaths?: ResourcePathMappings,
   ) {}
 
   async get(ctx: RequestContext, name: string, opts: { resourceVersion: string }): Promise<KubeObject> {
@@ -140,8 +141,8 @@ export class ScaleStore implements Getter, Updater {
         if (!found && oldScale.spec) oldScale.spec.replicas = invalidSpecReplicas;
         // The Scale carries the resource's ownership of the replicas as its own managedFields, and
         // what the scale endpoint records goes back to the resource (kube's scale handler).
-        const managed = new ScaleHandler(obj.metadata?.managedFields, String(obj.apiVersion ?? ''), replicasPaths);
-        const subresourceFields = managed.toSubresource();
+        const managed = replicasPaths === undefined ? undefined : new ScaleHandler(obj.metadata?.managedFields, String(obj.apiVersion ?? ''), replicasPaths);
+        const subresourceFields = managed?.toSubresource() ?? [];
         if (subresourceFields.length > 0) (oldScale.metadata ??= {}).managedFields = subresourceFields;
         const scale = (await objInfo.updatedObject(c, oldScale as KubeObject)) as Scale;
         const replicas = scale.spec?.replicas ?? 0;
@@ -151,9 +152,11 @@ export class ScaleStore implements Getter, Updater {
         const errs = validateScale(scale);
         if (errs.length > 0) throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, name, errs);
         setNested(obj, paths.specReplicasPath, replicas);
-        const parentFields = managed.toParent(scale.metadata?.managedFields);
-        if (parentFields.length > 0) obj.metadata = { ...obj.metadata, managedFields: parentFields };
-        else if (obj.metadata !== undefined) delete obj.metadata.managedFields;
+        if (managed !== undefined) {
+          const parentFields = managed.toParent(scale.metadata?.managedFields);
+          if (parentFields.length > 0) obj.metadata = { ...obj.metadata, managedFields: parentFields };
+          else if (obj.metadata !== undefined) delete obj.metadata.managedFields;
+        }
         const rv = scale.metadata?.resourceVersion;
         if (typeof rv === 'string' && rv !== '') obj.metadata = { ...obj.metadata, resourceVersion: rv };
         return view.toHub(obj);
