@@ -22,6 +22,10 @@ export interface SetNode {
 
 const nodeElement = (n: SetNode): PathElement => n.pathElement;
 
+/** The parts Set.of hands to the constructor: one constructor, so every set has the same shape. */
+let pendingMembers: PathElementSet | undefined;
+let pendingChildren: SetNodeMap | undefined;
+
 const makeSet: MakeSet = (members, children) => Set.of(members, new SetNodeMap(children));
 
 const UNION: BinaryRules = { members: (a, b) => a.union(b), onlyA: () => true, keepOnlyB: true, both: () => true, dropEmpty: false };
@@ -48,17 +52,18 @@ export class Set {
 
   /** NewSet. */
   constructor(...paths: Path[]) {
-    this.members = new PathElementSet();
-    this.children = new SetNodeMap();
+    this.members = pendingMembers ?? new PathElementSet();
+    this.children = pendingChildren ?? new SetNodeMap();
+    pendingMembers = undefined;
+    pendingChildren = undefined;
     for (const p of paths) this.insert(p);
   }
 
   /** A set of the given parts (taken, not copied). */
   static of(members: PathElementSet, children: SetNodeMap): Set {
-    const s = new Set();
-    (s as { members: PathElementSet }).members = members;
-    (s as { children: SetNodeMap }).children = children;
-    return s;
+    pendingMembers = members;
+    pendingChildren = children;
+    return new Set();
   }
 
   /** FromJSON of a decoded fieldsV1 object; throws on malformed input, as SMD's reader fails. */

@@ -64,11 +64,25 @@ export function sortedKeys(m: ValueMap): string[] {
 
 const hasOwn = (m: ValueMap, k: string): boolean => Object.prototype.hasOwnProperty.call(m, k);
 
+const isContainer = (v: Value): v is object => typeof v === 'object' && v !== null;
+
+/** compareValues when one side at least is not a list or map (the common case: keys and set elements), without a work stack. */
+function compareScalars(a: Value, b: Value): number {
+  const ak = kindRank(a);
+  const bk = kindRank(b);
+  if (ak !== bk) return ak < bk ? -1 : 1;
+  if (ak === 0) return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+  if (ak === 1) return compareStrings(a as string, b as string);
+  if (ak === 2) return a === b ? 0 : a === false ? -1 : 1;
+  return 0;
+}
+
 /** A pending comparison: a pair of values, or an already decided result. */
 type Step = readonly [Value, Value] | number;
 
 /** value.Compare: -1, 0 or 1. */
 export function compareValues(a: Value, b: Value): number {
+  if (!isContainer(a) || !isContainer(b)) return compareScalars(a, b);
   const work: Step[] = [[a, b]];
   for (let step = work.pop(); step !== undefined; step = work.pop()) {
     if (typeof step === 'number') {
@@ -141,6 +155,8 @@ export function valueLess(a: Value, b: Value): boolean {
 
 /** value.Equals: same kind and content; numbers by numeric value; map key order does not matter. */
 export function valueEquals(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (!isContainer(a) || !isContainer(b)) return false;
   const work: Array<readonly [Value, Value]> = [[a, b]];
   for (let pair = work.pop(); pair !== undefined; pair = work.pop()) {
     const [l, r] = pair;

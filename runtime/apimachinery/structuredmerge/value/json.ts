@@ -8,6 +8,8 @@ import { sortedKeys, type Value } from './compare.js';
 
 /** Nothing to escape: the text goes between quotes as is (control characters are checked apart). */
 const PLAIN = /^[^"\\<>&\u2028\u2029\ud800-\udfff]*$/;
+/** What JSON.stringify writes otherwise than Go: HTML characters, U+2028/9, \b, \f, surrogates. */
+const NOT_AS_STRINGIFY = /[<>&\u2028\u2029\b\f\ud800-\udfff]/;
 const HEX = '0123456789abcdef';
 
 function hasControl(s: string): boolean {
@@ -18,6 +20,8 @@ function hasControl(s: string): boolean {
 /** A JSON string literal as Go's HTML-escaping encoder writes it. */
 export function goJSONString(s: string): string {
   if (PLAIN.test(s) && !hasControl(s)) return `"${s}"`;
+  // JSON.stringify writes the same escapes for quotes, backslashes, \n, \r, \t and other controls.
+  if (!NOT_AS_STRINGIFY.test(s)) return JSON.stringify(s);
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -50,6 +54,8 @@ const isRaw = (v: unknown): v is Raw => typeof v === 'object' && v !== null && R
 
 /** The compact JSON text of a value, written as SMD's encoder writes it. */
 export function goJSON(value: Value): string {
+  if (typeof value === 'string') return goJSONString(value);
+  if (typeof value === 'number') return goJSONNumber(value);
   let out = '';
   const work: unknown[] = [value];
   for (let n = work.length; n > 0; n = work.length) {
