@@ -301,3 +301,29 @@ test('TestFieldManagerUpdateNoErrors', async () => {
   assert.deepEqual(f.managedFields(), before, 'expected idempotence, but managedFields changed');
   assert.deepEqual((f.live().metadata as JSONObject).labels, { one: 'true', two: 'true' });
 });
+
+test('a reset entry is the zero entry: fields ManagedFieldsEntry does not have are ignored, an empty fieldsV1 is not zero', async () => {
+  const f = newTestFieldManager(swaggerTypeConverter(), podGVK);
+  await f.apply(podLabels(), 'fieldmanager_test_apply', false);
+  await f.update({ apiVersion: 'v1', kind: 'Pod', metadata: { managedFields: [{ unknown: 1 }], labels: { a: 'b' } } }, 'update_manager');
+  assert.deepEqual(f.managedFields(), [], 'an entry with only unknown fields resets');
+  await f.apply(podLabels(), 'fieldmanager_test_apply', false);
+  const before = f.managedFields();
+  await f.update({ apiVersion: 'v1', kind: 'Pod', metadata: { managedFields: [{ fieldsV1: {} }], labels: { a: 'b' } } }, 'update_manager');
+  assert.deepEqual(f.managedFields(), before, 'an entry that does not decode keeps the live managedFields');
+});
+
+test('__proto__ and constructor are field and manager names like any other', async () => {
+  const f = newTestFieldManager(swaggerTypeConverter(), podGVK);
+  const obj = JSON.parse('{"apiVersion":"v1","kind":"Pod","metadata":{"labels":{"__proto__":"x","constructor":"y"}}}') as JSONObject;
+  await f.apply(obj, '__proto__', false);
+  const [entry] = f.managedFields();
+  assert.equal(entry?.manager, '__proto__');
+  assert.equal(JSON.stringify(entry?.fieldsV1), '{"f:metadata":{"f:labels":{"f:__proto__":{},"f:constructor":{}}}}');
+  // Another manager taking one of them over conflicts on that field, named as data.
+  const other = JSON.parse('{"apiVersion":"v1","kind":"Pod","metadata":{"labels":{"__proto__":"z"}}}') as JSONObject;
+  const err = await rejection(f.apply(other, 'constructor', false));
+  assert.ok(isStatusError(err));
+  assert.equal(err.message, 'Apply failed with 1 conflict: conflict with "__proto__": .metadata.labels.__proto__');
+  assert.equal(Object.getPrototypeOf({}), Object.prototype);
+});

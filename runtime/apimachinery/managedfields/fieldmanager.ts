@@ -192,11 +192,13 @@ function isResetManagedFields(encoded: unknown): boolean {
   return encoded.length === 1 && isJSONObject(encoded[0]) && isEmptyEntry(encoded[0]);
 }
 
+/** The zero ManagedFieldsEntry: no field of the entry set (fields it does not have are not read, as decoding drops them). */
 function isEmptyEntry(entry: JSONObject): boolean {
-  for (const v of Object.values(entry)) {
+  for (const k of ['manager', 'operation', 'apiVersion', 'fieldsType', 'subresource']) {
+    const v = ownField(entry, k);
     if (v !== undefined && v !== null && v !== '') return false;
   }
-  return true;
+  return (ownField(entry, 'time') ?? null) === null && (ownField(entry, 'fieldsV1') ?? null) === null;
 }
 
 function errorMessage(err: unknown): string {
