@@ -10,8 +10,10 @@
 //   (kube: TestApplyUnsetExclusivelyOwnedFields, TestApplyUnsetSharedFields);
 // - `--dry-run=server` stores nothing;
 // - client-side apply then `--server-side`: the server lets kubectl take the fields the
-//   last-applied annotation holds (lastappliedmanager.go, TestUpgradeClientSideToServerSideApply)
-//   and kubectl folds "kubectl-client-side-apply" into its own entry (client-go util/csaupgrade);
+//   last-applied annotation holds (lastappliedmanager.go, TestUpgradeClientSideToServerSideApply),
+//   then kubectl (1.26 and later) rewrites the managers: "kubectl-client-side-apply" is gone and the
+//   annotation belongs to "kubectl-last-applied", an Apply entry kube writes without a time (as
+//   kube-apiserver shows it after kubectl's migration);
 // - `get -o yaml --show-managed-fields` prints the entries.
 // Skipped (with the reason) only where a kubectl minor is not installed.
 import assert from 'node:assert/strict';
@@ -56,7 +58,8 @@ const kinds: readonly AppliedKind[] = [
     fieldsV1: '{"f:data":{"f:key":{}},"f:metadata":{"f:labels":{"f:app":{}}}}',
   },
   {
-    // secrets merge by name (an associative list: the item is owned with its key); imagePullSecrets is atomic.
+    // secrets merge by name (an associative list keyed by name) of ObjectReferences, an atomic
+    // struct in kube (+structType=atomic): each item is owned whole, a leaf. imagePullSecrets is atomic.
     title: 'ServiceAccount',
     resource: 'serviceaccount',
     printed: 'serviceaccount',
@@ -69,7 +72,7 @@ const kinds: readonly AppliedKind[] = [
       imagePullSecrets: [{ name: 'pull' }],
       automountServiceAccountToken: false,
     }),
-    fieldsV1: '{"f:automountServiceAccountToken":{},"f:imagePullSecrets":{},"f:secrets":{"k:{\\"name\\":\\"tok\\"}":{".":{},"f:name":{}}}}',
+    fieldsV1: '{"f:automountServiceAccountToken":{},"f:imagePullSecrets":{},"f:secrets":{"k:{\\"name\\":\\"tok\\"}":{}}}',
   },
   {
     // rules is an atomic list: one field for all of it.
@@ -187,7 +190,7 @@ describeBackends('kubectl apply --server-side', (cp) => {
         assert.equal((afterDry['metadata'] as Obj)['resourceVersion'], (before['metadata'] as Obj)['resourceVersion']);
       });
 
-      it('client-side apply, then --server-side: no conflict on the user’s own fields; kubectl-client-side-apply folded into "kubectl"', async () => {
+      it('client-side apply, then --server-side: no conflict on the user’s own fields; the client-side manager is migrated', async () => {
         const name = uniqueName('csa');
         assert.equal(ok(await run(['apply', '-f', '-'], configMap(name, ns, { key: 'v1' })), cp()), `configmap/${name} created`);
         const lastApplied = '{"f:data":{".":{},"f:key":{}},"f:metadata":{"f:annotations":{".":{},"f:kubectl.kubernetes.io/last-applied-configuration":{}}}}';
@@ -196,7 +199,10 @@ describeBackends('kubectl apply --server-side', (cp) => {
         assert.equal(ok(await ssa(configMap(name, ns, { key: 'v2' })), cp()), `configmap/${name} serverside-applied`);
         const cm = await getJSON('configmap', name);
         assert.deepEqual(cm['data'], { key: 'v2' });
-        assertManagedFieldsSorted(cm, [entry('kubectl', 'Apply', 'v1', lastApplied)]);
+        assertManagedFieldsSorted(cm, [
+          entry('kubectl-last-applied', 'Apply', 'v1', '{"f:metadata":{"f:annotations":{"f:kubectl.kubernetes.io/last-applied-configuration":{}}}}', undefined, true),
+          entry('kubectl', 'Apply', 'v1', '{"f:data":{"f:key":{}}}'),
+        ]);
         // kube keeps the annotation in step with what kubectl applied server-side.
         const annotations = (cm['metadata'] as Obj)['annotations'] as Record<string, string>;
         const recorded = JSON.parse(annotations['kubectl.kubernetes.io/last-applied-configuration'] ?? '{}') as Obj;
