@@ -277,4 +277,36 @@ describeBackends('apply_test.go', (cp) => {
     assert.equal(statusEntry?.operation, 'Apply');
     assert.deepEqual(statusEntry?.fieldsV1, { 'f:status': { 'f:conditions': { 'k:{"type":"NamespaceDeletionDiscoveryFailure"}': { '.': {}, 'f:status': {}, 'f:type': {} } } } });
   });
+  it('TestApplyConvertsManagedFieldsVersion (Flunders): an applier re-applying in another version has one entry, in that version', async () => {
+    const name = uniqueName('flunder');
+    const path = (v: string): string => `/apis/wardle.example.com/${v}/namespaces/${ns}/flunders/${name}`;
+    const first = await apply(
+      path('v1alpha1'),
+      { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name, labels: { sidecar_version: 'release' } }, spec: { reference: 'other' } },
+      'fieldManager=sidecar_controller',
+    );
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    assertManagedFields(first.body, [entry('sidecar_controller', 'Apply', 'wardle.example.com/v1alpha1', '{"f:metadata":{"f:labels":{"f:sidecar_version":{}}},"f:spec":{"f:reference":{}}}')]);
+    const second = await apply(
+      path('v1beta1'),
+      { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', metadata: { name, labels: { sidecar_version: 'release' } }, spec: { flunderReference: 'other' } },
+      'fieldManager=sidecar_controller',
+    );
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    assertManagedFields(second.body, [entry('sidecar_controller', 'Apply', 'wardle.example.com/v1beta1', '{"f:metadata":{"f:labels":{"f:sidecar_version":{}}},"f:spec":{"f:flunderReference":{}}}')]);
+    // Read in the other version, the entry is unchanged: managedFields are not converted on read.
+    assert.equal(JSON.stringify(managedFieldsOf(await ok('GET', path('v1alpha1'), 200))), JSON.stringify(managedFieldsOf(second.body)));
+  });
+
+  it('an atomic list (Role.rules, listType atomic in apis/rbac) is owned whole: another applier conflicts on .rules', async () => {
+    const name = uniqueName('role');
+    const path = `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles/${name}`;
+    const role = (verbs: string[]): Obj => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs }] });
+    const created = await apply(path, role(['get']), 'fieldManager=a');
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assertManagedFields(created.body, [entry('a', 'Apply', 'rbac.authorization.k8s.io/v1', '{"f:rules":{}}')]);
+    const refused = await apply(path, role(['get', 'list']), 'fieldManager=b');
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.equal(refused.body['message'], 'Apply failed with 1 conflict: conflict with "a": .rules');
+  });
 });
