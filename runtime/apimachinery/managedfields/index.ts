@@ -40,3 +40,4 @@ export type { ResourcePathMappings } from './scalehandler.js';
 export { ScaleHandler } from './scalehandler.js';
 export type { GroupVersion, GroupVersionKind } from './groupversion.js';
 export { groupVersionKindString, groupVersionString, objectGroupVersionKind, parseGroupVersion } from './groupversion.js';
+export { equalIgnoringValueAtPath, ignoreManagedFieldsTimestamps } from './equality.js';
