@@ -8,7 +8,7 @@ import { Updater } from '../structuredmerge/merge/index.js';
 import { wrapError as wrap } from '../structuredmerge/merge/converter.js';
 import { groupVersionKindString, groupVersionString, objectGroupVersionKind, parseGroupVersion } from './groupversion.js';
 import type { Managed, Manager, ManagerApplyResult, ManagerResult } from './manager.js';
-import { newManaged } from './managedfields.js';
+import { newManaged, removeObjectManagedFields } from './managedfields.js';
 import type { TypeConverter } from './typeconverter.js';
 import type { ObjectConvertor } from './versionconverter.js';
 import { newCRDVersionConverter, newVersionConverter } from './versionconverter.js';
@@ -20,7 +20,10 @@ export type ObjectDefaulter = (obj: JSONObject) => void;
  * The innermost Manager (internal.structuredMergeManager): an update records what the new
  * object changed, an apply merges the applied configuration, both through SMD's Updater in the
  * request version `groupVersion`; objects arrive and leave in `hubVersion`. Reset fields are
- * owned by nobody through this endpoint.
+ * owned by nobody through this endpoint. The live object is typed without its managedFields:
+ * kube types them too, but nobody can own them (stripmeta leaves them out of every set) and the
+ * merged object's are replaced by the encoded result, so that changes nothing but the work
+ * (they are often a third of the object).
  */
 export function newStructuredMergeManager(
   tc: TypeConverter,
@@ -71,7 +74,7 @@ class StructuredMergeManager implements Manager {
     const newVersioned = await this.toVersioned(newObj).catch((err: unknown) => {
       throw wrap(`failed to convert new object (${objectGVKNN(newObj)}) to proper version (${this.groupVersion})`, err);
     });
-    const liveVersioned = await this.toVersioned(liveObj).catch((err: unknown) => {
+    const liveVersioned = await this.toVersioned(removeObjectManagedFields(liveObj)).catch((err: unknown) => {
       throw wrap(`failed to convert live object (${objectGVKNN(liveObj)}) to proper version`, err);
     });
     const newTyped = attempt(
@@ -97,7 +100,7 @@ class StructuredMergeManager implements Manager {
     const meta = ownField(patchObj, 'metadata');
     if (isJSONObject(meta) && Array.isArray(ownField(meta, 'managedFields'))) throw newBadRequest('metadata.managedFields must be nil');
 
-    const liveVersioned = await this.toVersioned(liveObj).catch((err: unknown) => {
+    const liveVersioned = await this.toVersioned(removeObjectManagedFields(liveObj)).catch((err: unknown) => {
       throw wrap(`failed to convert live object (${objectGVKNN(liveObj)}) to proper version`, err);
     });
     // The applied configuration may not repeat a set member or a list-map key; the live object may.
