@@ -43,5 +43,7 @@ export const CustomResourceDefinitionStrategy = {
   validateUpdate: validateCustomResourceDefinitionUpdate,
   status: {
     validateUpdate: validateCustomResourceDefinitionStatus,
+    // kube's CRD status strategy reports metadata as reset too (besides spec).
+    resetFields: ['metadata'],
   },
 } satisfies RESTStrategy<CustomResourceDefinition>;
