@@ -284,3 +284,65 @@ export const benchmarkLeafConflictAcrossVersion: TestCase = {
     controller: new VersionedSet(_NS(_P('bool')), 'v2', false),
   }),
 };
+
+export const benchmarkMultipleApplierRecursiveRealConversion: TestCase = {
+  ops: [
+    new Apply({
+      manager: 'apply-one',
+      object: `
+					mapOfMapsRecursive:
+					  a:
+					    b:
+					  c:
+					    d:
+				`,
+      apiVersion: 'v1',
+    }),
+    new Apply({
+      manager: 'apply-two',
+      object: `
+					mapOfMapsRecursive:
+					  aa:
+					  cc:
+					    dd:
+				`,
+      apiVersion: 'v2',
+    }),
+    new Update({
+      manager: 'controller',
+      object: `
+					mapOfMapsRecursive:
+					  aaa:
+					    bbb:
+					      ccc:
+					        ddd:
+					  ccc:
+					    ddd:
+					      eee:
+					        fff:
+					`,
+      apiVersion: 'v3',
+    }),
+    new Apply({
+      manager: 'apply-one',
+      object: `
+					mapOfMapsRecursive:
+				`,
+      apiVersion: 'v4',
+    }),
+  ],
+  object: `
+			mapOfMapsRecursive:
+			  aaaa:
+			  cccc:
+			    dddd:
+			      eeee:
+			        ffff:
+		`,
+  apiVersion: 'v4',
+  managed: managedFields({
+    'apply-one': new VersionedSet(_NS(_P('mapOfMapsRecursive')), 'v4', false),
+    'apply-two': new VersionedSet(_NS(_P('mapOfMapsRecursive', 'aa'), _P('mapOfMapsRecursive', 'cc'), _P('mapOfMapsRecursive', 'cc', 'dd')), 'v2', false),
+    controller: new VersionedSet(_NS(_P('mapOfMapsRecursive', 'ccc', 'ddd', 'eee'), _P('mapOfMapsRecursive', 'ccc', 'ddd', 'eee', 'fff')), 'v3', false),
+  }),
+};

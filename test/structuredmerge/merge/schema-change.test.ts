@@ -2,7 +2,6 @@
 import { describe } from 'node:test';
 import { VersionedSet } from '../../../runtime/apimachinery/structuredmerge/fieldpath/index.js';
 import { Conflict } from '../../../runtime/apimachinery/structuredmerge/merge/index.js';
-import type { TestCase } from '../fixture/index.js';
 import { Parser as SchemaParser } from '../../../runtime/apimachinery/structuredmerge/typed/index.js';
 import type { TestCase } from '../fixture/index.js';
 import { Apply, ChangeParser, ForceApply, runTable, managedFields, _NS, _P, _KBF } from '../fixture/index.js';
