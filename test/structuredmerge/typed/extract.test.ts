@@ -6,7 +6,7 @@ import { Parser } from '../../../runtime/apimachinery/structuredmerge/typed/inde
 import type { Value } from '../../../runtime/apimachinery/structuredmerge/value/index.js';
 import { valueEquals, valueToString } from '../../../runtime/apimachinery/structuredmerge/value/index.js';
 import { _KBF, _NS, _P } from '../fixture/index.js';
-import { associativeAndAtomicSchema, nestedTypesSchema } from './remove-schemas.js';
+import { associativeAndAtomicSchema, nestedTypesSchema } from './schemas.js';
 
 interface ReversibleExtractTestCase {
   readonly name: string;

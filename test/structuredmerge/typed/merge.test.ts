@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Parser } from '../../../runtime/apimachinery/structuredmerge/typed/index.js';
 import { valueEquals, valueToString } from '../../../runtime/apimachinery/structuredmerge/value/index.js';
+import { associativeListSchema, nullEmptyListSchema, nullEmptyMapSchema, simplePairSchema, structGrabBagSchema } from './schemas.js';
 
 interface MergeTestCase {
   readonly name: string;
@@ -15,27 +16,7 @@ const mergeCases: MergeTestCase[] = [
   {
     name: 'simple pair',
     rootTypeName: 'stringPair',
-    schema: `types:
-- name: stringPair
-  map:
-    fields:
-    - name: key
-      type:
-        scalar: string
-    - name: value
-      type:
-        namedType: __untyped_atomic_
-- name: __untyped_atomic_
-  scalar: untyped
-  list:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-  map:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-`,
+    schema: simplePairSchema,
     triplets: [
       [`{"key":"foo","value":{}}`, `{"key":"foo","value":1}`, `{"key":"foo","value":1}`],
       [`{"key":"foo","value":{}}`, `{"key":"foo","value":1}`, `{"key":"foo","value":1}`],
@@ -47,26 +28,7 @@ const mergeCases: MergeTestCase[] = [
   {
     name: 'null/empty map',
     rootTypeName: 'nestedMap',
-    schema: `types:
-- name: nestedMap
-  map:
-    fields:
-    - name: inner
-      type:
-        map:
-          elementType:
-            namedType: __untyped_atomic_
-- name: __untyped_atomic_
-  scalar: untyped
-  list:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-  map:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-`,
+    schema: nullEmptyMapSchema,
     triplets: [
       [`{}`, `{"inner":{}}`, `{"inner":{}}`],
       [`{}`, `{"inner":null}`, `{"inner":null}`],
@@ -111,27 +73,7 @@ const mergeCases: MergeTestCase[] = [
   {
     name: 'null/empty list',
     rootTypeName: 'nestedList',
-    schema: `types:
-- name: nestedList
-  map:
-    fields:
-    - name: inner
-      type:
-        list:
-          elementType:
-            namedType: __untyped_atomic_
-          elementRelationship: atomic
-- name: __untyped_atomic_
-  scalar: untyped
-  list:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-  map:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-`,
+    schema: nullEmptyListSchema,
     triplets: [
       [`{}`, `{"inner":[]}`, `{"inner":[]}`],
       [`{}`, `{"inner":null}`, `{"inner":null}`],
@@ -143,38 +85,7 @@ const mergeCases: MergeTestCase[] = [
   {
     name: 'struct grab bag',
     rootTypeName: 'myStruct',
-    schema: `types:
-- name: myStruct
-  map:
-    fields:
-    - name: numeric
-      type:
-        scalar: numeric
-    - name: string
-      type:
-        scalar: string
-    - name: bool
-      type:
-        scalar: boolean
-    - name: setStr
-      type:
-        list:
-          elementType:
-            scalar: string
-          elementRelationship: associative
-    - name: setBool
-      type:
-        list:
-          elementType:
-            scalar: boolean
-          elementRelationship: associative
-    - name: setNumeric
-      type:
-        list:
-          elementType:
-            scalar: numeric
-          elementRelationship: associative
-`,
+    schema: structGrabBagSchema,
     triplets: [
       [`{"numeric":1}`, `{"numeric":3.14159}`, `{"numeric":3.14159}`],
       [`{"numeric":3.14159}`, `{"numeric":1}`, `{"numeric":1}`],
@@ -213,52 +124,7 @@ const mergeCases: MergeTestCase[] = [
   {
     name: 'associative list',
     rootTypeName: 'myRoot',
-    schema: `types:
-- name: myRoot
-  map:
-    fields:
-    - name: list
-      type:
-        namedType: myList
-    - name: atomicList
-      type:
-        namedType: mySequence
-- name: myList
-  list:
-    elementType:
-      namedType: myElement
-    elementRelationship: associative
-    keys:
-    - key
-    - id
-- name: mySequence
-  list:
-    elementType:
-      scalar: string
-    elementRelationship: atomic
-- name: myElement
-  map:
-    fields:
-    - name: key
-      type:
-        scalar: string
-    - name: id
-      type:
-        scalar: numeric
-    - name: value
-      type:
-        namedType: myValue
-    - name: bv
-      type:
-        scalar: boolean
-    - name: nv
-      type:
-        scalar: numeric
-- name: myValue
-  map:
-    elementType:
-      scalar: string
-`,
+    schema: associativeListSchema,
     triplets: [
       [`{"list":[{"key":"a","id":1,"value":{"a":"a"}}]}`, `{"list":[{"key":"a","id":1,"value":{"a":"a"}}]}`, `{"list":[{"key":"a","id":1,"value":{"a":"a"}}]}`],
       [`{"list":[{"key":"a","id":1,"value":{"a":"a"}}]}`, `{"list":[{"key":"a","id":2,"value":{"a":"a"}}]}`, `{"list":[{"key":"a","id":1,"value":{"a":"a"}},{"key":"a","id":2,"value":{"a":"a"}}]}`],

@@ -5,7 +5,7 @@ import type { Set } from '../../../runtime/apimachinery/structuredmerge/fieldpat
 import { Parser } from '../../../runtime/apimachinery/structuredmerge/typed/index.js';
 import { valueEquals, valueToString } from '../../../runtime/apimachinery/structuredmerge/value/index.js';
 import { _KBF, _NS, _P, _V } from '../fixture/index.js';
-import { associativeAndAtomicSchema, nestedTypesSchema, simplePairSchema, structGrabBagSchema } from './remove-schemas.js';
+import { associativeAndAtomicSchema, nestedTypesSchema, simplePairSchema, structGrabBagSchema } from './schemas.js';
 
 interface RemoveTestCase {
   readonly name: string;

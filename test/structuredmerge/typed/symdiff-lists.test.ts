@@ -2,6 +2,7 @@
 import { _KBF, _NS, _P, _V } from '../fixture/index.js';
 import type { SymdiffTestCase } from './symdiff.js';
 import { runSymdiffCases } from './symdiff.js';
+import { associativeListSchema, structGrabBagSchema } from './schemas.js';
 
 // A few of SMD's documents end in a stray `}`, which go-yaml v2 ignores and a strict YAML reader does not: it is left out here.
 const symdiffCases: SymdiffTestCase[] = [
@@ -280,38 +281,7 @@ const symdiffCases: SymdiffTestCase[] = [
   {
     name: 'struct grab bag',
     rootTypeName: 'myStruct',
-    schema: `types:
-- name: myStruct
-  map:
-    fields:
-    - name: numeric
-      type:
-        scalar: numeric
-    - name: string
-      type:
-        scalar: string
-    - name: bool
-      type:
-        scalar: boolean
-    - name: setStr
-      type:
-        list:
-          elementType:
-            scalar: string
-          elementRelationship: associative
-    - name: setBool
-      type:
-        list:
-          elementType:
-            scalar: boolean
-          elementRelationship: associative
-    - name: setNumeric
-      type:
-        list:
-          elementType:
-            scalar: numeric
-          elementRelationship: associative
-`,
+    schema: structGrabBagSchema,
     quints: [
       {
         lhs: `{"numeric":1}`,
@@ -409,52 +379,7 @@ const symdiffCases: SymdiffTestCase[] = [
   {
     name: 'associative list',
     rootTypeName: 'myRoot',
-    schema: `types:
-- name: myRoot
-  map:
-    fields:
-    - name: list
-      type:
-        namedType: myList
-    - name: atomicList
-      type:
-        namedType: mySequence
-- name: myList
-  list:
-    elementType:
-      namedType: myElement
-    elementRelationship: associative
-    keys:
-    - key
-    - id
-- name: mySequence
-  list:
-    elementType:
-      scalar: string
-    elementRelationship: atomic
-- name: myElement
-  map:
-    fields:
-    - name: key
-      type:
-        scalar: string
-    - name: id
-      type:
-        scalar: numeric
-    - name: value
-      type:
-        namedType: myValue
-    - name: bv
-      type:
-        scalar: boolean
-    - name: nv
-      type:
-        scalar: numeric
-- name: myValue
-  map:
-    elementType:
-      scalar: string
-`,
+    schema: associativeListSchema,
     quints: [
       {
         lhs: `{}`,

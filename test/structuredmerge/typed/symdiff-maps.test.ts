@@ -2,32 +2,13 @@
 import { _NS, _P } from '../fixture/index.js';
 import type { SymdiffTestCase } from './symdiff.js';
 import { runSymdiffCases } from './symdiff.js';
+import { nullEmptyListSchema, nullEmptyMapSchema, simplePairSchema } from './schemas.js';
 
 const symdiffCases: SymdiffTestCase[] = [
   {
     name: 'simple pair',
     rootTypeName: 'stringPair',
-    schema: `types:
-- name: stringPair
-  map:
-    fields:
-    - name: key
-      type:
-        scalar: string
-    - name: value
-      type:
-        namedType: __untyped_atomic_
-- name: __untyped_atomic_
-  scalar: untyped
-  list:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-  map:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-`,
+    schema: simplePairSchema,
     quints: [
       {
         lhs: `{"key":"foo","value":1}`,
@@ -83,26 +64,7 @@ const symdiffCases: SymdiffTestCase[] = [
   {
     name: 'null/empty map',
     rootTypeName: 'nestedMap',
-    schema: `types:
-- name: nestedMap
-  map:
-    fields:
-    - name: inner
-      type:
-        map:
-          elementType:
-            namedType: __untyped_atomic_
-- name: __untyped_atomic_
-  scalar: untyped
-  list:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-  map:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-`,
+    schema: nullEmptyMapSchema,
     quints: [
       {
         lhs: `{}`,
@@ -197,27 +159,7 @@ const symdiffCases: SymdiffTestCase[] = [
   {
     name: 'null/empty list',
     rootTypeName: 'nestedList',
-    schema: `types:
-- name: nestedList
-  map:
-    fields:
-    - name: inner
-      type:
-        list:
-          elementType:
-            namedType: __untyped_atomic_
-          elementRelationship: atomic
-- name: __untyped_atomic_
-  scalar: untyped
-  list:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-  map:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-`,
+    schema: nullEmptyListSchema,
     quints: [
       {
         lhs: `{}`,

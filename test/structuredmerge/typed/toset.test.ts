@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import type { Set } from '../../../runtime/apimachinery/structuredmerge/fieldpath/index.js';
 import { Parser } from '../../../runtime/apimachinery/structuredmerge/typed/index.js';
 import { _KBF, _NS, _P, _V } from '../fixture/index.js';
+import { associativeListSchema, simplePairSchema } from './schemas.js';
 
 interface FieldsetTestCase {
   readonly name: string;
@@ -16,27 +17,7 @@ const fieldsetCases: FieldsetTestCase[] = [
   {
     name: 'simple pair',
     rootTypeName: 'stringPair',
-    schema: `types:
-- name: stringPair
-  map:
-    fields:
-    - name: key
-      type:
-        scalar: string
-    - name: value
-      type:
-        namedType: __untyped_atomic_
-- name: __untyped_atomic_
-  scalar: untyped
-  list:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-  map:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-`,
+    schema: simplePairSchema,
     pairs: [
       [`{"key":"foo","value":1}`, _NS(_P('key'), _P('value'))],
       [`{"key":"foo","value":{"a": "b"}}`, _NS(_P('key'), _P('value'))],
@@ -138,52 +119,7 @@ const fieldsetCases: FieldsetTestCase[] = [
   {
     name: 'associative list',
     rootTypeName: 'myRoot',
-    schema: `types:
-- name: myRoot
-  map:
-    fields:
-    - name: list
-      type:
-        namedType: myList
-    - name: atomicList
-      type:
-        namedType: mySequence
-- name: myList
-  list:
-    elementType:
-      namedType: myElement
-    elementRelationship: associative
-    keys:
-    - key
-    - id
-- name: mySequence
-  list:
-    elementType:
-      scalar: string
-    elementRelationship: atomic
-- name: myElement
-  map:
-    fields:
-    - name: key
-      type:
-        scalar: string
-    - name: id
-      type:
-        scalar: numeric
-    - name: value
-      type:
-        namedType: myValue
-    - name: bv
-      type:
-        scalar: boolean
-    - name: nv
-      type:
-        scalar: numeric
-- name: myValue
-  map:
-    elementType:
-      scalar: string
-`,
+    schema: associativeListSchema,
     pairs: [
       [`{"list":[]}`, _NS()],
       [

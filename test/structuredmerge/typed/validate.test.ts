@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SCHEMA_SCHEMA_YAML } from '../../../runtime/apimachinery/structuredmerge/schema/index.js';
 import { Parser } from '../../../runtime/apimachinery/structuredmerge/typed/index.js';
+import { associativeListSchema, simplePairSchema, structGrabBagSchema } from './schemas.js';
 
 interface ValidationTestCase {
   readonly name: string;
@@ -18,65 +19,14 @@ const validationCases: ValidationTestCase[] = [
   {
     name: 'simple pair',
     rootTypeName: 'stringPair',
-    schema: `types:
-- name: stringPair
-  map:
-    fields:
-    - name: key
-      type:
-        scalar: string
-    - name: value
-      type:
-        namedType: __untyped_atomic_
-- name: __untyped_atomic_
-  scalar: untyped
-  list:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-  map:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-`,
+    schema: simplePairSchema,
     validObjects: [`{"key":"foo","value":1}`, `{"key":"foo","value":{}}`, `{"key":"foo","value":null}`, `{"key":"foo"}`, `{"key":"foo","value":true}`, `{"key":null}`],
     invalidObjects: [`{"key":true,"value":1}`, `{"key":1,"value":{}}`, `{"key":false,"value":null}`, `{"key":[1, 2]}`, `{"key":{"foo":true}}`],
   },
   {
     name: 'struct grab bag',
     rootTypeName: 'myStruct',
-    schema: `types:
-- name: myStruct
-  map:
-    fields:
-    - name: numeric
-      type:
-        scalar: numeric
-    - name: string
-      type:
-        scalar: string
-    - name: bool
-      type:
-        scalar: boolean
-    - name: setStr
-      type:
-        list:
-          elementType:
-            scalar: string
-          elementRelationship: associative
-    - name: setBool
-      type:
-        list:
-          elementType:
-            scalar: boolean
-          elementRelationship: associative
-    - name: setNumeric
-      type:
-        list:
-          elementType:
-            scalar: numeric
-          elementRelationship: associative
-`,
+    schema: structGrabBagSchema,
     validObjects: [
       `{"numeric":null}`,
       `{"numeric":1}`,
@@ -128,52 +78,7 @@ const validationCases: ValidationTestCase[] = [
   {
     name: 'associative list',
     rootTypeName: 'myRoot',
-    schema: `types:
-- name: myRoot
-  map:
-    fields:
-    - name: list
-      type:
-        namedType: myList
-    - name: atomicList
-      type:
-        namedType: mySequence
-- name: myList
-  list:
-    elementType:
-      namedType: myElement
-    elementRelationship: associative
-    keys:
-    - key
-    - id
-- name: mySequence
-  list:
-    elementType:
-      scalar: string
-    elementRelationship: atomic
-- name: myElement
-  map:
-    fields:
-    - name: key
-      type:
-        scalar: string
-    - name: id
-      type:
-        scalar: numeric
-    - name: value
-      type:
-        namedType: myValue
-    - name: bv
-      type:
-        scalar: boolean
-    - name: nv
-      type:
-        scalar: numeric
-- name: myValue
-  map:
-    elementType:
-      scalar: string
-`,
+    schema: associativeListSchema,
     validObjects: [
       `{"list":[]}`,
       `{"list":[{"key":"a","id":1,"value":{"a":"a"}}]}`,

@@ -7,15 +7,13 @@
 import { Set as FieldSet, PathElementMap, pathElementString } from '../fieldpath/index.js';
 import type { Filter, PathElement } from '../fieldpath/index.js';
 import type { List, MapType, Scalar, Schema, TypeRef } from '../schema/index.js';
-import { atomEquals } from '../schema/index.js';
 import { hasField, ownField } from '../../serializer/jsonvalue.js';
 import type { Value } from '../value/index.js';
 import { valueEquals } from '../value/index.js';
 import type { ValidationError } from './errors.js';
-import { errorf, withLazyPrefix } from './errors.js';
-import type { AtomHandler } from './helpers.js';
-import { deduceAtom, handleAtom, isValueMap, ListItemError, listItemToPathElement, mapFieldType, noTypeFound, validateScalar } from './helpers.js';
-import { pushAll } from './validate.js';
+import { errorf, pushAll, withLazyPrefix } from './errors.js';
+import type { AtomHandler, SidesNode } from './helpers.js';
+import { handleSides, isValueMap, ListItemError, listItemToPathElement, mapFieldType, validateScalarSides } from './helpers.js';
 
 /** What changed from the left-hand to the right-hand value; a field is in at most one of the three sets. */
 export class Comparison {
@@ -61,9 +59,7 @@ export class Comparison {
   }
 }
 
-interface CompareNode {
-  readonly lhs: Value;
-  readonly rhs: Value;
+interface CompareNode extends SidesNode {
   inLeaf: boolean;
 }
 
@@ -74,25 +70,14 @@ class Comparer implements AtomHandler<CompareNode> {
   constructor(private readonly schema: Schema) {}
 
   compare(node: CompareNode, tr: TypeRef, prefix?: () => string): ValidationError[] {
-    if (node.lhs === undefined && node.rhs === undefined) return errorf('at least one of lhs and rhs must be provided');
-    const a = this.schema.resolve(tr);
-    if (a === undefined) return noTypeFound(tr);
-    const alhs = deduceAtom(a, node.lhs);
-    const arhs = deduceAtom(a, node.rhs);
-    const errs: ValidationError[] = [];
-    if (node.rhs === undefined) {
-      pushAll(errs, handleAtom(alhs, tr, this, node));
-    } else if (node.lhs === undefined || atomEquals(alhs, arhs)) {
-      pushAll(errs, handleAtom(arhs, tr, this, node));
-    } else {
-      pushAll(errs, handleAtom(alhs, tr, this, { ...node }));
-      pushAll(errs, handleAtom(arhs, tr, this, node));
-    }
+    const { errors, dispatched } = handleSides(this.schema, tr, this, node);
+    if (!dispatched) return errors;
+    // A container only one side has (its leaves were not visited as such) is added or removed itself.
     if (!node.inLeaf) {
       if (node.lhs === undefined) this.comparison.added.insert(this.path);
       else if (node.rhs === undefined) this.comparison.removed.insert(this.path);
     }
-    return withLazyPrefix(errs, prefix);
+    return withLazyPrefix(errors, prefix);
   }
 
   private doLeaf(node: CompareNode): void {
@@ -104,11 +89,9 @@ class Comparer implements AtomHandler<CompareNode> {
   }
 
   doScalar(t: Scalar, node: CompareNode): ValidationError[] {
-    const lerrs = validateScalar(t, node.lhs, 'lhs: ');
-    const rerrs = validateScalar(t, node.rhs, 'rhs: ');
-    if (lerrs.length > 0 && rerrs.length > 0) return lerrs.concat(rerrs);
-    this.doLeaf(node);
-    return [];
+    const errs = validateScalarSides(t, node);
+    if (errs.length === 0) this.doLeaf(node);
+    return errs;
   }
 
   doList(t: List, node: CompareNode): ValidationError[] {

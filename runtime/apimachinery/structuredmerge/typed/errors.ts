@@ -47,6 +47,11 @@ export function withLazyPrefix(errs: ValidationError[], prefix: (() => string) |
   return errs;
 }
 
+/** Appends `more` to `errs` without spreading (a long list of errors must not exceed the argument limit). */
+export function pushAll(errs: ValidationError[], more: readonly ValidationError[]): void {
+  for (const e of more) errs.push(e);
+}
+
 /** Throws the errors when there are any. */
 export function throwIfAny(errs: readonly ValidationError[]): void {
   if (errs.length > 0) throw new ValidationErrors(errs);

@@ -10,7 +10,7 @@
 import { ownField } from '../../serializer/jsonvalue.js';
 import type { PathElement } from '../fieldpath/index.js';
 import type { Atom, List, MapType, Scalar, Schema, TypeRef } from '../schema/index.js';
-import { findField, typeRefName } from '../schema/index.js';
+import { atomEquals, findField, typeRefName } from '../schema/index.js';
 import type { Field, Value } from '../value/index.js';
 import { goQuote, sortFieldList } from '../value/index.js';
 import type { ValidationError } from './errors.js';
@@ -50,9 +50,29 @@ export function resolveSchema<S>(schema: Schema, tr: TypeRef, v: Value, ah: Atom
   return handleAtom(deduceAtom(a, v), tr, ah, s);
 }
 
-/** The error of a TypeRef that resolves to nothing, as the merge and compare walkers word it. */
-export function noTypeFound(tr: TypeRef): ValidationError[] {
-  return errorf(`schema error: no type found matching: ${typeRefName(tr)}`);
+/** One node of a two-sided walk (merge, compare): the left and right values, either absent (undefined). */
+export interface SidesNode {
+  readonly lhs: Value;
+  readonly rhs: Value;
+}
+
+/**
+ * Resolves `tr` for both sides of a node and dispatches it (the start of the
+ * merging and comparing walkers' step). An absent side takes the other's
+ * kind; when the sides are of different kinds (a deduced type), the left is
+ * handled on a copy of the node, only for its errors, and the right on the
+ * node. `dispatched` is false when the node could not be handled at all.
+ */
+export function handleSides<S extends SidesNode>(schema: Schema, tr: TypeRef, ah: AtomHandler<S>, node: S): { errors: ValidationError[]; dispatched: boolean } {
+  if (node.lhs === undefined && node.rhs === undefined) return { errors: errorf('at least one of lhs and rhs must be provided'), dispatched: false };
+  const a = schema.resolve(tr);
+  if (a === undefined) return { errors: errorf(`schema error: no type found matching: ${typeRefName(tr)}`), dispatched: false };
+  const alhs = deduceAtom(a, node.lhs);
+  const arhs = deduceAtom(a, node.rhs);
+  if (node.rhs === undefined) return { errors: handleAtom(alhs, tr, ah, node), dispatched: true };
+  if (node.lhs === undefined || atomEquals(alhs, arhs)) return { errors: handleAtom(arhs, tr, ah, node), dispatched: true };
+  const errors = handleAtom(alhs, tr, ah, { ...node });
+  return { errors: errors.concat(handleAtom(arhs, tr, ah, node)), dispatched: true };
 }
 
 /**
@@ -147,6 +167,16 @@ export function listItemToPathElement(schema: Schema, list: List, child: Value):
   const keys = list.keys ?? [];
   if (keys.length > 0) return keyedItemPathElement(schema, list, keys, child);
   return setItemPathElement(child);
+}
+
+/**
+ * The errors of a scalar node of a two-sided walk: none when at least one
+ * side is a valid scalar (the merge or comparison then takes it as a leaf).
+ */
+export function validateScalarSides(t: Scalar, node: SidesNode): ValidationError[] {
+  const lerrs = validateScalar(t, node.lhs, 'lhs: ');
+  const rerrs = validateScalar(t, node.rhs, 'rhs: ');
+  return lerrs.length > 0 && rerrs.length > 0 ? lerrs.concat(rerrs) : [];
 }
 
 /** Validates a scalar against its type; absent and null are valid for every type (validateScalar). */

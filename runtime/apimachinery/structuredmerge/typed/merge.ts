@@ -9,20 +9,16 @@
 import { PathElementMap, PathElementSet, pathElementEquals, pathElementString } from '../fieldpath/index.js';
 import type { PathElement } from '../fieldpath/index.js';
 import type { List, MapType, Scalar, Schema, TypeRef } from '../schema/index.js';
-import { atomEquals } from '../schema/index.js';
 import { hasField, ownField, setField } from '../../serializer/jsonvalue.js';
 import type { Value } from '../value/index.js';
 import type { ValidationError } from './errors.js';
-import { errorf, withLazyPrefix } from './errors.js';
-import type { AtomHandler } from './helpers.js';
-import { deduceAtom, handleAtom, isValueMap, ListItemError, listItemToPathElement, mapFieldType, noTypeFound, validateScalar } from './helpers.js';
+import { errorf, pushAll, withLazyPrefix } from './errors.js';
+import type { AtomHandler, SidesNode } from './helpers.js';
+import { handleSides, isValueMap, ListItemError, listItemToPathElement, mapFieldType, validateScalarSides } from './helpers.js';
 import type { ValueMap } from './helpers.js';
-import { pushAll } from './validate.js';
 
 /** One node of the walk: the two sides (undefined: absent) and what the merge puts there (undefined: nothing). */
-interface MergeNode {
-  readonly lhs: Value;
-  readonly rhs: Value;
+interface MergeNode extends SidesNode {
   /** In a "big leaf" (an atomic list or map, or a scalar): taken whole, leaves below are not visited. */
   inLeaf: boolean;
   out: Value;
@@ -32,22 +28,8 @@ class Merger implements AtomHandler<MergeNode> {
   constructor(private readonly schema: Schema) {}
 
   merge(node: MergeNode, tr: TypeRef, prefix?: () => string): ValidationError[] {
-    if (node.lhs === undefined && node.rhs === undefined) return errorf('at least one of lhs and rhs must be provided');
-    const a = this.schema.resolve(tr);
-    if (a === undefined) return noTypeFound(tr);
-    const alhs = deduceAtom(a, node.lhs);
-    const arhs = deduceAtom(a, node.rhs);
-    const errs: ValidationError[] = [];
-    if (node.rhs === undefined) {
-      pushAll(errs, handleAtom(alhs, tr, this, node));
-    } else if (node.lhs === undefined || atomEquals(alhs, arhs)) {
-      pushAll(errs, handleAtom(arhs, tr, this, node));
-    } else {
-      // The sides have different kinds (a deduced type): the left is checked on its own, the right decides the output.
-      pushAll(errs, handleAtom(alhs, tr, this, { ...node }));
-      pushAll(errs, handleAtom(arhs, tr, this, node));
-    }
-    return withLazyPrefix(errs, prefix);
+    const { errors, dispatched } = handleSides(this.schema, tr, this, node);
+    return dispatched ? withLazyPrefix(errors, prefix) : errors;
   }
 
   /** Takes the node whole: the right-hand side if present, else the left (ruleKeepRHS). */
@@ -58,11 +40,9 @@ class Merger implements AtomHandler<MergeNode> {
   }
 
   doScalar(t: Scalar, node: MergeNode): ValidationError[] {
-    const lerrs = validateScalar(t, node.lhs, 'lhs: ');
-    const rerrs = validateScalar(t, node.rhs, 'rhs: ');
-    if (lerrs.length > 0 && rerrs.length > 0) return lerrs.concat(rerrs);
-    this.doLeaf(node);
-    return [];
+    const errs = validateScalarSides(t, node);
+    if (errs.length === 0) this.doLeaf(node);
+    return errs;
   }
 
   doList(t: List, node: MergeNode): ValidationError[] {

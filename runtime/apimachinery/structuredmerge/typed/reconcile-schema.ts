@@ -11,11 +11,10 @@ import type { PathElement } from '../fieldpath/index.js';
 import type { List, MapType, Schema, TypeRef } from '../schema/index.js';
 import { findField, isEmptyTypeRef, typeRefName } from '../schema/index.js';
 import type { ValidationError } from './errors.js';
-import { errorf, ValidationErrors } from './errors.js';
+import { errorf, pushAll, ValidationErrors } from './errors.js';
 import type { AtomHandler } from './helpers.js';
 import { handleAtom } from './helpers.js';
 import type { TypedValue } from './typed.js';
-import { pushAll } from './validate.js';
 
 /** The part of the field set at one node, and whether the node was owned as a leaf. */
 interface ReconcileNode {

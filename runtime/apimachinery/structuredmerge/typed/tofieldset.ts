@@ -11,9 +11,9 @@ import type { List, MapType, Schema, TypeRef } from '../schema/index.js';
 import { findField } from '../schema/index.js';
 import type { Value } from '../value/index.js';
 import type { ValidationError } from './errors.js';
+import { pushAll } from './errors.js';
 import type { AtomHandler } from './helpers.js';
 import { isValueMap, ListItemError, listItemToPathElement, listValue, mapFieldType, mapValue, resolveSchema } from './helpers.js';
-import { pushAll } from './validate.js';
 
 class FieldSetWalker implements AtomHandler<Value> {
   readonly set = new FieldSet();

@@ -10,7 +10,7 @@ import type { List, MapType, Scalar, Schema, TypeRef } from '../schema/index.js'
 import { findField, isEmptyTypeRef } from '../schema/index.js';
 import type { Value } from '../value/index.js';
 import type { ValidationError } from './errors.js';
-import { errorf, withLazyPrefix } from './errors.js';
+import { errorf, pushAll, withLazyPrefix } from './errors.js';
 import type { AtomHandler } from './helpers.js';
 import { ListItemError, listItemToPathElement, listValue, mapValue, resolveSchema, validateScalar } from './helpers.js';
 
@@ -83,11 +83,6 @@ class Validator implements AtomHandler<Value> {
     }
     return errs;
   }
-}
-
-/** Appends `more` to `errs` without spreading (a long list of errors must not exceed the argument limit). */
-export function pushAll<T>(errs: T[], more: readonly T[]): void {
-  for (const e of more) errs.push(e);
 }
 
 /** Every way `v` violates type `tr` of `schema` (empty when it conforms). */

@@ -1,4 +1,4 @@
-// The schemas structured-merge-diff typed/remove_test.go shares between its tables.
+// The schemas several of structured-merge-diff's typed tests share.
 export const simplePairSchema = `types:
 - name: stringPair
   map:
@@ -207,4 +207,94 @@ export const nestedTypesSchema = `types:
     elementType:
       namedType: mapOfMapsRecursive
     elementRelationship: associative
+`;
+
+export const nullEmptyMapSchema = `types:
+- name: nestedMap
+  map:
+    fields:
+    - name: inner
+      type:
+        map:
+          elementType:
+            namedType: __untyped_atomic_
+- name: __untyped_atomic_
+  scalar: untyped
+  list:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+  map:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+`;
+
+export const nullEmptyListSchema = `types:
+- name: nestedList
+  map:
+    fields:
+    - name: inner
+      type:
+        list:
+          elementType:
+            namedType: __untyped_atomic_
+          elementRelationship: atomic
+- name: __untyped_atomic_
+  scalar: untyped
+  list:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+  map:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+`;
+
+export const associativeListSchema = `types:
+- name: myRoot
+  map:
+    fields:
+    - name: list
+      type:
+        namedType: myList
+    - name: atomicList
+      type:
+        namedType: mySequence
+- name: myList
+  list:
+    elementType:
+      namedType: myElement
+    elementRelationship: associative
+    keys:
+    - key
+    - id
+- name: mySequence
+  list:
+    elementType:
+      scalar: string
+    elementRelationship: atomic
+- name: myElement
+  map:
+    fields:
+    - name: key
+      type:
+        scalar: string
+    - name: id
+      type:
+        scalar: numeric
+    - name: value
+      type:
+        namedType: myValue
+    - name: bv
+      type:
+        scalar: boolean
+    - name: nv
+      type:
+        scalar: numeric
+- name: myValue
+  map:
+    elementType:
+      scalar: string
 `;
