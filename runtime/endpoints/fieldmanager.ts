@@ -79,19 +79,28 @@ function scaleFieldManager(now: (() => Date) | undefined): FieldManager {
   });
 }
 
+/**
+ * The kind's type converter over the schemas of every version of its group, built on first use
+ * (a write or an apply) so installing a group costs no schema conversion at start.
+ */
 function kindTypeConverter(group: APIGroupDefinition, scheme: KindScheme, preserveUnknownFields: boolean): TypeConverter {
   let byKind = typeConverters.get(group);
   if (byKind === undefined) typeConverters.set(group, (byKind = new Map()));
   const known = byKind.get(scheme.kind);
   if (known !== undefined) return known;
-  const kinds: GVKSchema[] = [];
-  for (const v of group.versions) {
-    const r = v.resources.find((d) => d.kind === scheme.kind);
-    if (r !== undefined) kinds.push({ apiVersion: scheme.apiVersion(v.name), kind: scheme.kind, schema: r.schema });
-  }
-  const tc = newTypeConverter(kinds, { preserveUnknownFields });
-  byKind.set(scheme.kind, tc);
-  return tc;
+  let built: TypeConverter | undefined;
+  const get = (): TypeConverter => {
+    if (built !== undefined) return built;
+    const kinds: GVKSchema[] = [];
+    for (const v of group.versions) {
+      const r = v.resources.find((d) => d.kind === scheme.kind);
+      if (r !== undefined) kinds.push({ apiVersion: scheme.apiVersion(v.name), kind: scheme.kind, schema: r.schema });
+    }
+    return (built = newTypeConverter(kinds, { preserveUnknownFields }));
+  };
+  const lazy: TypeConverter = { objectToTyped: (obj, opts) => get().objectToTyped(obj, opts), typedToObject: (v) => get().typedToObject(v) };
+  byKind.set(scheme.kind, lazy);
+  return lazy;
 }
 
 /** The reset fields of an endpoint in every version of the kind (the field manager filters by the version it merges in). */
