@@ -1,6 +1,7 @@
 /** Short names for the ported SMD fieldpath tests (fieldpath_test.go's aliases). */
 import { keyByFields, makePath, Set, type Path, type PathPart } from '../../../runtime/apimachinery/structuredmerge/fieldpath/index.js';
 import type { Value } from '../../../runtime/apimachinery/structuredmerge/value/index.js';
+import type { Rand } from '../../fuzz/prng.js';
 
 /** value.NewValueInterface as a path part: a value (set) element. */
 export const _V = (v: Value): { readonly value: Value } => ({ value: v });
@@ -8,18 +9,6 @@ export const _V = (v: Value): { readonly value: Value } => ({ value: v });
 export const _P = (...parts: PathPart[]): Path => makePath(...parts);
 /** NewSet. */
 export const _NS = (...paths: Path[]): Set => new Set(...paths);
-
-/** A deterministic PRNG (mulberry32), so the randomized ports are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** set_test.go's randomPathMaker: paths of random length over a fixed alphabet of elements of every kind. */
 export const randomPathAlphabet: Path = makePath(
@@ -67,7 +56,7 @@ export const randomPathAlphabet: Path = makePath(
 );
 
 /** randomPathAlphabet.makePath. */
-export function makeRandomPath(rand: () => number, minLen: number, maxLen: number): Path {
-  const n = minLen + (minLen < maxLen ? Math.floor(rand() * (maxLen - minLen)) : 0);
-  return Array.from({ length: n }, () => randomPathAlphabet[Math.floor(rand() * randomPathAlphabet.length)]!);
+export function makeRandomPath(rand: Rand, minLen: number, maxLen: number): Path {
+  const n = minLen + (minLen < maxLen ? rand.int(maxLen - minLen) : 0);
+  return Array.from({ length: n }, () => rand.pick(randomPathAlphabet));
 }

@@ -2,11 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { keyByFields, Set } from '../../../runtime/apimachinery/structuredmerge/fieldpath/index.js';
-import { _NS, _P, _V, makeRandomPath, seededRandom } from './helpers.js';
+import { Rand } from '../../fuzz/prng.js';
+import { _NS, _P, _V, makeRandomPath } from './helpers.js';
 import { goldenData, nonNormalized, tokenTypeErrors, validJSON } from './serialize-data.js';
 
 describe('TestSerializeV1', () => {
-  const rand = seededRandom(20261126);
+  const rand = new Rand(20261126);
   for (let i = 0; i < 500; i++) {
     test(String(i), () => {
       const x = new Set();

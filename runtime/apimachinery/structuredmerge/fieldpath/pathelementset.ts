@@ -51,57 +51,15 @@ export class PathElementSet {
   }
 
   union(s2: PathElementSet): PathElementSet {
-    const a = this.members;
-    const b = s2.members;
-    const out: PathElement[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < a.length && j < b.length) {
-      const c = comparePathElements(a[i]!, b[j]!);
-      if (c < 0) out.push(a[i++]!);
-      else {
-        out.push(b[j++]!);
-        if (c === 0) i++;
-      }
-    }
-    while (i < a.length) out.push(a[i++]!);
-    while (j < b.length) out.push(b[j++]!);
-    return new PathElementSet(out);
+    return mergeSorted(this.members, s2.members, true, true);
   }
 
   intersection(s2: PathElementSet): PathElementSet {
-    const a = this.members;
-    const b = s2.members;
-    const out: PathElement[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < a.length && j < b.length) {
-      const c = comparePathElements(a[i]!, b[j]!);
-      if (c < 0) i++;
-      else {
-        if (c === 0) out.push(a[i++]!);
-        j++;
-      }
-    }
-    return new PathElementSet(out);
+    return mergeSorted(this.members, s2.members, false, false);
   }
 
   difference(s2: PathElementSet): PathElementSet {
-    const a = this.members;
-    const b = s2.members;
-    const out: PathElement[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < a.length && j < b.length) {
-      const c = comparePathElements(a[i]!, b[j]!);
-      if (c < 0) out.push(a[i++]!);
-      else {
-        if (c === 0) i++;
-        j++;
-      }
-    }
-    while (i < a.length) out.push(a[i++]!);
-    return new PathElementSet(out);
+    return mergeSorted(this.members, s2.members, true, false, false);
   }
 
   equals(s2: PathElementSet): boolean {
@@ -119,4 +77,31 @@ export class PathElementSet {
   [Symbol.iterator](): IterableIterator<PathElement> {
     return this.members[Symbol.iterator]();
   }
+}
+
+/**
+ * One linear walk of two sorted lists: elements only in `a` are kept when
+ * `keepA`, only in `b` when `keepB`, in both when `keepBoth`.
+ */
+function mergeSorted(a: readonly PathElement[], b: readonly PathElement[], keepA: boolean, keepB: boolean, keepBoth = true): PathElementSet {
+  const out: PathElement[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const c = comparePathElements(a[i]!, b[j]!);
+    if (c < 0) {
+      if (keepA) out.push(a[i]!);
+      i++;
+    } else if (c > 0) {
+      if (keepB) out.push(b[j]!);
+      j++;
+    } else {
+      if (keepBoth) out.push(a[i]!);
+      i++;
+      j++;
+    }
+  }
+  if (keepA) while (i < a.length) out.push(a[i++]!);
+  if (keepB) while (j < b.length) out.push(b[j++]!);
+  return new PathElementSet(out);
 }
