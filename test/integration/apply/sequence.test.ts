@@ -185,6 +185,31 @@ describeBackends('managedFields after a sequence of writes', (cp) => {
     await stored(path, o);
   });
 
+  it('TestApplyGroupsManySeparateUpdates: 20 updaters leave 10 Update entries, the oldest merged into "ancient-changes"', async () => {
+    const name = uniqueName('cap');
+    const path = `/api/v1/namespaces/${ns}/configmaps/${name}`;
+    let o = await apply(path, 'apply_test', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { applier: 'true' } } }, { want: 201 });
+    for (let i = 0; i < 20; i++) o = await send('PATCH', `${path}?fieldManager=updater${i}`, 200, { metadata: { labels: { [`updater${i}`]: 'new' } } }, MERGE);
+    const managers = managedFieldsOf(o).map((e) => `${e.manager ?? ''} ${e.operation ?? ''}`);
+    assert.equal(managers.length, 11, managers.join(', '));
+    assert.deepEqual(managers.slice(0, 2), ['apply_test Apply', 'ancient-changes Update']);
+    // Which updaters keep entries of their own depends on the seconds their writes fell in (ties go by name), as in kube.
+    assert.equal(new Set(managers.slice(2)).size, 9);
+    for (const m of managers.slice(2)) assert.match(m, /^updater\d+ Update$/);
+  });
+
+  it('without fieldManager, the manager is the User-Agent up to its first "/" (managerOrUserAgent)', async () => {
+    const name = uniqueName('ua');
+    const r = await c.request({
+      method: 'POST',
+      path: `/api/v1/namespaces/${ns}/configmaps`,
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'User-Agent': 'seq-tool/0.1 (linux/amd64) test' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' } }),
+    });
+    assert.equal(r.status, 201, r.text);
+    assertManagedFields(JSON.parse(r.text), [entry('seq-tool', 'Update', 'v1', '{"f:data":{".":{},"f:k":{}}}')]);
+  });
+
   it('an apply without fieldManager is refused as kube refuses it', async () => {
     const r = await c.request({
       method: 'PATCH',
