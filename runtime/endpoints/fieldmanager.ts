@@ -1,4 +1,5 @@
 import { type FieldManager, newDefaultCRDFieldManager, newDefaultFieldManager } from '../apimachinery/managedfields/index.js';
+import { kindSchemas } from '../apimachinery/managedfields/gvk-schemas.js';
 import { deducedTypeConverter, newTypeConverter, type GVKSchema, type TypeConverter } from '../apimachinery/managedfields/typeconverter.js';
 import { NotRegisteredError, type ObjectConvertor } from '../apimachinery/managedfields/versionconverter.js';
 import type { KindScheme } from '../apimachinery/scheme/scheme.js';
@@ -43,7 +44,7 @@ const typeConverters = new WeakMap<APIGroupDefinition, Map<string, TypeConverter
 
 export function kindFieldManagers(o: KindFieldManagerOptions): KindFieldManagers {
   const { scheme } = o;
-  const typeConverter = kindTypeConverter(o.group, scheme, o.customResource?.preserveUnknownFields ?? false);
+  const typeConverter = kindTypeConverter(o.group, scheme, o.customResource);
   const objectConverter = o.objectConvertor ?? schemeObjectConvertor(scheme);
   const apiVersion = scheme.apiVersion(o.version);
   const strategy = scheme.resource(scheme.hubVersion).strategy;
@@ -83,7 +84,7 @@ function scaleFieldManager(now: (() => Date) | undefined): FieldManager {
  * The kind's type converter over the schemas of every version of its group, built on first use
  * (a write or an apply) so installing a group costs no schema conversion at start.
  */
-function kindTypeConverter(group: APIGroupDefinition, scheme: KindScheme, preserveUnknownFields: boolean): TypeConverter {
+function kindTypeConverter(group: APIGroupDefinition, scheme: KindScheme, customResource: KindFieldManagerOptions['customResource']): TypeConverter {
   let byKind = typeConverters.get(group);
   if (byKind === undefined) typeConverters.set(group, (byKind = new Map()));
   const known = byKind.get(scheme.kind);
@@ -91,12 +92,17 @@ function kindTypeConverter(group: APIGroupDefinition, scheme: KindScheme, preser
   let built: TypeConverter | undefined;
   const get = (): TypeConverter => {
     if (built !== undefined) return built;
+    if (customResource === undefined) {
+      // The kinds of apis/ are typed by their published OpenAPI definitions, as kube's type
+      // converters are: they carry the list markers the validation schema leaves to a strategy.
+      return (built = newTypeConverter(kindSchemas(group, scheme.kind), { preserveUnknownFields: false }));
+    }
     const kinds: GVKSchema[] = [];
     for (const v of group.versions) {
       const r = v.resources.find((d) => d.kind === scheme.kind);
       if (r !== undefined) kinds.push({ apiVersion: scheme.apiVersion(v.name), kind: scheme.kind, schema: r.schema });
     }
-    return (built = newTypeConverter(kinds, { preserveUnknownFields }));
+    return (built = newTypeConverter(kinds, { preserveUnknownFields: customResource.preserveUnknownFields }));
   };
   const lazy: TypeConverter = { objectToTyped: (obj, opts) => get().objectToTyped(obj, opts), typedToObject: (v) => get().typedToObject(v) };
   byKind.set(scheme.kind, lazy);
