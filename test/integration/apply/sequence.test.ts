@@ -185,6 +185,29 @@ describeBackends('managedFields after a sequence of writes', (cp) => {
     await stored(path, o);
   });
 
+  it('Flunder across its versions: a conflict is reported in the owner’s version, owners keep their versions (SMD update.go)', async () => {
+    const name = uniqueName('fl');
+    const beta = 'wardle.example.com/v1beta1';
+    const alpha = 'wardle.example.com/v1alpha1';
+    const path = (v: string): string => `/apis/${v}/namespaces/${ns}/flunders/${name}`;
+    let o = await apply(path(beta), 'a-beta', { apiVersion: beta, kind: 'Flunder', metadata: { name, labels: { app: 'x' } }, spec: { flunderReference: 'r1' } }, { want: 201 });
+    const betaEntry = entry('a-beta', 'Apply', beta, '{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:flunderReference":{}}}');
+    assertManagedFields(o, [betaEntry], 'after the v1beta1 apply');
+    // Read through v1alpha1, the entries stay as written (managedFields are never converted on read).
+    assertManagedFields(await send('GET', path(alpha), 200), [betaEntry], 'read through v1alpha1');
+    // b-alpha applies another reference through v1alpha1: the conflict names the field as a-beta owns it, in v1beta1.
+    const cfg = { apiVersion: alpha, kind: 'Flunder', metadata: { name }, spec: { reference: 'r2', referenceType: 'Flunder' } };
+    const refused = await apply(path(alpha), 'b-alpha', cfg, { want: 409 });
+    assert.equal(JSON.stringify(refused), JSON.stringify(conflictStatus('"a-beta"', '.spec.flunderReference')));
+    o = await apply(path(alpha), 'b-alpha', cfg, { force: true });
+    assert.deepEqual(o['spec'], { reference: 'r2', referenceType: 'Flunder' });
+    assertManagedFields(
+      o,
+      [entry('a-beta', 'Apply', beta, '{"f:metadata":{"f:labels":{"f:app":{}}}}'), entry('b-alpha', 'Apply', alpha, '{"f:spec":{"f:reference":{},"f:referenceType":{}}}')],
+      'after the forced v1alpha1 apply',
+    );
+  });
+
   it('TestApplyGroupsManySeparateUpdates: 20 updaters leave 10 Update entries, the oldest merged into "ancient-changes"', async () => {
     const name = uniqueName('cap');
     const path = `/api/v1/namespaces/${ns}/configmaps/${name}`;
