@@ -115,3 +115,13 @@ describe('fieldsV1 object form', () => {
     assert.equal(s.toJSON(), '{"k:{\\"a\\":1,\\"b\\":2}":{"f:y":{}},"i:1":{}}');
   });
 });
+
+describe('sets with empty subsets', () => {
+  test('an empty child is written as SMD writes it: no "." marker, an empty object', () => {
+    const s = _NS(_P('a'));
+    s.children.descend({ fieldName: 'a' });
+    s.children.descend({ fieldName: 'b' });
+    assert.equal(s.toJSON(), '{"f:a":{},"f:b":{}}');
+    assert.deepEqual(s.toFieldsV1(), { 'f:a': {}, 'f:b': {} });
+  });
+});

@@ -18,7 +18,8 @@ import type { MakeSet } from './set-walk.js';
 interface Entry {
   readonly key: string;
   readonly child: Set | undefined;
-  readonly member: boolean;
+  /** Written as `".":{}` first in the child's object: a member whose subset has direct members or children (as SMD's writer checks). */
+  readonly self: boolean;
 }
 
 /** The entries of one level, members and children merged in path element order. */
@@ -30,10 +31,11 @@ function entries(s: Set): Entry[] {
   let ci = 0;
   while (mi < members.length || ci < children.length) {
     const c = mi >= members.length ? 1 : ci >= children.length ? -1 : comparePathElements(members[mi]!, children[ci]!.pathElement);
-    if (c < 0) out.push({ key: serializePathElement(members[mi++]!), child: undefined, member: true });
+    if (c < 0) out.push({ key: serializePathElement(members[mi++]!), child: undefined, self: false });
     else {
       const node = children[ci++]!;
-      out.push({ key: serializePathElement(node.pathElement), child: node.set, member: c === 0 });
+      const self = c === 0 && (node.set.members.size() > 0 || node.set.children.members.length > 0);
+      out.push({ key: serializePathElement(node.pathElement), child: node.set, self });
       if (c === 0) mi++;
     }
   }
@@ -50,29 +52,41 @@ export function writeFieldsV1(set: Set): Record<string, unknown> {
       const obj: Record<string, unknown> = {};
       setField(into, e.key, obj);
       if (e.child === undefined) continue;
-      if (e.member) obj['.'] = {};
+      if (e.self) obj['.'] = {};
       work.push([e.child, obj]);
     }
   }
   return root;
 }
 
+/** A level being written: its entries, the next one, and whether one was written already. */
+interface Frame {
+  readonly level: Entry[];
+  next: number;
+  comma: boolean;
+}
+
 /** SMD's ToJSON text of a set. */
 export function writeFieldsV1JSON(set: Set): string {
   let out = '{';
-  const work: Array<Set | string> = ['}', set];
-  for (let item = work.pop(); item !== undefined; item = work.pop()) {
-    if (typeof item === 'string') {
-      out += item;
+  const stack: Frame[] = [{ level: entries(set), next: 0, comma: false }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    // Bounds checked first: reading past an array's end is V8's slow path.
+    if (top.next >= top.level.length) {
+      out += '}';
+      stack.pop();
       continue;
     }
-    const level = entries(item);
-    for (let i = level.length - 1; i >= 0; i--) {
-      const e = level[i]!;
-      const sep = i > 0 ? ',' : '';
-      if (e.child === undefined) work.push(`${sep}${goJSONString(e.key)}:{}`);
-      else work.push('}', e.child, `${sep}${goJSONString(e.key)}:{${e.member ? '".":{},' : ''}`);
+    const e = top.level[top.next++]!;
+    out += `${top.comma ? ',' : ''}${goJSONString(e.key)}:{`;
+    top.comma = true;
+    if (e.child === undefined) {
+      out += '}';
+      continue;
     }
+    if (e.self) out += '".":{}';
+    stack.push({ level: entries(e.child), next: 0, comma: e.self });
   }
   return out;
 }

@@ -113,12 +113,13 @@ export function walkPaths(s: Set, f: (p: readonly PathElement[]) => void): void 
   for (const pe of s.members.members) f([pe]);
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
-    const node = top.set.children.members[top.next++];
-    if (node === undefined) {
+    const children = top.set.children.members;
+    if (top.next >= children.length) {
       stack.pop();
       prefix.pop();
       continue;
     }
+    const node = children[top.next++]!;
     prefix.push(node.pathElement);
     for (const pe of node.set.members.members) f([...prefix, pe]);
     stack.push({ set: node.set, next: 0 });
