@@ -56,3 +56,17 @@ export function pushAll(errs: ValidationError[], more: readonly ValidationError[
 export function throwIfAny(errs: readonly ValidationError[]): void {
   if (errs.length > 0) throw new ValidationErrors(errs);
 }
+
+/**
+ * Runs a walk. The walkers recurse once per level of the value: a value
+ * nested deeper than the call stack allows (far beyond what request bodies
+ * may nest) fails as a ValidationErrors instead of a RangeError.
+ */
+export function depthGuarded<T>(walk: () => T): T {
+  try {
+    return walk();
+  } catch (err) {
+    if (err instanceof RangeError && err.message.includes('call stack')) throw new ValidationErrors(errorf('value is nested too deeply to be processed'));
+    throw err;
+  }
+}

@@ -11,7 +11,7 @@ import type { PathElement } from '../fieldpath/index.js';
 import type { List, MapType, Schema, TypeRef } from '../schema/index.js';
 import { findField, isEmptyTypeRef, typeRefName } from '../schema/index.js';
 import type { ValidationError } from './errors.js';
-import { errorf, pushAll, ValidationErrors } from './errors.js';
+import { depthGuarded, errorf, pushAll, ValidationErrors } from './errors.js';
 import type { AtomHandler } from './helpers.js';
 import { handleAtom } from './helpers.js';
 import type { TypedValue } from './typed.js';
@@ -107,7 +107,7 @@ function isUntypedDeducedMap(m: MapType): boolean {
  */
 export function reconcileFieldSetWithSchema(fieldset: FieldSet, tv: TypedValue): FieldSet | undefined {
   const r = new Reconciler(tv.schema);
-  const errs = r.reconcile({ fieldSet: fieldset, isAtomic: false }, tv.typeRef);
+  const errs = depthGuarded(() => r.reconcile({ fieldSet: fieldset, isAtomic: false }, tv.typeRef));
   if (errs.length > 0) throw new Error(`errors reconciling field set with schema: ${new ValidationErrors(errs).message}`);
   if (r.toRemove.empty() && r.toAdd.empty()) return undefined;
   return fieldset.recursiveDifference(r.toRemove).union(r.toAdd);

@@ -10,7 +10,7 @@ import type { Schema, TypeRef } from '../schema/index.js';
 import { typeRefEquals, typeRefName } from '../schema/index.js';
 import type { Value } from '../value/index.js';
 import { type Comparison, compareValuesTyped } from './compare.js';
-import { errorf, throwIfAny, ValidationErrors } from './errors.js';
+import { depthGuarded, errorf, throwIfAny, ValidationErrors } from './errors.js';
 import { mergeValues } from './merge.js';
 import { removeItemsWithSchema } from './remove.js';
 import { toFieldSet } from './tofieldset.js';
@@ -116,18 +116,4 @@ function keyFieldPaths(items: FieldSet, present: FieldSet): FieldSet {
     });
   });
   return keys;
-}
-
-/**
- * Runs a walk. The walkers recurse once per level of the value: a value
- * nested deeper than the call stack allows (far beyond what request bodies
- * may nest) fails as a ValidationErrors instead of a RangeError.
- */
-function depthGuarded<T>(walk: () => T): T {
-  try {
-    return walk();
-  } catch (err) {
-    if (err instanceof RangeError) throw new ValidationErrors(errorf('value is nested too deeply to be processed'));
-    throw err;
-  }
 }
