@@ -3,7 +3,7 @@ export * from './element.js';
 export * from './path.js';
 export * from './pathelementset.js';
 export * from './pathelementmap.js';
-export * from './schemalike.js';
+export type { AtomLike, ListLike, MapLike, SchemaLike, StructFieldLike } from './schemalike.js';
 export * from './set.js';
 export * from './matcher.js';
 export * from './filter.js';
