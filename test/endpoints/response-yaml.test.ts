@@ -26,3 +26,14 @@ test('number-like strings of a megabyte are encoded in linear time (no backtrack
   assert.ok(performance.now() - started < 20_000, `took ${Math.round(performance.now() - started)} ms`);
   assert.deepEqual(parse(text, { version: '1.1' }), { data: Object.fromEntries(hostile.map((s, i) => [`k${i}`, s])) });
 });
+
+test("fieldsV1's member key `.` is written plain, as go-yaml writes it for kube-apiserver", () => {
+  // Go, Python and JavaScript readers take `.` for a string (the `yaml` package's 1.1 mode alone
+  // follows the 1.1 spec's float pattern to NaN, so the round trip is checked as YAML 1.2).
+  const object = { metadata: { managedFields: [{ fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } } } }] }, data: { a: '.', b: '-.', c: '.5' } };
+  const text = encode(YAML_SERIALIZER, object, false);
+  assert.match(text, /^ +\.: \{\}$/m);
+  assert.match(text, /^ {2}a: \.$/m);
+  assert.match(text, /^ {2}c: "\.5"$/m);
+  assert.deepEqual(parse(text, { version: '1.2' }), object);
+});

@@ -44,7 +44,24 @@ const GO_YAML_V2_TIMESTAMP: ScalarTag = {
  * sexagesimal `1:20`, dates, `.inf`, `<<`) and go-yaml v2's looser numbers. A string that any of
  * them would read as another type is written quoted, as go-yaml's encoder does.
  */
-const COMPAT_TAGS = [...new Schema({ schema: 'yaml-1.1' }).tags, GO_YAML_V2_NUMBER, GO_YAML_V2_TIMESTAMP];
+class DotIsAString extends RegExp {
+  override test(source: string): boolean {
+    return source !== '.' && super.test(source);
+  }
+}
+
+const COMPAT_TAGS = [...new Schema({ schema: 'yaml-1.1' }).tags.map(withDotAsString), GO_YAML_V2_NUMBER, GO_YAML_V2_TIMESTAMP];
+
+/**
+ * YAML 1.1's float pattern matches a lone `.`, which the readers of our responses (go-yaml's
+ * ParseFloat, PyYAML, js-yaml) all read as a string: written plain as go-yaml writes it, so a
+ * fieldsV1 member key reads `.: {}` as in kube-apiserver's YAML.
+ */
+function withDotAsString<T>(tag: T): T {
+  const test = (tag as { test?: unknown }).test;
+  if (!(test instanceof RegExp) || (tag as { tag?: unknown }).tag !== 'tag:yaml.org,2002:float' || !test.test('.')) return tag;
+  return { ...tag, test: new DotIsAString(test) };
+}
 
 /** Options of every YAML document this project writes for Go readers (manifests, API responses). */
 export const GO_YAML_OPTIONS = {
