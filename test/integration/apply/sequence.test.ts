@@ -185,6 +185,29 @@ describeBackends('managedFields after a sequence of writes', (cp) => {
     await stored(path, o);
   });
 
+  it('TestSubresourceField on a CronTab: a write to /scale is an Update entry of the parent with subresource "scale"', async () => {
+    const name = uniqueName('sc');
+    const gv = 'stable.example.com/v1';
+    const path = `/apis/${gv}/namespaces/${ns}/crontabs/${name}`;
+    const cfg = { apiVersion: gv, kind: 'CronTab', metadata: { name }, spec: { cronSpec: '* * * * */5', image: 'img:1', replicas: 3 } };
+    await apply(path, 'manager', cfg, { want: 201 });
+    await send('PATCH', `${path}/scale?fieldManager=manager`, 200, { spec: { replicas: 7 } }, MERGE);
+    const o = await send('GET', path, 200);
+    assert.equal((o['spec'] as Obj)['replicas'], 7);
+    // kube's scale handler writes the entry back in the parent's version; its time is not compared
+    // (ScaleHandler.ToParent takes times from the parent's entries).
+    const entries = managedFieldsOf(o).map(({ time: _t, ...rest }) => rest);
+    assert.equal(
+      JSON.stringify(entries),
+      JSON.stringify([
+        { manager: 'manager', operation: 'Apply', apiVersion: gv, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:cronSpec': {}, 'f:image': {} } } },
+        { manager: 'manager', operation: 'Update', apiVersion: gv, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale' },
+      ]),
+    );
+    const refused = await apply(path, 'manager', cfg, { want: 409 });
+    assert.equal(JSON.stringify(refused), JSON.stringify(conflictStatus(`"manager" with subresource "scale" using ${gv}`, '.spec.replicas')));
+  });
+
   it('Flunder across its versions: a conflict is reported in the owner’s version, owners keep their versions (SMD update.go)', async () => {
     const name = uniqueName('fl');
     const beta = 'wardle.example.com/v1beta1';
