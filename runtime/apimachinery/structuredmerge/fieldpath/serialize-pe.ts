@@ -86,7 +86,7 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
  * surrogate escapes and nesting past Go's limit; those, and every
  * failure (for the wording), go through Go's scanner.
  */
-function parseJSONText(text: string): unknown {
+export function parseJSONText(text: string): unknown {
   if (!SURROGATE_ESCAPE.test(text) && !mayNestTooDeep(text)) {
     try {
       return JSON.parse(text);

@@ -5,12 +5,12 @@
  * marks a parent that is also a member. Readers and writers are iterative
  * so a deep set cannot exhaust the call stack.
  */
-import { JSONSyntaxError, MAX_NESTING_DEPTH, scanJSON } from '../../serializer/json-scan.js';
-import { isJSONObject, parseJSONBytes, setField } from '../../serializer/jsonvalue.js';
+import { MAX_NESTING_DEPTH } from '../../serializer/json-scan.js';
+import { isJSONObject, setField } from '../../serializer/jsonvalue.js';
 import { goJSONString } from '../value/json.js';
 import { comparePathElements, type PathElement } from './element.js';
 import { PathElementSet } from './pathelementset.js';
-import { deserializePathElement, errUnknownPathElementType, serializePathElement } from './serialize-pe.js';
+import { deserializePathElement, errUnknownPathElementType, parseJSONText, serializePathElement } from './serialize-pe.js';
 import type { Set, SetNode } from './set.js';
 import type { MakeSet } from './set-walk.js';
 
@@ -91,16 +91,9 @@ export function writeFieldsV1JSON(set: Set): string {
   return out;
 }
 
-/** FromJSON of fieldsV1 text: Go's syntax checks (trailing data, depth), then the decoded reader. */
+/** FromJSON of fieldsV1 text: Go's syntax rules and wording (trailing data, depth), then the decoded reader. */
 export function readFieldsV1JSON(text: string | Uint8Array, makeSet: MakeSet): Set {
-  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-  try {
-    scanJSON(bytes);
-  } catch (err) {
-    if (err instanceof JSONSyntaxError) throw new Error(err.message, { cause: err });
-    throw err;
-  }
-  return readFieldsV1(parseJSONBytes(bytes), makeSet);
+  return readFieldsV1(parseJSONText(typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8')), makeSet);
 }
 
 /** A pending level of the reader: its object, the set being built, and where the result goes. */
