@@ -1,4 +1,5 @@
 import type { Scale } from '../../../apis/autoscaling/v1/types.js';
+import type { ManagedFieldsEntry } from '../../../apis/meta/v1/types.js';
 import { newBadRequest, newInternalError, newInvalid, newNotFound } from '../../apimachinery/errors/index.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import type { Getter, KubeObject, RequestContext, UpdatedObjectInfo, Updater, ValidateObjectFunc, WriteOptions } from '../rest.js';
@@ -141,7 +142,8 @@ export class ScaleStore implements Getter, Updater {
         if (!found && oldScale.spec) oldScale.spec.replicas = invalidSpecReplicas;
         // The Scale carries the resource's ownership of the replicas as its own managedFields, and
         // what the scale endpoint records goes back to the resource (kube's scale handler).
-        const managed = replicasPaths === undefined ? undefined : new ScaleHandler(obj.metadata?.managedFields, String(obj.apiVersion ?? ''), replicasPaths);
+        const managed =
+          replicasPaths === undefined ? undefined : new ScaleHandler(obj.metadata?.managedFields as readonly ManagedFieldsEntry[] | undefined, String(obj.apiVersion ?? ''), replicasPaths);
         const subresourceFields = managed?.toSubresource() ?? [];
         if (subresourceFields.length > 0) (oldScale.metadata ??= {}).managedFields = subresourceFields;
         const scale = (await objInfo.updatedObject(c, oldScale as KubeObject)) as Scale;
