@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, it } from 'node:test';
 import {
-  ApiException,
   ApiextensionsV1Api,
   CoreV1Api,
   CustomObjectsApi,
@@ -20,6 +19,7 @@ import {
   type V1CustomResourceDefinition,
   type V1Status,
 } from '@kubernetes/client-node';
+import { statusOf } from '../integration/client-node-status.js';
 import { parse } from 'yaml';
 import { eventually } from '../integration/assertions.js';
 import { describeBackends, repoRoot } from '../integration/harness.js';
@@ -41,18 +41,6 @@ const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 function cronTab(name: string, replicas = 1): CronTab {
   return { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name }, spec: { cronSpec: '* * * * */5', image: 'my-awesome-cron-image', replicas } };
-}
-
-/** The V1Status an ApiException carries (client-node keeps the body as text). */
-async function statusOf(p: Promise<unknown>): Promise<{ code: number; status: V1Status }> {
-  try {
-    await p;
-  } catch (e) {
-    if (!(e instanceof ApiException)) throw e;
-    const body: unknown = typeof e.body === 'string' ? JSON.parse(e.body) : e.body;
-    return { code: e.code, status: body as V1Status };
-  }
-  assert.fail('expected the request to fail');
 }
 
 describeBackends('CronTabs through @kubernetes/client-node', (cp) => {

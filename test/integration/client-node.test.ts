@@ -17,24 +17,13 @@ import {
   type KubernetesObject,
   type V1Status,
 } from '@kubernetes/client-node';
+import { statusOf } from './client-node-status.js';
 import { eventually } from './assertions.js';
 import { describeBackends } from './harness.js';
 import { flunderV1beta1, uniqueName } from './objects.js';
 
 type Flunder = KubernetesObject & { spec?: Record<string, unknown> };
 const wardle = { group: 'wardle.example.com', version: 'v1beta1', plural: 'flunders' };
-
-/** The V1Status an ApiException carries (client-node keeps the body as text). */
-async function statusOf(p: Promise<unknown>): Promise<{ code: number; status: V1Status }> {
-  try {
-    await p;
-  } catch (e) {
-    if (!(e instanceof ApiException)) throw e;
-    const body: unknown = typeof e.body === 'string' ? JSON.parse(e.body) : e.body;
-    return { code: e.code, status: body as V1Status };
-  }
-  assert.fail('expected the request to fail');
-}
 
 describeBackends('@kubernetes/client-node', (cp) => {
   let kc: KubeConfig;

@@ -8,22 +8,11 @@
 // key-sorted here; sequence.test.ts checks the server's own bytes.
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { ApiException, CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubernetesObject, type V1ConfigMap, type V1Status } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
+import { statusOf as failure } from '../client-node-status.js';
 import { describeBackends } from '../harness.js';
 import { flunderV1beta1, uniqueName } from '../objects.js';
 import { assertManagedFieldsSorted as assertManagedFields, entry, oneConflictMessage } from './managed.js';
-
-/** The V1Status an ApiException carries (client-node keeps the body as text). */
-async function failure(p: Promise<unknown>): Promise<{ code: number; status: V1Status }> {
-  try {
-    await p;
-  } catch (e) {
-    if (!(e instanceof ApiException)) throw e;
-    const body: unknown = typeof e.body === 'string' ? JSON.parse(e.body) : e.body;
-    return { code: e.code, status: body as V1Status };
-  }
-  assert.fail('expected the request to fail');
-}
 
 function configMap(name: string, ns: string, data: Record<string, string>): V1ConfigMap & KubernetesObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, data };
