@@ -112,7 +112,7 @@ function mayNestTooDeep(text: string): boolean {
 /** The fields of a `k:` object, sorted by name; `null` reads as no fields, as SMD's reader allows. */
 function keyFields(v: unknown): Field[] {
   if (v === null) return [];
-  if (!isJSONObject(v)) throw new Error(`key path element must be a JSON object, got ${goJSON(v)}`);
+  if (!isJSONObject(v)) throw new Error(`ReadObjectCB: expect { or n, but found ${goJSON(v).slice(0, 1)}`);
   const fields: Field[] = Object.entries(v).map(([name, value]) => ({ name, value }));
   sortFieldList(fields);
   return fields;
