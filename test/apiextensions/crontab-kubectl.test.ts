@@ -91,7 +91,7 @@ describe('the CronTab example through kubectl', { skip: kubectlUnavailable() ?? 
       // application/apply-patch+yaml: this server has no server-side apply (README), so it does not.
       fails(
         await kc.run(['patch', 'ct', 'applied', '-p', '{"spec":{"replicas":4}}']),
-        'error: application/strategic-merge-patch+json is not supported by stable.example.com/v1, Kind=CronTab: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json',
+        'error: application/strategic-merge-patch+json is not supported by stable.example.com/v1, Kind=CronTab: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
       );
     });
 

@@ -63,7 +63,10 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
     const r = await env.client.json('PATCH', `${CRONTABS}/smp`, { spec: { replicas: 2 } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
     assert.equal(r.status, 415);
     assert.equal(r.body['reason'], 'UnsupportedMediaType');
-    assert.equal(r.body['message'], 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json');
+    assert.equal(
+      r.body['message'],
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    );
   });
 
   test('an invalid object is a 422 naming the field', async () => {

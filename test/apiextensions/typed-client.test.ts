@@ -112,7 +112,10 @@ describeBackends('CronTabs through the generated typed client', (get) => {
     const strategic = await rejection(tabs.patch('once', 'application/strategic-merge-patch+json', { spec: { replicas: 2 } }));
     assert.ok(isStatusError(strategic));
     assert.equal(strategic.code, 415);
-    assert.equal(strategic.status.message, 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json');
+    assert.equal(
+      strategic.status.message,
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    );
     const stale = await rejection(tabs.update({ ...cronTab('once'), metadata: { name: 'once', namespace: NS, resourceVersion: '1' } }));
     assert.ok(isStatusError(stale));
     assert.equal(stale.code, 409);
