@@ -157,3 +157,13 @@ describe('path element wording and hostile keys', () => {
     assert.throws(() => deserializePathElement(`v:${'['.repeat(20_000)}`), /exceeded max depth/);
   });
 });
+
+test('keys read again are the same frozen element, never to be changed by a reader', () => {
+  const a = deserializePathElement('k:{"name":"shared","port":80}');
+  const b = deserializePathElement('k:{"name":"shared","port":80}');
+  assert.equal(a, b);
+  assert.ok(Object.isFrozen(a) && 'key' in a && Object.isFrozen(a.key) && a.key.every((f) => Object.isFrozen(f)));
+  // Keys holding objects are not shared: their values could be changed in place.
+  const c = deserializePathElement('k:{"o":{"x":1}}');
+  assert.notEqual(c, deserializePathElement('k:{"o":{"x":1}}'));
+});

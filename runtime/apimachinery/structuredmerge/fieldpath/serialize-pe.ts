@@ -70,7 +70,7 @@ function remember(s: string, pe: PathElement): PathElement {
   const scalars = 'key' in pe ? pe.key.every((f) => !isContainer(f.value)) : 'value' in pe && !isContainer(pe.value);
   if (!scalars || s.length > 1024) return pe;
   if (parsed.size >= PARSED_MAX) parsed.clear();
-  if ('key' in pe) Object.freeze(pe.key);
+  if ('key' in pe) for (const f of Object.freeze(pe.key)) Object.freeze(f);
   parsed.set(s, Object.freeze(pe));
   return pe;
 }
