@@ -86,7 +86,7 @@ describeBackends('typed server-side apply: the control plane and the fake client
 
   it('the same writes give the same objects, managedFields and conflicts', async () => {
     const server = await sequence(cs);
-    const fake = await sequence(newFakeClientset());
+    const fake = await sequence(newFakeClientset({}));
     assert.deepEqual(fake, server);
     const conflict = server[2] as { code: number; causes: unknown };
     assert.equal(conflict.code, 409);

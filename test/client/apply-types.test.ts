@@ -45,11 +45,9 @@ function flunders(cs: Clientset): void {
 function builtIns(cs: Clientset): void {
   const cm: ConfigMapApplyConfiguration = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } };
   void cs.coreV1().configmaps('ns').apply(cm, { fieldManager: 'me' });
+  const configmaps = cs.coreV1().configmaps('ns');
   // @ts-expect-error ConfigMap data values are strings
-  void cs
-    .coreV1()
-    .configmaps('ns')
-    .apply({ ...cm, data: { a: 1 } }, { fieldManager: 'me' });
+  void configmaps.apply({ ...cm, data: { a: 1 } }, { fieldManager: 'me' });
   // int-or-string ports take both; lists of named types are lists of their apply configurations
   const spec: ServiceSpecApplyConfiguration = {
     ports: [
@@ -66,11 +64,9 @@ function builtIns(cs: Clientset): void {
 function crdKinds(cs: Clientset): void {
   const ct: CronTabApplyConfiguration = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 't' }, spec: { cronSpec: '* * * * *', replicas: 2 } };
   void cs.stableV1().crontabs('ns').apply(ct, { fieldManager: 'me' });
+  const crontabs = cs.stableV1().crontabs('ns');
   // @ts-expect-error replicas is an integer field
-  void cs
-    .stableV1()
-    .crontabs('ns')
-    .apply({ ...ct, spec: { replicas: 'two' } }, { fieldManager: 'me' });
+  void crontabs.apply({ ...ct, spec: { replicas: 'two' } }, { fieldManager: 'me' });
 }
 
 test('apply configurations type-check (compile-time test; see the @ts-expect-error lines)', () => {
