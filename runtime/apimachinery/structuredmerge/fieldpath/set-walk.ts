@@ -32,9 +32,8 @@ export function postOrder<T, R>(root: T, expand: (t: T) => readonly T[], combine
     }
     const r = combine(top.t, top.results);
     stack.pop();
-    const parent = stack[stack.length - 1];
-    if (parent === undefined) return r;
-    parent.results.push(r);
+    if (stack.length === 0) return r;
+    stack[stack.length - 1]!.results.push(r);
   }
 }
 
