@@ -37,6 +37,27 @@ const APPLY = 'application/apply-patch+yaml';
 const MERGE = 'application/merge-patch+json';
 const CRD = parse(readFileSync(join(repoRoot, 'apis/crds/stable.example.com_crontabs.yaml'), 'utf8')) as Obj;
 
+const WIDGET_GROUP = 'ssa.example.com';
+/** A CRD whose spec.config keeps whatever it is given. */
+const WIDGET_CRD: Obj = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `widgets.${WIDGET_GROUP}` },
+  spec: {
+    group: WIDGET_GROUP,
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } } },
+      },
+    ],
+  },
+};
+
 /** kube's 409 for an apply conflicting with one field of one manager. */
 function conflictStatus(manager: string, field: string): Obj {
   return {
@@ -229,6 +250,27 @@ describeBackends('managedFields after a sequence of writes', (cp) => {
       [entry('a-beta', 'Apply', beta, '{"f:metadata":{"f:labels":{"f:app":{}}}}'), entry('b-alpha', 'Apply', alpha, '{"f:spec":{"f:reference":{},"f:referenceType":{}}}')],
       'after the forced v1alpha1 apply',
     );
+  });
+
+  // Keys no schema declares are members themselves when they hold a map (SMD tofieldset.go inserts
+  // the path of every map item that is not a declared field): hence "." under f:nested.
+  it('a preserve-unknown-fields subtree of a CRD: maps owned key by key, lists whole (SMD deduced type, as kube-openapi schemaconv maps it)', async () => {
+    await createEstablishedCRD(c, WIDGET_CRD, `/apis/${WIDGET_GROUP}/v1/widgets`);
+    const name = uniqueName('w');
+    const path = `/apis/${WIDGET_GROUP}/v1/namespaces/${ns}/widgets/${name}`;
+    const widget = (config: Obj): Obj => ({ apiVersion: `${WIDGET_GROUP}/v1`, kind: 'Widget', metadata: { name }, spec: { config } });
+    let o = await apply(path, 'a-applier', widget({ nested: { b: 1, __proto__x: 'p' }, list: [1, 2] }), { want: 201 });
+    assertManagedFields(o, [entry('a-applier', 'Apply', `${WIDGET_GROUP}/v1`, '{"f:spec":{"f:config":{"f:list":{},"f:nested":{".":{},"f:__proto__x":{},"f:b":{}}}}}')]);
+    // Another applier adds a sibling key inside the subtree: no conflict, each owns its keys.
+    o = await apply(path, 'b-applier', widget({ nested: { c: 'x' } }));
+    assert.deepEqual((o['spec'] as Obj)['config'], { nested: { b: 1, __proto__x: 'p', c: 'x' }, list: [1, 2] });
+    assertManagedFields(o, [
+      entry('a-applier', 'Apply', `${WIDGET_GROUP}/v1`, '{"f:spec":{"f:config":{"f:list":{},"f:nested":{".":{},"f:__proto__x":{},"f:b":{}}}}}'),
+      entry('b-applier', 'Apply', `${WIDGET_GROUP}/v1`, '{"f:spec":{"f:config":{"f:nested":{".":{},"f:c":{}}}}}'),
+    ]);
+    // A different list is a conflict on the whole list.
+    const refused = await apply(path, 'b-applier', widget({ list: [3] }), { want: 409 });
+    assert.equal(JSON.stringify(refused), JSON.stringify(conflictStatus('"a-applier"', '.spec.config.list')));
   });
 
   it('TestApplyGroupsManySeparateUpdates: 20 updaters leave 10 Update entries, the oldest merged into "ancient-changes"', async () => {
