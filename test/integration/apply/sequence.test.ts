@@ -259,13 +259,14 @@ describeBackends('managedFields after a sequence of writes', (cp) => {
     const name = uniqueName('w');
     const path = `/apis/${WIDGET_GROUP}/v1/namespaces/${ns}/widgets/${name}`;
     const widget = (config: Obj): Obj => ({ apiVersion: `${WIDGET_GROUP}/v1`, kind: 'Widget', metadata: { name }, spec: { config } });
-    let o = await apply(path, 'a-applier', widget({ nested: { b: 1, __proto__x: 'p' }, list: [1, 2] }), { want: 201 });
-    assertManagedFields(o, [entry('a-applier', 'Apply', `${WIDGET_GROUP}/v1`, '{"f:spec":{"f:config":{"f:list":{},"f:nested":{".":{},"f:__proto__x":{},"f:b":{}}}}}')]);
+    // "__proto__" as a key of the data (an own property, as JSON.parse makes it), never the prototype.
+    let o = await apply(path, 'a-applier', widget(JSON.parse('{"nested":{"b":1,"__proto__":"p"},"list":[1,2]}') as Obj), { want: 201 });
+    assertManagedFields(o, [entry('a-applier', 'Apply', `${WIDGET_GROUP}/v1`, '{"f:spec":{"f:config":{"f:list":{},"f:nested":{".":{},"f:__proto__":{},"f:b":{}}}}}')]);
     // Another applier adds a sibling key inside the subtree: no conflict, each owns its keys.
     o = await apply(path, 'b-applier', widget({ nested: { c: 'x' } }));
-    assert.deepEqual((o['spec'] as Obj)['config'], { nested: { b: 1, __proto__x: 'p', c: 'x' }, list: [1, 2] });
+    assert.deepEqual((o['spec'] as Obj)['config'], JSON.parse('{"nested":{"b":1,"__proto__":"p","c":"x"},"list":[1,2]}'));
     assertManagedFields(o, [
-      entry('a-applier', 'Apply', `${WIDGET_GROUP}/v1`, '{"f:spec":{"f:config":{"f:list":{},"f:nested":{".":{},"f:__proto__x":{},"f:b":{}}}}}'),
+      entry('a-applier', 'Apply', `${WIDGET_GROUP}/v1`, '{"f:spec":{"f:config":{"f:list":{},"f:nested":{".":{},"f:__proto__":{},"f:b":{}}}}}'),
       entry('b-applier', 'Apply', `${WIDGET_GROUP}/v1`, '{"f:spec":{"f:config":{"f:nested":{".":{},"f:c":{}}}}}'),
     ]);
     // A different list is a conflict on the whole list.
