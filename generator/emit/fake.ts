@@ -93,10 +93,12 @@ function fakeResource(g: GroupModel, v: VersionModel, k: KindModel, imports: Imp
     const registered = imports.add(RUNTIME_FAKE, 'registeredFakeResource');
     return new RawCode(`${registered}(${descriptor}, ${imports.add(paths.registry(g), registryConstName(g))})`);
   }
-  // Imported CRDs are served by the apiextensions server at run time: no schema here, and no
-  // strategic merge patch, as the server answers custom resources.
+  // Imported CRDs are served by the apiextensions server at run time: no strategic merge patch, as
+  // the server answers custom resources; the CRD's schema (the one extract<Kind> reads) types the
+  // field manager as the server's CRD handler does.
   return {
     descriptor: new RawCode(descriptor),
+    schema: new RawCode(imports.addJSON(paths.applyConfigurationSchema(g, v, k), `${local}Schema`)),
     verbs: k.verbs,
     subresources: { status: k.subresources.status, scale: k.subresources.scale },
     selectableFields: k.selectableFields,

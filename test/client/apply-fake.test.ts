@@ -143,3 +143,28 @@ describe('extract<Kind>: read-modify-apply', () => {
     assert.equal(extractFlunder(live, 'controller').status, undefined, "the status entry is not the main resource's");
   });
 });
+
+describe('fake clientset: the scale subresource', () => {
+  test('updateScale records an Update entry of subresource scale owning the replicas; a scale apply conflicts with it as on the server', async () => {
+    const cs = clientset();
+    const tabs = cs.stableV1().crontabs('ns');
+    await tabs.apply({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 't' }, spec: { cronSpec: '* * * * *', replicas: 1 } }, { fieldManager: 'alice' });
+    await tabs.updateScale('t', { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 't' }, spec: { replicas: 3 } }, { fieldManager: 'scaler' });
+    const scaled = await tabs.get('t');
+    assert.equal(scaled.spec?.replicas, 3);
+    assert.deepEqual(
+      scaled.metadata?.managedFields?.map((e) => [e.manager, e.operation, e.subresource, e.fieldsV1]),
+      [
+        ['alice', 'Apply', undefined, { 'f:spec': { 'f:cronSpec': {} } }],
+        ['scaler', 'Update', 'scale', { 'f:spec': { 'f:replicas': {} } }],
+      ],
+    );
+    const conflict = await statusError(
+      tabs.apply({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 't' }, spec: { cronSpec: '* * * * *', replicas: 1 } }, { fieldManager: 'alice' }),
+    );
+    assert.equal(conflict.status.code, 409);
+    assert.deepEqual(conflict.status.details?.causes, [
+      { reason: 'FieldManagerConflict', message: 'conflict with "scaler" with subresource "scale" using stable.example.com/v1', field: '.spec.replicas' },
+    ]);
+  });
+});

@@ -1,4 +1,8 @@
-import { newConflict, newInvalid, newPathNotFound, StatusError } from '../../apimachinery/errors/index.js';
+import type { ManagedFieldsEntry } from '../../../apis/meta/v1/types.js';
+import type { Scale } from '../../../apis/autoscaling/v1/types.js';
+import { newConflict, newInvalid, newNotFound, newPathNotFound, StatusError } from '../../apimachinery/errors/index.js';
+import { ScaleHandler } from '../../apimachinery/managedfields/scalehandler.js';
+import { makePath } from '../../apimachinery/structuredmerge/fieldpath/index.js';
 import { type FieldManager, managerOrUserAgent, newDefaultCRDFieldManager, newDefaultFieldManager } from '../../apimachinery/managedfields/index.js';
 import { deducedTypeConverter, newTypeConverter } from '../../apimachinery/managedfields/typeconverter.js';
 import type { ObjectConvertor } from '../../apimachinery/managedfields/versionconverter.js';
@@ -6,7 +10,8 @@ import type { JSONObject } from '../../apimachinery/serializer/jsonvalue.js';
 import type { KubeObject } from '../../registry/rest.js';
 import { defaultUserAgent } from '../rest/user-agent.js';
 import { checkTypeMeta, decodeBody } from './mutations.js';
-import { applyConfiguration, patchBytes } from './patch.js';
+import { applyConfiguration, applyPatch, patchBytes } from './patch.js';
+import { getScale, scaledObject } from './scale.js';
 import { apiVersionOf, type FakeResource, type GroupVersionResource, gvrString } from './resources.js';
 import type { ObjectTracker, TrackerWriteOptions } from './tracker.js';
 
@@ -19,6 +24,8 @@ export interface ManagedWriteOptions extends TrackerWriteOptions {
 
 /** The fake keeps versions apart (see ObjectTracker), so an object is only ever "converted" to its own version. */
 const ownVersion: ObjectConvertor = { convert: (obj) => obj };
+
+const SCALE_API_VERSION = 'autoscaling/v1';
 
 /** How often a write is recomputed when another write changed the object while its field manager ran. */
 const MAX_ATTEMPTS = 10;
@@ -35,6 +42,7 @@ const MAX_ATTEMPTS = 10;
 export class FieldManagedTracker {
   readonly #managers = new Map<string, FieldManager>();
   readonly #userAgent = defaultUserAgent();
+  #scale: FieldManager | undefined;
 
   constructor(
     readonly tracker: ObjectTracker,
@@ -65,8 +73,7 @@ export class FieldManagedTracker {
     const fm = this.#manager(r, opts.subresource ?? '');
     if (type === 'application/apply-patch+yaml') {
       const config = applyConfiguration(bytes) as JSONObject;
-      const manager = opts.fieldManager ?? '';
-      if (manager === '') throw newInvalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }]);
+      const manager = requireApplyManager(opts);
       if (opts.subresource === undefined && !this.#exists(gvr, namespace, name)) {
         const created = await fm.apply(emptyObject(r), config, manager, opts.force === true);
         return this.tracker.create(gvr, namespace, created, opts);
@@ -82,6 +89,71 @@ export class FieldManagedTracker {
       async (live) => fm.updateNoErrors(live as JSONObject, this.tracker.previewPatch(gvr, live, type, bytes) as JSONObject, this.#name(opts)),
       false,
     );
+  }
+
+  /** PUT of the Scale: the scale endpoint's Update entry, mapped onto the resource's managedFields. */
+  async updateScale(gvr: GroupVersionResource, namespace: string, name: string, body: unknown, opts: ManagedWriteOptions = {}): Promise<Scale> {
+    const scale = { apiVersion: SCALE_API_VERSION, kind: 'Scale', ...decodeBody(body) } as JSONObject;
+    return this.#writeScale(gvr, namespace, name, opts, (fm, old) => fm.updateNoErrors(old, scale, this.#name(opts)));
+  }
+
+  /** PATCH of the Scale, server-side apply included (the patch applies to the Scale, as on the server). */
+  async patchScale(gvr: GroupVersionResource, namespace: string, name: string, type: string, patch: unknown, opts: ManagedWriteOptions = {}): Promise<Scale> {
+    const bytes = patchBytes(patch);
+    if (type === 'application/apply-patch+yaml') {
+      const config = applyConfiguration(bytes) as JSONObject;
+      const manager = requireApplyManager(opts);
+      return this.#writeScale(gvr, namespace, name, opts, (fm, old) => fm.apply(old, config, manager, opts.force === true));
+    }
+    return this.#writeScale(gvr, namespace, name, opts, (fm, old) => fm.updateNoErrors(old, applyPatch(undefined, old as KubeObject, type, bytes) as JSONObject, this.#name(opts)));
+  }
+
+  /**
+   * The Scale carries the resource's owners of its replicas as its managedFields (ScaleHandler),
+   * the scale endpoint's field manager records the write on it, and its entries go back to the
+   * resource, as the registry's scale store does.
+   */
+  async #writeScale(gvr: GroupVersionResource, namespace: string, name: string, opts: ManagedWriteOptions, write: (fm: FieldManager, old: JSONObject) => Promise<JSONObject>): Promise<Scale> {
+    const r = this.#resource(gvr);
+    const paths = r.subresources?.scale;
+    if (paths === undefined) throw newNotFound({ group: gvr.group, resource: gvr.resource }, name);
+    const apiVersion = apiVersionOf(r.descriptor);
+    const mappings = new Map([[apiVersion, makePath(...paths.specReplicasPath.split('.').filter((s) => s !== ''))]]);
+    const stored = await this.#guaranteedUpdate(
+      gvr,
+      namespace,
+      name,
+      { ...opts, subresource: undefined },
+      async (live) => {
+        const handler = new ScaleHandler(live.metadata?.managedFields as ManagedFieldsEntry[] | undefined, apiVersion, mappings);
+        const old = getScale(r, live) as JSONObject;
+        const owners = handler.toSubresource();
+        if (owners.length > 0) old['metadata'] = { ...(old['metadata'] as JSONObject), managedFields: owners as unknown as JSONObject[] };
+        const scale = (await write(this.#scaleManager(), old)) as Scale;
+        const obj = scaledObject(r, live, name, scale);
+        const parentFields = handler.toParent(scale.metadata?.managedFields);
+        const meta = (obj.metadata ??= {});
+        if (parentFields.length > 0) meta.managedFields = parentFields;
+        else delete meta.managedFields;
+        return obj as JSONObject;
+      },
+      false,
+    );
+    return getScale(r, stored);
+  }
+
+  /** The scale endpoint's manager: autoscaling/v1 Scales with deduced types, as the server installs it. */
+  #scaleManager(): FieldManager {
+    this.#scale ??= newDefaultFieldManager({
+      typeConverter: deducedTypeConverter,
+      objectConverter: ownVersion,
+      apiVersion: SCALE_API_VERSION,
+      hubApiVersion: SCALE_API_VERSION,
+      kind: 'Scale',
+      subresource: 'scale',
+      now: this.now,
+    });
+    return this.#scale;
   }
 
   /**
@@ -149,6 +221,13 @@ export class FieldManagedTracker {
     }
     return fm;
   }
+}
+
+/** An apply needs a field manager: kube's 422 on PatchOptions otherwise. */
+function requireApplyManager(opts: ManagedWriteOptions): string {
+  const manager = opts.fieldManager ?? '';
+  if (manager === '') throw newInvalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }]);
+  return manager;
 }
 
 /** The live object of a create: an empty object of the kind, as the handlers' Creater.New. */

@@ -104,8 +104,7 @@ export class FakeRESTClient implements RESTClient {
     const r = this.#resource(route, action.verb);
     const gvr = route.resource;
     const ns = route.namespace;
-    const dryRun = req.query?.['dryRun'] === 'All';
-    if (route.subresource !== '') return this.#serveSubresource(req, route, r, action.verb, dryRun);
+    if (route.subresource !== '') return this.#serveSubresource(req, route, r, action.verb);
     const notAllowed = (): Error => newMethodNotSupported(groupResource(r), action.verb);
     const namespacedCollection = !r.descriptor.namespaced || ns !== '';
     switch (action.verb) {
@@ -132,7 +131,7 @@ export class FakeRESTClient implements RESTClient {
     }
   }
 
-  #serveSubresource(req: RESTRequest, route: Route, r: FakeResource, verb: ActionVerb, dryRun: boolean): unknown {
+  #serveSubresource(req: RESTRequest, route: Route, r: FakeResource, verb: ActionVerb): unknown {
     const gvr = route.resource;
     const ns = route.namespace;
     const sub = route.subresource;
@@ -147,8 +146,8 @@ export class FakeRESTClient implements RESTClient {
       return this.managed.patch(gvr, ns, route.name, contentType, patchBytes(req.body), write);
     }
     if (verb === 'get') return this.tracker.getScale(gvr, ns, route.name);
-    if (verb === 'update') return this.tracker.updateScale(gvr, ns, route.name, req.body, { dryRun });
-    return this.tracker.patchScale(gvr, ns, route.name, contentType, patchBytes(req.body), { dryRun });
+    if (verb === 'update') return this.managed.updateScale(gvr, ns, route.name, req.body, writeOptions(req));
+    return this.managed.patchScale(gvr, ns, route.name, contentType, patchBytes(req.body), writeOptions(req));
   }
 
   /** The served resource of the route: 404 as the server answers for unknown resources and misplaced paths, 405 for verbs it does not serve. */
