@@ -62,6 +62,21 @@ export const apiextensionsGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            spec: {
+              group: "",
+              names: {
+                kind: "",
+                plural: "",
+              },
+              scope: "",
+              versions: null,
+            },
+            status: {},
+          },
         },
       ],
     },

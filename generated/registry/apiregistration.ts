@@ -70,6 +70,16 @@ export const apiregistrationGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            spec: {
+              groupPriorityMinimum: 0,
+              versionPriority: 0,
+            },
+            status: {},
+          },
         },
       ],
     },

@@ -43,6 +43,14 @@ export const authenticationGroup = {
           verbs: [
             "create",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            status: {
+              userInfo: {},
+            },
+          },
         },
         {
           categories: [],
@@ -62,6 +70,15 @@ export const authenticationGroup = {
           verbs: [
             "create",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            spec: {},
+            status: {
+              user: {},
+            },
+          },
         },
       ],
     },

@@ -49,6 +49,15 @@ export const authorizationGroup = {
           verbs: [
             "create",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            spec: {},
+            status: {
+              allowed: false,
+            },
+          },
         },
         {
           categories: [],
@@ -68,6 +77,15 @@ export const authorizationGroup = {
           verbs: [
             "create",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            spec: {},
+            status: {
+              allowed: false,
+            },
+          },
         },
         {
           categories: [],
@@ -87,6 +105,17 @@ export const authorizationGroup = {
           verbs: [
             "create",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            spec: {},
+            status: {
+              incomplete: false,
+              nonResourceRules: null,
+              resourceRules: null,
+            },
+          },
         },
         {
           categories: [],
@@ -106,6 +135,15 @@ export const authorizationGroup = {
           verbs: [
             "create",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            spec: {},
+            status: {
+              allowed: false,
+            },
+          },
         },
       ],
     },

@@ -78,6 +78,11 @@ export const coreGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+          },
         },
         {
           categories: [],
@@ -120,6 +125,11 @@ export const coreGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+          },
         },
         {
           categories: [],
@@ -165,6 +175,13 @@ export const coreGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            spec: {},
+            status: {},
+          },
         },
         {
           categories: [
@@ -241,6 +258,15 @@ export const coreGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            spec: {},
+            status: {
+              loadBalancer: {},
+            },
+          },
         },
         {
           categories: [],
@@ -284,6 +310,11 @@ export const coreGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+          },
         },
       ],
     },

@@ -66,6 +66,11 @@ export const rbacGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+          },
         },
         {
           categories: [],
@@ -129,6 +134,16 @@ export const rbacGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            roleRef: {
+              apiGroup: "",
+              kind: "",
+              name: "",
+            },
+          },
         },
         {
           categories: [],
@@ -163,6 +178,11 @@ export const rbacGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+          },
         },
         {
           categories: [],
@@ -226,6 +246,16 @@ export const rbacGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            roleRef: {
+              apiGroup: "",
+              kind: "",
+              name: "",
+            },
+          },
         },
       ],
     },

@@ -93,6 +93,13 @@ export const wardleGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            spec: {},
+            status: {},
+          },
         },
       ],
     },
@@ -135,6 +142,11 @@ export const wardleGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+          },
         },
         {
           categories: [
@@ -189,6 +201,13 @@ export const wardleGroup = {
             "update",
             "watch",
           ],
+          zeroValue: {
+            metadata: {
+              creationTimestamp: null,
+            },
+            spec: {},
+            status: {},
+          },
         },
       ],
     },

@@ -6,6 +6,7 @@ import type { OutputFile } from './output.js';
 import { paths } from './paths.js';
 import { protobufConstName } from './protobuf.js';
 import { Imports } from './ts.js';
+import { ZeroValues } from './zero-value.js';
 
 /**
  * REST storage definitions: one module per group from apis/ declaring, as
@@ -15,16 +16,17 @@ import { Imports } from './ts.js';
  * (apis/<group>/group.ts: admission plugins, REST overrides, its server).
  */
 export function emitRegistries(model: ApiModel): OutputFile[] {
+  const zeros = new ZeroValues(model);
   return model.groups
     .filter((g) => g.origin === 'source' && g.versions.some((v) => v.kinds.length > 0))
-    .map((g): OutputFile => ({ path: paths.registry(g), format: 'ts', structure: registryFile(g) }));
+    .map((g): OutputFile => ({ path: paths.registry(g), format: 'ts', structure: registryFile(g, zeros) }));
 }
 
 export function registryConstName(group: GroupModel): string {
   return `${group.clientName}Group`;
 }
 
-function registryFile(group: GroupModel): SourceFileStructure {
+function registryFile(group: GroupModel, zeros: ZeroValues): SourceFileStructure {
   const file = paths.registry(group);
   const imports = new Imports(file);
   imports.add(paths.runtimeRegistry, 'APIGroupDefinition', { typeOnly: true });
@@ -34,7 +36,7 @@ function registryFile(group: GroupModel): SourceFileStructure {
       name: v.name,
       ...(v.deprecation === undefined ? {} : { deprecation: { warning: v.deprecation.warning ?? defaultWarning(group, v) } }),
       openapi: new RawCode(imports.addJSON(paths.openapi(group, v), `${lowerFirst(group.clientName)}${upperFirst(v.name)}OpenAPI`)),
-      resources: v.kinds.map((k) => resource(group, v, k, imports)),
+      resources: v.kinds.map((k) => resource(group, v, k, imports, zeros)),
       ...(v.protobuf.length === 0 ? {} : { protobuf: new RawCode(imports.add(paths.protobuf(group, v), protobufConstName(group, v))) }),
     }));
   const hub = group.versions.find((v) => v.hub)!;
@@ -55,7 +57,7 @@ function registryFile(group: GroupModel): SourceFileStructure {
   };
 }
 
-function resource(group: GroupModel, version: VersionModel, kind: KindModel, imports: Imports): Record<string, unknown> {
+function resource(group: GroupModel, version: VersionModel, kind: KindModel, imports: Imports, zeros: ZeroValues): Record<string, unknown> {
   const local = (suffix: string): string => `${lowerFirst(kind.kind)}${upperFirst(version.name)}${suffix}`;
   const schema = imports.addJSON(paths.schema(group, version, kind), local('Schema'));
   const hook = (ref: KindModel['hooks']['conversion'], suffix: string): RawCode | undefined => (ref === undefined ? undefined : new RawCode(imports.add(ref.module, ref.name, { as: local(suffix) })));
@@ -75,6 +77,7 @@ function resource(group: GroupModel, version: VersionModel, kind: KindModel, imp
     printerColumns: kind.printerColumns,
     selectableFields: kind.selectableFields,
     schema: new RawCode(schema),
+    zeroValue: zeros.of(kind),
     openapiDefinition: kind.definition,
     conversion: version.hub ? undefined : hook(kind.hooks.conversion, 'Conversion'),
     defaults: hook(kind.hooks.defaults, 'Defaults'),

@@ -1,5 +1,6 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import type { Conversion, Defaulter } from '../scheme/conversion.js';
+import type { JSONObject } from '../serializer/jsonvalue.js';
 import type { RESTStrategy } from './strategy.js';
 
 /**
@@ -25,6 +26,15 @@ export interface ResourceDefinition {
   readonly selectableFields: readonly string[];
   /** Structural schema of this version, for validation, pruning and defaulting. */
   readonly schema: JSONSchemaProps;
+  /**
+   * The kind's zero value in this version as Go's encoding/json writes it (scope.Creater.New):
+   * `metadata: {creationTimestamp: null}`, every non-pointer struct field as its own zero, every
+   * field without omitempty as "" / 0 / false / null; no apiVersion or kind. The live object of a
+   * create and of an apply that creates, so managedFields record no `.` for parents Go always
+   * writes. Absent for custom resources (unstructured: their zero object is {apiVersion, kind}).
+   * Shared by every request: never mutate it, copy it.
+   */
+  readonly zeroValue?: JSONObject;
   /** Name of the kind's component in the version's OpenAPI document. */
   readonly openapiDefinition: string;
   /** Version ↔ hub conversion; absent where the version's shape equals the hub's. */
