@@ -1,4 +1,5 @@
 import { type FieldManager, newDefaultCRDFieldManager, newDefaultFieldManager } from '../apimachinery/managedfields/index.js';
+import { newZeroObject } from '../apimachinery/definition/zero.js';
 import { kindSchemas } from '../apimachinery/managedfields/gvk-schemas.js';
 import { deducedTypeConverter, newTypeConverter, type GVKSchema, type TypeConverter } from '../apimachinery/managedfields/typeconverter.js';
 import { NotRegisteredError, type ObjectConvertor } from '../apimachinery/managedfields/versionconverter.js';
@@ -54,6 +55,10 @@ export function kindFieldManagers(o: KindFieldManagerOptions): KindFieldManagers
     apiVersion,
     hubApiVersion: scheme.apiVersion(scheme.hubVersion),
     kind: scheme.kind,
+    objectCreater: (apiVersion: string, kind: string) => {
+      const version = scheme.versionOf(apiVersion);
+      return newZeroObject(version === undefined ? undefined : scheme.resource(version), apiVersion, kind);
+    },
     ...(o.now !== undefined ? { now: o.now } : {}),
   };
   const build = (subresource: string): FieldManager => {

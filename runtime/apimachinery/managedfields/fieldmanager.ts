@@ -12,7 +12,7 @@ import { newConflictError } from './conflict.js';
 import { newVersionCheckManager } from './versioncheck.js';
 import { newLastAppliedUpdater } from './lastappliedupdater.js';
 import { newLastAppliedManager } from './lastappliedmanager.js';
-import { newProbabilisticSkipNonAppliedManager } from './skipnonapplied.js';
+import { newProbabilisticSkipNonAppliedManager, type ObjectCreater } from './skipnonapplied.js';
 import { newCapManagersManager } from './capmanagers.js';
 import { newBuildManagerInfoManager } from './buildmanagerinfo.js';
 import { newManagedFieldsUpdater } from './managedfieldsupdater.js';
@@ -103,6 +103,8 @@ export interface FieldManagerOptions {
   /** The clock managedFields times are taken from (default: the wall clock). */
   readonly now?: () => Date;
   readonly maxUpdateManagers?: number;
+  /** The kind's zero object in a version (the objectCreater of a first apply); default `{apiVersion, kind}`. */
+  readonly objectCreater?: ObjectCreater;
 }
 
 /** A FieldManager for a built-in kind: the structured merge manager wrapped in kube's default layers. */
@@ -130,6 +132,7 @@ function wrapDefaultLayers(f: Manager, o: FieldManagerOptions): FieldManager {
           newCapManagersManager(newBuildManagerInfoManager(newManagedFieldsUpdater(newStripMetaManager(f), now), o.apiVersion, o.subresource), o.maxUpdateManagers ?? defaultMaxUpdateManagers),
           defaultTrackOnCreateProbability,
           Math.random,
+          o.objectCreater,
         ),
         o.typeConverter,
         o.objectConverter,

@@ -17,6 +17,7 @@ class SkipNonAppliedManager implements Manager {
     private readonly fieldManager: Manager,
     private readonly probability: number,
     private readonly random: () => number,
+    private readonly newObject: ObjectCreater,
   ) {}
 
   async update(liveObj: JSONObject, newObj: JSONObject, managed: Managed, manager: string): Promise<ManagerResult> {
@@ -30,7 +31,7 @@ class SkipNonAppliedManager implements Manager {
   async apply(liveObj: JSONObject, appliedObj: JSONObject, managed: Managed, fieldManager: string, force: boolean): Promise<ManagerApplyResult> {
     if (managed.fields().size > 0) return this.fieldManager.apply(liveObj, appliedObj, managed, fieldManager, force);
     const gvk = objectGroupVersionKind(appliedObj);
-    const emptyObj: JSONObject = { apiVersion: groupVersionString(gvk), kind: gvk.kind };
+    const emptyObj = this.newObject(groupVersionString(gvk), gvk.kind);
     let tracked;
     try {
       tracked = await this.fieldManager.update(emptyObj, liveObj, managed, beforeApplyManagerName);
@@ -47,9 +48,17 @@ function uid(obj: JSONObject): string {
   return typeof u === 'string' ? u : '';
 }
 
+/**
+ * runtime.ObjectCreater.New: the zero object of a kind in a version, what the untracked fields
+ * are diffed from at a first apply. Default: `{apiVersion, kind}` (an unstructured object).
+ */
+export type ObjectCreater = (apiVersion: string, kind: string) => JSONObject;
+
+const newUnstructured: ObjectCreater = (apiVersion, kind) => ({ apiVersion, kind });
+
 /** Tracks an untracked object's fields from its creation with `probability` (0 ≤ p ≤ 1), drawing from `random`. */
-export function newProbabilisticSkipNonAppliedManager(fieldManager: Manager, probability: number, random: () => number = Math.random): Manager {
-  return new SkipNonAppliedManager(fieldManager, probability, random);
+export function newProbabilisticSkipNonAppliedManager(fieldManager: Manager, probability: number, random: () => number = Math.random, newObject: ObjectCreater = newUnstructured): Manager {
+  return new SkipNonAppliedManager(fieldManager, probability, random, newObject);
 }
 
 /** Never tracks fields from creation (NewSkipNonAppliedManager). */

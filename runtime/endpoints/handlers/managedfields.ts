@@ -1,3 +1,4 @@
+import { newZeroObject } from '../../apimachinery/definition/zero.js';
 import { decodeManagedFields, managerOrUserAgent } from '../../apimachinery/managedfields/index.js';
 import type { APIRequest } from '../../apimachinery/request/http.js';
 import type { KubeObject, RequestContext } from '../../registry/rest.js';
@@ -16,10 +17,16 @@ export async function trackUpdate(scope: RequestScope, req: APIRequest, live: Ku
   return (await scope.fieldManager.updateNoErrors(live ?? emptyObject(scope), obj, manager)) as KubeObject;
 }
 
-/** The zero object of the endpoint's kind in the hub version (scope.Creater.New): the live object of a create. */
+/**
+ * The zero object of the endpoint's kind in the hub version (scope.Creater.New): the live object
+ * of a create and of an apply that creates. Kinds of apis/ start from their generated zero value
+ * (the non-pointer structs Go always writes, such as a Service's `spec`), a fresh copy per request;
+ * custom resources, being unstructured, from `{apiVersion, kind}` alone.
+ */
 export function emptyObject(scope: RequestScope): KubeObject {
   const scheme = scope.codec.scheme;
-  return { apiVersion: scheme === undefined ? scope.codec.apiVersion : scheme.apiVersion(scheme.hubVersion), kind: scope.codec.kind };
+  if (scheme === undefined) return { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
+  return newZeroObject(scheme.resource(scheme.hubVersion), scheme.apiVersion(scheme.hubVersion), scope.codec.kind) as KubeObject;
 }
 
 /** kube's InvalidManagedFieldsAfterMutatingAdmissionWarningFormat. */
