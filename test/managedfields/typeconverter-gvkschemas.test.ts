@@ -1,6 +1,7 @@
 // The schemas of this repository's kinds as the field manager sees them (gvk-schemas.ts): every
 // served kind converts, kinds are typed by their published OpenAPI definition (the markers kube's
-// OpenAPI carries), a recursive definition falls back to the validation schema.
+// OpenAPI carries) with their documents' definitions as named types (recursive ones too), a
+// version without a document falls back to the validation schema.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { apiGroups } from '../../generated/index.js';
@@ -44,10 +45,20 @@ describe('kindSchemas', () => {
     assert.equal(a[0]?.name, 'io.k8s.api.core.v1.ConfigMap');
   });
 
-  test('a recursive definition (JSONSchemaProps) falls back to the validation schema', () => {
+  test('a recursive definition (JSONSchemaProps) is typed from the published document too', () => {
     const [crd] = kindSchemas(apiextensionsGroup, 'CustomResourceDefinition');
-    const r = apiextensionsGroup.versions[0]?.resources.find((x) => x.kind === 'CustomResourceDefinition');
-    assert.equal(crd?.schema, r?.schema);
+    const v = apiextensionsGroup.versions[0];
+    assert.equal(crd?.name, 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition');
+    assert.equal(crd?.definitions, v?.openapi?.components.schemas);
+    assert.equal(crd?.schema, v?.openapi?.components.schemas[crd?.name ?? '']);
+  });
+
+  test('a version without a document falls back to the validation schema', () => {
+    const v = apiextensionsGroup.versions[0];
+    assert.ok(v !== undefined);
+    const [crd] = kindSchemas({ name: apiextensionsGroup.name, versions: [{ name: v.name, resources: v.resources }] }, 'CustomResourceDefinition');
+    assert.equal(crd?.schema, v.resources.find((x) => x.kind === 'CustomResourceDefinition')?.schema);
+    assert.equal(crd?.definitions, undefined);
   });
 
   test('a kind no version serves', () => {

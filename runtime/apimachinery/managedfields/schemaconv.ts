@@ -1,11 +1,13 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import type { Atom, ElementRelationship, List, MapType, StructField, TypeDef, TypeRef } from '../structuredmerge/schema/index.js';
-import { hasField } from '../serializer/jsonvalue.js';
+import { hasField, isJSONObject, ownField } from '../serializer/jsonvalue.js';
 
 /**
  * Structural schema → structured-merge-diff schema, as kube-openapi's schemaconv
- * (ToSchemaFromOpenAPI) converts a kube OpenAPI definition. Our schemas are self-contained
- * (no `$ref`): every type is inlined, so only the two shared atomic/deduced types are named.
+ * (ToSchemaFromOpenAPI) converts a kube OpenAPI definition. A `$ref` (bare, or the single
+ * element of `allOf`) becomes a reference to the named type of that definition, which the
+ * caller converts once (so recursive definitions, as JSONSchemaProps, terminate); everything
+ * else is inlined. A CRD's structural schema has no `$ref`, so it is inlined whole.
  */
 
 /** The name of SMD's atomic untyped type: any value, replaced whole. */
@@ -37,12 +39,14 @@ type Markers = JSONSchemaProps & { readonly 'x-kubernetes-patch-strategy'?: unkn
  */
 export class SchemaConverter {
   readonly errors: string[] = [];
+  /** The definitions the converted atoms refer to by name, in the order first met. */
+  readonly references = new Set<string>();
 
   /**
-   * @param objectMeta the ObjectMeta atom put at `metadata` of a resource root and of every
-   *   embedded resource (kube's CRD OpenAPI refers them to ObjectMeta whatever the schema says)
+   * @param objectMeta the type put at `metadata` of a resource root and of every embedded
+   *   resource (kube's CRD OpenAPI refers them to ObjectMeta whatever the schema says)
    */
-  constructor(private readonly objectMeta: () => TypeRef) {}
+  constructor(private readonly objectMeta: TypeRef) {}
 
   /** The atom of a definition named `name` (visitSpec at the top level). */
   convertDefinition(name: string, schema: Markers, preserveUnknownFields: boolean, resource: boolean): Atom {
@@ -73,8 +77,18 @@ export class SchemaConverter {
     }
   }
 
-  /** The type of a field, an item or an additional property: always inlined (makeOpenAPIRef without a `$ref`). */
+  /**
+   * The type of a field, an item or an additional property (makeOpenAPIRef): the named type of
+   * a referenced definition, with the referring schema's map type and nullability, or the
+   * schema inlined. The referring schema's other markers do not apply to a named type, as in kube.
+   */
   private ref(m: Markers, parent: Context): TypeRef {
+    const named = referencedName(m);
+    if (named !== undefined) {
+      this.references.add(named);
+      const relationship = this.mapRelationship(m, parent);
+      return { namedType: named, ...(relationship !== undefined ? { elementRelationship: relationship } : {}), ...(m.nullable === true ? { nullable: true } : {}) };
+    }
     const ctx: Context = { name: parent.name, inlined: parent.inlined + 1, preserve: parent.preserve || m['x-kubernetes-preserve-unknown-fields'] === true };
     const atom = this.visit(m, ctx, m['x-kubernetes-embedded-resource'] === true);
     return m.nullable === true ? { ...atom, nullable: true } : atom;
@@ -92,7 +106,7 @@ export class SchemaConverter {
     if (resource) {
       // TypeMeta and ObjectMeta, as kube's CRD OpenAPI builder adds them to the root and to embedded resources.
       for (const name of ['apiVersion', 'kind']) if (!declared(name)) fields.push({ name, type: { scalar: 'string' } });
-      fields.push({ name: 'metadata', type: this.objectMeta() });
+      fields.push({ name: 'metadata', type: this.objectMeta });
     }
     const out: { fields: StructField[]; elementType?: TypeRef; elementRelationship?: ElementRelationship } = { fields };
     const elementType = this.elementType(s, ctx, Object.keys(props).length);
@@ -186,6 +200,19 @@ export class SchemaConverter {
   private report(ctx: Context, message: string): void {
     this.errors.push(`${'inlined in '.repeat(ctx.inlined)}${ctx.name}: ${message}`);
   }
+}
+
+/**
+ * The definition name a schema refers to: the last segment of its `$ref`, or of the `$ref` of
+ * its single `allOf` element (as kube-openapi emits a field's reference beside its description).
+ */
+export function referencedName(m: JSONSchemaProps): string | undefined {
+  let ref = ownField(m, '$ref');
+  const allOf = ownField(m, 'allOf');
+  if ((ref === undefined || ref === '') && Array.isArray(allOf) && allOf.length === 1 && isJSONObject(allOf[0])) ref = ownField(allOf[0], '$ref');
+  if (typeof ref !== 'string') return undefined;
+  const name = ref.slice(ref.lastIndexOf('/') + 1);
+  return name === '' ? undefined : name;
 }
 
 interface Context {
