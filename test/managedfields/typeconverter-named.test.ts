@@ -7,11 +7,11 @@
 // `f:versions: {}`), and inside, JSONSchemaProps with x-kubernetes-validations keyed by rule,
 // properties granular, required atomic.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import type { JSONSchemaProps } from '../../apis/apiextensions/v1/schema.js';
 import { apiextensionsGroup } from '../../generated/registry/apiextensions.js';
 import { kindSchemas } from '../../runtime/apimachinery/managedfields/gvk-schemas.js';
@@ -218,6 +218,25 @@ describe('the CustomResourceDefinition kind', () => {
       required: ['b'],
       properties: { a: { type: 'string', 'x-kubernetes-validations': [{ rule: 'r1' }, { rule: 'r2' }] }, b: { type: 'integer' } },
     });
+  });
+
+  test('every v1 CRD manifest of the fixtures (Gateway API, cert-manager, prometheus-operator, Argo CD) types, its versions one leaf', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((f) => {
+        const p = join(dir, f);
+        return statSync(p).isDirectory() ? files(p) : p.endsWith('.yaml') ? [p] : [];
+      });
+    let typed = 0;
+    for (const f of files(join(repoRoot, 'test/codegen/fixtures/crds'))) {
+      for (const doc of parseAllDocuments(readFileSync(f, 'utf8'))) {
+        const o = doc.toJS() as JSONObject | null;
+        if (o?.['kind'] !== 'CustomResourceDefinition' || o['apiVersion'] !== 'apiextensions.k8s.io/v1') continue;
+        const spec = crdTypeConverter.objectToTyped(o).toFieldSet().toFieldsV1()['f:spec'] as Record<string, unknown>;
+        assert.deepEqual(spec['f:versions'], {}, f);
+        typed++;
+      }
+    }
+    assert.ok(typed >= 40, `${typed} CRDs typed`);
   });
 
   test('deeply nested JSONSchemaProps type through the one named type', () => {
