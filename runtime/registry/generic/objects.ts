@@ -1,5 +1,5 @@
 /** JSON value helpers of the store: order-insensitive equality and key-order alignment. */
-import { hasField, setField } from '../../apimachinery/serializer/jsonvalue.js';
+import { hasField, ownField, setField } from '../../apimachinery/serializer/jsonvalue.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -39,6 +39,21 @@ export function alignKeyOrder<T>(value: T, reference: unknown): T {
   for (const k of Object.keys(ref)) if (hasField(value, k)) setField(out, k, alignKeyOrder(value[k], ref[k]));
   for (const k of Object.keys(value)) if (!hasField(out, k)) setField(out, k, alignKeyOrder(value[k], undefined));
   return out as T;
+}
+
+/**
+ * alignKeyOrder for an object about to be stored over `stored`, except metadata.managedFields:
+ * the field manager writes them in kube's canonical order (entries sorted, FieldsV1 keys
+ * sorted), which a client cannot vary, so they are kept as written; aligned by position they
+ * would take the order of whatever entry held that index before (a forced apply stored
+ * `f:metadata` before `f:data`).
+ */
+export function alignStoredKeyOrder<T extends JSONObject>(obj: T, stored: unknown): T {
+  const aligned = alignKeyOrder(obj, stored);
+  const meta = ownField(obj, 'metadata');
+  const alignedMeta = ownField(aligned, 'metadata');
+  if (isPlainObject(meta) && isPlainObject(alignedMeta) && hasField(meta, 'managedFields')) setField(alignedMeta, 'managedFields', meta['managedFields']);
+  return aligned;
 }
 
 /** A copy of obj without `metadata` (and without `status` when `withoutStatus`), for generation checks. */

@@ -24,7 +24,7 @@ import { DryRunnableStorage } from './dryrun.js';
 import { newKeyFuncs, type KeyFuncs } from './keys.js';
 import { cryptoRandomInt, type RandomIntFunc } from './names.js';
 import { finalizersOf, metaOf } from './objectMeta.js';
-import { alignKeyOrder } from './objects.js';
+import { alignStoredKeyOrder } from './objects.js';
 import { attrFunc } from './predicate.js';
 import { finishUpdate, prepareUpdate, shouldDeleteDuringUpdate, type UpdateTarget } from './update.js';
 import type { VersionView } from './view.js';
@@ -273,7 +273,7 @@ export class Store implements StandardStorage {
     finishUpdate(this.info, ctx, obj, old, this.target, await this.strategyErrors(obj, old));
     await validate.update(obj, old);
     if (shouldDeleteDuringUpdate(obj, old)) throw new EmptiedFinalizers(obj);
-    return alignKeyOrder(this.converter.toStorage(obj), existing);
+    return alignStoredKeyOrder(this.converter.toStorage(obj), existing);
   }
 
   /**
@@ -367,7 +367,7 @@ export class Store implements StandardStorage {
             if (finalizersOf(hub).length === 0) throw new DeleteNow();
             markAsDeleting(hub, this.info.now());
             kept = hub;
-            return { object: alignKeyOrder(this.converter.toStorage(hub), existing) };
+            return { object: alignStoredKeyOrder(this.converter.toStorage(hub), existing) };
           },
         },
         opts.dryRun,
