@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { newRequestEntityTooLarge, toStatusError } from '../errors/index.js';
 import type { RequestInfo, UserInfo } from './types.js';
+import type { Authorizer } from './authorizer.js';
 import { Cancellation } from './cancellation.js';
 
 /**
@@ -28,6 +29,13 @@ export interface APIRequest {
   info: RequestInfo;
   /** Set by the authentication filter. */
   user: UserInfo | undefined;
+  /**
+   * Set by the authorization filter when it lets the request through: the authorizer that
+   * allowed it, for the checks a handler derives from the request (a PUT or an apply that
+   * creates needs `create` as well). Unset where no authorization filter ran (in-process
+   * callers behind the filters).
+   */
+  authorizer?: Authorizer;
   /** Annotations recorded for the audit event (`authorization.k8s.io/decision`, …). */
   readonly auditAnnotations: Map<string, string>;
   /**

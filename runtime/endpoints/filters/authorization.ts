@@ -24,6 +24,7 @@ export function withAuthorization(authorizer: Authorizer, logger: Logger): Filte
       return;
     }
     if (result.decision === 'allow') {
+      req.authorizer = authorizer;
       req.auditAnnotations.set(DECISION_ANNOTATION_KEY, 'allow');
       req.auditAnnotations.set(REASON_ANNOTATION_KEY, result.reason);
       return next(req, res);

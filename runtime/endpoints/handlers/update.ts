@@ -3,6 +3,7 @@ import type { KubeObject, RequestContext, Updater, UpdatedObjectInfo } from '../
 import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
 import { ensureObjectNamespace } from './create.js';
+import { withCreateAuthorization } from './create-on-update.js';
 import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure, validationReadsOld } from './pipeline.js';
 import { trackUpdate } from './managedfields.js';
 import { headerValue, negotiateResponse, writeObject, type ResponseTarget } from './response.js';
@@ -46,7 +47,8 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
 
 /**
  * The end PUT and PATCH share: the store's update with validating admission for the update
- * (and for a create, when the store may create), then 200, or 201 when the object was created.
+ * (and for a create, when the store may create, after the user's `create` permission is
+ * checked), then 200, or 201 when the object was created.
  */
 export async function storeUpdateAndAnswer(u: {
   readonly req: APIRequest;
@@ -67,7 +69,7 @@ export async function storeUpdateAndAnswer(u: {
     u.ctx,
     u.name,
     u.objInfo,
-    { create: validatingAdmission(u.scope, u.ctx, u.create), update: validatingAdmission(u.scope, u.ctx, u.update) },
+    { create: withCreateAuthorization(u.req, validatingAdmission(u.scope, u.ctx, u.create)), update: validatingAdmission(u.scope, u.ctx, u.update) },
     { dryRun: u.opts.dryRun, fieldManager: u.opts.fieldManager, forceAllowCreate: u.forceAllowCreate ?? false },
   );
   writeObject(u.req, u.res, u.scope, u.target, created ? 201 : 200, await u.scope.codec.fromHub(object));
