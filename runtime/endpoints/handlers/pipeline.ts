@@ -156,6 +156,9 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: K
   const schema = scope.definition.schema;
   applyDefaults(obj, schema);
   pruneNonNullableNullsWithoutDefaults(obj, schema);
+  // metadata is ObjectMeta whatever the kind's schema says there; kube decodes it typed, so a null
+  // (`resourceVersion: null` in an applied manifest) is the field's absence, not a type error.
+  pruneNonNullableNullsWithoutDefaults(obj.metadata, objectMetaSchema);
   scheme.defaultInPlace(obj, scope.version);
   const ratcheting = old !== undefined && scope.validationRatcheting === true;
   // Custom resources are validated as their strategy will store them (kube validates them after

@@ -25,6 +25,7 @@ import { newKeyFuncs, type KeyFuncs } from './keys.js';
 import { cryptoRandomInt, type RandomIntFunc } from './names.js';
 import { finalizersOf, metaOf } from './objectMeta.js';
 import { alignStoredKeyOrder } from './objects.js';
+import { ignoreManagedFieldsTimestamps } from '../../apimachinery/managedfields/equality.js';
 import { attrFunc } from './predicate.js';
 import { finishUpdate, prepareUpdate, shouldDeleteDuringUpdate, type UpdateTarget } from './update.js';
 import type { VersionView } from './view.js';
@@ -271,9 +272,14 @@ export class Store implements StandardStorage {
     }
     prepareUpdate(this.info, ctx, obj, old, this.target);
     finishUpdate(this.info, ctx, obj, old, this.target, await this.strategyErrors(obj, old));
-    await validate.update(obj, old);
-    if (shouldDeleteDuringUpdate(obj, old)) throw new EmptiedFinalizers(obj);
-    return alignStoredKeyOrder(this.converter.toStorage(obj), existing);
+    // Once BeforeUpdate has restored what the strategy keeps (creationTimestamp, status…), a write
+    // whose only change is newer managedFields times keeps the stored times, so it stays a no-op
+    // and is not written (kube's store runs IgnoreManagedFieldsTimestampsTransformer here).
+    const updated = ignoreManagedFieldsTimestamps(obj, old) as KubeObject;
+    state.result = updated;
+    await validate.update(updated, old);
+    if (shouldDeleteDuringUpdate(updated, old)) throw new EmptiedFinalizers(updated);
+    return alignStoredKeyOrder(this.converter.toStorage(updated), existing);
   }
 
   /**
