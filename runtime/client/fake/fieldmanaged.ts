@@ -1,6 +1,7 @@
 import type { ManagedFieldsEntry } from '../../../apis/meta/v1/types.js';
 import type { Scale } from '../../../apis/autoscaling/v1/types.js';
 import { newConflict, newInvalid, newNotFound, newPathNotFound, StatusError } from '../../apimachinery/errors/index.js';
+import { newZeroObject } from '../../apimachinery/definition/zero.js';
 import { ScaleHandler } from '../../apimachinery/managedfields/scalehandler.js';
 import { makePath } from '../../apimachinery/structuredmerge/fieldpath/index.js';
 import { type FieldManager, managerOrUserAgent, newDefaultCRDFieldManager, newDefaultFieldManager } from '../../apimachinery/managedfields/index.js';
@@ -214,8 +215,10 @@ export class FieldManagedTracker {
     if (fm === undefined) {
       const apiVersion = apiVersionOf(r.descriptor);
       const { kind } = r.descriptor;
-      const typeConverter = r.schema === undefined ? deducedTypeConverter : newTypeConverter([{ apiVersion, kind, schema: r.schema }], { preserveUnknownFields: false });
-      const opts = { typeConverter, objectConverter: ownVersion, apiVersion, hubApiVersion: apiVersion, kind, subresource, now: this.now };
+      const types = r.managedFieldsTypes ?? (r.schema === undefined ? undefined : { apiVersion, kind, schema: r.schema });
+      const typeConverter = types === undefined ? deducedTypeConverter : newTypeConverter([types], { preserveUnknownFields: false });
+      const objectCreater = (): JSONObject => emptyObject(r);
+      const opts = { typeConverter, objectConverter: ownVersion, apiVersion, hubApiVersion: apiVersion, kind, subresource, objectCreater, now: this.now };
       fm = r.strategicMergePatch === false || r.schema === undefined ? newDefaultCRDFieldManager({ ...opts, preserveUnknownFields: false }) : newDefaultFieldManager(opts);
       this.#managers.set(key, fm);
     }
@@ -230,7 +233,7 @@ function requireApplyManager(opts: ManagedWriteOptions): string {
   return manager;
 }
 
-/** The live object of a create: an empty object of the kind, as the handlers' Creater.New. */
+/** The live object of a create: the kind's zero object, as the handlers' Creater.New. */
 function emptyObject(r: FakeResource): JSONObject {
-  return { apiVersion: apiVersionOf(r.descriptor), kind: r.descriptor.kind };
+  return newZeroObject(r, apiVersionOf(r.descriptor), r.descriptor.kind);
 }

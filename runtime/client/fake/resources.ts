@@ -1,5 +1,8 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { newPathNotFound } from '../../apimachinery/errors/index.js';
+import type { GVKSchema } from '../../apimachinery/managedfields/typeconverter.js';
+import { kindSchemas } from '../../apimachinery/managedfields/gvk-schemas.js';
+import type { JSONObject } from '../../apimachinery/serializer/jsonvalue.js';
 import type { APIGroupDefinition } from '../../registry/types.js';
 import type { ResourceDescriptor } from '../types.js';
 
@@ -32,6 +35,14 @@ export interface FakeResource {
   readonly schema?: JSONSchemaProps;
   /** False for custom resources (CRDs): the server answers 415 to strategic merge patches. Default true. */
   readonly strategicMergePatch?: boolean;
+  /**
+   * The types managedFields are computed with, as the server types the kind (its published
+   * OpenAPI definition: list keys the validation schema leaves out, such as a Service port's
+   * protocol). Default: `schema`.
+   */
+  readonly managedFieldsTypes?: GVKSchema;
+  /** The kind's zero object (the live object of a create and of an apply that creates), as the server's. Default: none. */
+  readonly zeroValue?: JSONObject;
 }
 
 /**
@@ -42,12 +53,15 @@ export interface FakeResource {
 export function registeredFakeResource(descriptor: ResourceDescriptor, group: APIGroupDefinition): FakeResource {
   const def = group.versions.find((v) => v.name === descriptor.version)?.resources.find((r) => r.plural === descriptor.resource);
   if (def === undefined) throw new Error(`${group.name}/${descriptor.version} registers no resource ${descriptor.resource}`);
+  const managedFieldsTypes = kindSchemas(group, def.kind).find((s) => s.apiVersion === apiVersionOf(descriptor));
   return {
     descriptor,
     verbs: def.verbs,
     subresources: { status: def.subresources.status, ...(def.subresources.scale !== undefined ? { scale: def.subresources.scale } : {}) },
     selectableFields: def.selectableFields,
     schema: def.schema,
+    ...(managedFieldsTypes !== undefined ? { managedFieldsTypes } : {}),
+    ...(def.zeroValue !== undefined ? { zeroValue: def.zeroValue } : {}),
   };
 }
 
