@@ -1,5 +1,6 @@
 import { type InterfaceDeclarationStructure, type OptionalKind, type PropertySignatureStructure, type SourceFileStructure, StructureKind, type TypeAliasDeclarationStructure } from 'ts-morph';
 import type { JSONSchemaProps } from '../model/schema.js';
+import { lowerFirst, upperFirst } from '../model/names.js';
 import type { ApiModel, GroupModel, KindModel, VersionModel } from '../model/types.js';
 import {
   applyConfigurationName,
@@ -159,7 +160,10 @@ function kindFile(g: GroupModel, v: VersionModel, k: KindModel, owners: Definiti
     docs: [`A ${k.kind} as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional.`],
     properties: [{ name: 'apiVersion', type: `'${apiVersion}'` }, { name: 'kind', type: `'${k.kind}'` }, { name: 'metadata', type: meta }, ...properties(schema, r, ROOT_FIELDS)],
   };
-  const target = `{ apiVersion: '${apiVersion}', kind: '${k.kind}', schema: ${schemaConst} }`;
+  // Kinds of apis/ are typed by their published OpenAPI definition, as the server types them.
+  const openapi =
+    g.origin === 'source' ? `, openapi: { document: ${imports.addJSON(paths.openapi(g, v), `${lowerFirst(g.clientName)}${upperFirst(v.name)}OpenAPI`)}, definition: '${k.definition}' }` : '';
+  const target = `{ apiVersion: '${apiVersion}', kind: '${k.kind}', schema: ${schemaConst}${openapi} }`;
   const extractFn = (suffix: string, subresource: string, doc: string) => ({
     kind: StructureKind.Function as const,
     isExported: true,

@@ -8,6 +8,12 @@ export interface ExtractTarget {
   readonly apiVersion: string;
   readonly kind: string;
   readonly schema: JSONSchemaProps;
+  /**
+   * The kind's published OpenAPI document and definition name (kinds defined in apis/): the
+   * server types managedFields by them, and they carry list keys the structural schema may
+   * leave to the strategy (a Service port is keyed by port and protocol).
+   */
+  readonly openapi?: { readonly document: unknown; readonly definition: string };
 }
 
 // One type converter per generated schema: building the SMD schema walks the whole JSON schema.
@@ -16,10 +22,20 @@ const converters = new WeakMap<JSONSchemaProps, TypeConverter>();
 function typeConverterOf(t: ExtractTarget): TypeConverter {
   let tc = converters.get(t.schema);
   if (tc === undefined) {
-    tc = newTypeConverter([{ apiVersion: t.apiVersion, kind: t.kind, schema: t.schema }], { preserveUnknownFields: false });
+    tc = newTypeConverter([{ apiVersion: t.apiVersion, kind: t.kind, schema: t.schema, ...publishedTypes(t) }], { preserveUnknownFields: false });
     converters.set(t.schema, tc);
   }
   return tc;
+}
+
+/** The OpenAPI definition of the target with the document's definitions, when it names one the document has. */
+function publishedTypes(t: ExtractTarget): { schema?: JSONSchemaProps; name?: string; definitions?: Readonly<Record<string, unknown>> } {
+  if (t.openapi === undefined) return {};
+  const components = isJSONObject(t.openapi.document) ? t.openapi.document['components'] : undefined;
+  const definitions = isJSONObject(components) ? components['schemas'] : undefined;
+  if (!isJSONObject(definitions) || !Object.hasOwn(definitions, t.openapi.definition)) return {};
+  const published = definitions[t.openapi.definition];
+  return isJSONObject(published) ? { schema: published as JSONSchemaProps, name: t.openapi.definition, definitions } : {};
 }
 
 /**
