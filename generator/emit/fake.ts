@@ -98,7 +98,7 @@ function fakeResource(g: GroupModel, v: VersionModel, k: KindModel, imports: Imp
   // field manager as the server's CRD handler does.
   return {
     descriptor: new RawCode(descriptor),
-    schema: new RawCode(imports.addJSON(paths.applyConfigurationSchema(g, v, k), `${local}Schema`)),
+    schema: new RawCode(`${imports.add(paths.runtimeClient, 'schemaFromJSON')}(${imports.addJSON(paths.applyConfigurationSchema(g, v, k), `${local}Schema`)})`),
     verbs: k.verbs,
     subresources: { status: k.subresources.status, scale: k.subresources.scale },
     selectableFields: k.selectableFields,

@@ -16,6 +16,17 @@ export interface ExtractTarget {
   readonly openapi?: { readonly document: unknown; readonly definition: string };
 }
 
+/**
+ * A generated schema module (a `.json` import) as the JSONSchemaProps it holds. TypeScript types a
+ * JSON module by its literal shape, which a real CRD's schema (a `oneOf` of differently shaped
+ * branches) does not fit, so generated code hands the module over here, at its I/O edge: it must
+ * be a JSON object; its content was validated when the schema was generated.
+ */
+export function schemaFromJSON(value: unknown): JSONSchemaProps {
+  if (!isJSONObject(value)) throw new TypeError(`a generated schema must be a JSON object, not ${Array.isArray(value) ? 'an array' : typeof value}`);
+  return value as JSONSchemaProps;
+}
+
 // One type converter per generated schema: building the SMD schema walks the whole JSON schema.
 const converters = new WeakMap<JSONSchemaProps, TypeConverter>();
 

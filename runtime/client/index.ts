@@ -102,4 +102,4 @@ export type {
   LabelSelectorRequirementApplyConfiguration,
   ConditionApplyConfiguration,
 } from './applyconfigurations.js';
-export { extractApplyConfiguration, type ExtractTarget } from './extract.js';
+export { extractApplyConfiguration, schemaFromJSON, type ExtractTarget } from './extract.js';

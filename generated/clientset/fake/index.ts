@@ -32,6 +32,7 @@ import { cronTabResource as stableV1CronTabResource } from '../stable/v1/crontab
 import { fischerResource as wardleV1alpha1FischerResource } from '../wardle/v1alpha1/fischer.js';
 import { flunderResource as wardleV1alpha1FlunderResource } from '../wardle/v1alpha1/flunder.js';
 import { flunderResource as wardleV1beta1FlunderResource } from '../wardle/v1beta1/flunder.js';
+import { schemaFromJSON } from 'kube-ts-apiserver/client';
 import { type FakeClientsetOptions, FakeRESTClient, type FakeResource, ObjectTracker, registeredFakeResource } from 'kube-ts-apiserver/client/fake';
 
 /** Every resource of the clientset as the fake serves it: what the server registers for it. */
@@ -55,7 +56,7 @@ export const fakeResources: readonly FakeResource[] = [
   registeredFakeResource(rbacV1RoleBindingResource, rbacGroup),
   {
     descriptor: stableV1CronTabResource,
-    schema: stableV1CronTabSchema,
+    schema: schemaFromJSON(stableV1CronTabSchema),
     selectableFields: [],
     strategicMergePatch: false,
     subresources: {

@@ -8,7 +8,7 @@ import tokenReviewSchema from '../../../schemas/authentication/v1/tokenreview.js
   type: 'json'
 };
 import type { TokenReviewSpecApplyConfiguration, TokenReviewStatusApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A TokenReview as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface TokenReviewApplyConfiguration {
@@ -23,5 +23,5 @@ export interface TokenReviewApplyConfiguration {
 
 /** The fields fieldManager owns in a TokenReview (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractTokenReview(obj: TokenReview, fieldManager: string): TokenReviewApplyConfiguration {
-  return extractApplyConfiguration<TokenReviewApplyConfiguration>(obj, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', schema: tokenReviewSchema, openapi: { document: authenticationV1OpenAPI, definition: 'io.k8s.api.authentication.v1.TokenReview' } }, fieldManager, '');
+  return extractApplyConfiguration<TokenReviewApplyConfiguration>(obj, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', schema: schemaFromJSON(tokenReviewSchema), openapi: { document: authenticationV1OpenAPI, definition: 'io.k8s.api.authentication.v1.TokenReview' } }, fieldManager, '');
 }

@@ -8,7 +8,7 @@ import localSubjectAccessReviewSchema from '../../../schemas/authorization/v1/lo
   type: 'json'
 };
 import type { SubjectAccessReviewSpecApplyConfiguration, SubjectAccessReviewStatusApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A LocalSubjectAccessReview as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface LocalSubjectAccessReviewApplyConfiguration {
@@ -23,5 +23,5 @@ export interface LocalSubjectAccessReviewApplyConfiguration {
 
 /** The fields fieldManager owns in a LocalSubjectAccessReview (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractLocalSubjectAccessReview(obj: LocalSubjectAccessReview, fieldManager: string): LocalSubjectAccessReviewApplyConfiguration {
-  return extractApplyConfiguration<LocalSubjectAccessReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'LocalSubjectAccessReview', schema: localSubjectAccessReviewSchema, openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.LocalSubjectAccessReview' } }, fieldManager, '');
+  return extractApplyConfiguration<LocalSubjectAccessReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'LocalSubjectAccessReview', schema: schemaFromJSON(localSubjectAccessReviewSchema), openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.LocalSubjectAccessReview' } }, fieldManager, '');
 }

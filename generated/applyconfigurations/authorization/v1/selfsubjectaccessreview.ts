@@ -8,7 +8,7 @@ import selfSubjectAccessReviewSchema from '../../../schemas/authorization/v1/sel
   type: 'json'
 };
 import type { SelfSubjectAccessReviewSpecApplyConfiguration, SubjectAccessReviewStatusApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A SelfSubjectAccessReview as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface SelfSubjectAccessReviewApplyConfiguration {
@@ -23,5 +23,5 @@ export interface SelfSubjectAccessReviewApplyConfiguration {
 
 /** The fields fieldManager owns in a SelfSubjectAccessReview (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractSelfSubjectAccessReview(obj: SelfSubjectAccessReview, fieldManager: string): SelfSubjectAccessReviewApplyConfiguration {
-  return extractApplyConfiguration<SelfSubjectAccessReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', schema: selfSubjectAccessReviewSchema, openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SelfSubjectAccessReview' } }, fieldManager, '');
+  return extractApplyConfiguration<SelfSubjectAccessReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', schema: schemaFromJSON(selfSubjectAccessReviewSchema), openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SelfSubjectAccessReview' } }, fieldManager, '');
 }

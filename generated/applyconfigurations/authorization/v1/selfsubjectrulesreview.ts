@@ -8,7 +8,7 @@ import selfSubjectRulesReviewSchema from '../../../schemas/authorization/v1/self
   type: 'json'
 };
 import type { SelfSubjectRulesReviewSpecApplyConfiguration, SubjectRulesReviewStatusApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A SelfSubjectRulesReview as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface SelfSubjectRulesReviewApplyConfiguration {
@@ -23,5 +23,5 @@ export interface SelfSubjectRulesReviewApplyConfiguration {
 
 /** The fields fieldManager owns in a SelfSubjectRulesReview (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractSelfSubjectRulesReview(obj: SelfSubjectRulesReview, fieldManager: string): SelfSubjectRulesReviewApplyConfiguration {
-  return extractApplyConfiguration<SelfSubjectRulesReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', schema: selfSubjectRulesReviewSchema, openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SelfSubjectRulesReview' } }, fieldManager, '');
+  return extractApplyConfiguration<SelfSubjectRulesReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', schema: schemaFromJSON(selfSubjectRulesReviewSchema), openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SelfSubjectRulesReview' } }, fieldManager, '');
 }

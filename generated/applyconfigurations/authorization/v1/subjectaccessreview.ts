@@ -8,7 +8,7 @@ import subjectAccessReviewSchema from '../../../schemas/authorization/v1/subject
   type: 'json'
 };
 import type { SubjectAccessReviewSpecApplyConfiguration, SubjectAccessReviewStatusApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A SubjectAccessReview as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface SubjectAccessReviewApplyConfiguration {
@@ -23,5 +23,5 @@ export interface SubjectAccessReviewApplyConfiguration {
 
 /** The fields fieldManager owns in a SubjectAccessReview (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractSubjectAccessReview(obj: SubjectAccessReview, fieldManager: string): SubjectAccessReviewApplyConfiguration {
-  return extractApplyConfiguration<SubjectAccessReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', schema: subjectAccessReviewSchema, openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SubjectAccessReview' } }, fieldManager, '');
+  return extractApplyConfiguration<SubjectAccessReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', schema: schemaFromJSON(subjectAccessReviewSchema), openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SubjectAccessReview' } }, fieldManager, '');
 }

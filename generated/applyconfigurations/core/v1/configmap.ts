@@ -7,7 +7,7 @@ import coreV1OpenAPI from '../../../openapi/core/v1.json' with {
 import configMapSchema from '../../../schemas/core/v1/configmap.json' with {
   type: 'json'
 };
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A ConfigMap as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface ConfigMapApplyConfiguration {
@@ -24,5 +24,5 @@ export interface ConfigMapApplyConfiguration {
 
 /** The fields fieldManager owns in a ConfigMap (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractConfigMap(obj: ConfigMap, fieldManager: string): ConfigMapApplyConfiguration {
-  return extractApplyConfiguration<ConfigMapApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'ConfigMap', schema: configMapSchema, openapi: { document: coreV1OpenAPI, definition: 'io.k8s.api.core.v1.ConfigMap' } }, fieldManager, '');
+  return extractApplyConfiguration<ConfigMapApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'ConfigMap', schema: schemaFromJSON(configMapSchema), openapi: { document: coreV1OpenAPI, definition: 'io.k8s.api.core.v1.ConfigMap' } }, fieldManager, '');
 }

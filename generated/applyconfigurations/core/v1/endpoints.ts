@@ -8,7 +8,7 @@ import endpointsSchema from '../../../schemas/core/v1/endpoints.json' with {
   type: 'json'
 };
 import type { EndpointSubsetApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A Endpoints as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface EndpointsApplyConfiguration {
@@ -21,5 +21,5 @@ export interface EndpointsApplyConfiguration {
 
 /** The fields fieldManager owns in a Endpoints (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractEndpoints(obj: Endpoints, fieldManager: string): EndpointsApplyConfiguration {
-  return extractApplyConfiguration<EndpointsApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Endpoints', schema: endpointsSchema, openapi: { document: coreV1OpenAPI, definition: 'io.k8s.api.core.v1.Endpoints' } }, fieldManager, '');
+  return extractApplyConfiguration<EndpointsApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Endpoints', schema: schemaFromJSON(endpointsSchema), openapi: { document: coreV1OpenAPI, definition: 'io.k8s.api.core.v1.Endpoints' } }, fieldManager, '');
 }

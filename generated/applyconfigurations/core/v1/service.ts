@@ -8,7 +8,7 @@ import serviceSchema from '../../../schemas/core/v1/service.json' with {
   type: 'json'
 };
 import type { ServiceSpecApplyConfiguration, ServiceStatusApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A Service as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface ServiceApplyConfiguration {
@@ -23,10 +23,10 @@ export interface ServiceApplyConfiguration {
 
 /** The fields fieldManager owns in a Service (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractService(obj: Service, fieldManager: string): ServiceApplyConfiguration {
-  return extractApplyConfiguration<ServiceApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Service', schema: serviceSchema, openapi: { document: coreV1OpenAPI, definition: 'io.k8s.api.core.v1.Service' } }, fieldManager, '');
+  return extractApplyConfiguration<ServiceApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Service', schema: schemaFromJSON(serviceSchema), openapi: { document: coreV1OpenAPI, definition: 'io.k8s.api.core.v1.Service' } }, fieldManager, '');
 }
 
 /** The fields fieldManager owns in a Service through the status subresource, as an apply configuration for applyStatus. */
 export function extractServiceStatus(obj: Service, fieldManager: string): ServiceApplyConfiguration {
-  return extractApplyConfiguration<ServiceApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Service', schema: serviceSchema, openapi: { document: coreV1OpenAPI, definition: 'io.k8s.api.core.v1.Service' } }, fieldManager, 'status');
+  return extractApplyConfiguration<ServiceApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Service', schema: schemaFromJSON(serviceSchema), openapi: { document: coreV1OpenAPI, definition: 'io.k8s.api.core.v1.Service' } }, fieldManager, 'status');
 }

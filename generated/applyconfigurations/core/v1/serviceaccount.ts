@@ -8,7 +8,7 @@ import serviceAccountSchema from '../../../schemas/core/v1/serviceaccount.json' 
   type: 'json'
 };
 import type { LocalObjectReferenceApplyConfiguration, ObjectReferenceApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A ServiceAccount as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface ServiceAccountApplyConfiguration {
@@ -29,5 +29,5 @@ export interface ServiceAccountApplyConfiguration {
 
 /** The fields fieldManager owns in a ServiceAccount (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractServiceAccount(obj: ServiceAccount, fieldManager: string): ServiceAccountApplyConfiguration {
-  return extractApplyConfiguration<ServiceAccountApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'ServiceAccount', schema: serviceAccountSchema, openapi: { document: coreV1OpenAPI, definition: 'io.k8s.api.core.v1.ServiceAccount' } }, fieldManager, '');
+  return extractApplyConfiguration<ServiceAccountApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'ServiceAccount', schema: schemaFromJSON(serviceAccountSchema), openapi: { document: coreV1OpenAPI, definition: 'io.k8s.api.core.v1.ServiceAccount' } }, fieldManager, '');
 }

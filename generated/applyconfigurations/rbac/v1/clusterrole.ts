@@ -8,7 +8,7 @@ import clusterRoleSchema from '../../../schemas/rbac/v1/clusterrole.json' with {
   type: 'json'
 };
 import type { AggregationRuleApplyConfiguration, PolicyRuleApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A ClusterRole as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface ClusterRoleApplyConfiguration {
@@ -23,5 +23,5 @@ export interface ClusterRoleApplyConfiguration {
 
 /** The fields fieldManager owns in a ClusterRole (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractClusterRole(obj: ClusterRole, fieldManager: string): ClusterRoleApplyConfiguration {
-  return extractApplyConfiguration<ClusterRoleApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', schema: clusterRoleSchema, openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.ClusterRole' } }, fieldManager, '');
+  return extractApplyConfiguration<ClusterRoleApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', schema: schemaFromJSON(clusterRoleSchema), openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.ClusterRole' } }, fieldManager, '');
 }

@@ -8,7 +8,7 @@ import clusterRoleBindingSchema from '../../../schemas/rbac/v1/clusterrolebindin
   type: 'json'
 };
 import type { RoleRefApplyConfiguration, SubjectApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A ClusterRoleBinding as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface ClusterRoleBindingApplyConfiguration {
@@ -23,5 +23,5 @@ export interface ClusterRoleBindingApplyConfiguration {
 
 /** The fields fieldManager owns in a ClusterRoleBinding (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractClusterRoleBinding(obj: ClusterRoleBinding, fieldManager: string): ClusterRoleBindingApplyConfiguration {
-  return extractApplyConfiguration<ClusterRoleBindingApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', schema: clusterRoleBindingSchema, openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.ClusterRoleBinding' } }, fieldManager, '');
+  return extractApplyConfiguration<ClusterRoleBindingApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', schema: schemaFromJSON(clusterRoleBindingSchema), openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.ClusterRoleBinding' } }, fieldManager, '');
 }

@@ -8,7 +8,7 @@ import roleSchema from '../../../schemas/rbac/v1/role.json' with {
   type: 'json'
 };
 import type { PolicyRuleApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A Role as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface RoleApplyConfiguration {
@@ -21,5 +21,5 @@ export interface RoleApplyConfiguration {
 
 /** The fields fieldManager owns in a Role (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractRole(obj: Role, fieldManager: string): RoleApplyConfiguration {
-  return extractApplyConfiguration<RoleApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', schema: roleSchema, openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.Role' } }, fieldManager, '');
+  return extractApplyConfiguration<RoleApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', schema: schemaFromJSON(roleSchema), openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.Role' } }, fieldManager, '');
 }

@@ -8,7 +8,7 @@ import roleBindingSchema from '../../../schemas/rbac/v1/rolebinding.json' with {
   type: 'json'
 };
 import type { RoleRefApplyConfiguration, SubjectApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A RoleBinding as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface RoleBindingApplyConfiguration {
@@ -23,5 +23,5 @@ export interface RoleBindingApplyConfiguration {
 
 /** The fields fieldManager owns in a RoleBinding (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractRoleBinding(obj: RoleBinding, fieldManager: string): RoleBindingApplyConfiguration {
-  return extractApplyConfiguration<RoleBindingApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', schema: roleBindingSchema, openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.RoleBinding' } }, fieldManager, '');
+  return extractApplyConfiguration<RoleBindingApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', schema: schemaFromJSON(roleBindingSchema), openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.RoleBinding' } }, fieldManager, '');
 }

@@ -4,7 +4,7 @@ import type { CronTab } from '../../../types/stable/v1.js';
 import cronTabSchema from './crontab.schema.json' with {
   type: 'json'
 };
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A CronTab as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface CronTabApplyConfiguration {
@@ -19,10 +19,10 @@ export interface CronTabApplyConfiguration {
 
 /** The fields fieldManager owns in a CronTab (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractCronTab(obj: CronTab, fieldManager: string): CronTabApplyConfiguration {
-  return extractApplyConfiguration<CronTabApplyConfiguration>(obj, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', schema: cronTabSchema }, fieldManager, '');
+  return extractApplyConfiguration<CronTabApplyConfiguration>(obj, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', schema: schemaFromJSON(cronTabSchema) }, fieldManager, '');
 }
 
 /** The fields fieldManager owns in a CronTab through the status subresource, as an apply configuration for applyStatus. */
 export function extractCronTabStatus(obj: CronTab, fieldManager: string): CronTabApplyConfiguration {
-  return extractApplyConfiguration<CronTabApplyConfiguration>(obj, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', schema: cronTabSchema }, fieldManager, 'status');
+  return extractApplyConfiguration<CronTabApplyConfiguration>(obj, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', schema: schemaFromJSON(cronTabSchema) }, fieldManager, 'status');
 }

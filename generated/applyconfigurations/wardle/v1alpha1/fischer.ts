@@ -7,7 +7,7 @@ import wardleV1alpha1OpenAPI from '../../../openapi/wardle/v1alpha1.json' with {
 import fischerSchema from '../../../schemas/wardle/v1alpha1/fischer.json' with {
   type: 'json'
 };
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A Fischer as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface FischerApplyConfiguration {
@@ -20,5 +20,5 @@ export interface FischerApplyConfiguration {
 
 /** The fields fieldManager owns in a Fischer (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractFischer(obj: Fischer, fieldManager: string): FischerApplyConfiguration {
-  return extractApplyConfiguration<FischerApplyConfiguration>(obj, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', schema: fischerSchema, openapi: { document: wardleV1alpha1OpenAPI, definition: 'com.example.wardle.v1alpha1.Fischer' } }, fieldManager, '');
+  return extractApplyConfiguration<FischerApplyConfiguration>(obj, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', schema: schemaFromJSON(fischerSchema), openapi: { document: wardleV1alpha1OpenAPI, definition: 'com.example.wardle.v1alpha1.Fischer' } }, fieldManager, '');
 }

@@ -8,7 +8,7 @@ import flunderSchema from '../../../schemas/wardle/v1beta1/flunder.json' with {
   type: 'json'
 };
 import type { FlunderSpecApplyConfiguration, FlunderStatusApplyConfiguration } from './types.js';
-import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration } from 'kube-ts-apiserver/client';
+import { type RootObjectMetaApplyConfiguration, extractApplyConfiguration, schemaFromJSON } from 'kube-ts-apiserver/client';
 
 /** A Flunder as a server-side apply configuration: apiVersion, kind and metadata.name are required, every other field is optional. */
 export interface FlunderApplyConfiguration {
@@ -21,10 +21,10 @@ export interface FlunderApplyConfiguration {
 
 /** The fields fieldManager owns in a Flunder (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractFlunder(obj: Flunder, fieldManager: string): FlunderApplyConfiguration {
-  return extractApplyConfiguration<FlunderApplyConfiguration>(obj, { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', schema: flunderSchema, openapi: { document: wardleV1beta1OpenAPI, definition: 'com.example.wardle.v1beta1.Flunder' } }, fieldManager, '');
+  return extractApplyConfiguration<FlunderApplyConfiguration>(obj, { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', schema: schemaFromJSON(flunderSchema), openapi: { document: wardleV1beta1OpenAPI, definition: 'com.example.wardle.v1beta1.Flunder' } }, fieldManager, '');
 }
 
 /** The fields fieldManager owns in a Flunder through the status subresource, as an apply configuration for applyStatus. */
 export function extractFlunderStatus(obj: Flunder, fieldManager: string): FlunderApplyConfiguration {
-  return extractApplyConfiguration<FlunderApplyConfiguration>(obj, { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', schema: flunderSchema, openapi: { document: wardleV1beta1OpenAPI, definition: 'com.example.wardle.v1beta1.Flunder' } }, fieldManager, 'status');
+  return extractApplyConfiguration<FlunderApplyConfiguration>(obj, { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', schema: schemaFromJSON(flunderSchema), openapi: { document: wardleV1beta1OpenAPI, definition: 'com.example.wardle.v1beta1.Flunder' } }, fieldManager, 'status');
 }
