@@ -31,11 +31,20 @@ export const NOT_ACCEPTABLE: StatusExpect = { code: 406, reason: 'NotAcceptable'
 export const METHOD_NOT_ALLOWED: StatusExpect = { code: 405, reason: 'MethodNotAllowed' };
 export const SUCCESS: SuccessExpect = { code: 'success' };
 export const PLAIN_404: PlainNotFound = { code: 'plain404' };
+export const CONFLICT: StatusExpect = { code: 409, reason: 'Conflict' };
 /**
- * Server-side apply is not implemented yet (README: `--server-side` gets 415): an apply patch
- * may answer 415 wherever kube would apply it or refuse it for another reason.
+ * kube's answer to an applied configuration its type converter refuses (a field the kind's schema
+ * does not declare, a value of another type): 500 without a reason, `failed to create typed patch
+ * object (…)`, as kube-apiserver 1.32 answers it (a plain error of the field manager).
  */
-export const APPLY_NOT_SERVED: StatusExpect = UNSUPPORTED;
+export const APPLY_UNTYPED: StatusExpect = { code: 500, reason: '' };
+/**
+ * What an apply patch may answer besides what a merge patch of the same content would: 422 on
+ * PatchOptions without a fieldManager (checked before the body is decoded), kube's 500 for a
+ * configuration the schema cannot type, and 409 where fields the fuzz wrote earlier belong to
+ * another manager (`unknown`, the User-Agent-less writes).
+ */
+export const APPLY_REFUSALS: readonly StatusExpect[] = [INVALID, APPLY_UNTYPED, CONFLICT];
 
 /** What the runner needs to send one request: built when it is sent, from the acknowledged state. */
 export interface Sent {

@@ -5,7 +5,7 @@
 // top level, in metadata, labels, annotations, spec, schemaless subtrees, maps, status, in every
 // patch type, in JSON-patch paths, in delete options and in selectors.
 import { isDeepStrictEqual } from 'node:util';
-import { APPLY_NOT_SERVED, BAD_REQUEST, INVALID, METHOD_NOT_ALLOWED, SUCCESS, UNSUPPORTED, fixed, type Expect, type FuzzCase } from '../cases.js';
+import { APPLY_REFUSALS, BAD_REQUEST, INVALID, METHOD_NOT_ALLOWED, SUCCESS, UNSUPPORTED, fixed, type Expect, type FuzzCase } from '../cases.js';
 import type { Rand } from '../prng.js';
 import { CANARY, aimKeep, clone, fzName, getPath, onObject, own, pointer, setPath, verbRequest, type Aim, type FuzzContext } from '../requests.js';
 import { serviceTarget, type Obj, type PatchType, type Target } from '../targets.js';
@@ -104,7 +104,7 @@ export const prototypeKeys = (r: Rand, c: FuzzContext): FuzzCase => {
 
 function patchOutcome(t: Target, patchType: PatchType, kube: Expect[]): Expect[] {
   if (patchType === 'strategic' && !t.strategic) return [UNSUPPORTED];
-  if (patchType === 'apply') return [...kube, APPLY_NOT_SERVED];
+  if (patchType === 'apply') return [...kube, ...APPLY_REFUSALS];
   return kube;
 }
 

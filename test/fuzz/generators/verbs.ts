@@ -1,7 +1,7 @@
 // Which request carries a corrupted body, and what kube answers when the body cannot be decoded:
 // the Content-Type is checked first (415), then the body is read (413 over the limit), then
 // decoded (400). Shared by every generator that breaks a body.
-import { APPLY_NOT_SERVED, BAD_REQUEST, METHOD_NOT_ALLOWED, UNSUPPORTED, type Expect, type StatusExpect } from '../cases.js';
+import { APPLY_REFUSALS, BAD_REQUEST, METHOD_NOT_ALLOWED, UNSUPPORTED, type Expect, type StatusExpect } from '../cases.js';
 import type { Rand } from '../prng.js';
 import type { PatchType, Target, Verb } from '../targets.js';
 
@@ -24,13 +24,13 @@ export function pickBodyVerb(r: Rand, t: Target, verbs: readonly BodyVerb['verb'
 /**
  * What kube answers when the body is refused for `why` (default: it cannot be decoded): the verb
  * is checked first (deletecollection of a kind without it is 405), a strategic merge patch of a
- * custom resource is 415 before its body is read, and an apply patch may be 415 (not served here
- * yet).
+ * custom resource is 415 before its body is read, and an apply patch may also answer what only
+ * apply answers (APPLY_REFUSALS: these requests carry no fieldManager).
  */
 export function bodyRefusal(t: Target, v: BodyVerb, why: readonly StatusExpect[] = [BAD_REQUEST]): Expect[] {
   if (v.verb === 'deletecollection' && !t.deleteCollection) return [METHOD_NOT_ALLOWED];
   if (v.verb === 'patch' && v.patchType === 'strategic' && !t.strategic) return [UNSUPPORTED];
-  if (v.verb === 'patch' && v.patchType === 'apply') return [...why, APPLY_NOT_SERVED];
+  if (v.verb === 'patch' && v.patchType === 'apply') return [...why, ...APPLY_REFUSALS];
   return [...why];
 }
 

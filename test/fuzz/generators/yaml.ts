@@ -3,7 +3,7 @@
 // them: valid, must land), and tags. `!!str` is a plain string; for `!!binary`, `!!timestamp`,
 // `!!set`, custom and language tags kube's answer follows its YAML library's resolution, so a 2xx
 // or a 400/422 are both kube-like there: what is asserted is no 5xx and an exact model.
-import { APPLY_NOT_SERVED, BAD_REQUEST, INVALID, SUCCESS, fixed, type Expect, type FuzzCase } from '../cases.js';
+import { APPLY_REFUSALS, BAD_REQUEST, INVALID, SUCCESS, fixed, type Expect, type FuzzCase } from '../cases.js';
 import type { Rand } from '../prng.js';
 import { aimKeep, fzName, getPath, onObject, verbRequest, type Aim, type FuzzContext } from '../requests.js';
 import type { Obj } from '../targets.js';
@@ -101,6 +101,6 @@ export const yamlBodies = (r: Rand, c: FuzzContext): FuzzCase => {
   return onObject(f.category, a, verb, (o) => {
     if (verb === 'update') return { req: verbRequest('update', a, c, { body: render(o, f), contentType: YAML }), expect: f.expect };
     const applied = render({ apiVersion: a.t.apiVersion, kind: a.t.kind, metadata: { name: a.name } }, f);
-    return { req: verbRequest('patch', a, c, { body: applied, patchType: 'apply', query: 'fieldManager=fuzz' }), expect: [...f.expect, APPLY_NOT_SERVED] };
+    return { req: verbRequest('patch', a, c, { body: applied, patchType: 'apply', query: 'fieldManager=fuzz' }), expect: [...f.expect, ...APPLY_REFUSALS] };
   });
 };
