@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { extractFlunder, extractFlunderStatus, type FlunderApplyConfiguration } from '../../generated/applyconfigurations/wardle/v1alpha1/index.js';
 import { newFakeClientset } from '../../generated/clientset/fake/index.js';
-import { StatusError } from '../../runtime/apimachinery/errors/index.js';
+import { statusError } from './status-error.js';
 
 // The fake clientset's writes go through the server's field manager (FieldManagedTracker): these
 // check the managedFields it records and server-side apply's ownership rules through the typed
@@ -22,16 +22,6 @@ const config = (spec: FlunderApplyConfiguration['spec'], extra: Partial<FlunderA
   spec,
   ...extra,
 });
-
-async function statusError(p: Promise<unknown>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof StatusError, `expected a StatusError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected the request to fail');
-}
 
 describe('fake clientset: managedFields on create and update', () => {
   test('create and update record Update entries of their field managers, as the server does', async () => {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Namespace } from '../../apis/core/v1/namespace.js';
 import type { Flunder } from '../../apis/wardle/v1alpha1/types.js';
-import { isAlreadyExists, isBadRequest, isConflict, isInvalid, isMethodNotSupported, isNotFound, isResourceExpired, StatusError } from '../../runtime/apimachinery/errors/index.js';
+import { isAlreadyExists, isBadRequest, isConflict, isInvalid, isMethodNotSupported, isNotFound, isResourceExpired } from '../../runtime/apimachinery/errors/index.js';
 import { newFakeClientset, newSimpleClientset } from '../../generated/clientset/fake/index.js';
+import { statusError } from './status-error.js';
 
 const flunder = (name: string, extra: Partial<Flunder> = {}): Flunder => ({
   apiVersion: 'wardle.example.com/v1alpha1',
@@ -11,17 +12,6 @@ const flunder = (name: string, extra: Partial<Flunder> = {}): Flunder => ({
   metadata: { name, ...extra.metadata },
   spec: { reference: 'r', referenceType: 'Flunder', ...extra.spec },
 });
-
-/** Rejects with a StatusError, and returns it for the assertions on its Status. */
-async function statusError(p: Promise<unknown>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof StatusError, `expected a StatusError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected the request to fail');
-}
 
 describe('fake clientset: typed client verbs', () => {
   test('create sets what the server sets; get returns it', async () => {

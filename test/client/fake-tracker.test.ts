@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isBadRequest, isConflict, isInvalid, isNotFound, StatusError } from '../../runtime/apimachinery/errors/index.js';
+import { isBadRequest, isConflict, isInvalid, isNotFound, type StatusError } from '../../runtime/apimachinery/errors/index.js';
 import { FakeRESTClient, type FakeResource, ObjectTracker } from '../../runtime/client/fake/index.js';
 import { ResourceClient } from '../../runtime/client/index.js';
+import { statusError } from './status-error.js';
 
 // A custom resource with a scale subresource, as a CRD would declare it.
 const widgets: FakeResource = {
@@ -23,15 +24,6 @@ interface Widget {
 function setup(): { tracker: ObjectTracker; client: ResourceClient<Widget> } {
   const tracker = new ObjectTracker({ resources: [widgets] });
   return { tracker, client: new ResourceClient<Widget>(new FakeRESTClient(tracker), widgets.descriptor, 'ns') };
-}
-
-async function statusError(p: Promise<unknown>): Promise<StatusError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  assert.ok(err instanceof StatusError, `expected a StatusError, got ${String(err)}`);
-  return err;
 }
 
 describe('ObjectTracker', () => {
