@@ -156,9 +156,7 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: K
   const schema = scope.definition.schema;
   applyDefaults(obj, schema);
   pruneNonNullableNullsWithoutDefaults(obj, schema);
-  // metadata is ObjectMeta whatever the kind's schema says there; kube decodes it typed, so a null
-  // (`resourceVersion: null` in an applied manifest) is the field's absence, not a type error.
-  pruneNonNullableNullsWithoutDefaults(obj.metadata, objectMetaSchema);
+  dropNullObjectMetaFields(obj);
   scheme.defaultInPlace(obj, scope.version);
   const ratcheting = old !== undefined && scope.validationRatcheting === true;
   // Custom resources are validated as their strategy will store them (kube validates them after
@@ -179,6 +177,18 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: K
   ];
   errs.push(...validateCELRules(schema, subject, old, errs, ratcheting ? { ratcheting, ...(warn !== undefined ? { warn } : {}) } : undefined));
   if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
+}
+
+/**
+ * metadata is ObjectMeta whatever the kind's schema says there, and kube decodes it typed: a
+ * field of it sent as null (`creationTimestamp: null`, `resourceVersion: null`, as typed clients
+ * and applied manifests send them) is that field's zero value, which ObjectMeta omits; not a type
+ * error. Nulls deeper down (a label's value) are left to validation.
+ */
+function dropNullObjectMetaFields(obj: KubeObject): void {
+  const meta = obj.metadata;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return;
+  for (const k of Object.keys(meta)) if (meta[k] === null) delete meta[k];
 }
 
 /**
