@@ -166,7 +166,7 @@ function serveRBAC(server: GenericAPIServer, o: { policy: PolicyInformers; loopb
   server.addPostStartHook(BOOTSTRAP_ROLES_HOOK, async ({ signal }) => {
     o.policy.start();
     await ensureBootstrapPolicy(o.loopback, signal);
-    if (!(await o.policy.synced(signal))) throw new Error('stopped before the RBAC informers synced');
+    if (!(await o.policy.caughtUp(signal))) throw new Error('stopped before the RBAC informers synced');
     markReady();
   });
   return { ready, stop: () => o.policy.stop() };
