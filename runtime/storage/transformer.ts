@@ -13,6 +13,11 @@ export interface ValueTransformer {
   /** Returns the plain data and whether it was written with an outdated key (then updates rewrite it). Throws when unreadable. */
   transformFromStorage(data: Buffer, ctx: TransformContext): { data: Buffer; stale: boolean };
   transformToStorage(data: Buffer, ctx: TransformContext): Buffer;
+  /**
+   * Whether what it writes is encrypted. The codec then stores the plain JSON, uncompressed:
+   * compressing bytes a client chose together with secret ones leaks them through the length.
+   */
+  readonly encrypts?: boolean;
 }
 
 export const identityTransformer: ValueTransformer = {

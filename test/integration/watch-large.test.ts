@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { newEtcdClient } from '../../runtime/storage/etcd3/client.js';
 import { EtcdKV } from '../../runtime/storage/etcd3/kv.js';
+import { parseStoredObject } from '../../runtime/storage/kvstore/managedfields-frame.js';
 import type { KV } from '../../runtime/storage/kv.js';
 import { SqliteKV } from '../../runtime/storage/sqlite/kv.js';
 import { until } from './assertions.js';
@@ -52,7 +53,7 @@ async function seedCopies(cp: ControlPlane, ns: string, template: string, names:
     const found = all.kvs.find((k) => k.key.endsWith(suffix));
     assert.ok(found, `no stored ${suffix}`);
     const dir = found.key.slice(0, -template.length);
-    const stored = JSON.parse(found.value.toString('utf8')) as { metadata: Record<string, unknown> };
+    const stored = parseStoredObject(found.value) as { metadata: Record<string, unknown> };
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < names.length) {

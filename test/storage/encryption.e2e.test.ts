@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { Etcd3 } from 'etcd3';
 import { fails, ok } from '../integration/assertions.js';
 import { backends, ControlPlane, etcdUnavailable } from '../integration/harness.js';
 import { Kubectl, kubectlUnavailable } from '../integration/kubectl.js';
+import { rawValue } from '../integration/stored.js';
 
 const MARKER = `plain-text-marker-${randomBytes(6).toString('hex')}`;
 const keys = { key1: randomBytes(32).toString('base64'), key2: randomBytes(32).toString('base64'), key3: randomBytes(32).toString('base64') };
@@ -39,25 +39,6 @@ const objects = [
   { resource: 'service', name: 'enc-web', path: 'services/default/enc-web', manifest: service },
   { resource: 'flunders.wardle.example.com', name: 'enc-fl', path: 'wardle.example.com/flunders/default/enc-fl', manifest: flunder },
 ] as const;
-
-/** The stored bytes of a REST key (`services/default/x`), read around the server. SQLite: only while it is stopped (it holds the file exclusively). */
-async function rawValue(cp: ControlPlane, path: string): Promise<Buffer | undefined> {
-  if (cp.backend === 'sqlite') {
-    const db = new Database(join(cp.dataDir, 'kube.db'), { readonly: true, fileMustExist: true });
-    try {
-      const row = db.prepare('SELECT value FROM current WHERE key = ?').get(`/registry/${path}`) as { value: Buffer } | undefined;
-      return row?.value;
-    } finally {
-      db.close();
-    }
-  }
-  const client = new Etcd3({ hosts: cp.etcd?.endpoints ?? [] });
-  try {
-    return (await client.get(`${cp.etcdPrefix}/${path}`).buffer()) ?? undefined;
-  } finally {
-    client.close();
-  }
-}
 
 /** Every byte the SQLite store has on disk (database and WAL), for a search of plain text anywhere, history included. */
 function sqliteBytes(cp: ControlPlane): Buffer {

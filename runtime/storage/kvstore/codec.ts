@@ -3,6 +3,7 @@ import type { KeyValue } from '../kv.js';
 import type { StoredObject } from '../../apimachinery/object.js';
 import type { ValueTransformer } from '../transformer.js';
 import type { Versioner } from '../versioner.js';
+import { encodeManagedFieldsFrame, parseStoredObject } from './managedfields-frame.js';
 
 /**
  * Thrown by a value transformer (or raised for undecodable JSON) when stored data is corrupt:
@@ -24,6 +25,7 @@ export function interpretCorruptData(t: ValueTransformer): ValueTransformer {
       }
     },
     transformToStorage: (data, ctx) => t.transformToStorage(data, ctx),
+    ...(t.encrypts === true ? { encrypts: true } : {}),
   };
 }
 
@@ -31,7 +33,7 @@ export function interpretCorruptData(t: ValueTransformer): ValueTransformer {
 export interface ObjState<T> {
   /** Undefined when the key is absent or its data unreadable. */
   obj: T | undefined;
-  /** JSON bytes as stored (after transformFromStorage); undefined when absent or unreadable. */
+  /** The codec's bytes as stored (after transformFromStorage); undefined when absent or unreadable. */
   data: Buffer | undefined;
   rev: number;
   /** The transformer asked for the value to be rewritten (e.g. old encryption key). */
@@ -46,7 +48,11 @@ export function storageKeyOf(obj: object): string | undefined {
   return storageKeys.get(obj);
 }
 
-/** Codec turns stored bytes into objects and back, applying the transformer and versioner. */
+/**
+ * Codec turns stored bytes into objects and back, applying the transformer and versioner. An
+ * object is stored as its JSON, with its managedFields deflated in a frame
+ * (managedfields-frame.ts) unless the resource's transformer encrypts; both forms read back.
+ */
 export class Codec<T extends StoredObject> {
   constructor(
     private readonly versioner: Versioner,
@@ -54,7 +60,22 @@ export class Codec<T extends StoredObject> {
   ) {}
 
   encode(obj: T): Buffer {
-    return Buffer.from(this.versioner.encodeForStorage(obj));
+    if (this.getTransformer().encrypts === true) return Buffer.from(this.versioner.encodeForStorage(obj));
+    return encodeManagedFieldsFrame(obj, (o) => this.versioner.encodeForStorage(o));
+  }
+
+  /** A fresh object of the codec's bytes (without resourceVersion). Throws CorruptObjError. */
+  parse(data: Buffer, rev: number, key: string): T {
+    let obj: unknown;
+    try {
+      obj = parseStoredObject(data);
+    } catch (e) {
+      throw new CorruptObjError(key, `object not decodable revision=${rev}: ${(e as Error).message}`, { cause: new CorruptDataError((e as Error).message) });
+    }
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+      throw new CorruptObjError(key, `object not decodable revision=${rev}: not a JSON object`, { cause: new CorruptDataError('not a JSON object') });
+    }
+    return obj as T;
   }
 
   toStorage(data: Buffer, key: string): Buffer {
@@ -70,20 +91,12 @@ export class Codec<T extends StoredObject> {
     return this.getTransformer().transformFromStorage(value, { key });
   }
 
-  /** Decodes JSON bytes into a fresh object carrying resourceVersion rev. Throws CorruptObjError. */
+  /** Decodes the codec's bytes into a fresh object carrying resourceVersion rev. Throws CorruptObjError. */
   decode(data: Buffer, rev: number, key: string): T {
-    let obj: unknown;
-    try {
-      obj = JSON.parse(data.toString('utf8'));
-    } catch (e) {
-      throw new CorruptObjError(key, `object not decodable revision=${rev}: ${(e as Error).message}`, { cause: new CorruptDataError((e as Error).message) });
-    }
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-      throw new CorruptObjError(key, `object not decodable revision=${rev}: not a JSON object`, { cause: new CorruptDataError('not a JSON object') });
-    }
-    this.versioner.updateObject(obj as T, rev);
+    const obj = this.parse(data, rev, key);
+    this.versioner.updateObject(obj, rev);
     storageKeys.set(obj, key);
-    return obj as T;
+    return obj;
   }
 
   /** Reads a KeyValue fully: transform then decode. Transformer failures become InternalError. */

@@ -289,7 +289,7 @@ export class Store<T extends StoredObject = StoredObject> implements Interface<T
   /** tryUpdate gets a fresh copy it may mutate, never a shared (possibly frozen) object. */
   private privateCopy(state: ObjState<T>): T | undefined {
     if (state.obj === undefined) return undefined;
-    const copy = state.data ? (JSON.parse(state.data.toString('utf8')) as T) : structuredClone(state.obj);
+    const copy = state.data ? this.codec.parse(state.data, state.rev, '') : structuredClone(state.obj);
     this.versioner.updateObject(copy, state.rev);
     return copy;
   }

@@ -32,6 +32,7 @@ export function newGCMTransformer(key: Buffer): ValueTransformer {
   checkKey(key);
   const algorithm = `aes-${key.length * 8}-gcm` as CipherGCMTypes;
   return {
+    encrypts: true,
     transformFromStorage(data, ctx) {
       if (data.length < GCM_NONCE_SIZE) throw new TransformError('the stored data was shorter than the required size');
       if (data.length < GCM_NONCE_SIZE + GCM_TAG_SIZE) throw new TransformError('cipher: message authentication failed');
@@ -58,6 +59,7 @@ export function newCBCTransformer(key: Buffer): ValueTransformer {
   checkKey(key);
   const algorithm = `aes-${key.length * 8}-cbc` as const;
   return {
+    encrypts: true,
     transformFromStorage(data) {
       if (data.length < BLOCK_SIZE) throw new TransformError('the stored data was shorter than the required size');
       const body = data.subarray(BLOCK_SIZE);

@@ -20,12 +20,17 @@ export class TransformError extends Error {
 }
 
 export class PrefixTransformers implements ValueTransformer {
+  /** The first transformer writes: an encrypting provider has a prefix, identity none. */
+  readonly encrypts: boolean;
+
   /** `noMatch`: the error when no prefix matches (kube's "no matching prefix found" for providers). */
   constructor(
     private readonly transformers: readonly PrefixTransformer[],
     private readonly noMatch: string,
   ) {
     if (transformers.length === 0) throw new Error('prefix transformers need at least one transformer');
+    const first = transformers[0] as PrefixTransformer;
+    this.encrypts = first.prefix.length > 0 || first.transformer.encrypts === true;
   }
 
   transformFromStorage(data: Buffer, ctx: TransformContext): { data: Buffer; stale: boolean } {

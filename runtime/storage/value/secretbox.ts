@@ -16,6 +16,7 @@ export function newSecretboxTransformer(key: Buffer): ValueTransformer {
   if (key.length !== SECRETBOX_KEY_SIZE) throw new Error(`expected key size 32 for secretbox provider, got ${key.length}`);
   const k = new Uint8Array(key);
   return {
+    encrypts: true,
     transformFromStorage(data) {
       if (data.length < nacl.secretbox.overheadLength + NONCE_SIZE) throw new TransformError('the stored data was shorter than the required size');
       const opened = nacl.secretbox.open(data.subarray(NONCE_SIZE), data.subarray(0, NONCE_SIZE), k);
