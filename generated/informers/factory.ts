@@ -6,6 +6,7 @@ import { type APIServiceInformer as ApiregistrationV1APIServiceInformer, newAPIS
 import { type ConfigMapInformer as CoreV1ConfigMapInformer, newConfigMapInformer as newCoreV1ConfigMapInformer } from './core/v1/configmap.js';
 import { type EndpointsInformer as CoreV1EndpointsInformer, newEndpointsInformer as newCoreV1EndpointsInformer } from './core/v1/endpoints.js';
 import { type NamespaceInformer as CoreV1NamespaceInformer, newNamespaceInformer as newCoreV1NamespaceInformer } from './core/v1/namespace.js';
+import { type SecretInformer as CoreV1SecretInformer, newSecretInformer as newCoreV1SecretInformer } from './core/v1/secret.js';
 import { type ServiceInformer as CoreV1ServiceInformer, newServiceInformer as newCoreV1ServiceInformer } from './core/v1/service.js';
 import { type ServiceAccountInformer as CoreV1ServiceAccountInformer, newServiceAccountInformer as newCoreV1ServiceAccountInformer } from './core/v1/serviceaccount.js';
 import { type ClusterRoleInformer as RbacV1ClusterRoleInformer, newClusterRoleInformer as newRbacV1ClusterRoleInformer } from './rbac/v1/clusterrole.js';
@@ -22,6 +23,7 @@ export interface CoreV1Informers {
   configmaps(): CoreV1ConfigMapInformer;
   endpoints(): CoreV1EndpointsInformer;
   namespaces(): CoreV1NamespaceInformer;
+  secrets(): CoreV1SecretInformer;
   services(): CoreV1ServiceInformer;
   serviceaccounts(): CoreV1ServiceAccountInformer;
 }
@@ -96,6 +98,7 @@ export class SharedInformerFactory {
         configmaps: () => newCoreV1ConfigMapInformer(shared, clients),
         endpoints: () => newCoreV1EndpointsInformer(shared, clients),
         namespaces: () => newCoreV1NamespaceInformer(shared, clients),
+        secrets: () => newCoreV1SecretInformer(shared, clients),
         services: () => newCoreV1ServiceInformer(shared, clients),
         serviceaccounts: () => newCoreV1ServiceAccountInformer(shared, clients),
       }),

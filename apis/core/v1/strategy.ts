@@ -29,3 +29,4 @@ export const NamespaceStrategy = {
 export { ServiceStrategy } from './service-strategy.js';
 export { ServiceAccountStrategy } from './serviceaccount-strategy.js';
 export { ConfigMapStrategy } from './configmap-strategy.js';
+export { SecretStrategy } from './secret-strategy.js';

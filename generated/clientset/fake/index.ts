@@ -21,6 +21,7 @@ import { subjectAccessReviewResource as authorizationV1SubjectAccessReviewResour
 import { configMapResource as coreV1ConfigMapResource } from '../core/v1/configmap.js';
 import { endpointsResource as coreV1EndpointsResource } from '../core/v1/endpoints.js';
 import { namespaceResource as coreV1NamespaceResource } from '../core/v1/namespace.js';
+import { secretResource as coreV1SecretResource } from '../core/v1/secret.js';
 import { serviceResource as coreV1ServiceResource } from '../core/v1/service.js';
 import { serviceAccountResource as coreV1ServiceAccountResource } from '../core/v1/serviceaccount.js';
 import { Clientset } from '../index.js';
@@ -40,6 +41,7 @@ export const fakeResources: readonly FakeResource[] = [
   registeredFakeResource(coreV1ConfigMapResource, coreGroup),
   registeredFakeResource(coreV1EndpointsResource, coreGroup),
   registeredFakeResource(coreV1NamespaceResource, coreGroup),
+  registeredFakeResource(coreV1SecretResource, coreGroup),
   registeredFakeResource(coreV1ServiceResource, coreGroup),
   registeredFakeResource(coreV1ServiceAccountResource, coreGroup),
   registeredFakeResource(apiextensionsV1CustomResourceDefinitionResource, apiextensionsGroup),

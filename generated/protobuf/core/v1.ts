@@ -387,6 +387,45 @@ export const coreV1Protobuf = {
           type: "message",
         },
         {
+          cardinality: "map",
+          name: "data",
+          number: 2,
+          omitEmpty: true,
+          type: "bytes",
+        },
+        {
+          name: "type",
+          number: 3,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          cardinality: "map",
+          name: "stringData",
+          number: 4,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "immutable",
+          number: 5,
+          omitEmpty: true,
+          type: "bool",
+        },
+      ],
+      kind: "Secret",
+      name: "io.k8s.api.core.v1.Secret",
+    },
+    {
+      fields: [
+        {
+          message: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+          name: "metadata",
+          number: 1,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
           message: "io.k8s.api.core.v1.ServiceSpec",
           name: "spec",
           number: 2,

@@ -3,6 +3,7 @@
 import { type ConfigMapInterface, newConfigMapClient } from './configmap.js';
 import { type EndpointsInterface, newEndpointsClient } from './endpoints.js';
 import { type NamespaceInterface, newNamespaceClient } from './namespace.js';
+import { type SecretInterface, newSecretClient } from './secret.js';
 import { type ServiceInterface, newServiceClient } from './service.js';
 import { type ServiceAccountInterface, newServiceAccountClient } from './serviceaccount.js';
 import type { RESTClient } from 'kube-ts-apiserver/client';
@@ -24,6 +25,10 @@ export class CoreV1Client {
     return newNamespaceClient(this.rest);
   }
 
+  secrets(namespace: string): SecretInterface {
+    return newSecretClient(this.rest, namespace);
+  }
+
   services(namespace: string): ServiceInterface {
     return newServiceClient(this.rest, namespace);
   }
@@ -36,5 +41,6 @@ export class CoreV1Client {
 export { configMapResource, type ConfigMapInterface } from './configmap.js';
 export { endpointsResource, type EndpointsInterface } from './endpoints.js';
 export { namespaceResource, type NamespaceInterface } from './namespace.js';
+export { secretResource, type SecretInterface } from './secret.js';
 export { serviceResource, type ServiceInterface } from './service.js';
 export { serviceAccountResource, type ServiceAccountInterface } from './serviceaccount.js';
