@@ -86,7 +86,8 @@ export async function assembleChain(c: ChainOptions) {
   const authorized = withFilters([withAuthorization(security.authorizer, config.logger)], aggregator.handler);
   const controllerClient = (user: UserInfo, name: string) => new LoopbackRESTClient({ handler: authorized, user, userAgent: `kube-controller-manager/${name}` });
   const rbac = serveRBAC(kubeAPIServer, { policy: new PolicyInformers(security.policy, loopback), loopback });
-  const controllerManager = runControllerManager(kubeAPIServer, { client: controllerClient, rbacReady: rbac.ready });
+  // The CA that signed the serving certificate is what root-ca-cert-publisher hands every namespace.
+  const controllerManager = runControllerManager(kubeAPIServer, { client: controllerClient, rbacReady: rbac.ready, rootCA: c.pki.caCertPEM });
   // kube-apiserver's own publisher of what aggregated servers must trust (its CAs, front-proxy headers).
   const authenticationTrust = new ClusterAuthenticationTrustController({
     rest: loopback,

@@ -2,6 +2,7 @@ import type { UserInfo } from '../apimachinery/request/types.js';
 import { CONTROLLER_NAMES, controllerUser, kubeControllerManagerUser, type ControllerName } from '../authorization/rbac/bootstrap/controller-policy.js';
 import { newSharedInformerFactoryCore, type RESTClient } from '../client/index.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation/index.js';
+import { RootCACertPublisher } from '../controllers/rootcacertpublisher/index.js';
 import { ServiceAccountsController } from '../controllers/serviceaccount/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
 
@@ -11,14 +12,17 @@ import type { GenericAPIServer } from '../server/genericapiserver.js';
  * itself): each acts as its own service-account user (--use-service-account-credentials), and
  * their shared informers list and watch as system:kube-controller-manager, so every request is
  * authorized against the bootstrap policy. They start once RBAC sees that policy (`rbacReady`)
- * and stop when shutdown begins.
+ * and stop when shutdown begins. `rootCA` is the bundle that verifies the server's serving
+ * certificate, which root-ca-cert-publisher puts into every namespace (kube's --root-ca-file, or
+ * the CA data of kube-controller-manager's kubeconfig).
  */
-export function runControllerManager(server: GenericAPIServer, o: { client: (user: UserInfo, name: string) => RESTClient; rbacReady: Promise<void> }): { stop(): Promise<void> } {
+export function runControllerManager(server: GenericAPIServer, o: { client: (user: UserInfo, name: string) => RESTClient; rbacReady: Promise<void>; rootCA: string }): { stop(): Promise<void> } {
   const informers = { factory: newSharedInformerFactoryCore(), rest: o.client(kubeControllerManagerUser(), 'shared-informers') };
   const own = (name: ControllerName) => o.client(controllerUser(name), name);
   const controllers = [
     new ClusterRoleAggregationController({ rest: own(CONTROLLER_NAMES.clusterRoleAggregation), informers }),
     new ServiceAccountsController({ rest: own(CONTROLLER_NAMES.serviceAccount), informers }),
+    new RootCACertPublisher({ rest: own(CONTROLLER_NAMES.rootCACertPublisher), informers, rootCA: o.rootCA }),
   ];
   let stopped: Promise<void> | undefined;
   const stop = () =>

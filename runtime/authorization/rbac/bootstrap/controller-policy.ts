@@ -30,6 +30,7 @@ export const CONTROLLER_NAMES = {
   clusterRoleAggregation: 'clusterrole-aggregation-controller',
   garbageCollector: 'generic-garbage-collector',
   namespace: 'namespace-controller',
+  rootCACertPublisher: 'root-ca-cert-publisher',
   serviceAccount: 'service-account-controller',
 } as const;
 
@@ -45,6 +46,8 @@ const CONTROLLER_RULES: Readonly<Record<ControllerName, () => PolicyRule[]>> = {
     newRule('update').groups('').resources('namespaces/finalize', 'namespaces/status').rule(),
     newRule('get', 'list', 'watch', 'delete', 'deletecollection').groups('*').resources('*').rule(),
   ],
+  // its informers run as the kube-controller-manager (policy.ts); it creates and updates kube-root-ca.crt
+  'root-ca-cert-publisher': () => [newRule('create', 'update').groups('').resources('configmaps').rule()],
   // its informers run as the kube-controller-manager (policy.ts); it only creates `default`
   'service-account-controller': () => [newRule('create').groups('').resources('serviceaccounts').rule()],
 };
