@@ -4,6 +4,7 @@ import { ApiextensionsV1Client } from './apiextensions/v1/index.js';
 import { ApiregistrationV1Client } from './apiregistration/v1/index.js';
 import { AuthenticationV1Client } from './authentication/v1/index.js';
 import { AuthorizationV1Client } from './authorization/v1/index.js';
+import { CoordinationV1Client } from './coordination/v1/index.js';
 import { CoreV1Client } from './core/v1/index.js';
 import { RbacV1Client } from './rbac/v1/index.js';
 import { StableV1Client } from './stable/v1/index.js';
@@ -18,6 +19,7 @@ export class Clientset {
   readonly #apiregistrationV1: ApiregistrationV1Client;
   readonly #authenticationV1: AuthenticationV1Client;
   readonly #authorizationV1: AuthorizationV1Client;
+  readonly #coordinationV1: CoordinationV1Client;
   readonly #rbacV1: RbacV1Client;
   readonly #stableV1: StableV1Client;
   readonly #wardleV1beta1: WardleV1beta1Client;
@@ -29,6 +31,7 @@ export class Clientset {
     this.#apiregistrationV1 = new ApiregistrationV1Client(rest);
     this.#authenticationV1 = new AuthenticationV1Client(rest);
     this.#authorizationV1 = new AuthorizationV1Client(rest);
+    this.#coordinationV1 = new CoordinationV1Client(rest);
     this.#rbacV1 = new RbacV1Client(rest);
     this.#stableV1 = new StableV1Client(rest);
     this.#wardleV1beta1 = new WardleV1beta1Client(rest);
@@ -53,6 +56,10 @@ export class Clientset {
 
   authorizationV1(): AuthorizationV1Client {
     return this.#authorizationV1;
+  }
+
+  coordinationV1(): CoordinationV1Client {
+    return this.#coordinationV1;
   }
 
   rbacV1(): RbacV1Client {

@@ -3,6 +3,7 @@
 import type { Clientset } from '../clientset/index.js';
 import { type CustomResourceDefinitionInformer as ApiextensionsV1CustomResourceDefinitionInformer, newCustomResourceDefinitionInformer as newApiextensionsV1CustomResourceDefinitionInformer } from './apiextensions/v1/customresourcedefinition.js';
 import { type APIServiceInformer as ApiregistrationV1APIServiceInformer, newAPIServiceInformer as newApiregistrationV1APIServiceInformer } from './apiregistration/v1/apiservice.js';
+import { type LeaseInformer as CoordinationV1LeaseInformer, newLeaseInformer as newCoordinationV1LeaseInformer } from './coordination/v1/lease.js';
 import { type ConfigMapInformer as CoreV1ConfigMapInformer, newConfigMapInformer as newCoreV1ConfigMapInformer } from './core/v1/configmap.js';
 import { type EndpointsInformer as CoreV1EndpointsInformer, newEndpointsInformer as newCoreV1EndpointsInformer } from './core/v1/endpoints.js';
 import { type NamespaceInformer as CoreV1NamespaceInformer, newNamespaceInformer as newCoreV1NamespaceInformer } from './core/v1/namespace.js';
@@ -46,6 +47,14 @@ export interface ApiregistrationV1Informers {
 
 export interface ApiregistrationInformers {
   v1(): ApiregistrationV1Informers;
+}
+
+export interface CoordinationV1Informers {
+  leases(): CoordinationV1LeaseInformer;
+}
+
+export interface CoordinationInformers {
+  v1(): CoordinationV1Informers;
 }
 
 export interface RbacV1Informers {
@@ -121,6 +130,16 @@ export class SharedInformerFactory {
     return {
       v1: () => ({
         apiservices: () => newApiregistrationV1APIServiceInformer(shared, clients),
+      }),
+    };
+  }
+
+  coordination(): CoordinationInformers {
+    const shared = this.base;
+    const clients = this.clientset;
+    return {
+      v1: () => ({
+        leases: () => newCoordinationV1LeaseInformer(shared, clients),
       }),
     };
   }

@@ -3,6 +3,7 @@
 import { authenticationV1Protobuf } from './authentication/v1.js';
 import { authorizationV1Protobuf } from './authorization/v1.js';
 import { autoscalingV1Protobuf } from './autoscaling/v1.js';
+import { coordinationV1Protobuf } from './coordination/v1.js';
 import { coreV1Protobuf } from './core/v1.js';
 import { metaV1Protobuf } from './meta/v1.js';
 import { rbacV1Protobuf } from './rbac/v1.js';
@@ -14,6 +15,7 @@ export const protobufPackages: readonly ProtobufPackage[] = [
   authenticationV1Protobuf,
   authorizationV1Protobuf,
   autoscalingV1Protobuf,
+  coordinationV1Protobuf,
   metaV1Protobuf,
   rbacV1Protobuf,
 ];

@@ -2,6 +2,7 @@ import { apiextensionsGroup } from '../../generated/registry/apiextensions.js';
 import { apiregistrationGroup } from '../../generated/registry/apiregistration.js';
 import { authenticationGroup } from '../../generated/registry/authentication.js';
 import { authorizationGroup } from '../../generated/registry/authorization.js';
+import { coordinationGroup } from '../../generated/registry/coordination.js';
 import { coreGroup } from '../../generated/registry/core.js';
 import { rbacGroup } from '../../generated/registry/rbac.js';
 import type { AdmissionPlugin, PluginInitializer } from '../admission/types.js';
@@ -9,10 +10,10 @@ import type { APIGroupDefinition, GroupServer } from '../registry/types.js';
 
 /**
  * The groups a control plane always serves, whatever groups it is given: kube-apiserver hard-codes
- * its own API (the core group, CRDs, APIServices, RBAC and the review APIs of authentication and
- * authorization) and so does this runtime.
+ * its own API (the core group, CRDs, APIServices, RBAC, the review APIs of authentication and
+ * authorization, and Leases) and so does this runtime.
  */
-export const BUILTIN_GROUPS: readonly APIGroupDefinition[] = [coreGroup, apiextensionsGroup, apiregistrationGroup, rbacGroup, authenticationGroup, authorizationGroup];
+export const BUILTIN_GROUPS: readonly APIGroupDefinition[] = [coreGroup, apiextensionsGroup, apiregistrationGroup, rbacGroup, authenticationGroup, authorizationGroup, coordinationGroup];
 
 const BUILTIN_GROUP_NAMES: ReadonlySet<string> = new Set(BUILTIN_GROUPS.map((g) => g.name));
 

@@ -16,7 +16,7 @@ export interface Secret extends TypeMeta {
   /**
    * When true, data cannot change (only metadata can); it cannot be unset once set.
    *
-   * @protobuf 5
+   * @protobuf 5 pointer
    */
   immutable?: boolean;
   /**

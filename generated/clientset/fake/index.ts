@@ -7,6 +7,7 @@ import { apiextensionsGroup } from '../../registry/apiextensions.js';
 import { apiregistrationGroup } from '../../registry/apiregistration.js';
 import { authenticationGroup } from '../../registry/authentication.js';
 import { authorizationGroup } from '../../registry/authorization.js';
+import { coordinationGroup } from '../../registry/coordination.js';
 import { coreGroup } from '../../registry/core.js';
 import { rbacGroup } from '../../registry/rbac.js';
 import { wardleGroup } from '../../registry/wardle.js';
@@ -18,6 +19,7 @@ import { localSubjectAccessReviewResource as authorizationV1LocalSubjectAccessRe
 import { selfSubjectAccessReviewResource as authorizationV1SelfSubjectAccessReviewResource } from '../authorization/v1/selfsubjectaccessreview.js';
 import { selfSubjectRulesReviewResource as authorizationV1SelfSubjectRulesReviewResource } from '../authorization/v1/selfsubjectrulesreview.js';
 import { subjectAccessReviewResource as authorizationV1SubjectAccessReviewResource } from '../authorization/v1/subjectaccessreview.js';
+import { leaseResource as coordinationV1LeaseResource } from '../coordination/v1/lease.js';
 import { configMapResource as coreV1ConfigMapResource } from '../core/v1/configmap.js';
 import { endpointsResource as coreV1EndpointsResource } from '../core/v1/endpoints.js';
 import { namespaceResource as coreV1NamespaceResource } from '../core/v1/namespace.js';
@@ -52,6 +54,7 @@ export const fakeResources: readonly FakeResource[] = [
   registeredFakeResource(authorizationV1SelfSubjectAccessReviewResource, authorizationGroup),
   registeredFakeResource(authorizationV1SelfSubjectRulesReviewResource, authorizationGroup),
   registeredFakeResource(authorizationV1SubjectAccessReviewResource, authorizationGroup),
+  registeredFakeResource(coordinationV1LeaseResource, coordinationGroup),
   registeredFakeResource(rbacV1ClusterRoleResource, rbacGroup),
   registeredFakeResource(rbacV1ClusterRoleBindingResource, rbacGroup),
   registeredFakeResource(rbacV1RoleResource, rbacGroup),

@@ -410,6 +410,7 @@ export const coreV1Protobuf = {
           name: "immutable",
           number: 5,
           omitEmpty: true,
+          pointer: true,
           type: "bool",
         },
       ],
