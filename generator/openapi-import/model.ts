@@ -65,13 +65,13 @@ export function importKubernetes(docs: readonly LoadedDocument[]): KubernetesImp
       for (const v of models) packages.set(v.openapiPackage, { group, version: v });
       return group;
     });
-  for (const name of definitions.keys()) {
+  for (const [name, { file }] of definitions) {
     const pkg = packageOf(name);
-    if (!isApimachinery(name) && !packages.has(pkg)) problems.add(read[0]!.doc.file, pointer('components', 'schemas', name), `package ${pkg} is not one of the imported group versions`);
+    if (!isApimachinery(name) && !packages.has(pkg)) problems.add(file, pointer('components', 'schemas', name), `package ${pkg} is not one of the imported group versions`);
   }
   problems.throwIfAny();
   const notOffered = read.flatMap((r) => r.kinds.flatMap((k) => (NOT_OFFERED.get(k) ?? []).map((s) => `${apiVersion(r.doc)} ${k.plural}/${s}`))).sort();
-  return { groups, definitions, packages, notOffered };
+  return { groups, definitions: new Map([...definitions].map(([n, { schema }]) => [n, schema])), packages, notOffered };
 }
 
 const NOT_OFFERED = new WeakMap<KindModel, readonly string[]>();
@@ -109,7 +109,8 @@ function readVersion(doc: LoadedDocument, problems: Problems): ReadVersion {
     roots.push(definition, ...(r.listDefinition === undefined ? [] : [r.listDefinition]));
   }
   const packageNames = new Set(kinds.map((k) => packageOf(k.definition)));
-  if (packageNames.size !== 1) problems.add(doc.file, pointer('paths'), `the kinds' definitions are in ${packageNames.size} packages (${[...packageNames].join(', ')}), expected one`);
+  if (packageNames.size > 1) problems.add(doc.file, pointer('paths'), `the kinds' definitions are in ${packageNames.size} packages (${[...packageNames].join(', ')}), expected one`);
+  if (resources.length === 0) problems.add(doc.file, pointer('paths'), `no resources of ${apiVersion(doc)}`);
   kinds.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   return { doc, packageName: [...packageNames][0] ?? '', kinds, roots, defs };
 }
@@ -198,7 +199,7 @@ function withoutDescriptions(schema: JSONSchemaProps): JSONSchemaProps {
  * Every definition the kinds and lists reach, from the document that reaches it; a definition two
  * documents both carry (core/v1's PodSpec in apps/v1's) must be the same in both.
  */
-function collectDefinitions(read: readonly ReadVersion[], problems: Problems): Map<string, JSONSchemaProps> {
+function collectDefinitions(read: readonly ReadVersion[], problems: Problems): Map<string, { schema: JSONSchemaProps; file: string }> {
   const out = new Map<string, { schema: JSONSchemaProps; file: string }>();
   for (const r of read) {
     const pending = [...r.roots];
@@ -218,5 +219,5 @@ function collectDefinitions(read: readonly ReadVersion[], problems: Problems): M
       if (!isApimachinery(name)) pending.push(...refsOf(schema));
     }
   }
-  return new Map([...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, { schema }]) => [n, schema]));
+  return new Map([...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
