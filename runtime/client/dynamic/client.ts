@@ -68,7 +68,7 @@ export class DynamicResourceClient {
     await this.rest.request<unknown>({ method: 'DELETE', path: this.path(name, subresources), body: { apiVersion: 'v1', kind: 'DeleteOptions', ...options } });
   }
 
-  deleteCollection(options: DeleteOptions = {}, listOptions: ListOptions = {}): Promise<void> {
+  async deleteCollection(options: DeleteOptions = {}, listOptions: ListOptions = {}): Promise<void> {
     this.validate();
     return this.typed.deleteCollection(options, listOptions);
   }
@@ -84,7 +84,7 @@ export class DynamicResourceClient {
     return asUnstructuredList(await this.typed.list(options));
   }
 
-  watch(options: ListOptions = {}): Promise<Watch<Unstructured>> {
+  async watch(options: ListOptions = {}): Promise<Watch<Unstructured>> {
     this.validate();
     return this.typed.watch(options);
   }
