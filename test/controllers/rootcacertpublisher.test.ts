@@ -155,6 +155,29 @@ describe('TestConfigMapUpdateNoHotLoop', () => {
   }
 });
 
+describe('hostile content of kube-root-ca.crt', () => {
+  test('a `__proto__` key beside ca.crt is data: the ConfigMap is rewritten to the bundle alone', async () => {
+    const data = JSON.parse('{"ca.crt":"fake","__proto__":"x"}') as Record<string, string>;
+    const cm: ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: NS_DEFAULT, name: ROOT_CA_CERT_CONFIG_MAP_NAME, annotations: { [DESCRIPTION_ANNOTATION]: 'set' } }, data };
+    const client = newSimpleClientset(cm);
+    const { publisher, cmStore } = newPublisher(client, 'fake');
+    try {
+      cmStore.add(cm);
+      await publisher.syncNamespace(NS_DEFAULT);
+      const [action] = client.fake.actions();
+      assert.equal(action?.verb, 'update');
+      const sent = (action as Extract<Action, { verb: 'update' }>).object as ConfigMap;
+      assert.deepEqual(Object.keys(sent.data ?? {}), ['ca.crt']);
+      // an update writes kube's description over another one
+      assert.equal(sent.metadata?.annotations?.[DESCRIPTION_ANNOTATION], DESCRIPTION);
+      assert.equal(Object.getPrototypeOf(sent.data), Object.prototype);
+      assert.deepEqual((await client.coreV1().configmaps(NS_DEFAULT).get(ROOT_CA_CERT_CONFIG_MAP_NAME)).data, { 'ca.crt': 'fake' });
+    } finally {
+      await publisher.stop();
+    }
+  });
+});
+
 describe('the publisher running over its informers', () => {
   test('lists and watches kube-root-ca.crt only; publishes into existing and new namespaces', async () => {
     const client = newSimpleClientset(namespace('a', 'Active'), {

@@ -148,8 +148,9 @@ export class RootCACertPublisher {
 
   /**
    * syncNamespace: creates kube-root-ca.crt in the namespace when the cache has none, or updates
-   * it when its data is not exactly `{ca.crt: <bundle>}` or the description annotation is empty
-   * (another non-empty description is kept, so two writers never fight over it).
+   * it when its data is not exactly `{ca.crt: <bundle>}` or the description annotation is empty,
+   * writing kube's description then. A different non-empty description alone is no reason to
+   * write (TestConfigMapUpdateNoHotLoop), so a writer of another text never fights this one.
    */
   async syncNamespace(namespace: string): Promise<void> {
     const cm = this.cachedConfigMap(namespace);
