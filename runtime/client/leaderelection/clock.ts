@@ -44,7 +44,8 @@ interface Sleeper {
 
 /**
  * A clock that moves only when told (k8s.io/utils/clock/testing.FakeClock):
- * `step` and `setTime` wake the sleepers that came due, in deadline order.
+ * `step` and `setTime` wake the sleepers that came due, in deadline order;
+ * a sleep of zero or less resolves at once.
  */
 export class FakeClock implements Clock {
   #now: number;
@@ -61,7 +62,8 @@ export class FakeClock implements Clock {
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {
-      if (signal?.aborted === true) return resolve();
+      // Already due (a tick missed while a condition ran): no step is needed to pass it.
+      if (signal?.aborted === true || ms <= 0) return resolve();
       const sleeper: Sleeper = {
         at: this.#now + Math.max(0, ms),
         seq: this.#seq++,
