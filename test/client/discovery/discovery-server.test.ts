@@ -5,9 +5,29 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { APIResourceList } from '../../../apis/meta/v1/discovery.js';
 import { CachedDiscoveryClient, DiscoveryClient, discoveryCacheDir, KUBECTL_DISCOVERY_TTL_MS, MemCacheClient } from '../../../runtime/client/discovery/index.js';
-import { restClientFromKubeconfig, type HTTPRESTClient } from '../../../runtime/client/index.js';
+import { restClientFromKubeconfig, type HTTPRESTClient, type RESTClient, type RESTRequest } from '../../../runtime/client/index.js';
+import { statusErrorFromResponse } from '../../../runtime/client/rest/index.js';
+import { HttpsClient } from '../../integration/https.js';
 import { describeBackends } from '../../integration/harness.js';
 import { Kubectl, kubectlUnavailable } from '../../integration/kubectl.js';
+
+/**
+ * A GET-only RESTClient that sends the Accept header a DiscoveryRequest names, as client-go's
+ * discovery does: the HTTP client of runtime/client/rest sends application/json on every
+ * request, which gets the legacy documents.
+ */
+function acceptingClient(https: HttpsClient, seen: { path: string; contentType: string | undefined }[]): RESTClient {
+  return {
+    async request<R>(req: RESTRequest & { accept?: string }): Promise<R> {
+      const r = await https.request({ path: req.path, headers: { Accept: req.accept ?? 'application/json' } });
+      const contentType = r.headers['content-type'];
+      seen.push({ path: req.path, contentType });
+      if (r.status < 200 || r.status > 299) throw statusErrorFromResponse({ method: 'GET', statusCode: r.status, contentType, retryAfterSeconds: undefined, body: r.body });
+      return JSON.parse(r.text) as R;
+    },
+    watch: () => Promise.reject(new Error('discovery does not watch')),
+  };
+}
 
 /** The rows of `kubectl api-resources -o wide`, cut at the header's column offsets (tabwriter aligns with spaces). */
 function parseTable(out: string): Record<string, string>[] {
@@ -85,6 +105,43 @@ describe('discovery against the control plane', { skip: kubectlUnavailable() ?? 
         assert.ok(paths.has('api/v1') && paths.has('apis/wardle.example.com/v1alpha1'), [...paths.keys()].join(' '));
         const doc = (await paths.get('api/v1')?.schema()) as { openapi?: string };
         assert.match(doc.openapi ?? '', /^3\./);
+      });
+
+      it("aggregated discovery: two requests, the server's aggregated documents, the same groups and resources as the legacy documents", async () => {
+        const https = new HttpsClient(cp().credentials);
+        try {
+          const seen: { path: string; contentType: string | undefined }[] = [];
+          const aggregated = await new DiscoveryClient(acceptingClient(https, seen)).serverGroupsAndResources();
+          assert.deepEqual(
+            seen.map((s) => [s.path, s.contentType]),
+            [
+              ['/api', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'],
+              ['/apis', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'],
+            ],
+          );
+          const legacy = await new DiscoveryClient(rest).withLegacy().serverGroupsAndResources();
+          const groups = (gs: typeof legacy.groups): unknown => gs.map((g) => [g.name, g.preferredVersion?.version, g.versions.map((v) => v.groupVersion)]);
+          assert.deepEqual(groups(aggregated.groups), groups(legacy.groups));
+          const byName = (ls: readonly APIResourceList[]): unknown =>
+            ls
+              // The aggregated form always names the response kind's group and version, and gives a subresource its
+              // parent's singular name (client-go's convertAPISubresource); the legacy form does neither.
+              .flatMap((l) =>
+                l.resources.map(({ group: _g, version: _v, ...r }) => ({
+                  gv: l.groupVersion,
+                  ...r,
+                  singularName: r.name.includes('/') ? '' : r.singularName,
+                  verbs: [...r.verbs].sort(),
+                  shortNames: r.shortNames ?? [],
+                  categories: r.categories ?? [],
+                  storageVersionHash: undefined,
+                })),
+              )
+              .sort((a, b) => (`${a.gv} ${a.name}` < `${b.gv} ${b.name}` ? -1 : 1));
+          assert.deepEqual(byName(aggregated.resources), byName(legacy.resources));
+        } finally {
+          https.agent.destroy();
+        }
       });
 
       it("the disk cache is kubectl's: it reads the files kubectl wrote, and kubectl reads ours", async () => {
