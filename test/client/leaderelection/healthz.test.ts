@@ -1,6 +1,7 @@
 // Port of client-go's tools/leaderelection/healthzadaptor_test.go: TestLeaderElectionHealthChecker.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { HealthChecker } from '../../../runtime/server/healthz.js';
 import { FakeClock, LeaderElector, LeaderHealthzAdaptor, type ResourceLock } from '../../../runtime/client/leaderelection/index.js';
 import { logger, record } from './fixtures.js';
 
@@ -52,5 +53,11 @@ describe('TestLeaderElectionHealthChecker', () => {
     await adaptor.check();
     adaptor.setLeaderElection(elector('healthTest', current + MINUTE + 20_001));
     await assert.rejects(adaptor.check(), /failed election to renew leadership on lease foo/);
+  });
+
+  test("the adaptor is a check the server's /healthz takes", async () => {
+    const check: HealthChecker = new LeaderHealthzAdaptor(20_000);
+    assert.equal(check.name, 'leaderElection');
+    await check.check(new AbortController().signal);
   });
 });
