@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
+import { CodegenCache } from '../../generator/crd-import/cache.js';
 import { generateKubernetesClients, KUBERNETES_OUTPUT } from '../../generator/openapi-import/index.js';
 import type { PrintedFile } from '../../generator/print/index.js';
 import { ROOT } from './harness.js';
@@ -109,4 +111,19 @@ export async function reconcile(rest: RESTClient, base: SharedInformerFactoryCor
   );
   const result = project.typecheck();
   assert.equal(result.ok, true, result.output);
+});
+
+test('a cached generation gives the same files, from the cache', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'openapi-import-cache-'));
+  try {
+    const cache = CodegenCache.open(dir);
+    const first = generateKubernetesClients({ cache });
+    assert.deepEqual(first, files);
+    const started = performance.now();
+    const second = generateKubernetesClients({ cache });
+    assert.ok(performance.now() - started < 3000, 'read from the cache');
+    assert.deepEqual(second, files);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
