@@ -120,10 +120,13 @@ export class MemCacheClient implements CachedDiscoveryInterface, AggregatedDisco
 
   private ensure(): Promise<void> {
     if (this.valid) return Promise.resolve();
-    this.refreshing ??= this.refresh().finally(() => {
-      this.refreshing = undefined;
+    if (this.refreshing !== undefined) return this.refreshing;
+    const current = this.refresh().finally(() => {
+      // An invalidate() meanwhile may have started another refresh: leave that one in place.
+      if (this.refreshing === current) this.refreshing = undefined;
     });
-    return this.refreshing;
+    this.refreshing = current;
+    return current;
   }
 
   private async refresh(): Promise<void> {

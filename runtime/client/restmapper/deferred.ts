@@ -58,10 +58,11 @@ export class DeferredDiscoveryRESTMapper implements RESTMapper {
 
   /**
    * Asks the mapper; when `retry` says the answer is a miss and the cache was not fresh, resets
-   * and asks once more. The retry recurses as client-go's does; it ends because the cache is
-   * fresh after a reset.
+   * and asks once more. client-go recurses until the cache is fresh; a cache that never becomes
+   * fresh (a server listing no groups leaves the memory cache invalid) would recurse forever, so
+   * here one reset per question is the bound.
    */
-  private async ask<T>(f: (m: StaticRESTMapper) => T, retry: Retry): Promise<T> {
+  private async ask<T>(f: (m: StaticRESTMapper) => T, retry: Retry, resets = 1): Promise<T> {
     const m = await this.getDelegate();
     let result: T | undefined;
     let error: unknown;
@@ -72,9 +73,9 @@ export class DeferredDiscoveryRESTMapper implements RESTMapper {
       error = e;
       failed = true;
     }
-    if (retry(failed, result) && !this.discovery.fresh()) {
+    if (resets > 0 && retry(failed, result) && !this.discovery.fresh()) {
       this.reset();
-      return this.ask(f, retry);
+      return this.ask(f, retry, resets - 1);
     }
     if (failed) throw error;
     return result as T;

@@ -23,13 +23,13 @@ export class MultiRESTMapper implements StaticRESTMapper {
   }
 
   resourcesFor(resource: GroupVersionResource): GroupVersionResource[] {
-    const all = this.union(resource, (m) => m.resourcesFor(resource), sameGVR);
+    const all = this.union((m) => m.resourcesFor(resource), sameGVR);
     if (all.length === 0) throw new NoResourceMatchError(resource);
     return all;
   }
 
   kindsFor(resource: GroupVersionResource): GroupVersionKind[] {
-    const all = this.union(resource, (m) => m.kindsFor(resource), sameGVK);
+    const all = this.union((m) => m.kindsFor(resource), sameGVK);
     if (all.length === 0) throw new NoResourceMatchError(resource);
     return all;
   }
@@ -86,7 +86,7 @@ export class MultiRESTMapper implements StaticRESTMapper {
     for (const m of this.mappers) m.reset?.();
   }
 
-  private union<T>(_input: GroupVersionResource, ask: (m: StaticRESTMapper) => T[], same: (a: T, b: T) => boolean): T[] {
+  private union<T>(ask: (m: StaticRESTMapper) => T[], same: (a: T, b: T) => boolean): T[] {
     const all: T[] = [];
     for (const m of this.mappers) {
       let found: T[];

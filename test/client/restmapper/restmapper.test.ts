@@ -93,6 +93,19 @@ describe('restmapper (client-go restmapper/discovery_test.go)', () => {
     assert.equal(cdc.invalidateCalls, 2, 'a miss with fresh==false invalidates');
   });
 
+  it('a cache that never becomes fresh is reset once per question, not forever', async () => {
+    const cdc = new FakeDiscovery([], new Map());
+    cdc.isFresh = false;
+    cdc.onInvalidate = () => {
+      cdc.isFresh = false;
+    };
+    const m = new DeferredDiscoveryRESTMapper(cdc);
+    await assert.rejects(m.kindFor({ group: 'a', version: 'v1', resource: 'foo' }), NoResourceMatchError);
+    assert.equal(cdc.invalidateCalls, 1);
+    await assert.rejects(m.resourcesFor({ group: '', version: '', resource: 'foo' }), NoResourceMatchError);
+    assert.equal(cdc.invalidateCalls, 2);
+  });
+
   it('TestGetAPIGroupResources: a failed group version is left out, the rest kept', async () => {
     const aGroup = group('a', ['v1']);
     const bGroup = group('b', ['v1']);
