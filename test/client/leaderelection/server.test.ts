@@ -109,9 +109,10 @@ describeBackends('leader election on a Lease of the control plane', (get) => {
   it('a leader that stops renewing without releasing (a killed process) is replaced within the lease duration plus a jittered retry', async (t) => {
     const { ms, lease } = await handover('abandoned', false);
     t.diagnostic(`handover after the leader went silent: ${ms} ms (lease duration ${timing.leaseDuration} ms)`);
-    // The follower last saw the record change at most one of its jittered retries before the leader stopped,
-    // and takes over on its first attempt after the lease duration, measured on its own clock, since then.
-    const earliest = timing.leaseDuration - (1 + JITTER_FACTOR) * timing.retryPeriod - 250;
+    // The follower restarts its expiry clock when the record's JSON changes, and that JSON carries whole
+    // seconds (client-go's metav1.Time): it last saw a change up to a second plus one jittered retry before
+    // the leader went silent, and takes over on its first attempt a lease duration, on its own clock, after that.
+    const earliest = timing.leaseDuration - 1_000 - (1 + JITTER_FACTOR) * timing.retryPeriod - 250;
     const latest = timing.leaseDuration + (1 + JITTER_FACTOR) * timing.retryPeriod + 1_000;
     assert.ok(ms >= earliest && ms <= latest, `handover took ${ms} ms, expected ${earliest}..${latest}`);
     assert.equal(lease.spec?.leaseTransitions, 1);
