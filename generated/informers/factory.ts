@@ -6,6 +6,7 @@ import { type APIServiceInformer as ApiregistrationV1APIServiceInformer, newAPIS
 import { type LeaseInformer as CoordinationV1LeaseInformer, newLeaseInformer as newCoordinationV1LeaseInformer } from './coordination/v1/lease.js';
 import { type ConfigMapInformer as CoreV1ConfigMapInformer, newConfigMapInformer as newCoreV1ConfigMapInformer } from './core/v1/configmap.js';
 import { type EndpointsInformer as CoreV1EndpointsInformer, newEndpointsInformer as newCoreV1EndpointsInformer } from './core/v1/endpoints.js';
+import { type EventInformer as CoreV1EventInformer, newEventInformer as newCoreV1EventInformer } from './core/v1/event.js';
 import { type NamespaceInformer as CoreV1NamespaceInformer, newNamespaceInformer as newCoreV1NamespaceInformer } from './core/v1/namespace.js';
 import { type SecretInformer as CoreV1SecretInformer, newSecretInformer as newCoreV1SecretInformer } from './core/v1/secret.js';
 import { type ServiceInformer as CoreV1ServiceInformer, newServiceInformer as newCoreV1ServiceInformer } from './core/v1/service.js';
@@ -23,6 +24,7 @@ import type { SharedInformerFactoryCore } from 'kube-ts-apiserver/client';
 export interface CoreV1Informers {
   configmaps(): CoreV1ConfigMapInformer;
   endpoints(): CoreV1EndpointsInformer;
+  events(): CoreV1EventInformer;
   namespaces(): CoreV1NamespaceInformer;
   secrets(): CoreV1SecretInformer;
   services(): CoreV1ServiceInformer;
@@ -106,6 +108,7 @@ export class SharedInformerFactory {
       v1: () => ({
         configmaps: () => newCoreV1ConfigMapInformer(shared, clients),
         endpoints: () => newCoreV1EndpointsInformer(shared, clients),
+        events: () => newCoreV1EventInformer(shared, clients),
         namespaces: () => newCoreV1NamespaceInformer(shared, clients),
         secrets: () => newCoreV1SecretInformer(shared, clients),
         services: () => newCoreV1ServiceInformer(shared, clients),

@@ -1,6 +1,6 @@
 import type { AdmissionChain } from '../admission/types.js';
 import { installAPIGroupVersion } from '../endpoints/installer.js';
-import { createResourceStorage, storagePrefix } from '../registry/generic/index.js';
+import { createResourceStorage, storagePrefix, type TTLFunc } from '../registry/generic/index.js';
 import type { ResourceStorage } from '../registry/rest.js';
 import type { APIGroupDefinition, CreateSubresource, RESTOverride, RESTOverrideContext } from '../registry/types.js';
 import { ownField } from '../apimachinery/serializer/jsonvalue.js';
@@ -13,6 +13,7 @@ import { webServiceNotFound } from '../server/mux.js';
 import { openAPIFromGroupDefinition, type OpenAPIService } from '../server/openapi/index.js';
 import type { StorageFactory } from '../storage/index.js';
 import type { ResourceRegistry } from '../registry/resources.js';
+import type { CompletedServerRunOptions } from './options.js';
 
 export interface InstallGroupOptions {
   readonly factory: StorageFactory;
@@ -22,6 +23,11 @@ export interface InstallGroupOptions {
   readonly openapi: OpenAPIService;
   /** What the server offers REST overrides beyond the kind's own storage (the control plane's allocators, its authentication and authorization). */
   readonly restContext?: Pick<RESTOverrideContext, 'serviceAllocators' | 'auth'>;
+  /**
+   * The control plane's flags that shape a kind's storage (--event-ttl). The chain hands its
+   * options over whole (ChainOptions.options); a standalone aggregated server has none.
+   */
+  readonly options?: Pick<CompletedServerRunOptions, 'eventTTLSeconds'>;
 }
 
 /**
@@ -37,7 +43,8 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
     for (const r of version.resources) {
       if (storages.has(r.kind)) continue;
       const storage = await opts.factory.forResource({ resourcePrefix: storagePrefix(group.name, r.plural) });
-      const created = createResourceStorage({ group, kind: r.kind, storage });
+      const ttl = resourceTTL(group.name, r.kind, opts.options);
+      const created = createResourceStorage({ group, kind: r.kind, storage, ...(ttl === undefined ? {} : { ttl }) });
       const override = await restOverride(group, r.kind)?.({ ...opts.restContext, resources: opts.resources, group: group.name, kind: r.kind, storages: created, storage });
       const rest = override?.storages ?? created;
       storages.set(r.kind, rest);
@@ -58,6 +65,17 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
     opts.discovery.setGroupVersion(gv.group, gv.version, gv.resources, { groupPriorityMinimum: gv.groupPriorityMinimum, versionPriority: gv.versionPriority });
   }
   for (const gv of openAPIFromGroupDefinition(group, { subresources })) opts.openapi.setGroupVersion(gv.group, gv.version, gv.document);
+}
+
+/**
+ * The time to live a kind's writes give its objects, as kube's storage providers set one: core
+ * Events live --event-ttl after each create and update (registry/core/event's TTLFunc), so they
+ * do not pile up; every other kind lives forever.
+ */
+function resourceTTL(group: string, kind: string, options: InstallGroupOptions['options']): TTLFunc | undefined {
+  if (group !== '' || kind !== 'Event' || options === undefined || options.eventTTLSeconds <= 0) return undefined;
+  const seconds = options.eventTTLSeconds;
+  return () => seconds;
 }
 
 /** The group's declared REST override of a kind (kinds are the declaration's own keys, never inherited ones). */

@@ -53,6 +53,8 @@ export interface ServerRunOptions extends StorageOptions, AuthorizationOptions, 
   serviceClusterIPRange?: string;
   /** kube's --service-node-port-range: the ports NodePort and LoadBalancer Services get. Default 30000-32767. */
   serviceNodePortRange?: string;
+  /** kube's --event-ttl in ms: how long an Event is kept after its last write. Default 1h. */
+  eventTTLMs?: number;
 }
 
 /** Options with every default resolved; only completeOptions makes one. */
@@ -84,8 +86,13 @@ export interface CompletedServerRunOptions extends CompletedStorageOptions {
   /** The primary range first; its first IP is the `kubernetes` Service's. */
   readonly serviceClusterIPRanges: readonly CIDR[];
   readonly serviceNodePortRange: PortRange;
+  /** Whole seconds every write of an Event gives it to live (kube: uint64(EventTTL.Seconds())); 0 keeps Events forever. */
+  readonly eventTTLSeconds: number;
   readonly completed: true;
 }
+
+/** kube-apiserver's --event-ttl default. */
+const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
 
 /** The CN of the front-proxy client certificate the control plane makes (certs.ts). */
 export const FRONT_PROXY_CLIENT_NAME = 'front-proxy-client';
@@ -128,6 +135,7 @@ export function completeOptions(o: ServerRunOptions, warn: (message: string) => 
     tokenAuthFile: o.tokenAuthFile === undefined ? undefined : resolve(o.tokenAuthFile),
     serviceClusterIPRanges: serviceClusterIPRanges(o.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE),
     serviceNodePortRange: serviceNodePortRange(o.serviceNodePortRange),
+    eventTTLSeconds: Math.floor((o.eventTTLMs ?? DEFAULT_EVENT_TTL_MS) / 1000),
     completed: true,
   };
 }
@@ -163,6 +171,7 @@ ${authorizationUsage()}${SERVICE_ACCOUNT_USAGE}  --client-ca-file FILE          
   --token-auth-file FILE          Static bearer tokens, CSV: token,user,uid,"group1,group2".
   --service-cluster-ip-range CIDR[,CIDR]  Where Service cluster IPs come from (one per IP family). Default 10.0.0.0/24.
   --service-node-port-range N-M   Ports NodePort and LoadBalancer Services get. Default 30000-32767.
+  --event-ttl D                   How long Events are kept after their last write (Go duration). Default 1h0m0s.
   --requestheader-client-ca-file FILE        CA bundle for front proxies. Default the front-proxy CA.
   --requestheader-allowed-names CN[,CN…]     CNs a front proxy may have; empty for any. Default front-proxy-client.
   --requestheader-username-headers H[,H…]    Default X-Remote-User.
@@ -188,6 +197,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
       'shutdown-watch-termination-grace-period': { type: 'string' },
       'service-cluster-ip-range': { type: 'string' },
       'service-node-port-range': { type: 'string' },
+      'event-ttl': { type: 'string' },
     },
     USAGE,
   );
@@ -209,6 +219,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     tokenAuthFile: values['token-auth-file'],
     serviceClusterIPRange: values['service-cluster-ip-range'],
     serviceNodePortRange: values['service-node-port-range'],
+    eventTTLMs: durationFlag('event-ttl', values['event-ttl']),
     requestheaderClientCAFile: values['requestheader-client-ca-file'],
     requestheaderAllowedNames: stringSliceFlag(values['requestheader-allowed-names']),
     requestheaderUsernameHeaders: stringSliceFlag(values['requestheader-username-headers']),

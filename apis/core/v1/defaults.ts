@@ -1,6 +1,7 @@
 import type { Namespace, Service } from './types.js';
 
 export { setSecretDefaults } from './secret-defaults.js';
+export { setEventDefaults } from './event-defaults.js';
 
 /** Seconds a client sticks to one endpoint under ClientIP session affinity, unless configured. */
 const DEFAULT_CLIENT_IP_AFFINITY_SECONDS = 10800;

@@ -30,3 +30,4 @@ export { ServiceStrategy } from './service-strategy.js';
 export { ServiceAccountStrategy } from './serviceaccount-strategy.js';
 export { ConfigMapStrategy } from './configmap-strategy.js';
 export { SecretStrategy } from './secret-strategy.js';
+export { EventStrategy } from './event-strategy.js';

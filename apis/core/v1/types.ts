@@ -1,7 +1,7 @@
 /**
  * The core (legacy, group "") types an API server needs for itself,
  * transliterated from k8s.io/api/core/v1: Namespace, Service and Endpoints
- * (one file each), ServiceAccount, ConfigMap and Secret, and the types they share. Validation that Kubernetes
+ * (one file each), ServiceAccount, ConfigMap, Secret and Event, and the types they share. Validation that Kubernetes
  * performs in code is expressed as markers and CEL rules where a rule is
  * natural; the rest (IP syntax, allocation of cluster IPs and node ports)
  * belongs to the strategies. This module re-exports the whole package.
@@ -12,6 +12,7 @@ export type * from './endpoints.js';
 export type * from './serviceaccount.js';
 export type * from './configmap.js';
 export type * from './secret.js';
+export type * from './event.js';
 
 /** Whether a condition holds: True, False or Unknown. */
 export type ConditionStatus = 'True' | 'False' | 'Unknown';

@@ -22,6 +22,7 @@ import { subjectAccessReviewResource as authorizationV1SubjectAccessReviewResour
 import { leaseResource as coordinationV1LeaseResource } from '../coordination/v1/lease.js';
 import { configMapResource as coreV1ConfigMapResource } from '../core/v1/configmap.js';
 import { endpointsResource as coreV1EndpointsResource } from '../core/v1/endpoints.js';
+import { eventResource as coreV1EventResource } from '../core/v1/event.js';
 import { namespaceResource as coreV1NamespaceResource } from '../core/v1/namespace.js';
 import { secretResource as coreV1SecretResource } from '../core/v1/secret.js';
 import { serviceResource as coreV1ServiceResource } from '../core/v1/service.js';
@@ -42,6 +43,7 @@ import { type FakeClientsetOptions, FakeRESTClient, type FakeResource, ObjectTra
 export const fakeResources: readonly FakeResource[] = [
   registeredFakeResource(coreV1ConfigMapResource, coreGroup),
   registeredFakeResource(coreV1EndpointsResource, coreGroup),
+  registeredFakeResource(coreV1EventResource, coreGroup),
   registeredFakeResource(coreV1NamespaceResource, coreGroup),
   registeredFakeResource(coreV1SecretResource, coreGroup),
   registeredFakeResource(coreV1ServiceResource, coreGroup),

@@ -164,6 +164,143 @@ export const coreV1Protobuf = {
     {
       fields: [
         {
+          message: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+          name: "metadata",
+          number: 1,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          message: "io.k8s.api.core.v1.ObjectReference",
+          name: "involvedObject",
+          number: 2,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          name: "reason",
+          number: 3,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "message",
+          number: 4,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          message: "io.k8s.api.core.v1.EventSource",
+          name: "source",
+          number: 5,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          name: "firstTimestamp",
+          number: 6,
+          omitEmpty: true,
+          type: "Time",
+        },
+        {
+          name: "lastTimestamp",
+          number: 7,
+          omitEmpty: true,
+          type: "Time",
+        },
+        {
+          name: "count",
+          number: 8,
+          omitEmpty: true,
+          type: "int32",
+        },
+        {
+          name: "type",
+          number: 9,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "eventTime",
+          number: 10,
+          omitEmpty: true,
+          type: "MicroTime",
+        },
+        {
+          message: "io.k8s.api.core.v1.EventSeries",
+          name: "series",
+          number: 11,
+          omitEmpty: true,
+          pointer: true,
+          type: "message",
+        },
+        {
+          name: "action",
+          number: 12,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          message: "io.k8s.api.core.v1.ObjectReference",
+          name: "related",
+          number: 13,
+          omitEmpty: true,
+          pointer: true,
+          type: "message",
+        },
+        {
+          name: "reportingComponent",
+          number: 14,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "reportingInstance",
+          number: 15,
+          omitEmpty: true,
+          type: "string",
+        },
+      ],
+      kind: "Event",
+      name: "io.k8s.api.core.v1.Event",
+    },
+    {
+      fields: [
+        {
+          name: "count",
+          number: 1,
+          omitEmpty: true,
+          type: "int32",
+        },
+        {
+          name: "lastObservedTime",
+          number: 2,
+          omitEmpty: true,
+          type: "MicroTime",
+        },
+      ],
+      name: "io.k8s.api.core.v1.EventSeries",
+    },
+    {
+      fields: [
+        {
+          name: "component",
+          number: 1,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "host",
+          number: 2,
+          omitEmpty: true,
+          type: "string",
+        },
+      ],
+      name: "io.k8s.api.core.v1.EventSource",
+    },
+    {
+      fields: [
+        {
           name: "ip",
           number: 1,
           omitEmpty: true,

@@ -5,7 +5,7 @@ import type { KubeObject, ResourceStorage } from '../rest.js';
 import type { APIGroupDefinition } from '../types.js';
 import type { RandomIntFunc } from './names.js';
 import { replicasPathMappings, ScaleStore } from './scale.js';
-import { Store } from './store.js';
+import { Store, type TTLFunc } from './store.js';
 import type { VersionView } from './view.js';
 
 export interface ResourceStorageOptions {
@@ -28,6 +28,8 @@ export interface ResourceStorageOptions {
    * validates, and the /scale store reads replicas, in it (default: the hub's objects and paths).
    */
   readonly versionView?: VersionView;
+  /** The time to live every write gives an object (kube's Store.TTLFunc: Events' --event-ttl); absent: forever. */
+  readonly ttl?: TTLFunc;
   /** Unused: admission comes in per call as the validate callbacks. */
   readonly admission?: unknown;
 }
@@ -45,6 +47,7 @@ export function createResourceStorage(opts: ResourceStorageOptions): ResourceSto
     ...(opts.random ? { random: opts.random } : {}),
     ...readDefaultsOf(opts),
     ...(opts.versionView ? { versionView: opts.versionView } : {}),
+    ...(opts.ttl ? { ttl: opts.ttl } : {}),
   };
   const main = new Store(common);
   const subresources = main.resource.subresources;

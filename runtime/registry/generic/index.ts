@@ -1,6 +1,6 @@
 // The generic REST store (k8s.io/apiserver/pkg/registry/generic/registry) and its helpers.
 export { createResourceStorage, type ResourceStorageOptions } from './factory.js';
-export { Store, type StoreOptions } from './store.js';
+export { Store, type StoreOptions, type TTLFunc } from './store.js';
 export { ScaleStore, scaleFromObject } from './scale.js';
 export { buildPredicate, supportedFieldLabels, selectableFieldName } from './predicate.js';
 export { storagePrefix, newKeyFuncs, type KeyFuncs } from './keys.js';

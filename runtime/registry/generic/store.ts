@@ -50,7 +50,15 @@ export interface StoreOptions {
   readonly readDefaults?: (stored: KubeObject) => void;
   /** The version the strategy validates objects in, when not the hub (see VersionView). */
   readonly versionView?: VersionView;
+  /** Seconds each write keeps the object before the storage deletes it (kube's TTLFunc); absent: forever. */
+  readonly ttl?: TTLFunc;
 }
+
+/**
+ * kube's Store.TTLFunc: the time to live, in seconds, of an object about to be written, given the
+ * key's remaining TTL (`existing`, 0 on create) and whether this is an update; 0 means forever.
+ */
+export type TTLFunc = (obj: KubeObject, existing: number, update: boolean) => number;
 
 /** Sentinels thrown out of tryUpdate to leave the optimistic loop without writing. */
 class EmptiedFinalizers extends Error {
@@ -78,6 +86,7 @@ export class Store implements StandardStorage {
   private readonly random: RandomIntFunc;
   private readonly target: UpdateTarget;
   private readonly versionView: VersionView | undefined;
+  private readonly ttl: TTLFunc | undefined;
 
   constructor(opts: StoreOptions) {
     const scheme = opts.scheme;
@@ -91,6 +100,7 @@ export class Store implements StandardStorage {
     this.random = opts.random ?? cryptoRandomInt;
     this.target = opts.target ?? 'main';
     this.versionView = opts.versionView;
+    this.ttl = opts.ttl;
     this.info = {
       groupResource: this.groupResource,
       groupKind: this.groupKind,
@@ -174,7 +184,8 @@ export class Store implements StandardStorage {
     const name = String(metaOf(obj).name ?? '');
     const key = this.keys.key(ctx.namespace, name);
     try {
-      const out = await this.dry.create(key, this.converter.toStorage(obj), opts.dryRun);
+      const ttlSeconds = this.ttl?.(obj, 0, false) ?? 0;
+      const out = await this.dry.create(key, this.converter.toStorage(obj), opts.dryRun, ttlSeconds > 0 ? { ttlSeconds } : {});
       return opts.dryRun ? obj : this.converter.toHub(out);
     } catch (e) {
       throw await this.createError(e, key, obj);
@@ -214,7 +225,11 @@ export class Store implements StandardStorage {
         {
           ignoreNotFound: true,
           ...(preconditions !== undefined ? { preconditions } : {}),
-          tryUpdate: async (existing, res) => ({ object: await this.tryUpdate(ctx, name, objInfo, validate, opts, existing, res.resourceVersion, state) }),
+          tryUpdate: async (existing, res) => {
+            const object = await this.tryUpdate(ctx, name, objInfo, validate, opts, existing, res.resourceVersion, state);
+            const ttlSeconds = this.ttl?.(object, res.ttl, existing !== undefined) ?? 0;
+            return ttlSeconds > 0 ? { object, ttlSeconds } : { object };
+          },
         },
         opts.dryRun,
       );

@@ -2,6 +2,7 @@
 
 export { type ConfigMapApplyConfiguration, extractConfigMap } from './configmap.js';
 export { type EndpointsApplyConfiguration, extractEndpoints } from './endpoints.js';
+export { type EventApplyConfiguration, extractEvent } from './event.js';
 export { type NamespaceApplyConfiguration, extractNamespace, extractNamespaceStatus } from './namespace.js';
 export { type SecretApplyConfiguration, extractSecret } from './secret.js';
 export { type ServiceApplyConfiguration, extractService, extractServiceStatus } from './service.js';

@@ -42,6 +42,22 @@ export interface EndpointSubsetApplyConfiguration {
   ports?: EndpointPortApplyConfiguration[];
 }
 
+/** EventSeries contain information on series of events, i.e. thing that was/is happening continuously for some time. */
+export interface EventSeriesApplyConfiguration {
+  /** Number of occurrences in this series up to the last heartbeat time */
+  count?: number;
+  /** Time of the last occurrence observed */
+  lastObservedTime?: string | null;
+}
+
+/** EventSource contains information for an event. */
+export interface EventSourceApplyConfiguration {
+  /** Component from which the event is generated. */
+  component?: string;
+  /** Node name on which the event is generated. */
+  host?: string;
+}
+
 /** An address of a load balancer that traffic for the Service should be sent to. */
 export interface LoadBalancerIngressApplyConfiguration {
   /** The IP, for IP-based load balancers. */

@@ -2,6 +2,7 @@
 
 import { type ConfigMapInterface, newConfigMapClient } from './configmap.js';
 import { type EndpointsInterface, newEndpointsClient } from './endpoints.js';
+import { type EventInterface, newEventClient } from './event.js';
 import { type NamespaceInterface, newNamespaceClient } from './namespace.js';
 import { type SecretInterface, newSecretClient } from './secret.js';
 import { type ServiceInterface, newServiceClient } from './service.js';
@@ -19,6 +20,10 @@ export class CoreV1Client {
 
   endpoints(namespace: string): EndpointsInterface {
     return newEndpointsClient(this.rest, namespace);
+  }
+
+  events(namespace: string): EventInterface {
+    return newEventClient(this.rest, namespace);
   }
 
   namespaces(): NamespaceInterface {
@@ -40,6 +45,7 @@ export class CoreV1Client {
 
 export { configMapResource, type ConfigMapInterface } from './configmap.js';
 export { endpointsResource, type EndpointsInterface } from './endpoints.js';
+export { eventResource, type EventInterface } from './event.js';
 export { namespaceResource, type NamespaceInterface } from './namespace.js';
 export { secretResource, type SecretInterface } from './secret.js';
 export { serviceResource, type ServiceInterface } from './service.js';

@@ -1,0 +1,19 @@
+import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
+import { validatePathSegmentName } from '../../../runtime/apimachinery/validation/names.js';
+import { eventPrinterCells } from './event-table.js';
+import { legacyValidateEvent } from './event-validation.js';
+import type { Event } from './types.js';
+
+/**
+ * kube's Event strategy (pkg/registry/core/event): PUT creates and needs no resourceVersion,
+ * names are only path segments (core/v1 Events skip ValidateObjectMeta's DNS names), and
+ * core/v1's validation is the legacy one. The time to live is the storage's (--event-ttl).
+ */
+export const EventStrategy = {
+  allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: true,
+  validateName: (name: string) => validatePathSegmentName(name, false),
+  printerCells: eventPrinterCells,
+  validate: (e: Event) => legacyValidateEvent(e),
+  validateUpdate: (e: Event) => legacyValidateEvent(e),
+} satisfies RESTStrategy<Event>;
