@@ -50,6 +50,17 @@ describe('Secrets, ConfigMaps and Events through kubectl', { skip: kubectlUnavai
       assert.equal(await run(['get', 'secrets', '--field-selector', 'type=Opaque', '-o', 'name']), 'secret/s1');
     });
 
+    it('apply (client-side, then server-side) of a Secret with stringData: merged into data, never returned', async () => {
+      const secret = (v: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's2', namespace: NS }, stringData: { token: v } });
+      assert.equal(await run(['apply', '-f', '-'], secret('one')), 'secret/s2 created');
+      assert.equal(await run(['apply', '-f', '-'], secret('two')), 'secret/s2 configured');
+      assert.equal(await run(['get', 'secret', 's2', '-o', 'jsonpath={.data.token}']), Buffer.from('two').toString('base64'));
+      assert.equal(await run(['apply', '--server-side', '-f', '-'], secret('three')), 'secret/s2 serverside-applied');
+      const got = JSON.parse(await run(['get', 'secret', 's2', '-o', 'json'])) as { data?: Record<string, string>; stringData?: unknown };
+      assert.equal(got.data?.['token'], Buffer.from('three').toString('base64'));
+      assert.equal(got.stringData, undefined);
+    });
+
     it('create configmap --from-literal with --dry-run=server stores nothing', async () => {
       assert.equal(await run(['create', 'configmap', 'dry', '--from-literal=a=b', '--dry-run=server']), 'configmap/dry created (server dry run)');
       fails(await kc.run(['-n', NS, 'get', 'configmap', 'dry']), 'Error from server (NotFound): configmaps "dry" not found');
