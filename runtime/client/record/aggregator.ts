@@ -57,12 +57,12 @@ export class EventAggregator {
     const time = formatTime(now);
     const event: Event = {
       metadata: {
-        name: `${newEvent.involvedObject.name ?? ''}.${uniqueUnixNano(now).toString(16)}`,
-        ...(newEvent.metadata.namespace !== undefined ? { namespace: newEvent.metadata.namespace } : {}),
+        name: `${newEvent.involvedObject?.name ?? ''}.${uniqueUnixNano(now).toString(16)}`,
+        ...(newEvent.metadata?.namespace !== undefined ? { namespace: newEvent.metadata.namespace } : {}),
       },
       count: 1,
       firstTimestamp: time,
-      involvedObject: newEvent.involvedObject,
+      involvedObject: newEvent.involvedObject ?? {},
       lastTimestamp: time,
       message: this.messageFunc(newEvent),
     };

@@ -81,12 +81,12 @@ class EventBroadcasterImpl implements EventBroadcaster {
   }
 
   startLogging(logf: (message: string) => void): EventWatch {
-    return this.startEventWatcher((e) => logf(`Event(${goSyntaxReference(e.involvedObject)}): type: '${e.type ?? ''}' reason: '${e.reason ?? ''}' ${e.message ?? ''}`));
+    return this.startEventWatcher((e) => logf(`Event(${goSyntaxReference(e.involvedObject ?? {})}): type: '${e.type ?? ''}' reason: '${e.reason ?? ''}' ${e.message ?? ''}`));
   }
 
   startStructuredLogging(): EventWatch {
     return this.startEventWatcher((e) => {
-      const o = e.involvedObject;
+      const o = e.involvedObject ?? {};
       this.#logger.info('Event occurred', {
         object: o.namespace ? `${o.namespace}/${o.name ?? ''}` : (o.name ?? ''),
         fieldPath: o.fieldPath ?? '',

@@ -52,8 +52,8 @@ export class EventLogger {
     this.#cache.add(key, {
       count: event.count ?? 0,
       firstTimestamp: event.firstTimestamp,
-      name: event.metadata.name ?? '',
-      resourceVersion: event.metadata.resourceVersion ?? '',
+      name: event.metadata?.name ?? '',
+      resourceVersion: event.metadata?.resourceVersion ?? '',
     });
   }
 }

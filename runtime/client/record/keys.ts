@@ -7,13 +7,13 @@ import type { Event } from './types.js';
 
 /** getEventKey: one event, up to its message; the eventLogger counts repeats of it. */
 export function getEventKey(event: Event): string {
-  const o = event.involvedObject;
+  const o = event.involvedObject ?? {};
   return [event.source?.component, event.source?.host, o.kind, o.namespace, o.name, o.fieldPath, o.uid, o.apiVersion, event.type, event.reason, event.message].join('');
 }
 
 /** getSpamKey: source and object (without the field path) and type; the spam filter's bucket. */
 export function getSpamKey(event: Event): string {
-  const o = event.involvedObject;
+  const o = event.involvedObject ?? {};
   return [event.source?.component, event.source?.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion, event.type].join('');
 }
 
@@ -28,7 +28,7 @@ export type EventSpamKeyFunc = (event: Event) => string;
 
 /** EventAggregatorByReasonFunc: events that differ only in their message fold into one group. */
 export const eventAggregatorByReasonFunc: EventAggregatorKeyFunc = (event) => {
-  const o = event.involvedObject;
+  const o = event.involvedObject ?? {};
   const aggregateKey = [
     event.source?.component,
     event.source?.host,

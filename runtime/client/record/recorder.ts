@@ -97,7 +97,7 @@ function copyRecord(r: Readonly<Record<string, string>>): Record<string, string>
 function deepFreezeEvent(event: Event): Event {
   Object.freeze(event.involvedObject);
   if (event.source !== undefined) Object.freeze(event.source);
-  if (event.metadata.annotations !== undefined) Object.freeze(event.metadata.annotations);
+  if (event.metadata?.annotations !== undefined) Object.freeze(event.metadata.annotations);
   Object.freeze(event.metadata);
   return Object.freeze(event);
 }

@@ -33,16 +33,16 @@ export class RESTEventSink implements EventSink {
 
   /** A plain Error, so recordToSink retries it, as client-go's fmt.Errorf is retried. */
   #check(event: Event, verb: string): void {
-    const ns = event.metadata.namespace ?? '';
+    const ns = event.metadata?.namespace ?? '';
     if (this.namespace !== '' && ns !== this.namespace) throw new Error(`can't ${verb} an event with namespace '${ns}' in namespace '${this.namespace}'`);
   }
 
   #collection(event: Event): string {
-    return resourcePath(EVENTS, event.metadata.namespace);
+    return resourcePath(EVENTS, event.metadata?.namespace);
   }
 
   #item(event: Event): string {
-    return `${this.#collection(event)}/${encodeURIComponent(event.metadata.name ?? '')}`;
+    return `${this.#collection(event)}/${encodeURIComponent(event.metadata?.name ?? '')}`;
   }
 }
 

@@ -2,8 +2,9 @@ import type { ObjectMeta } from '../../../apis/meta/v1/types.js';
 
 /**
  * The parts of core/v1 Event the recorder writes and reads back, declared here because the client
- * layer names no group's types (ARCHITECTURE.md): a core/v1 Event from a generated client is
- * assignable to it. Optional fields are omitted rather than empty, as Go's `omitempty` sends them.
+ * layer names no group's types (ARCHITECTURE.md): core/v1 Events of the generated clients and this
+ * shape are assignable both ways, so a typed events client can serve as an EventSink. Optional
+ * fields are omitted rather than empty, as Go's `omitempty` sends them.
  */
 export interface ObjectReference {
   kind?: string;
@@ -23,8 +24,8 @@ export interface EventSource {
 export interface Event {
   apiVersion?: string;
   kind?: string;
-  metadata: ObjectMeta;
-  involvedObject: ObjectReference;
+  metadata?: ObjectMeta;
+  involvedObject?: ObjectReference;
   reason?: string;
   message?: string;
   source?: EventSource;

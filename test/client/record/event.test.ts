@@ -183,7 +183,7 @@ describe('event recording (event_test.go)', () => {
           {
             level: 'info',
             message: 'Event occurred',
-            details: { object: 'baz/foo', fieldPath: o.fieldPath ?? '', kind: 'Pod', apiVersion: 'v1', type: 'Normal', reason: item.reason, message: item.expect.message },
+            details: { object: 'baz/foo', fieldPath: o?.fieldPath ?? '', kind: 'Pod', apiVersion: 'v1', type: 'Normal', reason: item.reason, message: item.expect.message },
           },
         );
         logWatcher.stop();
@@ -232,7 +232,7 @@ describe('event recording (event_test.go)', () => {
     });
     await recordToSink(sink, { metadata: { resourceVersion: 'updated-resource-version' }, involvedObject: {}, count: 2 }, correlator, sinkContext());
     assert.ok(createdEvent !== undefined, 'Event did not get created after patch failed');
-    assert.equal(createdEvent.metadata.resourceVersion ?? '', '');
+    assert.equal(createdEvent.metadata?.resourceVersion ?? '', '');
   });
 
   test('TestCancelEvent: a shut down broadcaster tries an event once, then gives up without sleeping', async () => {

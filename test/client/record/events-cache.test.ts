@@ -37,7 +37,7 @@ describe('events cache (events_cache_test.go)', () => {
     const duplicateEvent = makeEvent('duplicate', 'me again', makeObjectReference('Pod', 'my-pod', 'my-ns'));
     const uniqueEvent = makeEvent('unique', 'snowflake', makeObjectReference('Pod', 'my-pod', 'my-ns'));
     const similarEvent = makeEvent('similar', 'similar message', { ...makeObjectReference('Pod', 'my-pod', 'my-ns'), fieldPath: 'spec.containers{container1}' });
-    const aggregateEvent = makeEvent(similarEvent.reason ?? '', eventAggregatorByReasonMessageFunc(similarEvent), similarEvent.involvedObject);
+    const aggregateEvent = makeEvent(similarEvent.reason ?? '', eventAggregatorByReasonMessageFunc(similarEvent), similarEvent.involvedObject ?? {});
     const similarButDifferentContainerEvent: Event = { ...similarEvent, involvedObject: { ...similarEvent.involvedObject, fieldPath: 'spec.containers{container2}' } };
 
     const scenarios: Record<string, { previousEvents: Event[]; newEvent: Event; expectedEvent?: Event; intervalSeconds: number; expectedSkip?: boolean }> = {
@@ -98,7 +98,7 @@ describe('events cache (events_cache_test.go)', () => {
 
   describe('TestEventSpamFilter', () => {
     const spamKeyFuncBasedOnObjectsAndReason: EventSpamKeyFunc = (e) =>
-      [e.source?.component, e.source?.host, e.involvedObject.kind, e.involvedObject.namespace, e.involvedObject.name, e.involvedObject.uid, e.involvedObject.apiVersion, e.reason].join('');
+      [e.source?.component, e.source?.host, e.involvedObject?.kind, e.involvedObject?.namespace, e.involvedObject?.name, e.involvedObject?.uid, e.involvedObject?.apiVersion, e.reason].join('');
     const originalEvent = makeEvent('original', 'i am first', makeObjectReference('Pod', 'my-pod', 'my-ns'));
     const differentReasonEvent = makeEvent('duplicate', 'me again', makeObjectReference('Pod', 'my-pod', 'my-ns'));
     const spamEvent = makeEvent('original', 'me again', makeObjectReference('Pod', 'my-pod', 'my-ns'));
@@ -155,8 +155,8 @@ describe('events cache (events_cache_test.go)', () => {
     const second = correlator.eventCorrelate(event());
     assert.ok(!second.skip);
     assert.equal(second.event.count, 2);
-    assert.equal(second.event.metadata.name, 'p.17a');
-    assert.equal(second.event.metadata.resourceVersion, '42');
+    assert.equal(second.event.metadata?.name, 'p.17a');
+    assert.equal(second.event.metadata?.resourceVersion, '42');
     assert.equal(second.event.firstTimestamp, '2024-01-01T00:00:00Z');
     assert.equal(Buffer.from(second.patch ?? new Uint8Array()).toString(), '{"count":2,"lastTimestamp":"2024-01-01T00:00:05Z","message":"the message"}');
   });

@@ -31,7 +31,7 @@ describeBackends('event recording against the control plane', (get) => {
 
   const eventsAbout = async (name: string): Promise<Event[]> => {
     const list = await rest.request<EventList>({ method: 'GET', path: `/api/v1/namespaces/${NS}/events` });
-    return list.items.filter((e) => e.involvedObject.name === name && e.involvedObject.kind === 'ConfigMap');
+    return list.items.filter((e) => e.involvedObject?.name === name && e.involvedObject.kind === 'ConfigMap');
   };
 
   before(async () => {
@@ -68,7 +68,7 @@ describeBackends('event recording against the control plane', (get) => {
       { ...event.involvedObject },
       { kind: 'ConfigMap', namespace: NS, name: 'settings', uid: cm.metadata.uid, apiVersion: 'v1', resourceVersion: (cm.metadata as { resourceVersion?: string }).resourceVersion },
     );
-    assert.match(event.metadata.name ?? '', /^settings\.[0-9a-f]+$/);
+    assert.match(event.metadata?.name ?? '', /^settings\.[0-9a-f]+$/);
   });
 
   it('aggregates ten similar events into "(combined from similar events): …" and counts the aggregate', async () => {
@@ -85,11 +85,11 @@ describeBackends('event recording against the control plane', (get) => {
   it('creates the event again when the stored one is gone', async () => {
     recorder.event(cm, 'Normal', 'Rotated', 'keys rotated');
     const first = await eventually('the Rotated event', async () => (await eventsAbout('settings')).find((e) => e.reason === 'Rotated'));
-    await rest.request({ method: 'DELETE', path: `/api/v1/namespaces/${NS}/events/${first.metadata.name ?? ''}` });
+    await rest.request({ method: 'DELETE', path: `/api/v1/namespaces/${NS}/events/${first.metadata?.name ?? ''}` });
     recorder.event(cm, 'Normal', 'Rotated', 'keys rotated');
     const again = await eventually('the Rotated event recreated', async () => (await eventsAbout('settings')).find((e) => e.reason === 'Rotated'));
     // The patch found nothing (404): the repeat was created under the name it had, with its count.
-    assert.equal(again.metadata.name, first.metadata.name);
+    assert.equal(again.metadata?.name, first.metadata?.name);
     assert.equal(again.count, 2);
   });
 

@@ -62,11 +62,11 @@ export function validateEvent(label: string, actual: Event, expected: Event): vo
   const count = expected.count ?? 0;
   if (first === last) assert.ok(count <= 1, `${label}: FirstTimestamp and LastTimestamp must differ to show the event was counted, both ${first}`);
   else assert.notEqual(count, 1, `${label}: FirstTimestamp (${first}) and LastTimestamp (${last}) must be equal for one occurrence`);
-  const name = actual.metadata.name ?? '';
-  assert.ok(name.startsWith(expected.metadata.name ?? ''), `${label}: name '${name}' does not start with '${expected.metadata.name ?? ''}'`);
+  const name = actual.metadata?.name ?? '';
+  assert.ok(name.startsWith(expected.metadata?.name ?? ''), `${label}: name '${name}' does not start with '${expected.metadata?.name ?? ''}'`);
   const recv: Event = {
     ...actual,
-    metadata: { ...actual.metadata, name: expected.metadata.name ?? '' },
+    metadata: { ...actual.metadata, name: expected.metadata?.name ?? '' },
     firstTimestamp: expected.firstTimestamp ?? null,
     lastTimestamp: expected.lastTimestamp ?? null,
     reportingComponent: expected.reportingComponent ?? '',

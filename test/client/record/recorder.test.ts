@@ -2,6 +2,7 @@
 // event name, drop behaviour of the bounded queues, the REST sink's requests, FakeRecorder.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Event as CoreEvent } from '../../../apis/core/v1/event.js';
 import type { Logger } from '../../../runtime/client/cache/log.js';
 import { Broadcaster } from '../../../runtime/client/record/broadcaster.js';
 import { FakeRecorder, getReference, newBroadcaster, ObjectReferenceError, RESTEventSink, sprintf, type Event } from '../../../runtime/client/record/index.js';
@@ -58,8 +59,8 @@ describe('recorder', () => {
     assert.deepEqual(e.source, { component: 'c', host: 'h' });
     assert.equal(e.reportingComponent, 'c');
     assert.equal(e.reportingInstance, 'h');
-    assert.equal(e.metadata.namespace, 'prod');
-    assert.match(e.metadata.name ?? '', /^web\.[0-9a-f]+$/);
+    assert.equal(e.metadata?.namespace, 'prod');
+    assert.match(e.metadata?.name ?? '', /^web\.[0-9a-f]+$/);
     assert.ok(Object.isFrozen(e) && Object.isFrozen(e.involvedObject), 'one object is shared by every watcher');
   });
 
@@ -76,8 +77,8 @@ describe('recorder', () => {
     assert.equal(e.message, 'to 3 replicas (up)');
     assert.equal(e.firstTimestamp, '2024-05-06T07:08:09Z');
     assert.equal(e.lastTimestamp, '2024-05-06T07:08:09Z');
-    assert.equal(JSON.stringify(e.metadata.annotations), '{"__proto__":"x","k":"v"}');
-    assert.equal(Object.getPrototypeOf(e.metadata.annotations), null);
+    assert.equal(JSON.stringify(e.metadata?.annotations), '{"__proto__":"x","k":"v"}');
+    assert.equal(Object.getPrototypeOf(e.metadata?.annotations), null);
   });
 
   test('two events about one object within a millisecond get distinct names', async (t) => {
@@ -89,7 +90,7 @@ describe('recorder', () => {
     recorder.event(pod, 'Normal', 'A', 'a');
     recorder.event(pod, 'Normal', 'B', 'b');
     await settle();
-    assert.equal(new Set(seen.map((e) => e.metadata.name)).size, 2);
+    assert.equal(new Set(seen.map((e) => e.metadata?.name)).size, 2);
   });
 
   test('GenerateEventName: a UUID when <name>.<hex> is no valid object name', () => {
@@ -187,6 +188,15 @@ describe('RESTEventSink (EventSinkImpl)', () => {
     const sink = new RESTEventSink(recordingClient(), 'other');
     await assert.rejects(sink.create(event), new Error("can't create an event with namespace 'prod' in namespace 'other'"));
     await assert.rejects(sink.patch(event, new Uint8Array()), new Error("can't patch an event with namespace 'prod' in namespace 'other'"));
+  });
+});
+
+describe('the Event shape', () => {
+  test("core/v1 Events of the generated clients and the recorder's Event are assignable both ways (a typed events client can be a sink)", () => {
+    const toRecord = (e: CoreEvent): Event => e;
+    const toCore = (e: Event): CoreEvent => e;
+    const e: Event = { metadata: { name: 'n' }, involvedObject: { kind: 'Pod' }, count: 2 };
+    assert.deepEqual(toRecord(toCore(e)), e);
   });
 });
 
