@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { type CodegenSummary, importAndGenerate, runCodegen } from './codegen.js';
 import { CodegenError } from './model/diagnostics.js';
 
-const USAGE = `usage: hack/update-codegen [--root DIR] [--out DIR] [--crd FILE.yaml…]
+const USAGE = `usage: hack/update-codegen [--root DIR] [--out DIR] [--crd FILE.yaml…] [--kubernetes-clients]
 
 Reads apis/<group>/<version>/ under --root (default: the current directory)
 and writes schemas, CRD manifests, REST storage definitions, clientsets,
@@ -16,6 +16,11 @@ kept manifest of the same file name), and every run generates TypeScript
 types plus typed clients, listers and informers for the CRDs kept there.
 An import that fails changes nothing.
 
+--kubernetes-clients also generates typed clients, listers and informers for
+Kubernetes' own groups from kube's published OpenAPI v3 documents vendored in
+generator/openapi-import/ (generated/kubernetes/). The framework ships them
+(\`kube-ts-apiserver/kubernetes\`); a project imports them from there.
+
 A run whose inputs did not change since the last one (by content) finds its
 outputs in node_modules/.cache/kube-ts-codegen/ and writes nothing;
 --no-cache generates everything afresh.`;
@@ -27,6 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
       root: { type: 'string' },
       out: { type: 'string' },
       crd: { type: 'string', multiple: true },
+      'kubernetes-clients': { type: 'boolean' },
       'no-cache': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -46,6 +52,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // `--crd a.yaml b.yaml` lists files after one flag, as the usage shows.
   const crdFiles = values.crd === undefined ? undefined : [...values.crd, ...positionals];
   const cache = values['no-cache'] !== true;
+  const kubernetesClients = values['kubernetes-clients'] === true;
   if (crdFiles !== undefined && values.out !== undefined) {
     console.error(`hack/update-codegen: --crd writes the project's own generated/; it cannot be combined with --out\n\n${USAGE}`);
     return 2;
@@ -54,12 +61,12 @@ async function main(argv: readonly string[]): Promise<number> {
     const result = await importAndGenerate(
       root,
       crdFiles.map((f) => resolve(f)),
-      { cache },
+      { cache, kubernetesClients },
     );
     for (const file of result.skipped) console.log(`  skipped ${file}: no CustomResourceDefinition in it`);
     report(result.summary, result.write, false, started);
   } else {
-    const result = await runCodegen({ root, cache, ...(values.out === undefined ? {} : { outDir: resolve(values.out) }) });
+    const result = await runCodegen({ root, cache, kubernetesClients, ...(values.out === undefined ? {} : { outDir: resolve(values.out) }) });
     report(result.summary, result.write, result.upToDate, started);
   }
   return 0;

@@ -17,6 +17,8 @@ export interface CodegenOptions {
   readonly outDir?: string;
   /** Reuse results of earlier runs from the cache (node_modules/.cache/kube-ts-codegen); default true. */
   readonly cache?: boolean;
+  /** Also generate the clients of Kubernetes' own groups (generator/openapi-import); only the framework's own tree ships them. */
+  readonly kubernetesClients?: boolean;
 }
 
 export interface CodegenResult {
@@ -30,6 +32,8 @@ export interface GenerateOptions {
   readonly cache?: CodegenCache;
   /** The CRD manifests to generate from instead of apis/crds/ (an import in progress). */
   readonly crdFiles?: readonly CRDFile[];
+  /** Also generate the clients of Kubernetes' own groups under generated/kubernetes/. */
+  readonly kubernetesClients?: boolean;
 }
 
 /**
@@ -58,8 +62,9 @@ export async function generate(root: string, options: GenerateOptions = {}): Pro
     definitions: source.definitions,
     groups: [...sourceGroups, ...imported].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
-  const outputs = [...emitAll(model), ...crds.emitCRDTypes(model.groups, cache)].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { model, files: outputs.map(printFile) };
+  const outputs = [...emitAll(model), ...crds.emitCRDTypes(model.groups, cache)].map(printFile);
+  if (options.kubernetesClients === true) outputs.push(...(await import('./openapi-import/index.js')).generateKubernetesClients({ cache }));
+  return { model, files: outputs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 }
 
 /**
@@ -73,7 +78,7 @@ export async function runCodegen(options: CodegenOptions): Promise<CodegenResult
   const outDir = options.outDir ?? join(options.root, GENERATED);
   const apis = join(options.root, 'apis');
   const before = digestTree(apis);
-  const runKey = cache.key('run', before);
+  const runKey = cache.key('run', options.kubernetesClients === true ? `${before}+kubernetes` : before);
   const previous = cache.read('runs', runKey);
   if (previous !== undefined) {
     const manifest = JSON.parse(previous) as RunManifest;
@@ -81,7 +86,7 @@ export async function runCodegen(options: CodegenOptions): Promise<CodegenResult
       return { summary: manifest.summary, write: { written: 0, unchanged: manifest.files.length, removed: 0 }, upToDate: true };
     }
   }
-  const { model, files } = await generate(options.root, { cache });
+  const { model, files } = await generate(options.root, { cache, kubernetesClients: options.kubernetesClients === true });
   const write = syncTree(outDir, GENERATED, files);
   const summary = summarize(model, files.length);
   // Recorded only when apis/ did not change while it was read, so the entry describes its key.
@@ -102,7 +107,7 @@ export async function runCodegen(options: CodegenOptions): Promise<CodegenResult
 export async function importAndGenerate(
   root: string,
   crdFiles: readonly string[],
-  options: { readonly cache?: boolean } = {},
+  options: { readonly cache?: boolean; readonly kubernetesClients?: boolean } = {},
 ): Promise<CodegenResult & { readonly kept: readonly string[]; readonly skipped: readonly string[] }> {
   const crds = await import('./crd-import/index.js');
   const cache = CodegenCache.open(root, options.cache !== false);
@@ -112,7 +117,8 @@ export async function importAndGenerate(
   const replaced = new Set(kept.map((g) => basename(g.path)));
   const existing = crds.readCRDDir(root).filter((e) => !replaced.has(basename(e.path)));
   const all = [...existing, ...kept].sort((a, b) => (basename(a.path) < basename(b.path) ? -1 : basename(a.path) > basename(b.path) ? 1 : 0));
-  const { model, files } = await generate(root, { cache, crdFiles: all });
+  const kubernetesClients = options.kubernetesClients === true;
+  const { model, files } = await generate(root, { cache, crdFiles: all, kubernetesClients });
   const tx = new Transaction();
   try {
     for (const g of kept) tx.write(join(root, crds.CRD_DIR, basename(g.path)), g.text);
@@ -120,7 +126,8 @@ export async function importAndGenerate(
     tx.commit();
     const summary = summarize(model, files.length);
     // apis/ now holds what was generated from: the next run with nothing changed is a no-op.
-    cache.write('runs', cache.key('run', digestTree(join(root, 'apis'))), JSON.stringify(runManifest(files, GENERATED, summary)));
+    const digest = digestTree(join(root, 'apis'));
+    cache.write('runs', cache.key('run', kubernetesClients ? `${digest}+kubernetes` : digest), JSON.stringify(runManifest(files, GENERATED, summary)));
     return { summary, write, upToDate: false, kept: kept.map((g) => `${crds.CRD_DIR}/${basename(g.path)}`), skipped };
   } catch (err) {
     tx.rollback();

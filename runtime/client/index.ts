@@ -103,3 +103,11 @@ export type {
   ConditionApplyConfiguration,
 } from './applyconfigurations.js';
 export { extractApplyConfiguration, schemaFromJSON, type ExtractTarget } from './extract.js';
+// The tools of client-go a controller needs beside its typed clients, each under its own name
+// (their Clock, GroupVersionKind and Event types would collide if flattened):
+// tools/leaderelection, tools/record, dynamic, discovery (with kubectl's disk cache) and restmapper.
+export * as leaderelection from './leaderelection/index.js';
+export * as record from './record/index.js';
+export * as dynamic from './dynamic/index.js';
+export * as discovery from './discovery/index.js';
+export * as restmapper from './restmapper/index.js';

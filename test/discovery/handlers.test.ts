@@ -67,7 +67,7 @@ describe('discovery handlers', () => {
     assert.deepEqual(body.items?.[0]?.metadata, { creationTimestamp: null });
     assert.deepEqual(
       body.items?.[0]?.versions?.[0]?.resources?.map((x) => x.resource),
-      ['configmaps', 'endpoints', 'namespaces', 'serviceaccounts', 'services'],
+      ['configmaps', 'endpoints', 'events', 'namespaces', 'secrets', 'serviceaccounts', 'services'],
     );
   });
 
@@ -78,16 +78,16 @@ describe('discovery handlers', () => {
   });
 
   // kube-aggregator's priorities: apiregistration first, then authentication (17700), authorization
-  // (17600), rbac (17000), apiextensions (16700), then groups without one (1000). The control
-  // plane's /apis lists them so (through the aggregator's APIServices).
-  it('orders /apis groups by priority: apiregistration, authentication, authorization, rbac, apiextensions, then wardle', async () => {
+  // (17600), rbac (17000), apiextensions (16700), coordination (16500), then groups without one
+  // (1000). The control plane's /apis lists them so (through the aggregator's APIServices).
+  it('orders /apis groups by priority: apiregistration, authentication, authorization, rbac, apiextensions, coordination, then wardle', async () => {
     const body = (await server.get('/apis', { accept: KUBECTL_130 })).json() as APIGroupDiscoveryList;
     assert.deepEqual(
       body.items?.map((i) => i.metadata?.name),
-      ['apiregistration.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'apiextensions.k8s.io', 'wardle.example.com'],
+      ['apiregistration.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'wardle.example.com'],
     );
     assert.deepEqual(
-      body.items?.[5]?.versions?.map((v) => v.version),
+      body.items?.[6]?.versions?.map((v) => v.version),
       ['v1beta1', 'v1alpha1'],
     );
   });

@@ -141,7 +141,16 @@ describe('the group seam: which server serves a group', () => {
     const names = (groups: readonly APIGroupDefinition[]): string[] => groups.map((g) => g.name);
     assert.deepEqual(names(withBuiltinGroups([])), names(BUILTIN_GROUPS));
     const installed = withBuiltinGroups([...apiGroups, ...apiGroups]);
-    assert.deepEqual(names(installed), ['', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'rbac.authorization.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', GROUP]);
+    assert.deepEqual(names(installed), [
+      '',
+      'apiextensions.k8s.io',
+      'apiregistration.k8s.io',
+      'rbac.authorization.k8s.io',
+      'authentication.k8s.io',
+      'authorization.k8s.io',
+      'coordination.k8s.io',
+      GROUP,
+    ]);
     assert.ok(installed.every((g, i) => i >= BUILTIN_GROUPS.length || g === BUILTIN_GROUPS[i]));
     assert.throws(() => withBuiltinGroups([...apiGroups, testGroup]), new RegExp(`^Error: group "${GROUP.replaceAll('.', '\\.')}" is defined twice$`));
     assert.throws(() => withBuiltinGroups([{ ...BUILTIN_GROUPS[0]! }]), /^Error: the core group is defined twice \(it is built in: a project cannot define it again\)$/);

@@ -12,6 +12,7 @@ export const BUILTIN_GROUP_PRIORITY_MINIMUM: Readonly<Record<string, number>> = 
   'authorization.k8s.io': 17600,
   'rbac.authorization.k8s.io': 17000,
   'apiextensions.k8s.io': 16700,
+  'coordination.k8s.io': 16500,
 };
 
 /** kube's default for a group version nobody gave a priority (also what sample-apiserver's APIService uses). */

@@ -52,13 +52,13 @@ describeBackends('leader election events on the control plane', (get) => {
     await le.run(ctl.signal);
     const events = await eventually('both events', async () => {
       const list = await rest.request<{ items: Event[] }>({ method: 'GET', path: `/api/v1/namespaces/${NS}/events` });
-      const about = list.items.filter((e) => e.involvedObject.kind === 'Lease' && e.involvedObject.name === 'controller');
+      const about = list.items.filter((e) => e.involvedObject?.kind === 'Lease' && e.involvedObject.name === 'controller');
       return about.length === 2 ? about : undefined;
     });
     assert.deepEqual(events.map((e) => [e.type, e.reason, e.message]).sort(), [
       ['Normal', 'LeaderElection', 'replica-a became leader'],
       ['Normal', 'LeaderElection', 'replica-a stopped leading'],
     ]);
-    for (const e of events) assert.equal(e.involvedObject.apiVersion, 'coordination.k8s.io/v1');
+    for (const e of events) assert.equal(e.involvedObject?.apiVersion, 'coordination.k8s.io/v1');
   });
 });
