@@ -1,3 +1,5 @@
+import { realClock as processClock } from '../cache/clock.js';
+
 /**
  * Time as the leader elector sees it (k8s.io/utils/clock). One reading serves
  * both of client-go's uses: the record's timestamps (wall time, written to the
@@ -18,22 +20,8 @@ export interface Clock {
  */
 export const realClock: Clock = {
   now: () => performance.timeOrigin + performance.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve) => {
-      if (signal?.aborted === true) return resolve();
-      const onAbort = (): void => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(
-        () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        Math.max(0, ms),
-      );
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
+  // The informers' sleep: resolves early on abort and leaves no timer behind.
+  sleep: (ms, signal) => processClock.sleep(ms, signal),
 };
 
 interface Sleeper {
