@@ -127,6 +127,7 @@ describe('aggregated discovery controller', () => {
         'authorization.k8s.io',
         'rbac.authorization.k8s.io',
         'apiextensions.k8s.io',
+        'coordination.k8s.io',
         'wardle.example.com',
         LEGACY,
       ]);
@@ -162,6 +163,7 @@ describe('aggregated discovery controller', () => {
         'authorization.k8s.io',
         'rbac.authorization.k8s.io',
         'apiextensions.k8s.io',
+        'coordination.k8s.io',
         'wardle.example.com',
       ]);
     } finally {

@@ -49,6 +49,7 @@ describe('APIService registration', () => {
       'v1.apiextensions.k8s.io',
       'v1.authentication.k8s.io',
       'v1.authorization.k8s.io',
+      'v1.coordination.k8s.io',
       'v1.rbac.authorization.k8s.io',
       'v1alpha1.wardle.example.com',
       'v1beta1.wardle.example.com',
@@ -68,6 +69,7 @@ describe('APIService registration', () => {
     assert.deepEqual(byName.get('v1.apiextensions.k8s.io')?.spec, { group: 'apiextensions.k8s.io', version: 'v1', groupPriorityMinimum: 16700, versionPriority: 15 });
     assert.deepEqual(byName.get('v1.authentication.k8s.io')?.spec, { group: 'authentication.k8s.io', version: 'v1', groupPriorityMinimum: 17700, versionPriority: 15 });
     assert.deepEqual(byName.get('v1.authorization.k8s.io')?.spec, { group: 'authorization.k8s.io', version: 'v1', groupPriorityMinimum: 17600, versionPriority: 15 });
+    assert.deepEqual(byName.get('v1.coordination.k8s.io')?.spec, { group: 'coordination.k8s.io', version: 'v1', groupPriorityMinimum: 16500, versionPriority: 15 });
     assert.deepEqual(byName.get('v1.rbac.authorization.k8s.io')?.spec, { group: 'rbac.authorization.k8s.io', version: 'v1', groupPriorityMinimum: 17000, versionPriority: 15 });
     assert.deepEqual(byName.get('v1beta1.wardle.example.com')?.spec, { group: 'wardle.example.com', version: 'v1beta1', groupPriorityMinimum: 1000, versionPriority: 15 });
     assert.deepEqual(byName.get('v1alpha1.wardle.example.com')?.spec, { group: 'wardle.example.com', version: 'v1alpha1', groupPriorityMinimum: 1000, versionPriority: 14 });

@@ -7,6 +7,7 @@ import { autoscalingV1Protobuf } from '../../../../generated/protobuf/autoscalin
 import { coreV1Protobuf } from '../../../../generated/protobuf/core/v1.js';
 import { metaV1Protobuf } from '../../../../generated/protobuf/meta/v1.js';
 import { rbacV1Protobuf } from '../../../../generated/protobuf/rbac/v1.js';
+import { coordinationV1Protobuf } from '../../../../generated/protobuf/coordination/v1.js';
 import { decodeProtobufObject, encodeProtobufObject, type FieldDescriptor, type MessageDescriptor, type ProtobufPackage, ProtobufScheme } from './index.js';
 
 // Property test: random Go values of every kind with descriptors, written with protobufjs'
@@ -50,7 +51,7 @@ const testPackage: ProtobufPackage = {
   ],
 };
 
-const packages: readonly ProtobufPackage[] = [coreV1Protobuf, autoscalingV1Protobuf, metaV1Protobuf, authenticationV1Protobuf, authorizationV1Protobuf, rbacV1Protobuf, testPackage];
+const packages: readonly ProtobufPackage[] = [coreV1Protobuf, autoscalingV1Protobuf, metaV1Protobuf, authenticationV1Protobuf, authorizationV1Protobuf, rbacV1Protobuf, coordinationV1Protobuf, testPackage];
 const scheme = new ProtobufScheme(packages);
 const messages = new Map(packages.flatMap((p) => p.messages.map((m) => [m.name, m] as const)));
 
@@ -292,6 +293,7 @@ describe('protobuf round trip: random Go values of every kind decode to their Go
       'authorization.k8s.io/v1 SelfSubjectRulesReview',
       'authorization.k8s.io/v1 SubjectAccessReview',
       'autoscaling/v1 Scale',
+      'coordination.k8s.io/v1 Lease',
       'meta.k8s.io/v1 DeleteOptions',
       'rbac.authorization.k8s.io/v1 ClusterRole',
       'rbac.authorization.k8s.io/v1 ClusterRoleBinding',
@@ -300,7 +302,9 @@ describe('protobuf round trip: random Go values of every kind decode to their Go
       'test.example.com/v1 Gadget',
       'v1 ConfigMap',
       'v1 Endpoints',
+      'v1 Event',
       'v1 Namespace',
+      'v1 Secret',
       'v1 Service',
       'v1 ServiceAccount',
     ]);
