@@ -1,10 +1,11 @@
 import type { FieldError } from '../../../runtime/apimachinery/validation/field.js';
 import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
+import { deepEqualJSON } from '../../../runtime/apimachinery/serializer/jsonvalue.js';
+import { isConfigMapKey } from './secret-validation.js';
 import type { ConfigMap } from './types.js';
 
 /** kube's limit on data and binaryData together (corev1.MaxSecretSize, shared by ConfigMaps). */
 const MAX_CONFIGMAP_SIZE = 1024 * 1024;
-const KEY = /^[-._a-zA-Z0-9]+$/;
 
 /**
  * kube's ConfigMap strategy and ValidateConfigMap: keys as IsConfigMapKey, no key in both maps,
@@ -19,7 +20,8 @@ export const ConfigMapStrategy = {
     const errs = validateConfigMap(cm);
     if (old.immutable === true) {
       if (cm.immutable !== true) errs.push({ type: 'FieldValueForbidden', field: 'immutable', detail: 'field is immutable when `immutable` is set' });
-      if (JSON.stringify(cm.data ?? {}) !== JSON.stringify(old.data ?? {}) || JSON.stringify(cm.binaryData ?? {}) !== JSON.stringify(old.binaryData ?? {})) {
+      // reflect.DeepEqual of the maps: the order a client sends keys in is not a change.
+      if (!deepEqualJSON(cm.data ?? {}, old.data ?? {}) || !deepEqualJSON(cm.binaryData ?? {}, old.binaryData ?? {})) {
         errs.push({ type: 'FieldValueForbidden', field: 'data', detail: 'field is immutable when `immutable` is set' });
       }
     }
@@ -45,17 +47,7 @@ function validateConfigMap(cm: ConfigMap): FieldError[] {
   return errs;
 }
 
+/** kube's IsConfigMapKey (shared with Secrets), under `<field>[<key>]`. */
 function validateKey(field: string, key: string): FieldError[] {
-  const path = `${field}[${key}]`;
-  const out: FieldError[] = [];
-  if (key.length > 253) out.push({ type: 'FieldValueInvalid', field: path, badValue: key, detail: 'must be no more than 253 characters' });
-  if (!KEY.test(key))
-    out.push({
-      type: 'FieldValueInvalid',
-      field: path,
-      badValue: key,
-      detail: "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
-    });
-  if (key === '.' || key === '..') out.push({ type: 'FieldValueInvalid', field: path, badValue: key, detail: `must not be '${key}'` });
-  return out;
+  return isConfigMapKey(key).map((detail) => ({ type: 'FieldValueInvalid', field: `${field}[${key}]`, badValue: key, detail }));
 }
