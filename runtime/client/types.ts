@@ -99,6 +99,8 @@ export interface RESTRequest {
   readonly body?: unknown;
   /** Content-Type of the body; JSON when absent. */
   readonly contentType?: string;
+  /** The Accept header; `application/json` when absent. Answers are decoded only as JSON (media type parameters allowed: aggregated discovery's `application/json;g=…`). */
+  readonly accept?: string;
   readonly signal?: AbortSignal;
 }
 

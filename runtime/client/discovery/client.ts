@@ -10,11 +10,11 @@ import type { AggregatedDiscoveryInterface, GroupsAndMaybeResources, GroupsAndRe
 const DEFAULT_RETRIES = 2;
 
 /**
- * A RESTRequest with the Accept header discovery negotiates with. Transports that do not send
- * `accept` get the legacy documents (the server's answer to plain JSON), which this client reads
- * as well; the aggregated document is used whenever the server sends it.
+ * The request discovery sends: a RESTRequest with the Accept header it negotiates with. A
+ * transport that ignores `accept` (the fake) gets the legacy documents, the server's answer to
+ * plain JSON, which this client reads as well.
  */
-export type DiscoveryRequest = RESTRequest & { readonly accept?: string };
+export type DiscoveryRequest = RESTRequest;
 
 export interface DiscoveryClientOptions {
   /** Ask for the legacy documents only (DiscoveryClient.UseLegacyDiscovery, WithLegacy()). */

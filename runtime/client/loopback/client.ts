@@ -23,7 +23,7 @@ export interface LoopbackClientOptions {
   readonly maxRequestBodyBytes?: number;
 }
 
-type WatchRequest = Omit<RESTRequest, 'method' | 'body' | 'contentType'>;
+type WatchRequest = Omit<RESTRequest, 'method' | 'body' | 'contentType' | 'accept'>;
 
 /** One request in flight: its answer, and the cancellation the handler sees. */
 interface Exchange {
@@ -65,7 +65,7 @@ export class LoopbackRESTClient implements RESTClient {
   async request<R>(req: RESTRequest): Promise<R> {
     const body = encodeBody(req.body);
     const contentType = body === undefined ? undefined : (req.contentType ?? 'application/json');
-    const exchange = this.send(req.method, req.path, req.query, body, contentType, req.signal);
+    const exchange = this.send(req.method, req.path, req.query, body, contentType, req.signal, req.accept);
     try {
       const answer = await untilAborted(exchange.answer, req.signal);
       const bytes = answer.kind === 'whole' ? answer.body : await readAll(answer.body, req.signal);
@@ -110,10 +110,11 @@ export class LoopbackRESTClient implements RESTClient {
     body: Buffer | undefined,
     contentType: string | undefined,
     signal: AbortSignal | undefined,
+    accept = 'application/json',
   ): Exchange & { readonly path: string } {
     const url = new URL(path.startsWith('/') ? path : `/${path}`, 'http://loopback');
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.append(k, String(v));
-    const headers: IncomingHttpHeaders = { accept: 'application/json', 'user-agent': this.userAgent };
+    const headers: IncomingHttpHeaders = { accept, 'user-agent': this.userAgent };
     if (body !== undefined) {
       headers['content-type'] = contentType ?? 'application/json';
       headers['content-length'] = String(body.length);

@@ -11,7 +11,7 @@ import { defaultUserAgent } from './user-agent.js';
 import { parseWarningHeaders, warningLogger, type WarningHandler } from './warnings.js';
 import { StreamWatch } from './watch.js';
 
-type WatchRequest = Omit<RESTRequest, 'method' | 'body' | 'contentType'>;
+type WatchRequest = Omit<RESTRequest, 'method' | 'body' | 'contentType' | 'accept'>;
 
 /** What one call sends, fixed before the first attempt so every retry sends the same bytes. */
 interface Call {
@@ -19,6 +19,7 @@ interface Call {
   readonly url: URL;
   readonly body: Buffer | undefined;
   readonly contentType: string | undefined;
+  readonly accept?: string;
   readonly signal: AbortSignal;
   /** Says why `signal` aborted: the caller's own signal, or the client's deadline. */
   readonly deadline: Deadline;
@@ -49,6 +50,7 @@ export class HTTPRESTClient implements RESTClient {
       url: this.url(req.path, query),
       body: encodeBody(req.body),
       contentType: req.body === undefined ? undefined : (req.contentType ?? 'application/json'),
+      ...(req.accept === undefined ? {} : { accept: req.accept }),
       signal: deadline.signal,
       deadline,
     };
@@ -137,7 +139,7 @@ export class HTTPRESTClient implements RESTClient {
   }
 
   private headers(call: Call, creds: AttemptCredentials): OutgoingHttpHeaders {
-    const h: OutgoingHttpHeaders = { Accept: 'application/json', 'User-Agent': this.config.userAgent };
+    const h: OutgoingHttpHeaders = { Accept: call.accept ?? 'application/json', 'User-Agent': this.config.userAgent };
     if (call.body !== undefined) {
       h['Content-Type'] = call.contentType ?? 'application/json';
       h['Content-Length'] = call.body.length;

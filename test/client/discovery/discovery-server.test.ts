@@ -13,8 +13,8 @@ import { Kubectl, kubectlUnavailable } from '../../integration/kubectl.js';
 
 /**
  * A GET-only RESTClient that sends the Accept header a DiscoveryRequest names, as client-go's
- * discovery does: the HTTP client of runtime/client/rest sends application/json on every
- * request, which gets the legacy documents.
+ * discovery does, and records what each answer was (the HTTP client of runtime/client/rest sends
+ * it too, but does not show the requests).
  */
 function acceptingClient(https: HttpsClient, seen: { path: string; contentType: string | undefined }[]): RESTClient {
   return {
@@ -119,6 +119,8 @@ describe('discovery against the control plane', { skip: kubectlUnavailable() ?? 
               ['/apis', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'],
             ],
           );
+          // The package's HTTP client sends discovery's Accept header too: it reads the same aggregated documents.
+          assert.deepEqual(await new DiscoveryClient(rest).serverGroupsAndResources(), aggregated);
           const legacy = await new DiscoveryClient(rest).withLegacy().serverGroupsAndResources();
           const groups = (gs: typeof legacy.groups): unknown => gs.map((g) => [g.name, g.preferredVersion?.version, g.versions.map((v) => v.groupVersion)]);
           assert.deepEqual(groups(aggregated.groups), groups(legacy.groups));
