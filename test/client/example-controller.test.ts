@@ -13,7 +13,7 @@ import { Clientset } from '../../generated/clientset/index.js';
 import { newSimpleClientset } from '../../generated/clientset/fake/index.js';
 import { SharedInformerFactory } from '../../generated/informers/factory.js';
 import { runFlunderController } from '../../hack/examples/flunder-controller/controller.js';
-import { newSharedInformerFactoryCore, type HTTPRESTClient } from '../../runtime/client/index.js';
+import { newSharedInformerFactoryCore, record, type HTTPRESTClient } from '../../runtime/client/index.js';
 import { describeBackends, repoRoot } from '../integration/harness.js';
 import { adminClient, eventually } from './integration/informer-harness.js';
 
@@ -141,12 +141,13 @@ describeBackends(
 // The same controller in-process over the generated fake clientset: how its own unit tests
 // would run, without a server.
 describe('example flunder controller on the fake clientset', () => {
-  test('writes conditions and follows a Fischer ban', { timeout: LONG }, async () => {
+  test('writes conditions, follows a Fischer ban and records events', { timeout: LONG }, async () => {
     const cs = newSimpleClientset(flunder('x', { reference: 'y' }), flunder('y'));
     const informers = new SharedInformerFactory(cs, newSharedInformerFactoryCore({}));
     const stop = new AbortController();
     const lines: string[] = [];
-    const done = runFlunderController({ clientset: cs, informers, log: (l) => lines.push(l), now: () => new Date('2026-01-02T03:04:05Z') }, stop.signal);
+    const recorder = new record.FakeRecorder({ bufferSize: 100 });
+    const done = runFlunderController({ clientset: cs, informers, log: (l) => lines.push(l), now: () => new Date('2026-01-02T03:04:05Z'), recorder }, stop.signal);
     const conditionOf = async (name: string, type: string): Promise<Condition | undefined> =>
       (await cs.wardleV1alpha1().flunders('default').get(name)).status?.conditions?.find((c) => c.type === type);
     try {
@@ -174,6 +175,13 @@ describe('example flunder controller on the fake clientset', () => {
       );
       const statusWrites = cs.fake.actions().filter((a) => a.verb === 'update' && a.subresource === 'status');
       assert.equal(statusWrites.length, 3, 'x and y once each, then y again: an unchanged status is not written');
+      // Synced for each write, and a Warning with the reason of the condition that turned False.
+      assert.deepEqual(recorder.events.toSorted(), [
+        'Normal Synced Flunder synced successfully',
+        'Normal Synced Flunder synced successfully',
+        'Normal Synced Flunder synced successfully',
+        'Warning DisallowedByFischer disallowed by fischer ban',
+      ]);
     } finally {
       stop.abort();
       await done;

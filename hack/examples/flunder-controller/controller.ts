@@ -1,10 +1,13 @@
 // The Flunder controller: writes each Flunder's status conditions (ReferenceResolved, Allowed)
 // from two shared informers (Flunders, Fischers) through a rate-limited work queue, using only
 // generated code (clientset, informer factory, listers) and the client runtime's queue and loop.
+// It records events on the Flunders it writes, as kube's controllers do: Normal Synced for every
+// status write (sample-controller's reason), and a Warning with the condition's reason when a
+// condition turns False, so `kubectl events --for flunder/<name>` tells why.
 import type { Clientset } from '../../../generated/clientset/index.js';
 import type { SharedInformerFactory } from '../../../generated/informers/factory.js';
 import { isConflict, isNotFound } from '../../../runtime/apimachinery/errors/index.js';
-import { DeletedFinalStateUnknown, type DeepReadonly, ListerNotFoundError, metaNamespaceKey, RateLimitingQueue, runController, splitMetaNamespaceKey } from '../../../runtime/client/index.js';
+import { DeletedFinalStateUnknown, type DeepReadonly, ListerNotFoundError, metaNamespaceKey, RateLimitingQueue, record, runController, splitMetaNamespaceKey } from '../../../runtime/client/index.js';
 import { allowed, type Fischer, type Flunder, referenceResolved, rfc3339, sameConditions, setConditions, type World } from './conditions.js';
 
 /** Index of Flunders by what they refer to: `Flunder:<namespace>/<name>` or `Fischer:<name>`. */
@@ -21,7 +24,13 @@ export interface FlunderControllerOptions {
   readonly log?: (line: string) => void;
   /** Time of condition transitions; default now. */
   readonly now?: () => Date;
+  /** Where the events about Flunders go; default none. */
+  readonly recorder?: record.EventRecorder;
 }
+
+/** sample-controller's reason and message for a successful sync. */
+export const SUCCESS_SYNCED = 'Synced';
+export const MESSAGE_RESOURCE_SYNCED = 'Flunder synced successfully';
 
 function referenceKeys(f: DeepReadonly<Flunder>): string[] {
   const ref = f.spec?.reference;
@@ -104,8 +113,9 @@ export async function runFlunderController(o: FlunderControllerOptions, signal: 
     // Cached objects are frozen and shared: write a copy.
     const next = structuredClone(f) as Flunder;
     next.status = { ...next.status, conditions };
+    let written: Flunder;
     try {
-      await o.clientset.wardleV1alpha1().flunders(namespace).updateStatus(next, { signal: stop });
+      written = await o.clientset.wardleV1alpha1().flunders(namespace).updateStatus(next, { signal: stop });
     } catch (e) {
       if (isNotFound(e)) return;
       // The cache was behind the server: the informer brings the newer object and this key back.
@@ -113,6 +123,13 @@ export async function runFlunderController(o: FlunderControllerOptions, signal: 
       throw e;
     }
     log(`flunder ${key}: ${conditions.map((c) => `${c.type}=${c.status} (${c.reason})`).join(', ')}`);
+    // The written object: it carries apiVersion, kind and the resourceVersion the events refer to.
+    const subject = { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', ...written };
+    for (const c of conditions) {
+      const before = f.status?.conditions?.find((old) => old.type === c.type);
+      if (c.status === 'False' && (before?.status !== 'False' || before.reason !== c.reason)) o.recorder?.event(subject, record.EVENT_TYPE_WARNING, c.reason, c.message);
+    }
+    o.recorder?.event(subject, record.EVENT_TYPE_NORMAL, SUCCESS_SYNCED, MESSAGE_RESOURCE_SYNCED);
   };
 
   o.informers.start();
