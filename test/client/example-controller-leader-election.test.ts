@@ -197,6 +197,29 @@ describeBackends('example flunder controller under leader election', (get) => {
     assert.equal(await c.signal('SIGTERM'), 0, outputs());
   });
 
+  test('a leader that loses its lease stops and exits 1, as kube-controller-manager does', { timeout: LONG }, async (t) => {
+    const lease = 'flunder-controller-lost';
+    const r = start(lease);
+    await when('the replica holds the lease', async () => r.identity !== '' && (await holder(lease)) === r.identity);
+    await when('the replica started leading', () => /started leading/.test(r.output));
+    // Another holder takes the lease over behind its back (a fresh renewTime and a long duration):
+    // its renewals fail from now on, and after the renew deadline it stops leading.
+    const leases = cs.coordinationV1().leases(LEASE_NS);
+    const held = await leases.get(lease);
+    const now = new Date().toISOString().replace('Z', '000Z');
+    const takenAt = Date.now();
+    await leases.update({ ...held, spec: { ...held.spec, holderIdentity: 'intruder', renewTime: now, acquireTime: now, leaseDurationSeconds: 60 } });
+    const [code] = (await once(r.proc, 'exit')) as [number | null];
+    const exitedAfter = Date.now() - takenAt;
+    t.diagnostic(`the replica exited ${exitedAfter} ms after losing its lease (renew deadline ${timing.renewDeadline} ms)`);
+    // It retries renewing every retry period until the renew deadline has passed.
+    assert.ok(exitedAfter <= timing.renewDeadline + timing.retryPeriod + SLACK, `exited ${exitedAfter} ms after losing its lease`);
+    assert.equal(code, 1, r.output);
+    assert.match(r.output, /flunder-controller: leaderelection lost/);
+    assert.doesNotMatch(r.output, /flunder-controller: stopped/);
+    assert.equal(await holder(lease), 'intruder', 'the replica did not take the lease back');
+  });
+
   test("kubectl events --for shows the controller's event", { skip: kubectlUnavailable() ?? false, timeout: LONG }, async () => {
     await when('the Synced event of three', async () => (await eventsFor(NS, 'Flunder', 'three')).some((e) => e.reason === 'Synced'));
     // kubectl's field selector (kubectl events --for): kind, apiVersion and name of the involved object.
