@@ -209,6 +209,14 @@ export const coreGroup = {
               priority: 1,
               type: "string",
             },
+            {
+              description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names",
+              format: "name",
+              jsonPath: ".metadata.name",
+              name: "Name",
+              priority: 1,
+              type: "string",
+            },
           ],
           schema: eventV1Schema,
           selectableFields: [

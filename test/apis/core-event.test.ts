@@ -145,7 +145,7 @@ describe('core/v1 Event', () => {
     assert.equal(e.series?.lastObservedTime, '2024-05-01T10:00:00.500000Z');
   });
 
-  test("kube's table (printEvent, wide): LAST SEEN, TYPE, REASON, OBJECT, MESSAGE; shortName ev", () => {
+  test("kube's table (printEvent, wide): LAST SEEN, TYPE, REASON, OBJECT, MESSAGE, and Name last and wide only; shortName ev", () => {
     const resource = coreGroup.versions[0]!.resources.find((r) => r.kind === 'Event')!;
     assert.deepEqual(resource.shortNames, ['ev']);
     const convertor = newTableConvertor(resource.printerColumns, Date.now, EventStrategy.printerCells as never);
@@ -172,7 +172,6 @@ describe('core/v1 Event', () => {
     assert.deepEqual(
       table.columnDefinitions?.map((c) => [c.name, c.priority]),
       [
-        ['Name', 0],
         ['Last Seen', 0],
         ['Type', 0],
         ['Reason', 0],
@@ -182,10 +181,12 @@ describe('core/v1 Event', () => {
         ['Message', 0],
         ['First Seen', 1],
         ['Count', 1],
+        ['Name', 1],
       ],
     );
-    assert.deepEqual(table.rows[0]?.cells, ['a', '30s', 'Normal', 'Changed', 'configmap/x', 'data', 'me, h', 'changed', '5m', 4]);
-    assert.deepEqual(table.rows[1]?.cells, ['b', '60s', 'Warning', 'R', 'node', '', 'ctl, i', '', '60s', 1]);
+    assert.equal(table.columnDefinitions?.at(-1)?.format, 'name');
+    assert.deepEqual(table.rows[0]?.cells, ['30s', 'Normal', 'Changed', 'configmap/x', 'data', 'me, h', 'changed', '5m', 4, 'a']);
+    assert.deepEqual(table.rows[1]?.cells, ['60s', 'Warning', 'R', 'node', '', 'ctl, i', '', '60s', 1, 'b']);
   });
 
   test("protobuf: k8s.io/api/core/v1 Event's field numbers", () => {

@@ -74,12 +74,14 @@ describe('Secrets, ConfigMaps and Events through kubectl', { skip: kubectlUnavai
       await run(['create', '-f', '-'], event('other.1', { name: 'other', uid: 'u-other' }, 'Created', 'not about x', 60));
 
       const events = squashLines(await run(['get', 'events']));
-      assert.ok(events[0]?.includes('LAST SEEN TYPE REASON OBJECT MESSAGE'), events[0]);
-      // kube's table has NAME last (priority 1); this server's Table puts it first (see the report of issue 16).
+      // kube's table: NAME is the last column and wide only.
+      assert.equal(events[0], 'LAST SEEN TYPE REASON OBJECT MESSAGE');
       assert.ok(
-        events.some((l) => /^x\.newer 1\ds Normal Changed configmap\/x changed it$/.test(l)),
+        events.some((l) => /^1\ds Normal Changed configmap\/x changed it$/.test(l)),
         events.join('\n'),
       );
+      const wide = squashLines(await run(['get', 'events', '-o', 'wide']));
+      assert.equal(wide[0], 'LAST SEEN TYPE REASON OBJECT SUBOBJECT SOURCE MESSAGE FIRST SEEN COUNT NAME');
 
       const sorted = squashLines(await run(['get', 'ev', '--sort-by=.lastTimestamp', '-o', 'custom-columns=NAME:.metadata.name', '--no-headers']));
       assert.deepEqual(sorted, ['x.older', 'other.1', 'x.newer']);

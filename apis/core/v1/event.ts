@@ -17,6 +17,7 @@ import type { ObjectReference } from './types.js';
  * @printcolumn name=Message type=string jsonPath=.message description="A human-readable description of the status of this operation."
  * @printcolumn name="First Seen" type=string jsonPath=.firstTimestamp priority=1 description="The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)"
  * @printcolumn name=Count type=string jsonPath=.count priority=1 description="The number of times this event has occurred."
+ * @printcolumn name=Name type=string format=name jsonPath=.metadata.name priority=1 description="Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
  * @selectableField jsonPath=.involvedObject.kind
  * @selectableField jsonPath=.involvedObject.namespace
  * @selectableField jsonPath=.involvedObject.name

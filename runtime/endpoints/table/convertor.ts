@@ -7,7 +7,9 @@ import { parseJSONPath, type JSONPath } from './jsonpath.js';
 /**
  * The Table convertor of a resource version (apiextensions-apiserver's tableconvertor, which
  * the generated kinds share with CRDs): a `Name` column, then the version's printer columns
- * (default `Age` when it declares none), with cells formatted by the server.
+ * (default `Age` when it declares none), with cells formatted by the server. A kind whose
+ * columns include the object's name (`.metadata.name` with format `name`) places it itself, as
+ * kube's printer for Events does (Name last, wide only); no leading Name column is added then.
  */
 
 /** metav1.ObjectMeta's `name` documentation: the Name column's description. */
@@ -56,12 +58,14 @@ export function newTableConvertor(
     path: tryParse(c.jsonPath),
     cell: printerCells[c.name],
   }));
-  const headers: TableColumnDefinition[] = [{ name: 'Name', type: 'string', format: 'name', description: NAME_COLUMN_DESCRIPTION, priority: 0 }, ...columns.map((c) => c.definition)];
+  const placesName = printerColumns.some(isNameColumn);
+  const nameColumn: TableColumnDefinition[] = placesName ? [] : [{ name: 'Name', type: 'string', format: 'name', description: NAME_COLUMN_DESCRIPTION, priority: 0 }];
+  const headers: TableColumnDefinition[] = [...nameColumn, ...columns.map((c) => c.definition)];
   return {
     convertToTable(source, opts) {
       const at = now();
       const items = opts.isList ? (source.items ?? []) : [source];
-      const rows: TableRow[] = items.map((item) => ({ cells: rowCells(columns, item, at), object: item as TableRow['object'] }));
+      const rows: TableRow[] = items.map((item) => ({ cells: rowCells(columns, item, at, !placesName), object: item as TableRow['object'] }));
       const metadata: NonNullable<Table['metadata']> = {};
       const m = source.metadata ?? {};
       if (typeof m.resourceVersion === 'string' && m.resourceVersion !== '') metadata.resourceVersion = m.resourceVersion;
@@ -82,9 +86,14 @@ function tryParse(jsonPath: string): JSONPath | undefined {
   }
 }
 
-function rowCells(columns: readonly Column[], item: unknown, now: number): unknown[] {
+/** A printer column that is the object's name (kube's printers declare it like any column). */
+function isNameColumn(c: PrinterColumnDefinition): boolean {
+  return c.jsonPath === '.metadata.name' && c.format === 'name';
+}
+
+function rowCells(columns: readonly Column[], item: unknown, now: number, leadingName: boolean): unknown[] {
   const meta = (item as TableSource | null)?.metadata;
-  const cells: unknown[] = [typeof meta?.name === 'string' ? meta.name : ''];
+  const cells: unknown[] = leadingName ? [typeof meta?.name === 'string' ? meta.name : ''] : [];
   for (const c of columns) {
     if (c.cell !== undefined) {
       cells.push(c.cell(item as never) ?? null);
