@@ -51,7 +51,16 @@ const testPackage: ProtobufPackage = {
   ],
 };
 
-const packages: readonly ProtobufPackage[] = [coreV1Protobuf, autoscalingV1Protobuf, metaV1Protobuf, authenticationV1Protobuf, authorizationV1Protobuf, rbacV1Protobuf, coordinationV1Protobuf, testPackage];
+const packages: readonly ProtobufPackage[] = [
+  coreV1Protobuf,
+  autoscalingV1Protobuf,
+  metaV1Protobuf,
+  authenticationV1Protobuf,
+  authorizationV1Protobuf,
+  rbacV1Protobuf,
+  coordinationV1Protobuf,
+  testPackage,
+];
 const scheme = new ProtobufScheme(packages);
 const messages = new Map(packages.flatMap((p) => p.messages.map((m) => [m.name, m] as const)));
 
