@@ -9,7 +9,7 @@ import { coordinationGroup } from '../../generated/registry/coordination.js';
 import { metaV1Protobuf } from '../../generated/protobuf/meta/v1.js';
 import { coordinationV1Protobuf } from '../../generated/protobuf/coordination/v1.js';
 import { setLeaseDefaults } from '../../apis/coordination/v1/defaults.js';
-import { normalizeMicroTime } from '../../apis/coordination/v1/microtime.js';
+import { normalizeMicroTime } from '../../runtime/apimachinery/microtime.js';
 import { LeaseStrategy } from '../../apis/coordination/v1/strategy.js';
 import type { Lease, LeaseSpec } from '../../apis/coordination/v1/types.js';
 import { StatusError } from '../../runtime/apimachinery/errors/index.js';

@@ -1,4 +1,4 @@
-import { normalizeMicroTimeField } from '../../coordination/v1/microtime.js';
+import { normalizeMicroTimeField } from '../../../runtime/apimachinery/microtime.js';
 import type { Event } from './types.js';
 
 /** Not a default but kube's decoding of an Event: eventTime and the series' lastObservedTime as MicroTime writes them (UTC, six fraction digits). Mutates in place. */
