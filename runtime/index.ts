@@ -45,3 +45,6 @@ export type {
 
 // Errors with kube's Status (code, reason, wording) that strategies and admission plugins return.
 export * from './apimachinery/errors/index.js';
+
+// Go's duration syntax (time.ParseDuration, metav1.Duration) for a command's flags and a kind's fields.
+export { parseGoDuration } from './apimachinery/goduration.js';

@@ -1,49 +1,17 @@
-// The example controller's flags: its Go-style durations (time.ParseDuration, as kube's
-// --leader-elect-* flags take them) and the process's answers to bad flags, before it contacts
-// any server. Ports the cases of Go's time.TestParseDuration that kube's flags meet.
+// The example controller's flags: the process's answers to bad flags, before it contacts any
+// server. Its --leader-elect-* durations are Go durations read by the runtime's parseGoDuration
+// (runtime/apimachinery/goduration.test.ts ports Go's time.TestParseDuration cases).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { parseDuration } from '../../hack/examples/flunder-controller/duration.js';
 import { repoRoot } from '../integration/harness.js';
 
 const main = join(repoRoot, 'hack/examples/flunder-controller/main.ts');
 
 describe('example controller flags', () => {
-  test('parseDuration reads Go durations in milliseconds (time.TestParseDuration)', () => {
-    const cases: [string, number][] = [
-      ['0', 0],
-      ['15s', 15_000],
-      ['2s', 2_000],
-      ['500ms', 500],
-      ['1m30s', 90_000],
-      ['1.5h', 5_400_000],
-      ['-2s', -2_000],
-      ['+3s', 3_000],
-      ['.5s', 500],
-      ['5.s', 5_000],
-      ['1000us', 1],
-      ['1000µs', 1],
-      ['1000000ns', 1],
-    ];
-    for (const [input, ms] of cases) assert.equal(parseDuration(input), ms, input);
-  });
-
-  test("parseDuration refuses what Go refuses, with Go's messages", () => {
-    const cases: [string, string][] = [
-      ['', 'time: invalid duration ""'],
-      ['3', 'time: missing unit in duration "3"'],
-      ['1d', 'time: unknown unit "d" in duration "1d"'],
-      ['.s', 'time: invalid duration ".s"'],
-      ['s', 'time: invalid duration "s"'],
-      ['-', 'time: invalid duration "-"'],
-    ];
-    for (const [input, message] of cases) assert.throws(() => parseDuration(input), { message }, input);
-  });
-
   const run = (args: readonly string[]): { status: number | null; stdout: string; stderr: string } =>
     spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', main, ...args], {
       cwd: repoRoot,

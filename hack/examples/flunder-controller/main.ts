@@ -12,7 +12,7 @@ import { Clientset } from '../../../generated/clientset/index.js';
 import { SharedInformerFactory } from '../../../generated/informers/factory.js';
 import { leaderelection, newSharedInformerFactoryCore, record, restClientFromKubeconfig } from '../../../runtime/client/index.js';
 import { runFlunderController } from './controller.js';
-import { parseDuration } from './duration.js';
+import { parseGoDuration } from '../../../runtime/apimachinery/goduration.js';
 
 const USAGE = `Usage: flunder-controller [--kubeconfig FILE] [--context NAME] [--namespace NS] [--workers N] [--resync MS] [--leader-elect=false] [--leader-elect-* ...]
 
@@ -74,7 +74,7 @@ function options(): Options {
   };
   const duration = (flag: string, v: string): number => {
     try {
-      return parseDuration(v);
+      return parseGoDuration(v);
     } catch (e) {
       throw new Error(`invalid argument ${JSON.stringify(v)} for "--${flag}" flag: ${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`, { cause: e });
     }

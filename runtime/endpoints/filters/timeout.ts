@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { newBadRequest, newTimeoutError } from '../../apimachinery/errors/index.js';
 import { Cancellation } from '../../apimachinery/request/cancellation.js';
 import { withCancellation, type APIResponse, type Filter, type ResponseStream } from '../../apimachinery/request/http.js';
-import { parseGoDuration } from './goduration.js';
+import { parseGoDuration } from '../../apimachinery/goduration.js';
 import type { Logger } from './log.js';
 import type { LongRunningRequestCheck } from './longrunning.js';
 

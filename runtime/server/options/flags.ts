@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { parseGoDuration } from '../../endpoints/filters/goduration.js';
+import { parseGoDuration } from '../../apimachinery/goduration.js';
 
 /**
  * Flag parsing shared by the server commands (the control plane and the standalone aggregated

@@ -1,8 +1,10 @@
 /**
- * time.ParseDuration, for the `timeout` query parameter (`32s`, `1m30s`, `500ms`, `1.5h`).
- * Returns milliseconds. Throws an Error carrying Go's message (`time: invalid duration "x"`,
- * `time: missing unit in duration "1"`, `time: unknown unit "d" in duration "1d"`), which the
- * request-deadline filter passes on to the client as kube does.
+ * Go's time.ParseDuration, the syntax of every duration kube reads as text: metav1.Duration
+ * fields, the `timeout` query parameter, and command-line flags such as --leader-elect-lease-duration
+ * (`32s`, `1m30s`, `500ms`, `1.5h`, `-2s`). Returns milliseconds, fractions of a millisecond kept.
+ * Throws an Error carrying Go's message (`time: invalid duration "x"`, `time: missing unit in
+ * duration "1"`, `time: unknown unit "d" in duration "1d"`), which callers pass on as kube does
+ * (the request-deadline filter to the client, a flag parser after `invalid argument`).
  */
 export function parseGoDuration(input: string): number {
   const quoted = JSON.stringify(input);

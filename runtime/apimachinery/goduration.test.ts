@@ -1,3 +1,4 @@
+// Ports the cases of Go's time.TestParseDuration (and TestParseDurationErrors) that kube's durations meet.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseGoDuration } from './goduration.js';
