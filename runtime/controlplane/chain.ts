@@ -22,7 +22,6 @@ import { installAPIGroup } from './install.js';
 import { APISERVER_USER } from './loopback.js';
 import { PolicyInformers } from './rbac/policy-informers.js';
 import { newControlPlaneSecurity } from './security.js';
-import { runControllerManager } from './controller-manager.js';
 import { ClusterAuthenticationTrustController } from '../controllers/clusterauthenticationtrust/index.js';
 import { NamespaceStorage } from './namespace/rest.js';
 import { newServiceAllocators } from './service/ranges.js';
@@ -86,8 +85,6 @@ export async function assembleChain(c: ChainOptions) {
   const authorized = withFilters([withAuthorization(security.authorizer, config.logger)], aggregator.handler);
   const controllerClient = (user: UserInfo, name: string) => new LoopbackRESTClient({ handler: authorized, user, userAgent: `kube-controller-manager/${name}` });
   const rbac = serveRBAC(kubeAPIServer, { policy: new PolicyInformers(security.policy, loopback), loopback });
-  // The CA that signed the serving certificate is what root-ca-cert-publisher hands every namespace.
-  const controllerManager = runControllerManager(kubeAPIServer, { client: controllerClient, rbacReady: rbac.ready, rootCA: c.pki.caCertPEM });
   // kube-apiserver's own publisher of what aggregated servers must trust (its CAs, front-proxy headers).
   const authenticationTrust = new ClusterAuthenticationTrustController({
     rest: loopback,
@@ -134,6 +131,8 @@ export async function assembleChain(c: ChainOptions) {
     rbacReady: rbac.ready,
     /** The APIServices the aggregator handles and how to reach their servers. */
     apiServices: apiAggregator.registry,
+    /** The metrics the head serves on /metrics. */
+    metrics: config.metrics,
     listen: async () => {
       const address = await serving.listen({ host: o.bindAddress, port: o.securePort });
       const host = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
@@ -148,7 +147,6 @@ export async function assembleChain(c: ChainOptions) {
       await aggregatedAPIs.stop();
       await apiAggregator.stop();
       await customResources.stop();
-      await controllerManager.stop();
       await authenticationTrust.stop();
       await rbac.stop();
     },

@@ -11,7 +11,10 @@ import { ensurePKI } from './certs.js';
 import { groupAdmissionPlugins, groupServer, withBuiltinGroups } from './groups.js';
 import { GarbageCollector } from '../controllers/garbagecollector/index.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
-import { systemContext, userContext } from './loopback.js';
+import { APISERVER_USER, systemContext, userContext } from './loopback.js';
+import { runControllerManager } from './controller-manager.js';
+import { electionIdentity } from './leaderelection/identity.js';
+import { newLeaderElectionMetrics } from './leaderelection/metrics.js';
 import { authorizedNamespaceFinalizing, authorizedResources, authorizedStorage } from './authorized-resources.js';
 import { CONTROLLER_NAMES, controllerUser } from '../authorization/rbac/bootstrap/controller-policy.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
@@ -70,51 +73,62 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const admission = newAdmissionChain([namespaceLifecycle(lookup), ...groupAdmissionPlugins(groups, { lookup })]);
   const chain = await assembleChain({ options: o, pki, factory, resources, admission, groups, ...(options.aggregator !== undefined ? { aggregator: options.aggregator } : {}) });
 
-  // The bootstrap controller (system namespaces, kept present) and the namespace controller run
-  // as post-start hooks of kube-apiserver: /readyz passes once the namespaces exist.
+  // The bootstrap controller (system namespaces, kept present) runs as a post-start hook of
+  // kube-apiserver: /readyz passes once the namespaces exist.
   const namespaces = chain.namespaces;
   // kube-controller-manager's controllers act as their own users, inside their roles
   // (bootstrap policy system:controller:<name>): their storage calls are authorized.
   const namespaceUser = controllerUser(CONTROLLER_NAMES.namespace);
-  const namespaceController = new NamespaceController({
-    namespaces: authorizedNamespaceFinalizing(namespaces, chain.authorizer, namespaceUser),
-    resources: () =>
-      resources
-        .deletable()
-        .filter((r) => r.namespaced)
-        .map((r) => ({ group: r.group, resource: r.resource, storage: authorizedStorage(r, r.rest.main, chain.authorizer) })),
-    // An unavailable aggregated API is a discovery failure: kube's controller cannot see its content.
-    discoveryFailures: () =>
-      chain.apiServices
-        .list()
-        .filter((a) => !a.local && !a.available)
-        .map((a) => `${a.group}/${a.version}: stale GroupVersion discovery: ${a.group}/${a.version}`),
-    context: (namespace, parent) => userContext(namespaceUser, namespace, parent),
-  });
+  const newNamespaceController = () =>
+    new NamespaceController({
+      namespaces: authorizedNamespaceFinalizing(namespaces, chain.authorizer, namespaceUser),
+      resources: () =>
+        resources
+          .deletable()
+          .filter((r) => r.namespaced)
+          .map((r) => ({ group: r.group, resource: r.resource, storage: authorizedStorage(r, r.rest.main, chain.authorizer) })),
+      // An unavailable aggregated API is a discovery failure: kube's controller cannot see its content.
+      discoveryFailures: () =>
+        chain.apiServices
+          .list()
+          .filter((a) => !a.local && !a.available)
+          .map((a) => `${a.group}/${a.version}: stale GroupVersion discovery: ${a.group}/${a.version}`),
+      context: (namespace, parent) => userContext(namespaceUser, namespace, parent),
+    });
   let systemNamespacesTimer: NodeJS.Timeout | undefined;
+  let systemNamespacesExist: () => void = () => {};
+  const systemNamespaces = new Promise<void>((resolve) => (systemNamespacesExist = resolve));
   chain.servers.core.addPostStartHook('bootstrap-controller', async ({ signal }) => {
     await ensureSystemNamespaces(namespaces.storages.main, systemContext('', { signal }));
+    systemNamespacesExist();
     systemNamespacesTimer = setInterval(() => {
       ensureSystemNamespaces(namespaces.storages.main, systemContext('', { signal })).catch(() => {});
     }, 60_000);
     systemNamespacesTimer.unref();
   });
-  chain.servers.core.addPostStartHook('start-namespace-controller', async () => {
-    await chain.rbacReady;
-    namespaceController.start();
-  });
   // kube-controller-manager's garbage collector, over the REST storages of every served
   // resource (CRDs' as they come and go): propagationPolicy deletes finish here.
   const gcUser = controllerUser(CONTROLLER_NAMES.garbageCollector);
-  const garbageCollector = new GarbageCollector({
-    resources: authorizedResources({ all: () => resources.deletable() }, chain.authorizer),
-    context: (namespace, parent) => userContext(gcUser, namespace, parent),
+  const newGarbageCollector = () =>
+    new GarbageCollector({
+      resources: authorizedResources({ all: () => resources.deletable() }, chain.authorizer),
+      context: (namespace, parent) => userContext(gcUser, namespace, parent),
+    });
+  // kube-controller-manager's controllers, in the replica that holds its Lease; every term of
+  // leadership gets a fresh garbage collector and namespace controller.
+  const controllerManager = runControllerManager(chain.servers.core, {
+    client: chain.controllerClient,
+    // The Lease lives in kube-system: campaigning before it exists would only fail and retry.
+    ready: Promise.all([chain.rbacReady, systemNamespaces]).then(() => undefined),
+    rootCA: pki.caCertPEM,
+    inProcess: () => [newNamespaceController(), newGarbageCollector()],
+    leaderElection: o.leaderElection,
+    identity: electionIdentity(o.dataDir, o.leaderElection.identitySuffix),
+    // The Lease and its events are written as the API server itself (system:masters): the
+    // bootstrap policy here does not yet grant system:kube-controller-manager leases and events.
+    leaseClient: chain.controllerClient(APISERVER_USER, 'leader-election'),
+    metrics: newLeaderElectionMetrics(chain.metrics.registry),
   });
-  chain.servers.core.addPostStartHook('start-garbage-collector', async () => {
-    await chain.rbacReady;
-    garbageCollector.start();
-  });
-  chain.servers.core.addPreShutdownHook('stop-garbage-collector', () => garbageCollector.stop());
 
   // Cluster IPs and node ports: the ranges are repaired from the stored Services before the
   // `kubernetes` Service (first IP of the primary range, port 443 to the secure port) is created and kept.
@@ -174,8 +188,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
         await kubernetesService?.stop();
         serviceIPRepair.stop();
         await chain.shutdown();
-        await namespaceController.stop();
-        await garbageCollector.stop();
+        await controllerManager.stop();
         await factory.close();
       })()),
   };

@@ -21,9 +21,18 @@ import {
   type CompletedServiceAccountOptions,
   type ServiceAccountOptions,
 } from '../server/options/serviceaccount.js';
+import {
+  completeLeaderElectionOptions,
+  LEADER_ELECTION_FLAGS,
+  LEADER_ELECTION_USAGE,
+  leaderElectionOptionsFromFlags,
+  normalizeLeaderElectFlag,
+  type CompletedLeaderElectionOptions,
+  type LeaderElectionOptions,
+} from './leaderelection/options.js';
 
 /** The flags of the control plane command, with kube-apiserver's names where they exist. */
-export interface ServerRunOptions extends StorageOptions, AuthorizationOptions, ServiceAccountOptions {
+export interface ServerRunOptions extends StorageOptions, AuthorizationOptions, ServiceAccountOptions, LeaderElectionOptions {
   securePort?: number;
   bindAddress?: string;
   dataDir?: string;
@@ -63,6 +72,8 @@ export interface CompletedServerRunOptions extends CompletedStorageOptions {
   readonly authorization: CompletedAuthorizationOptions;
   /** The service-account token flags (issuers, keys, audiences). */
   readonly serviceAccounts: CompletedServiceAccountOptions;
+  /** kube-controller-manager's --leader-elect flags. */
+  readonly leaderElection: CompletedLeaderElectionOptions;
   readonly securePort: number;
   readonly bindAddress: string;
   readonly dataDir: string;
@@ -117,6 +128,7 @@ export function completeOptions(o: ServerRunOptions, warn: (message: string) => 
     ...storage,
     authorization,
     serviceAccounts: completeServiceAccountOptions(o, { pkiDir: join(dataDir, 'pki') }),
+    leaderElection: completeLeaderElectionOptions(o),
     maxRequestsInflight: o.maxRequestsInflight ?? 400,
     maxMutatingRequestsInflight: o.maxMutatingRequestsInflight ?? 200,
     requestTimeoutSeconds: o.requestTimeoutSeconds ?? 60,
@@ -172,7 +184,7 @@ ${authorizationUsage()}${SERVICE_ACCOUNT_USAGE}  --client-ca-file FILE          
   --service-cluster-ip-range CIDR[,CIDR]  Where Service cluster IPs come from (one per IP family). Default 10.0.0.0/24.
   --service-node-port-range N-M   Ports NodePort and LoadBalancer Services get. Default 30000-32767.
   --event-ttl D                   How long Events are kept after their last write (Go duration). Default 1h0m0s.
-  --requestheader-client-ca-file FILE        CA bundle for front proxies. Default the front-proxy CA.
+${LEADER_ELECTION_USAGE}  --requestheader-client-ca-file FILE        CA bundle for front proxies. Default the front-proxy CA.
   --requestheader-allowed-names CN[,CN…]     CNs a front proxy may have; empty for any. Default front-proxy-client.
   --requestheader-username-headers H[,H…]    Default X-Remote-User.
   --requestheader-group-headers H[,H…]       Default X-Remote-Group.
@@ -182,8 +194,9 @@ ${authorizationUsage()}${SERVICE_ACCOUNT_USAGE}  --client-ca-file FILE          
 /** Parses argv (kube's `--flag value` and `--flag=value` forms). Throws OptionsError with the usage on bad input. */
 export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions & { help: boolean } {
   const values = parseFlags(
-    argv,
+    normalizeLeaderElectFlag(argv),
     {
+      ...LEADER_ELECTION_FLAGS,
       ...SERVING_FLAGS,
       ...REQUEST_HEADER_FLAGS,
       ...STORAGE_FLAGS,
@@ -220,6 +233,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     serviceClusterIPRange: values['service-cluster-ip-range'],
     serviceNodePortRange: values['service-node-port-range'],
     eventTTLMs: durationFlag('event-ttl', values['event-ttl']),
+    ...leaderElectionOptionsFromFlags(values),
     requestheaderClientCAFile: values['requestheader-client-ca-file'],
     requestheaderAllowedNames: stringSliceFlag(values['requestheader-allowed-names']),
     requestheaderUsernameHeaders: stringSliceFlag(values['requestheader-username-headers']),
