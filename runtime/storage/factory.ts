@@ -22,6 +22,11 @@ export type BackendConfig =
       retainRevisions?: number;
       /** Default 5 min; 0 disables periodic compaction. */
       compactionIntervalMs?: number;
+      /**
+       * Several server processes share the file (default false: it is locked to this process,
+       * the fastest path). Every process on one file must set it. See runtime/storage/README.md.
+       */
+      shared?: boolean;
     }
   | {
       backend: 'etcd3';
@@ -62,7 +67,7 @@ export function complete(config: StorageConfig): CompletedStorageConfig {
   const b = config.backend;
   const backend: Required<BackendConfig> =
     b.backend === 'sqlite'
-      ? { backend: 'sqlite', path: b.path, retainRevisions: b.retainRevisions ?? 100_000, compactionIntervalMs: b.compactionIntervalMs ?? 5 * 60_000 }
+      ? { backend: 'sqlite', path: b.path, retainRevisions: b.retainRevisions ?? 100_000, compactionIntervalMs: b.compactionIntervalMs ?? 5 * 60_000, shared: b.shared ?? false }
       : {
           backend: 'etcd3',
           endpoints: b.endpoints,
@@ -113,7 +118,7 @@ export class StorageFactory {
     const b = config.backend;
     if (b.backend === 'sqlite') {
       const compaction = b.compactionIntervalMs > 0 ? { intervalMs: b.compactionIntervalMs, retainRevisions: b.retainRevisions } : undefined;
-      const kv = new SqliteKV({ path: b.path, compaction });
+      const kv = new SqliteKV({ path: b.path, compaction, shared: b.shared });
       return new StorageFactory(config, kv, undefined);
     }
     const client = newEtcdClient({ endpoints: b.endpoints, requestTimeoutMs: b.requestTimeoutMs });

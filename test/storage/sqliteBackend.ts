@@ -73,14 +73,14 @@ export function storeUnderTest(kv: KV, opts: NewStoreOptions & { pathPrefix: str
   };
 }
 
-/** A fresh SQLite database in a temp dir for every test. */
-export function sqliteBackend(): BackendUnderTest {
+/** A fresh SQLite database in a temp dir for every test; `shared`: the file opened in shared (multi-process) mode. */
+export function sqliteBackend(mode: { shared?: boolean } = {}): BackendUnderTest {
   return {
-    name: 'sqlite',
+    name: mode.shared ? 'sqlite (shared mode)' : 'sqlite',
     cached: false,
     async newStore(opts = {}) {
       const dir = mkdtempSync(join(tmpdir(), 'storage-sqlite-'));
-      const kv = new SqliteKV({ path: join(dir, 'state.db'), progressNotifyIntervalMs: 200, leaseSweepIntervalMs: 200 });
+      const kv = new SqliteKV({ path: join(dir, 'state.db'), progressNotifyIntervalMs: 200, leaseSweepIntervalMs: 200, shared: mode.shared });
       return storeUnderTest(kv, { ...opts, pathPrefix: '/registry', afterClose: () => rmSync(dir, { recursive: true, force: true }) });
     },
   };

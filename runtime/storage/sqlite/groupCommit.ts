@@ -17,28 +17,36 @@ const maxBatch = 1024;
  * GroupCommit collects the writes issued during one event-loop turn and applies them in one
  * SQLite transaction: each write still gets its own compare-and-swap and revision, but they
  * share a single WAL fsync. Promises resolve only after the commit is durable; the events of
- * the batch are then handed to `publish` in revision order.
+ * the batch are then handed to `publish` in revision order, with the revision the batch started
+ * from. Shared mode (several processes on the file): the transaction takes the write lock up
+ * front (BEGIN IMMEDIATE, waiting out another process's commit) and reads the head revision
+ * inside it, so revisions stay global and strictly increasing whoever writes.
  */
 export class GroupCommit {
   private queue: Pending[] = [];
   private scheduled = false;
   /** Transactions committed so far (for metrics and tests). */
   batches = 0;
-  private readonly runBatch: (ops: Pending[]) => { results: TxnResponse[]; events: KVEvent[] };
+  private readonly runBatch: (ops: Pending[]) => { base: number; results: TxnResponse[]; events: KVEvent[] };
+  private readonly now: () => number;
 
   constructor(
     db: Database.Database,
     private readonly st: Statements,
     private readonly revision: { get(): number; set(rev: number): void },
-    private readonly publish: (events: KVEvent[], revision: number) => void,
-    private readonly now: () => number = Date.now,
+    private readonly publish: (base: number, events: KVEvent[], revision: number) => void,
+    opts: { shared: boolean; now?: () => number },
   ) {
-    this.runBatch = db.transaction((ops: Pending[]) => {
+    this.now = opts.now ?? Date.now;
+    const txn = db.transaction((ops: Pending[]) => {
+      if (opts.shared) this.revision.set(this.st.getMeta.get('rev')?.value ?? 1);
+      const base = this.revision.get();
       const results: TxnResponse[] = [];
       const events: KVEvent[] = [];
       for (const p of ops) results.push(this.apply(p.op, events));
-      return { results, events };
+      return { base, results, events };
     });
+    this.runBatch = opts.shared ? txn.immediate : txn;
   }
 
   submit(op: WriteOp): Promise<TxnResponse> {
@@ -58,7 +66,7 @@ export class GroupCommit {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, maxBatch);
       const committed = this.revision.get();
-      let out: { results: TxnResponse[]; events: KVEvent[] };
+      let out: { base: number; results: TxnResponse[]; events: KVEvent[] };
       try {
         out = this.runBatch(batch);
       } catch (e) {
@@ -69,7 +77,7 @@ export class GroupCommit {
       }
       this.batches++;
       batch.forEach((p, i) => p.resolve(out.results[i] as TxnResponse));
-      if (out.events.length > 0) this.publish(out.events, this.revision.get());
+      if (out.events.length > 0) this.publish(out.base, out.events, this.revision.get());
     }
   }
 

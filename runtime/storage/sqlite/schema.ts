@@ -6,12 +6,14 @@ import type Database from 'better-sqlite3';
  * ranges, `meta` the current and compacted revisions. Revisions start at 1 on an empty store,
  * as etcd's do, so the first write gets revision 2.
  */
-export function openSchema(db: Database.Database): void {
+export function openSchema(db: Database.Database, opts: { shared: boolean }): void {
   // FULL: a commit is on disk (WAL fsync'd) before a write is acknowledged.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  // One process owns the file: a second writer would not see our watches, so refuse it.
-  db.pragma('locking_mode = EXCLUSIVE');
+  // By default one process owns the file (no shared-memory index, no lock traffic) and any
+  // other opener is refused. Shared mode keeps SQLite's normal locking: several processes
+  // read at once and writers take turns (BEGIN IMMEDIATE), each tailing the log for the others' writes.
+  if (!opts.shared) db.pragma('locking_mode = EXCLUSIVE');
   db.pragma('cache_size = -65536');
   db.exec(`
     CREATE TABLE IF NOT EXISTS log (
@@ -97,13 +99,22 @@ export function prepareStatements(db: Database.Database) {
          value = excluded.value, expires_at = excluded.expires_at`,
     ),
     deleteCurrent: db.prepare<[string]>('DELETE FROM current WHERE key = ?'),
-    // Replay for watches: events after a revision, with the previous value for DELETE/MODIFIED.
-    eventsAfter: db.prepare<[number, string, string, number], LogRow>(
+    // Replay for watches: events in (after, upTo] of a key range, with the previous value for DELETE/MODIFIED.
+    eventsAfter: db.prepare<[number, number, string, string, number], LogRow>(
       `SELECT l.rev, l.key, l.create_rev, l.prev_rev, l.deleted, l.value, l.expires_at,
               p.value AS prev_value, p.create_rev AS prev_create_rev, p.expires_at AS prev_expires_at
        FROM log l LEFT JOIN log p ON p.rev = l.prev_rev
-       WHERE l.rev > ? AND l.key >= ? AND l.key < ? ORDER BY l.rev LIMIT ?`,
+       WHERE l.rev > ? AND l.rev <= ? AND l.key >= ? AND l.key < ? ORDER BY l.rev LIMIT ?`,
     ),
+    // The change feed (shared mode): every event in (after, upTo], all keys.
+    feedAfter: db.prepare<[number, number, number], LogRow>(
+      `SELECT l.rev, l.key, l.create_rev, l.prev_rev, l.deleted, l.value, l.expires_at,
+              p.value AS prev_value, p.create_rev AS prev_create_rev, p.expires_at AS prev_expires_at
+       FROM log l LEFT JOIN log p ON p.rev = l.prev_rev
+       WHERE l.rev > ? AND l.rev <= ? ORDER BY l.rev LIMIT ?`,
+    ),
+    // Rows left in (after, upTo]: fewer than upTo - after means compaction removed some.
+    logRowsBetween: db.prepare<[number, number], { n: number }>('SELECT COUNT(*) AS n FROM log WHERE rev > ? AND rev <= ?'),
     expired: db.prepare<[number, number], { key: string; mod_rev: number }>('SELECT key, mod_rev FROM current WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?'),
     // Compaction: rows at or below the compaction revision that a later row (also at or below it)
     // supersedes, and tombstones there; the newest live row of each key survives.

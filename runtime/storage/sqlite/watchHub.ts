@@ -1,4 +1,5 @@
 import { CompactedError, type KVEvent, type KVWatch, type KVWatchHandler, type KVWatchRequest } from '../kv.js';
+import type { Snapshot } from './feed.js';
 import type { LogRow, Statements } from './schema.js';
 
 /** Rows read per synchronous slice while replaying history, so the event loop keeps turning. */
@@ -21,10 +22,11 @@ interface Subscriber {
 }
 
 /**
- * WatchHub publishes committed events to in-process watchers straight from the commit path: no
- * polling. A watcher that starts in the past first replays the log (paged), while events that
- * commit meanwhile are buffered and then delivered without gaps or duplicates. This works
- * because this process is the only writer and reads/commits run on one thread. A paused
+ * WatchHub publishes committed events to in-process watchers as the LogFeed hands them over (from
+ * the commit path, or from the log tail for other processes' writes). A watcher that starts in
+ * the past first replays the log (paged) up to what the feed has published, while events
+ * published meanwhile are buffered and then delivered without gaps or duplicates: replay and
+ * publication run on one thread and the feed publishes in revision order. A paused
  * watcher (backpressure) gets nothing until it resumes, then replays the log from where it was:
  * the log is its buffer, so a slow consumer costs no memory here.
  */
@@ -34,7 +36,8 @@ export class WatchHub {
 
   constructor(
     private readonly st: Statements,
-    private readonly state: { revision(): number; compactRevision(): number },
+    /** revision(): everything up to it has been published (the feed's position). */
+    private readonly state: { revision(): number; compactRevision(): number; snapshot: Snapshot },
     progressNotifyIntervalMs: number,
   ) {
     if (progressNotifyIntervalMs > 0) {
@@ -105,6 +108,19 @@ export class WatchHub {
     }
   }
 
+  /**
+   * Ends with 410 every watcher that still needed events compaction removed before the feed
+   * published them (the feed fell more than the retained history behind another process).
+   */
+  failBehind(compactRevision: number): void {
+    for (const sub of this.subs) {
+      if (sub.paused || sub.delivered >= compactRevision - 1) continue;
+      this.subs.delete(sub);
+      sub.cancelled = true;
+      sub.handler.onError(new CompactedError(sub.delivered + 1, compactRevision));
+    }
+  }
+
   /** Tells every live watcher it has seen everything up to the current revision. */
   notifyProgress(onlyProgressNotify = false): void {
     const rev = this.state.revision();
@@ -135,19 +151,23 @@ export class WatchHub {
 
   private replay(sub: Subscriber, gen: number): void {
     if (sub.cancelled || sub.paused || gen !== sub.replayGen) return;
-    if (sub.delivered < this.state.compactRevision() - 1) {
-      this.subs.delete(sub);
-      sub.handler.onError(new CompactedError(sub.delivered + 1, this.state.compactRevision()));
-      return;
-    }
-    let rows: LogRow[];
+    let read: { rows: LogRow[] } | { compacted: number };
     try {
-      rows = this.st.eventsAfter.all(sub.delivered, sub.key, sub.rangeEnd, replayPage);
+      // The compaction check and the rows come from one snapshot: another process may compact.
+      read = this.state.snapshot((_head, compactRev) =>
+        sub.delivered < compactRev - 1 ? { compacted: compactRev } : { rows: this.st.eventsAfter.all(sub.delivered, this.state.revision(), sub.key, sub.rangeEnd, replayPage) },
+      );
     } catch (e) {
       this.subs.delete(sub);
       sub.handler.onError(e as Error);
       return;
     }
+    if ('compacted' in read) {
+      this.subs.delete(sub);
+      sub.handler.onError(new CompactedError(sub.delivered + 1, read.compacted));
+      return;
+    }
+    const rows = read.rows;
     const events = rows.map(toEvent);
     const last = rows[rows.length - 1];
     if (rows.length === replayPage && last) {
@@ -167,7 +187,8 @@ export class WatchHub {
   }
 }
 
-function toEvent(r: LogRow): KVEvent {
+/** A log row as a watch event. */
+export function toEvent(r: LogRow): KVEvent {
   const prevKv = r.prev_rev > 0 && r.prev_value ? { key: r.key, value: r.prev_value, createRevision: r.prev_create_rev ?? r.create_rev, modRevision: r.prev_rev } : undefined;
   if (r.deleted) return { type: 'DELETE', key: r.key, modRevision: r.rev, prevKv };
   return { type: 'PUT', kv: { key: r.key, value: r.value ?? Buffer.alloc(0), createRevision: r.create_rev, modRevision: r.rev }, prevKv };
