@@ -1,19 +1,9 @@
 import type { Handler } from '../apimachinery/request/http.js';
 import { webServiceNotFound, type PathRecorderMux } from './mux.js';
 import packageJSON from '../../package.json' with { type: 'json' };
+import type { VersionInfo } from '../apimachinery/version.js';
 
-/** version.Info as `/version` serves it; every field is always present. */
-export interface VersionInfo {
-  major: string;
-  minor: string;
-  gitVersion: string;
-  gitCommit: string;
-  gitTreeState: string;
-  buildDate: string;
-  goVersion: string;
-  compiler: string;
-  platform: string;
-}
+export type { VersionInfo };
 
 // Imported (not read at run time) so a bundle of the server carries it.
 const pkg: { name?: string; version?: string } = packageJSON;

@@ -4,9 +4,9 @@ import { basename, dirname, join } from 'node:path';
 import type { APIGroupList, APIResourceList } from '../../../apis/meta/v1/discovery.js';
 import type { RESTClient } from '../types.js';
 import { DiscoveryClient } from './client.js';
-import { serverGroupsAndResources, serverPreferredNamespacedResources, serverPreferredResources } from './helpers.js';
+import { CachedDiscoveryBase } from './cached-base.js';
 import { MemCacheClient } from './memory.js';
-import { isCachedDiscovery, type CachedDiscoveryInterface, type DiscoveryInterface, type GroupsAndResources, type OpenAPIV3Client, type VersionInfo } from './types.js';
+import type { DiscoveryInterface } from './types.js';
 
 /** kubectl's discovery cache lifetime (its factory's 6 h); client-go's own default for a config is 10 minutes. */
 export const KUBECTL_DISCOVERY_TTL_MS = 6 * 60 * 60 * 1000;
@@ -46,16 +46,17 @@ export function discoveryCacheDir(cacheDir: string, host: string): string {
  * fresh() is true while every answer came from the server or from files this client wrote since
  * the last invalidate(); after invalidate() only files written since are read.
  */
-export class CachedDiscoveryClient implements CachedDiscoveryInterface {
+export class CachedDiscoveryClient extends CachedDiscoveryBase {
   private ourFiles = new Set<string>();
   private invalidated = false;
   private isFresh = true;
   private readonly now: () => number;
 
   constructor(
-    readonly delegate: DiscoveryInterface,
+    delegate: DiscoveryInterface,
     readonly options: CachedDiscoveryOptions,
   ) {
+    super(delegate);
     this.now = options.now ?? Date.now;
   }
 
@@ -79,26 +80,6 @@ export class CachedDiscoveryClient implements CachedDiscoveryInterface {
     return live;
   }
 
-  serverGroupsAndResources(): Promise<GroupsAndResources> {
-    return serverGroupsAndResources(this);
-  }
-
-  serverPreferredResources(): Promise<APIResourceList[]> {
-    return serverPreferredResources(this);
-  }
-
-  serverPreferredNamespacedResources(): Promise<APIResourceList[]> {
-    return serverPreferredNamespacedResources(this);
-  }
-
-  serverVersion(): Promise<VersionInfo> {
-    return this.delegate.serverVersion();
-  }
-
-  openAPIV3(): OpenAPIV3Client {
-    return this.delegate.openAPIV3();
-  }
-
   fresh(): boolean {
     return this.isFresh;
   }
@@ -107,7 +88,7 @@ export class CachedDiscoveryClient implements CachedDiscoveryInterface {
     this.ourFiles = new Set();
     this.isFresh = true;
     this.invalidated = true;
-    if (isCachedDiscovery(this.delegate)) this.delegate.invalidate();
+    this.invalidateDelegate();
   }
 
   /** The file's object when it is ours or still within the TTL and decodes as `kind`; undefined otherwise. */

@@ -1,18 +1,8 @@
 import type { APIGroupList, APIResourceList } from '../../../apis/meta/v1/discovery.js';
 import { isTooManyRequests, isStatusError } from '../../apimachinery/errors/index.js';
 import { TransportError } from '../rest/errors.js';
-import { serverGroupsAndResources, serverPreferredNamespacedResources, serverPreferredResources } from './helpers.js';
-import {
-  isAggregatedDiscovery,
-  isCachedDiscovery,
-  type AggregatedDiscoveryInterface,
-  type CachedDiscoveryInterface,
-  type DiscoveryInterface,
-  type GroupsAndMaybeResources,
-  type GroupsAndResources,
-  type OpenAPIV3Client,
-  type VersionInfo,
-} from './types.js';
+import { CachedDiscoveryBase } from './cached-base.js';
+import { isAggregatedDiscovery, type AggregatedDiscoveryInterface, type GroupsAndMaybeResources } from './types.js';
 
 /** A group version the cache does not hold (memory.ErrCacheNotFound). */
 export class CacheNotFoundError extends Error {
@@ -43,7 +33,7 @@ interface Entry {
  * ones are answered from memory, except group versions that failed transiently (5xx, 429,
  * connection refused or reset), which are asked again.
  */
-export class MemCacheClient implements CachedDiscoveryInterface, AggregatedDiscoveryInterface {
+export class MemCacheClient extends CachedDiscoveryBase implements AggregatedDiscoveryInterface {
   private entries = new Map<string, Entry>();
   private groupList: APIGroupList | undefined;
   private valid = false;
@@ -52,8 +42,6 @@ export class MemCacheClient implements CachedDiscoveryInterface, AggregatedDisco
   private refreshing: Promise<void> | undefined;
   /** Bumped by invalidate(), so a refresh that started before it does not install stale data. */
   private generation = 0;
-
-  constructor(readonly delegate: DiscoveryInterface) {}
 
   async serverResourcesForGroupVersion(groupVersion: string): Promise<APIResourceList> {
     await this.ensure();
@@ -84,26 +72,6 @@ export class MemCacheClient implements CachedDiscoveryInterface, AggregatedDisco
     return (await this.groupsAndMaybeResources()).groups;
   }
 
-  serverGroupsAndResources(): Promise<GroupsAndResources> {
-    return serverGroupsAndResources(this);
-  }
-
-  serverPreferredResources(): Promise<APIResourceList[]> {
-    return serverPreferredResources(this);
-  }
-
-  serverPreferredNamespacedResources(): Promise<APIResourceList[]> {
-    return serverPreferredNamespacedResources(this);
-  }
-
-  serverVersion(): Promise<VersionInfo> {
-    return this.delegate.serverVersion();
-  }
-
-  openAPIV3(): OpenAPIV3Client {
-    return this.delegate.openAPIV3();
-  }
-
   fresh(): boolean {
     return this.valid;
   }
@@ -115,7 +83,7 @@ export class MemCacheClient implements CachedDiscoveryInterface, AggregatedDisco
     this.groupList = undefined;
     this.aggregated = false;
     this.refreshing = undefined;
-    if (isCachedDiscovery(this.delegate)) this.delegate.invalidate();
+    this.invalidateDelegate();
   }
 
   private ensure(): Promise<void> {

@@ -1,4 +1,7 @@
 import type { APIGroup, APIGroupList, APIResourceList } from '../../../apis/meta/v1/discovery.js';
+import type { VersionInfo } from '../../apimachinery/version.js';
+
+export type { VersionInfo };
 
 /**
  * What a discovery client answers (client-go's discovery.DiscoveryInterface). Group versions
@@ -61,21 +64,6 @@ export function isAggregatedDiscovery(d: DiscoveryInterface): d is AggregatedDis
 export function isCachedDiscovery(d: DiscoveryInterface): d is CachedDiscoveryInterface {
   const c = d as Partial<CachedDiscoveryInterface>;
   return typeof c.fresh === 'function' && typeof c.invalidate === 'function';
-}
-
-/** version.Info as `/version` serves it. */
-export interface VersionInfo {
-  major: string;
-  minor: string;
-  gitVersion: string;
-  gitCommit: string;
-  gitTreeState: string;
-  buildDate: string;
-  goVersion: string;
-  compiler: string;
-  platform: string;
-  emulationMajor?: string;
-  emulationMinor?: string;
 }
 
 /** One group version's OpenAPI v3 document (openapi.GroupVersion). */

@@ -5,29 +5,42 @@ import { goSlice, groupVersionString, gvkString, gvrString, type GroupKind, type
  * prints them: `error: the server doesn't have a resource type "x"` is built from these).
  */
 
+/** What an ambiguous match matched: resources, kinds, or both (either may be left out). */
+type Matches = [matchingResources?: readonly GroupVersionResource[], matchingKinds?: readonly GroupVersionKind[]];
+
+/** A partial resource or kind that matched more than one resource or kind: the message lists them. */
+abstract class AmbiguousMatchError extends Error {
+  readonly matchingResources: readonly GroupVersionResource[];
+  readonly matchingKinds: readonly GroupVersionKind[];
+
+  constructor(partial: string, ...[resources = [], kinds = []]: Matches) {
+    super(ambiguousMessage(partial, resources, kinds));
+    this.matchingResources = resources;
+    this.matchingKinds = kinds;
+  }
+}
+
 /** A partial resource matched more than one resource or kind. */
-export class AmbiguousResourceError extends Error {
+export class AmbiguousResourceError extends AmbiguousMatchError {
   override readonly name = 'AmbiguousResourceError';
 
   constructor(
     readonly partialResource: GroupVersionResource,
-    readonly matchingResources: readonly GroupVersionResource[] = [],
-    readonly matchingKinds: readonly GroupVersionKind[] = [],
+    ...matches: Matches
   ) {
-    super(ambiguousMessage(gvrString(partialResource), matchingResources, matchingKinds));
+    super(gvrString(partialResource), ...matches);
   }
 }
 
 /** A group kind matched more than one kind. */
-export class AmbiguousKindError extends Error {
+export class AmbiguousKindError extends AmbiguousMatchError {
   override readonly name = 'AmbiguousKindError';
 
   constructor(
     readonly partialKind: GroupVersionKind,
-    readonly matchingResources: readonly GroupVersionResource[] = [],
-    readonly matchingKinds: readonly GroupVersionKind[] = [],
+    ...matches: Matches
   ) {
-    super(ambiguousMessage(gvkString(partialKind), matchingResources, matchingKinds));
+    super(gvkString(partialKind), ...matches);
   }
 }
 
@@ -84,5 +97,5 @@ export function isNoMatchError(err: unknown): boolean {
 }
 
 export function isAmbiguousError(err: unknown): boolean {
-  return err instanceof AmbiguousResourceError || err instanceof AmbiguousKindError;
+  return err instanceof AmbiguousMatchError;
 }

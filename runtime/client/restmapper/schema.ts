@@ -1,22 +1,13 @@
 /**
  * The names a REST mapper works with (apimachinery's runtime/schema): group, version, resource
  * and kind tuples, printed as Go's String methods print them, because kube's error texts embed
- * those strings.
+ * those strings. GroupResource and GroupKind are the API errors' own (one vocabulary with the server).
  */
+export { groupResourceString, type GroupKind, type GroupResource } from '../../apimachinery/errors/catalog.js';
 
 export interface GroupVersion {
   readonly group: string;
   readonly version: string;
-}
-
-export interface GroupResource {
-  readonly group: string;
-  readonly resource: string;
-}
-
-export interface GroupKind {
-  readonly group: string;
-  readonly kind: string;
 }
 
 export interface GroupVersionResource {
@@ -44,11 +35,6 @@ export function gvrString(r: GroupVersionResource): string {
 /** `group/version, Kind=kind` (schema.GroupVersionKind.String). */
 export function gvkString(k: GroupVersionKind): string {
   return `${k.group}/${k.version}, Kind=${k.kind}`;
-}
-
-/** `resource.group`, or the resource alone in the core group (schema.GroupResource.String). */
-export function groupResourceString(gr: GroupResource): string {
-  return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
 }
 
 /**
