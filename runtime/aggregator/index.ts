@@ -4,7 +4,7 @@ export { APIAggregator, type APIAggregatorOptions } from './aggregator.js';
 export type { APIServiceRegistry, APIServiceEvent, RegisteredAPIService } from './registry.js';
 export { APIServiceHandlerManager, type HandlerManagerOptions } from './registry.js';
 export { BackendRequestError, DEFAULT_BACKEND_REQUEST_TIMEOUT_MS, type BackendRequest, type BackendResponse } from './backend-client.js';
-export { builtinAPIServices, localAPIService, KUBE_API_SERVICE_PRIORITIES, CRD_API_SERVICE_PRIORITY, type APIServicePriority } from './priorities.js';
+export { builtinAPIServices, localAPIService, CRD_API_SERVICE_PRIORITY, type APIServicePriority } from './priorities.js';
 export {
   apiServiceName,
   groupVersionOfName,

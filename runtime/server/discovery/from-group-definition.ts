@@ -1,28 +1,11 @@
 import type { APIGroupDefinition, APIVersionDefinition, CreateSubresource } from '../../registry/types.js';
 import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
+import { builtinGroupVersionPriority } from './priorities.js';
 import { storageVersionHash } from './storage-version-hash.js';
 import type { GroupVersionDescription, ResourceDescription, SubresourceDescription } from './types.js';
 
-/** Group priorities of the groups kube-apiserver hard-codes (kube-aggregator's table); other groups use DEFAULT_GROUP_PRIORITY_MINIMUM. */
-export const BUILTIN_GROUP_PRIORITY_MINIMUM: Readonly<Record<string, number>> = {
-  '': 18000,
-  // Above the 20000 maximum so it is listed first, as kube-aggregator does.
-  'apiregistration.k8s.io': 20001,
-  'authentication.k8s.io': 17700,
-  'authorization.k8s.io': 17600,
-  'rbac.authorization.k8s.io': 17000,
-  'apiextensions.k8s.io': 16700,
-  'coordination.k8s.io': 16500,
-};
-
-/** kube's default for a group version nobody gave a priority (also what sample-apiserver's APIService uses). */
-export const DEFAULT_GROUP_PRIORITY_MINIMUM = 1000;
-
-/** Version priority of a group's preferred version; each later version gets one less. */
-export const PREFERRED_VERSION_PRIORITY = 15;
-
 export interface GroupDefinitionDiscoveryOptions {
-  /** Default: BUILTIN_GROUP_PRIORITY_MINIMUM[group] ?? DEFAULT_GROUP_PRIORITY_MINIMUM. */
+  /** Default: kube's (builtinGroupVersionPriority). */
   readonly groupPriorityMinimum?: number;
   /** By Kind: the subresources REST overrides contribute (RESTStorageOverride.subresources), listed with verb create and their own kind. */
   readonly subresources?: ReadonlyMap<string, Readonly<Record<string, CreateSubresource>>>;
@@ -36,15 +19,16 @@ const SUBRESOURCE_VERBS: readonly string[] = ['get', 'patch', 'update'];
  * by name, subresources by name, storageVersionHash of the group's storage version.
  */
 export function discoveryFromGroupDefinition(def: APIGroupDefinition, options: GroupDefinitionDiscoveryOptions = {}): GroupVersionDescription[] {
-  const groupPriorityMinimum =
-    options.groupPriorityMinimum ?? (Object.hasOwn(BUILTIN_GROUP_PRIORITY_MINIMUM, def.name) ? BUILTIN_GROUP_PRIORITY_MINIMUM[def.name] : undefined) ?? DEFAULT_GROUP_PRIORITY_MINIMUM;
-  return def.versions.map((version, i) => ({
-    group: def.name,
-    version: version.name,
-    groupPriorityMinimum,
-    versionPriority: Math.max(1, PREFERRED_VERSION_PRIORITY - i),
-    resources: versionResources(def, version, options.subresources),
-  }));
+  return def.versions.map((version, i) => {
+    const priority = builtinGroupVersionPriority(def.name, version.name, i);
+    return {
+      group: def.name,
+      version: version.name,
+      groupPriorityMinimum: options.groupPriorityMinimum ?? priority.groupPriorityMinimum,
+      versionPriority: priority.versionPriority,
+      resources: versionResources(def, version, options.subresources),
+    };
+  });
 }
 
 type Subresources = GroupDefinitionDiscoveryOptions['subresources'];
