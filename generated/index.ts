@@ -6,10 +6,11 @@ import { authenticationGroup } from './registry/authentication.js';
 import { authorizationGroup } from './registry/authorization.js';
 import { coordinationGroup } from './registry/coordination.js';
 import { coreGroup } from './registry/core.js';
+import { eventsGroup } from './registry/events.js';
 import { rbacGroup } from './registry/rbac.js';
 import { wardleGroup } from './registry/wardle.js';
 import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 /** Every API group defined in apis/: what this project passes to runControlPlane and runAggregatedServer. */
-export const apiGroups: readonly APIGroupDefinition[] = [coreGroup, apiextensionsGroup, apiregistrationGroup, authenticationGroup, authorizationGroup, coordinationGroup, rbacGroup, wardleGroup];
+export const apiGroups: readonly APIGroupDefinition[] = [coreGroup, apiextensionsGroup, apiregistrationGroup, authenticationGroup, authorizationGroup, coordinationGroup, eventsGroup, rbacGroup, wardleGroup];
 export { Clientset } from './clientset/index.js';
 export { SharedInformerFactory } from './informers/factory.js';

@@ -6,6 +6,7 @@ import { AuthenticationV1Client } from './authentication/v1/index.js';
 import { AuthorizationV1Client } from './authorization/v1/index.js';
 import { CoordinationV1Client } from './coordination/v1/index.js';
 import { CoreV1Client } from './core/v1/index.js';
+import { EventsV1Client } from './events/v1/index.js';
 import { RbacV1Client } from './rbac/v1/index.js';
 import { StableV1Client } from './stable/v1/index.js';
 import { WardleV1alpha1Client } from './wardle/v1alpha1/index.js';
@@ -20,6 +21,7 @@ export class Clientset {
   readonly #authenticationV1: AuthenticationV1Client;
   readonly #authorizationV1: AuthorizationV1Client;
   readonly #coordinationV1: CoordinationV1Client;
+  readonly #eventsV1: EventsV1Client;
   readonly #rbacV1: RbacV1Client;
   readonly #stableV1: StableV1Client;
   readonly #wardleV1beta1: WardleV1beta1Client;
@@ -32,6 +34,7 @@ export class Clientset {
     this.#authenticationV1 = new AuthenticationV1Client(rest);
     this.#authorizationV1 = new AuthorizationV1Client(rest);
     this.#coordinationV1 = new CoordinationV1Client(rest);
+    this.#eventsV1 = new EventsV1Client(rest);
     this.#rbacV1 = new RbacV1Client(rest);
     this.#stableV1 = new StableV1Client(rest);
     this.#wardleV1beta1 = new WardleV1beta1Client(rest);
@@ -60,6 +63,10 @@ export class Clientset {
 
   coordinationV1(): CoordinationV1Client {
     return this.#coordinationV1;
+  }
+
+  eventsV1(): EventsV1Client {
+    return this.#eventsV1;
   }
 
   rbacV1(): RbacV1Client {

@@ -11,6 +11,7 @@ import { type NamespaceInformer as CoreV1NamespaceInformer, newNamespaceInformer
 import { type SecretInformer as CoreV1SecretInformer, newSecretInformer as newCoreV1SecretInformer } from './core/v1/secret.js';
 import { type ServiceInformer as CoreV1ServiceInformer, newServiceInformer as newCoreV1ServiceInformer } from './core/v1/service.js';
 import { type ServiceAccountInformer as CoreV1ServiceAccountInformer, newServiceAccountInformer as newCoreV1ServiceAccountInformer } from './core/v1/serviceaccount.js';
+import { type EventInformer as EventsV1EventInformer, newEventInformer as newEventsV1EventInformer } from './events/v1/event.js';
 import { type ClusterRoleInformer as RbacV1ClusterRoleInformer, newClusterRoleInformer as newRbacV1ClusterRoleInformer } from './rbac/v1/clusterrole.js';
 import { type ClusterRoleBindingInformer as RbacV1ClusterRoleBindingInformer, newClusterRoleBindingInformer as newRbacV1ClusterRoleBindingInformer } from './rbac/v1/clusterrolebinding.js';
 import { type RoleInformer as RbacV1RoleInformer, newRoleInformer as newRbacV1RoleInformer } from './rbac/v1/role.js';
@@ -57,6 +58,14 @@ export interface CoordinationV1Informers {
 
 export interface CoordinationInformers {
   v1(): CoordinationV1Informers;
+}
+
+export interface EventsV1Informers {
+  events(): EventsV1EventInformer;
+}
+
+export interface EventsInformers {
+  v1(): EventsV1Informers;
 }
 
 export interface RbacV1Informers {
@@ -143,6 +152,16 @@ export class SharedInformerFactory {
     return {
       v1: () => ({
         leases: () => newCoordinationV1LeaseInformer(shared, clients),
+      }),
+    };
+  }
+
+  events(): EventsInformers {
+    const shared = this.base;
+    const clients = this.clientset;
+    return {
+      v1: () => ({
+        events: () => newEventsV1EventInformer(shared, clients),
       }),
     };
   }

@@ -5,6 +5,7 @@ import { authorizationV1Protobuf } from './authorization/v1.js';
 import { autoscalingV1Protobuf } from './autoscaling/v1.js';
 import { coordinationV1Protobuf } from './coordination/v1.js';
 import { coreV1Protobuf } from './core/v1.js';
+import { eventsV1Protobuf } from './events/v1.js';
 import { metaV1Protobuf } from './meta/v1.js';
 import { rbacV1Protobuf } from './rbac/v1.js';
 import type { ProtobufPackage } from 'kube-ts-apiserver/runtime';
@@ -16,6 +17,7 @@ export const protobufPackages: readonly ProtobufPackage[] = [
   authorizationV1Protobuf,
   autoscalingV1Protobuf,
   coordinationV1Protobuf,
+  eventsV1Protobuf,
   metaV1Protobuf,
   rbacV1Protobuf,
 ];

@@ -36,7 +36,7 @@ const LAYERS = {
 };
 
 /** The built-in API (kube's own groups): every layer may use its types and generated artifacts. */
-const BUILTIN_GROUPS = new Set(['meta', 'core', 'autoscaling', 'apiextensions', 'apiregistration', 'apidiscovery', 'rbac', 'authentication', 'authorization', 'coordination']);
+const BUILTIN_GROUPS = new Set(['meta', 'core', 'autoscaling', 'apiextensions', 'apiregistration', 'apidiscovery', 'rbac', 'authentication', 'authorization', 'coordination', 'events']);
 
 /**
  * This repository's own server entries (`npm start`, `npm run serve-aggregated`): consumers of

@@ -4,6 +4,7 @@ import { authenticationGroup } from '../../generated/registry/authentication.js'
 import { authorizationGroup } from '../../generated/registry/authorization.js';
 import { coordinationGroup } from '../../generated/registry/coordination.js';
 import { coreGroup } from '../../generated/registry/core.js';
+import { eventsGroup } from '../../generated/registry/events.js';
 import { rbacGroup } from '../../generated/registry/rbac.js';
 import type { AdmissionPlugin, PluginInitializer } from '../admission/types.js';
 import type { APIGroupDefinition, GroupServer } from '../registry/types.js';
@@ -11,9 +12,10 @@ import type { APIGroupDefinition, GroupServer } from '../registry/types.js';
 /**
  * The groups a control plane always serves, whatever groups it is given: kube-apiserver hard-codes
  * its own API (the core group, CRDs, APIServices, RBAC, the review APIs of authentication and
- * authorization, and Leases) and so does this runtime.
+ * authorization, Leases, and the events API over the core group's Events) and so does this runtime.
+ * Groups are installed in this order: a group whose kinds cohabit with another's comes after it.
  */
-export const BUILTIN_GROUPS: readonly APIGroupDefinition[] = [coreGroup, apiextensionsGroup, apiregistrationGroup, rbacGroup, authenticationGroup, authorizationGroup, coordinationGroup];
+export const BUILTIN_GROUPS: readonly APIGroupDefinition[] = [coreGroup, apiextensionsGroup, apiregistrationGroup, rbacGroup, authenticationGroup, authorizationGroup, coordinationGroup, eventsGroup];
 
 const BUILTIN_GROUP_NAMES: ReadonlySet<string> = new Set(BUILTIN_GROUPS.map((g) => g.name));
 

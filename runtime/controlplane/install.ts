@@ -2,7 +2,7 @@ import type { AdmissionChain } from '../admission/types.js';
 import { installAPIGroupVersion } from '../endpoints/installer.js';
 import { createResourceStorage, storagePrefix, type TTLFunc } from '../registry/generic/index.js';
 import type { ResourceStorage } from '../registry/rest.js';
-import type { APIGroupDefinition, CreateSubresource, RESTOverride, RESTOverrideContext } from '../registry/types.js';
+import type { APIGroupDefinition, CohabitatingStorage, CreateSubresource, RESTOverride, RESTOverrideContext } from '../registry/types.js';
 import { ownField } from '../apimachinery/serializer/jsonvalue.js';
 import { registerProtobufPackage } from '../apimachinery/serializer/protobuf/builtin.js';
 import type { DiscoveryManager } from '../server/discovery/index.js';
@@ -12,7 +12,7 @@ import type { Handler } from '../apimachinery/request/http.js';
 import { webServiceNotFound } from '../server/mux.js';
 import { openAPIFromGroupDefinition, type OpenAPIService } from '../server/openapi/index.js';
 import type { StorageFactory } from '../storage/index.js';
-import type { ResourceRegistry } from '../registry/resources.js';
+import type { InstalledResource, ResourceRegistry } from '../registry/resources.js';
 import type { CompletedServerRunOptions } from './options.js';
 
 export interface InstallGroupOptions {
@@ -32,7 +32,8 @@ export interface InstallGroupOptions {
 
 /**
  * Installs a group on a server (kube's InstallAPIGroup): one storage per kind (shared by all
- * versions: the generic store, or what the group's declaration puts in its place), the REST
+ * versions: the generic store, or what the group's declaration puts in its place; over the
+ * storage of another installed resource when the group declares the kind cohabits with it), the REST
  * handlers of every version under /apis/<group>/<version>/ (/api/v1/ for core), the protobuf
  * messages of the versions that have them, and the group's discovery and OpenAPI documents.
  */
@@ -42,9 +43,12 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
   for (const version of group.versions) {
     for (const r of version.resources) {
       if (storages.has(r.kind)) continue;
-      const storage = await opts.factory.forResource({ resourcePrefix: storagePrefix(group.name, r.plural) });
-      const ttl = resourceTTL(group.name, r.kind, opts.options);
-      const created = createResourceStorage({ group, kind: r.kind, storage, ...(ttl === undefined ? {} : { ttl }) });
+      const storedAs = cohabitation(group, r.kind);
+      const host = storedAs === undefined ? undefined : storingResource(group, r.kind, storedAs, opts.resources);
+      const storage = host?.storage ?? (await opts.factory.forResource({ resourcePrefix: storagePrefix(group.name, r.plural) }));
+      // A cohabitating resource's writes live as long as the storing resource's.
+      const ttl = host === undefined ? resourceTTL(group.name, r.kind, opts.options) : resourceTTL(host.group, host.kind, opts.options);
+      const created = createResourceStorage({ group, kind: r.kind, storage, ...(ttl === undefined ? {} : { ttl }), ...(storedAs === undefined ? {} : { storedAs }) });
       const override = await restOverride(group, r.kind)?.({ ...opts.restContext, resources: opts.resources, group: group.name, kind: r.kind, storages: created, storage });
       const rest = override?.storages ?? created;
       storages.set(r.kind, rest);
@@ -76,6 +80,22 @@ function resourceTTL(group: string, kind: string, options: InstallGroupOptions['
   if (group !== '' || kind !== 'Event' || options === undefined || options.eventTTLSeconds <= 0) return undefined;
   const seconds = options.eventTTLSeconds;
   return () => seconds;
+}
+
+/** Where the group declares a kind's objects are stored, when another resource stores them. */
+function cohabitation(group: APIGroupDefinition, kind: string): CohabitatingStorage | undefined {
+  const storedAs = group.declaration?.storedAs;
+  return storedAs === undefined ? undefined : (ownField(storedAs, kind) as CohabitatingStorage | undefined);
+}
+
+/** The installed resource that stores a cohabitating kind; kube's storage factory resolves it the same way, before any storage is built. */
+function storingResource(group: APIGroupDefinition, kind: string, storedAs: CohabitatingStorage, resources: ResourceRegistry): InstalledResource {
+  const host = resources.get({ group: storedAs.group, resource: storedAs.resource });
+  if (host === undefined) {
+    const where = storedAs.group === '' ? storedAs.resource : `${storedAs.resource}.${storedAs.group}`;
+    throw new Error(`${kind} of ${group.name === '' ? 'the core group' : `group "${group.name}"`} is stored as ${where}, which is not installed: install that group first`);
+  }
+  return host;
 }
 
 /** The group's declared REST override of a kind (kinds are the declaration's own keys, never inherited ones). */

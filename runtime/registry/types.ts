@@ -43,6 +43,33 @@ export interface APIGroupDeclaration {
   readonly admissionPlugins?: readonly PluginFactory[];
   /** Per kind: the REST storage served instead of the generic store's (kube's per-resource NewREST). */
   readonly rest?: Readonly<Record<string, RESTOverride>>;
+  /**
+   * Per kind: the objects live in another group's resource, which must be installed first (kube's
+   * cohabitating resources: events.k8s.io's Events are core Events). Both resources read, list,
+   * watch and write one storage, so an object written through either is served by both, with one
+   * sequence of resourceVersions and the storing resource's time to live.
+   */
+  readonly storedAs?: Readonly<Record<string, CohabitatingStorage>>;
+}
+
+/**
+ * Where a kind's objects are stored when another resource holds them, and how they cross: the
+ * storing resource's group ('' for core) and plural, and conversions between this group's
+ * storage version and the storing resource's storage version. Objects are encoded at rest as the
+ * storing resource encodes its own, so its clients and its watch cache read them unchanged.
+ */
+export interface CohabitatingStorage {
+  readonly group: string;
+  readonly resource: string;
+  readonly codec: StorageCodec;
+}
+
+/** Conversions between one kind's storage form and another's. Neither mutates its input; the output may share nested values with it. */
+export interface StorageCodec {
+  /** This group's storage-version object → the storing resource's object as written. */
+  toStorage(obj: KubeObject): KubeObject;
+  /** A stored object of the storing resource → this group's storage-version object. */
+  fromStorage(stored: KubeObject): KubeObject;
 }
 
 /**

@@ -9,6 +9,7 @@ import { authenticationGroup } from '../../registry/authentication.js';
 import { authorizationGroup } from '../../registry/authorization.js';
 import { coordinationGroup } from '../../registry/coordination.js';
 import { coreGroup } from '../../registry/core.js';
+import { eventsGroup } from '../../registry/events.js';
 import { rbacGroup } from '../../registry/rbac.js';
 import { wardleGroup } from '../../registry/wardle.js';
 import { customResourceDefinitionResource as apiextensionsV1CustomResourceDefinitionResource } from '../apiextensions/v1/customresourcedefinition.js';
@@ -27,6 +28,7 @@ import { namespaceResource as coreV1NamespaceResource } from '../core/v1/namespa
 import { secretResource as coreV1SecretResource } from '../core/v1/secret.js';
 import { serviceResource as coreV1ServiceResource } from '../core/v1/service.js';
 import { serviceAccountResource as coreV1ServiceAccountResource } from '../core/v1/serviceaccount.js';
+import { eventResource as eventsV1EventResource } from '../events/v1/event.js';
 import { Clientset } from '../index.js';
 import { clusterRoleResource as rbacV1ClusterRoleResource } from '../rbac/v1/clusterrole.js';
 import { clusterRoleBindingResource as rbacV1ClusterRoleBindingResource } from '../rbac/v1/clusterrolebinding.js';
@@ -57,6 +59,7 @@ export const fakeResources: readonly FakeResource[] = [
   registeredFakeResource(authorizationV1SelfSubjectRulesReviewResource, authorizationGroup),
   registeredFakeResource(authorizationV1SubjectAccessReviewResource, authorizationGroup),
   registeredFakeResource(coordinationV1LeaseResource, coordinationGroup),
+  registeredFakeResource(eventsV1EventResource, eventsGroup),
   registeredFakeResource(rbacV1ClusterRoleResource, rbacGroup),
   registeredFakeResource(rbacV1ClusterRoleBindingResource, rbacGroup),
   registeredFakeResource(rbacV1RoleResource, rbacGroup),

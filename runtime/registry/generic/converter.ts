@@ -1,6 +1,7 @@
 import { ConversionCache, type KindScheme } from '../../apimachinery/scheme/scheme.js';
 import { deepFreeze } from '../../apimachinery/object.js';
 import type { KubeObject } from '../rest.js';
+import type { StorageCodec } from '../types.js';
 
 /**
  * Moves objects between the hub version (what crosses the REST interfaces) and the storage
@@ -17,9 +18,14 @@ export class HubConverter {
    * version before conversion, as kube's storage codec defaults what it decodes (schema
    * defaults added after objects were written). It mutates the private copy it is handed.
    */
+  /**
+   * `codec`, when given, stores the kind as another resource's objects (a cohabitating
+   * resource): writes go through the kind's storage version, then the codec; reads the other way.
+   */
   constructor(
     private readonly scheme: KindScheme,
     private readonly readDefaults?: (stored: KubeObject) => void,
+    private readonly codec?: StorageCodec,
   ) {
     this.cache = new ConversionCache(scheme);
   }
@@ -30,12 +36,13 @@ export class HubConverter {
 
   /** The storage form of a hub object. The result may share nested values with `hub`. */
   toStorage(hub: KubeObject): KubeObject {
-    return this.scheme.convert(hub, this.scheme.storageVersion);
+    const own = this.scheme.convert(hub, this.scheme.storageVersion);
+    return this.codec === undefined ? own : this.codec.toStorage(own);
   }
 
   /** The hub form of a stored object; frozen and shared when the input is. Never mutate it. */
   toHub(stored: KubeObject): KubeObject {
-    if (this.readDefaults === undefined) return this.cache.convert(stored, this.scheme.hubVersion);
+    if (this.readDefaults === undefined && this.codec === undefined) return this.cache.convert(stored, this.scheme.hubVersion);
     if (!Object.isFrozen(stored)) return this.toHubCopy(stored);
     let hub = this.decoded.get(stored);
     if (hub === undefined) {
@@ -49,7 +56,7 @@ export class HubConverter {
   toHubCopy(stored: KubeObject): KubeObject {
     const copy = structuredClone(stored);
     this.readDefaults?.(copy);
-    // What the conversion shares with its input is the private copy's.
-    return this.scheme.convert(copy, this.scheme.hubVersion);
+    // What the conversions share with their input is the private copy's.
+    return this.scheme.convert(this.codec === undefined ? copy : this.codec.fromStorage(copy), this.scheme.hubVersion);
   }
 }

@@ -2,7 +2,7 @@ import { applyDefaults, schemaHasDefaults } from '../../apimachinery/schema/defa
 import { KindScheme } from '../../apimachinery/scheme/scheme.js';
 import type { Interface } from '../../storage/index.js';
 import type { KubeObject, ResourceStorage } from '../rest.js';
-import type { APIGroupDefinition } from '../types.js';
+import type { APIGroupDefinition, CohabitatingStorage } from '../types.js';
 import type { RandomIntFunc } from './names.js';
 import { replicasPathMappings, ScaleStore } from './scale.js';
 import { Store, type TTLFunc } from './store.js';
@@ -30,6 +30,12 @@ export interface ResourceStorageOptions {
   readonly versionView?: VersionView;
   /** The time to live every write gives an object (kube's Store.TTLFunc: Events' --event-ttl); absent: forever. */
   readonly ttl?: TTLFunc;
+  /**
+   * Set when another resource stores the kind (its group's declaration says so): `storage` is
+   * that resource's, objects cross with the codec, and reads apply no defaults of this kind's
+   * storage version (what is stored is the other resource's object).
+   */
+  readonly storedAs?: CohabitatingStorage;
   /** Unused: admission comes in per call as the validate callbacks. */
   readonly admission?: unknown;
 }
@@ -48,6 +54,7 @@ export function createResourceStorage(opts: ResourceStorageOptions): ResourceSto
     ...readDefaultsOf(opts),
     ...(opts.versionView ? { versionView: opts.versionView } : {}),
     ...(opts.ttl ? { ttl: opts.ttl } : {}),
+    ...(opts.storedAs ? { storedAs: opts.storedAs } : {}),
   };
   const main = new Store(common);
   const subresources = main.resource.subresources;
@@ -61,6 +68,7 @@ export function createResourceStorage(opts: ResourceStorageOptions): ResourceSto
 /** The schema defaults of the kind's storage version, when it has any. */
 function readDefaultsOf(opts: ResourceStorageOptions): { readDefaults?: (stored: KubeObject) => void } {
   if (opts.readDefaults !== undefined) return { readDefaults: opts.readDefaults };
+  if (opts.storedAs !== undefined) return {};
   const version = opts.group.versions.find((v) => v.name === opts.group.storageVersion);
   const schema = version?.resources.find((r) => r.kind === opts.kind)?.schema;
   return schema !== undefined && schemaHasDefaults(schema) ? { readDefaults: (stored) => applyDefaults(stored, schema) } : {};

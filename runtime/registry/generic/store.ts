@@ -29,6 +29,7 @@ import { ignoreManagedFieldsTimestamps } from '../../apimachinery/managedfields/
 import { attrFunc } from './predicate.js';
 import { finishUpdate, prepareUpdate, shouldDeleteDuringUpdate, type UpdateTarget } from './update.js';
 import type { VersionView } from './view.js';
+import type { CohabitatingStorage } from '../types.js';
 import { HubWatcher } from './watch.js';
 
 /** Total create attempts when the name is generated (kube's maxNameGenerationCreateAttempts). */
@@ -52,6 +53,8 @@ export interface StoreOptions {
   readonly versionView?: VersionView;
   /** Seconds each write keeps the object before the storage deletes it (kube's TTLFunc); absent: forever. */
   readonly ttl?: TTLFunc;
+  /** Where the objects live when another resource stores them (a cohabitating resource): its keys and codec. */
+  readonly storedAs?: CohabitatingStorage;
 }
 
 /**
@@ -93,8 +96,9 @@ export class Store implements StandardStorage {
     this.resource = scheme.resource(scheme.hubVersion);
     this.groupResource = { group: scheme.group, resource: this.resource.plural };
     this.groupKind = { group: scheme.group, kind: scheme.kind };
-    this.keys = newKeyFuncs({ group: scheme.group, plural: this.resource.plural, namespaced: this.resource.namespaced });
-    this.converter = new HubConverter(scheme, opts.readDefaults);
+    const keyed = opts.storedAs === undefined ? { group: scheme.group, plural: this.resource.plural } : { group: opts.storedAs.group, plural: opts.storedAs.resource };
+    this.keys = newKeyFuncs({ ...keyed, namespaced: this.resource.namespaced });
+    this.converter = new HubConverter(scheme, opts.readDefaults, opts.storedAs?.codec);
     this.storage = opts.storage as Interface<KubeObject>;
     this.dry = new DryRunnableStorage(this.storage);
     this.random = opts.random ?? cryptoRandomInt;
