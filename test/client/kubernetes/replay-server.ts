@@ -159,6 +159,7 @@ export class ReplayServer {
     const matched = this.selected(req, route);
     if ('code' in matched) return writeStatus(res, matched);
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    res.flushHeaders();
     this.streams.add(res);
     const send = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
     const rvParam = req.query.get('resourceVersion') ?? '';
@@ -168,7 +169,7 @@ export class ReplayServer {
     } else {
       const from = Number(rvParam);
       if (!Number.isSafeInteger(from) || from < this.store.oldest) {
-        send('ERROR', tooOldResourceVersion(Number.isSafeInteger(from) ? from : 0, this.store.oldest + 1).body);
+        send('ERROR', tooOldResourceVersion(Number.isSafeInteger(from) ? from : 0, this.store.oldest).body);
         this.streams.delete(res);
         return void res.end();
       }

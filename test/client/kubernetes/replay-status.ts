@@ -85,7 +85,7 @@ export function unsupportedPatch(): StatusAnswer {
   return failure(415, 'UnsupportedMediaType', message);
 }
 
-/** The watch cache's answer to a watch from a resourceVersion older than its window: sent as an ERROR event. */
+/** The watch cache's answer to a watch from before its window (`oldest`: the newest resourceVersion it no longer holds), sent as an ERROR event. */
 export function tooOldResourceVersion(requested: number, oldest: number): StatusAnswer {
   return failure(410, 'Expired', `too old resource version: ${requested} (${oldest})`);
 }
