@@ -3,7 +3,7 @@ import type { UserInfo } from '../../../apimachinery/request/types.js';
 import { makeGroupNames, makeUsername } from '../../../authentication/serviceaccount/util.js';
 import { newClusterBinding, newRule, RBAC_GROUP } from './builders.js';
 import { withDefaultMetadata } from './metadata.js';
-import { AllAuthenticated, KubeControllerManager } from './policy.js';
+import { AllAuthenticated, eventsRule, KubeControllerManager } from './policy.js';
 
 /**
  * The roles of the controllers this server runs in process that kube runs in
@@ -11,7 +11,8 @@ import { AllAuthenticated, KubeControllerManager } from './policy.js';
  * binds them: to the service account `kube-system/<controller>`. The controllers act as those
  * service accounts' users (`system:serviceaccount:kube-system:<controller>`, as
  * kube-controller-manager does with --use-service-account-credentials), so the bindings apply as
- * they are. kube's events rule is left out (events are not served here).
+ * they are. kube's events rule (create, update and patch of events in core and events.k8s.io) is
+ * in the roles kube gives it.
  *
  * Controllers that kube runs inside kube-apiserver keep kube-apiserver's loopback identity
  * (`system:apiserver` in system:masters, runtime/controlplane/loopback.ts): the bootstrap of this
@@ -40,16 +41,16 @@ const CONTROLLER_RULES: Readonly<Record<ControllerName, () => PolicyRule[]>> = {
   // full permissions on clusterroles, to write any rules into an aggregated role (escalate included)
   'clusterrole-aggregation-controller': () => [newRule('escalate', 'get', 'list', 'watch', 'update', 'patch').groups(RBAC_GROUP).resources('clusterroles').rule()],
   // list/watches, selective gets and updates (ownerReferences, finalizers) and deletes of any resource
-  'generic-garbage-collector': () => [newRule('get', 'list', 'watch', 'patch', 'update', 'delete').groups('*').resources('*').rule()],
+  'generic-garbage-collector': () => [newRule('get', 'list', 'watch', 'patch', 'update', 'delete').groups('*').resources('*').rule(), eventsRule()],
   'namespace-controller': () => [
     newRule('get', 'list', 'watch', 'delete').groups('').resources('namespaces').rule(),
     newRule('update').groups('').resources('namespaces/finalize', 'namespaces/status').rule(),
     newRule('get', 'list', 'watch', 'delete', 'deletecollection').groups('*').resources('*').rule(),
   ],
   // its informers run as the kube-controller-manager (policy.ts); it creates and updates kube-root-ca.crt
-  'root-ca-cert-publisher': () => [newRule('create', 'update').groups('').resources('configmaps').rule()],
+  'root-ca-cert-publisher': () => [newRule('create', 'update').groups('').resources('configmaps').rule(), eventsRule()],
   // its informers run as the kube-controller-manager (policy.ts); it only creates `default`
-  'service-account-controller': () => [newRule('create').groups('').resources('serviceaccounts').rule()],
+  'service-account-controller': () => [newRule('create').groups('').resources('serviceaccounts').rule(), eventsRule()],
 };
 
 /** ControllerRoles(): one `system:controller:<name>` ClusterRole per controller, in kube's (alphabetical) order. */

@@ -8,11 +8,12 @@ import { AGGREGATE_TO_ADMIN, AGGREGATE_TO_EDIT, AGGREGATE_TO_VIEW, withDefaultMe
  * are kube's, and a rule keeps only the resources (and subresources) of the groups served here —
  * the core group's configmaps, endpoints, namespaces, services and serviceaccounts, RBAC, and the
  * review APIs. Roles for components this server does not have (nodes, kube-proxy, the scheduler,
- * kubelets, CSR signers, heapster, kube-dns, volume provisioners) are left out. Events are not
- * served, so kube's events rule is left out too.
+ * kubelets, CSR signers, heapster, kube-dns, volume provisioners) are left out. kube's events rule
+ * (eventsRule) is kept where kube grants it.
  */
 
 const legacyGroup = '';
+const eventsGroup = 'events.k8s.io';
 const authenticationGroup = 'authentication.k8s.io';
 const authorizationGroup = 'authorization.k8s.io';
 
@@ -123,12 +124,18 @@ function aggregateToViewRules(): PolicyRule[] {
   ];
 }
 
+/** kube's eventsRule: recording Events through either API (core/v1 and events.k8s.io/v1 are one storage). */
+export function eventsRule(): PolicyRule {
+  return newRule('create', 'update', 'patch').groups(legacyGroup, eventsGroup).resources('events').rule();
+}
+
 /**
  * The kube-controller-manager's own identity: kube runs every controller's shared informers with
  * it (list and watch of everything), and each controller's writes with its own service account.
  */
 function kubeControllerManagerRules(): PolicyRule[] {
   return [
+    eventsRule(),
     newRule('create').groups(legacyGroup).resources('serviceaccounts').rule(),
     newRule('get').groups(legacyGroup).resources('namespaces', 'serviceaccounts', 'configmaps').rule(),
     newRule('update').groups(legacyGroup).resources('serviceaccounts').rule(),
