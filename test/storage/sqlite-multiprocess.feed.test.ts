@@ -177,6 +177,26 @@ describe('SQLite shared mode: the change feed', () => {
       assert.equal(behind.got.events.length, 0, 'no partial history');
     }));
 
+  test('the modes do not mix: an exclusive owner refuses a shared opener, shared users refuse an exclusive one', async () => {
+    const owned = join(dir, `owned-${n++}.db`);
+    const owner = new SqliteKV({ path: owned });
+    try {
+      await owner.optimisticPut('/x', Buffer.from('1'), 0);
+      assert.throws(() => new SqliteKV({ path: owned, shared: { busyTimeoutMs: 100 } }), { code: 'SQLITE_BUSY' });
+    } finally {
+      await owner.close();
+    }
+    const sharedPath = join(dir, `shared-${n++}.db`);
+    const user = new SqliteKV({ path: sharedPath, shared: true });
+    try {
+      await user.optimisticPut('/x', Buffer.from('1'), 0);
+      assert.throws(() => new SqliteKV({ path: sharedPath }), { code: 'SQLITE_BUSY' });
+      assert.equal((await user.get('/x')).kv?.value.toString(), '1');
+    } finally {
+      await user.close();
+    }
+  });
+
   test('two storage factories on one file: a consistent list through one watch cache sees the other’s create at once', async () => {
     const path = join(dir, `factory-${n++}.db`);
     const one = newStorageFactory({ backend: { backend: 'sqlite', path, shared: true } });

@@ -84,10 +84,16 @@ export class SqliteKV implements KV {
     // Exclusive: a short busy timeout, waiting for another owner is pointless. Shared: writers
     // wait for each other's transactions (milliseconds each; a killed one's lock dies with it).
     this.db = new Database(opts.path, { timeout: shared ? (shared.busyTimeoutMs ?? 10_000) : 500 });
-    openSchema(this.db, { shared: this.shared });
-    this.st = prepareStatements(this.db);
-    this.rev = this.headRevision();
-    this.compactRev = this.fileCompactRevision();
+    try {
+      openSchema(this.db, { shared: this.shared });
+      this.st = prepareStatements(this.db);
+      this.rev = this.headRevision();
+      this.compactRev = this.fileCompactRevision();
+    } catch (e) {
+      // Refused (another owner holds the file): release the connection.
+      this.db.close();
+      throw e;
+    }
     this.pageSize = opts.listPageSize ?? 1000;
     if (shared) {
       const readTxn = this.db.transaction(<T>(fn: (head: number, compactRev: number) => T): T => fn(this.headRevision(), this.fileCompactRevision()));
