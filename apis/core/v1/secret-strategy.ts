@@ -1,9 +1,11 @@
 import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
 import { validateSecret, validateSecretUpdate } from './secret-validation.js';
+import { warningsForSecret } from './secret-warnings.js';
 import type { Secret } from './types.js';
 
 /**
- * kube's Secret strategy: ValidateSecret and ValidateSecretUpdate, and stringData merged into
+ * kube's Secret strategy: ValidateSecret and ValidateSecretUpdate, warningsForSecret on create
+ * and update (a TLS Secret whose certificate and key do not match), and stringData merged into
  * data before anything else sees the object (kube's v1 → internal conversion does it, so the
  * internal Secret has no stringData at all). The defaulter already merges what clients send;
  * the strategy merges again for writes that reach the store without the request pipeline.
@@ -16,6 +18,8 @@ export const SecretStrategy = {
   prepareForUpdate: (s: Secret) => mergeStringData(s),
   validate: (s: Secret) => validateSecret(s),
   validateUpdate: (s: Secret, old: Secret) => validateSecretUpdate(s, old),
+  warningsOnCreate: (s: Secret) => warningsForSecret(s),
+  warningsOnUpdate: (s: Secret) => warningsForSecret(s),
 } satisfies RESTStrategy<Secret>;
 
 /**
