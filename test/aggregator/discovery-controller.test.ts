@@ -123,6 +123,7 @@ describe('aggregated discovery controller', () => {
       assert.deepEqual(groupNames(env.manager), [
         'apiregistration.k8s.io',
         REMOTE,
+        'events.k8s.io',
         'authentication.k8s.io',
         'authorization.k8s.io',
         'rbac.authorization.k8s.io',
@@ -159,6 +160,7 @@ describe('aggregated discovery controller', () => {
         'apiregistration.k8s.io',
         REMOTE,
         LEGACY,
+        'events.k8s.io',
         'authentication.k8s.io',
         'authorization.k8s.io',
         'rbac.authorization.k8s.io',

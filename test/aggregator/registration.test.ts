@@ -50,6 +50,7 @@ describe('APIService registration', () => {
       'v1.authentication.k8s.io',
       'v1.authorization.k8s.io',
       'v1.coordination.k8s.io',
+      'v1.events.k8s.io',
       'v1.rbac.authorization.k8s.io',
       'v1alpha1.wardle.example.com',
       'v1beta1.wardle.example.com',

@@ -77,17 +77,17 @@ describe('discovery handlers', () => {
     assert.equal(r.headers.get('etag'), null);
   });
 
-  // kube-aggregator's priorities: apiregistration first, then authentication (17700), authorization
-  // (17600), rbac (17000), apiextensions (16700), coordination (16500), then groups without one
-  // (1000). The control plane's /apis lists them so (through the aggregator's APIServices).
-  it('orders /apis groups by priority: apiregistration, authentication, authorization, rbac, apiextensions, coordination, then wardle', async () => {
+  // kube-aggregator's priorities: apiregistration first, then events (17750), authentication (17700),
+  // authorization (17600), rbac (17000), apiextensions (16700), coordination (16500), then groups
+  // without one (1000). The control plane's /apis lists them so (through the aggregator's APIServices).
+  it('orders /apis groups by priority: apiregistration, events, authentication, authorization, rbac, apiextensions, coordination, then wardle', async () => {
     const body = (await server.get('/apis', { accept: KUBECTL_130 })).json() as APIGroupDiscoveryList;
     assert.deepEqual(
       body.items?.map((i) => i.metadata?.name),
-      ['apiregistration.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'wardle.example.com'],
+      ['apiregistration.k8s.io', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'wardle.example.com'],
     );
     assert.deepEqual(
-      body.items?.[6]?.versions?.map((v) => v.version),
+      body.items?.[7]?.versions?.map((v) => v.version),
       ['v1beta1', 'v1alpha1'],
     );
   });

@@ -149,6 +149,7 @@ describe('the group seam: which server serves a group', () => {
       'authentication.k8s.io',
       'authorization.k8s.io',
       'coordination.k8s.io',
+      'events.k8s.io',
       GROUP,
     ]);
     assert.ok(installed.every((g, i) => i >= BUILTIN_GROUPS.length || g === BUILTIN_GROUPS[i]));

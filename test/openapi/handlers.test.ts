@@ -33,7 +33,7 @@ describe('OpenAPI handlers', () => {
   it('serves the root with one hashed URL per group version, ETag and Last-Modified, and 304 on If-None-Match', async () => {
     const r = await server.get('/openapi/v3');
     const paths = (r.json() as { paths: Record<string, { serverRelativeURL: string }> }).paths;
-    // Sorted by path, as kube's /openapi/v3 root; the security groups (issue 14) and coordination (issue 16) are built in.
+    // Sorted by path, as kube's /openapi/v3 root; the security groups (issue 14), coordination and events (issue 16) are built in.
     assert.deepEqual(Object.keys(paths), [
       'api/v1',
       'apis/apiextensions.k8s.io/v1',
@@ -41,6 +41,7 @@ describe('OpenAPI handlers', () => {
       'apis/authentication.k8s.io/v1',
       'apis/authorization.k8s.io/v1',
       'apis/coordination.k8s.io/v1',
+      'apis/events.k8s.io/v1',
       'apis/rbac.authorization.k8s.io/v1',
       'apis/wardle.example.com/v1alpha1',
       'apis/wardle.example.com/v1beta1',

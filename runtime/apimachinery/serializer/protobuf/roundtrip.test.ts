@@ -8,6 +8,7 @@ import { coreV1Protobuf } from '../../../../generated/protobuf/core/v1.js';
 import { metaV1Protobuf } from '../../../../generated/protobuf/meta/v1.js';
 import { rbacV1Protobuf } from '../../../../generated/protobuf/rbac/v1.js';
 import { coordinationV1Protobuf } from '../../../../generated/protobuf/coordination/v1.js';
+import { eventsV1Protobuf } from '../../../../generated/protobuf/events/v1.js';
 import { decodeProtobufObject, encodeProtobufObject, type FieldDescriptor, type MessageDescriptor, type ProtobufPackage, ProtobufScheme } from './index.js';
 
 // Property test: random Go values of every kind with descriptors, written with protobufjs'
@@ -59,6 +60,7 @@ const packages: readonly ProtobufPackage[] = [
   authorizationV1Protobuf,
   rbacV1Protobuf,
   coordinationV1Protobuf,
+  eventsV1Protobuf,
   testPackage,
 ];
 const scheme = new ProtobufScheme(packages);
@@ -303,6 +305,7 @@ describe('protobuf round trip: random Go values of every kind decode to their Go
       'authorization.k8s.io/v1 SubjectAccessReview',
       'autoscaling/v1 Scale',
       'coordination.k8s.io/v1 Lease',
+      'events.k8s.io/v1 Event',
       'meta.k8s.io/v1 DeleteOptions',
       'rbac.authorization.k8s.io/v1 ClusterRole',
       'rbac.authorization.k8s.io/v1 ClusterRoleBinding',
