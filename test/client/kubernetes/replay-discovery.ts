@@ -4,8 +4,10 @@
 // documents kube builds from the same resource lists) are derived from the aggregated recording as
 // kube-apiserver derives both from one list: preferred version first, subresources as
 // `<resource>/<subresource>`. kube 1.32 also serves `/api` aggregated; that document was not
-// recorded, so `/api` answers its legacy APIVersions to every Accept, which is what a server
-// without aggregated discovery for the core group answers, and clients read `/api/v1` after it.
+// recorded, so it is derived from the recorded `/api/v1` as kube's aggregated discovery converts a
+// group version's resource list (subresources under their resource, `responseKind` from the
+// resource's kind). Without `coreAggregated`, `/api` answers its legacy APIVersions to every
+// Accept, as a server without aggregated discovery for the core group does.
 import type { RecordedDiscovery } from './recorded.js';
 
 export const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -53,14 +55,20 @@ export function acceptsAggregatedV2(accept: string | undefined): boolean {
 export class ReplayDiscovery {
   private readonly groups: AggregatedGroup[];
 
-  constructor(private readonly recorded: RecordedDiscovery) {
+  constructor(
+    private readonly recorded: RecordedDiscovery,
+    private readonly coreAggregated: boolean,
+  ) {
     this.groups = (JSON.parse(recorded.aggregated) as { items: AggregatedGroup[] }).items;
   }
 
   /** The answer to a GET of a discovery path, or undefined when the path is not discovery's. */
   answer(path: string, accept: string | undefined): DiscoveryAnswer | undefined {
     const json = (body: unknown): DiscoveryAnswer => ({ code: 200, contentType: 'application/json', body: typeof body === 'string' ? body : JSON.stringify(body) });
-    if (path === '/api') return json(this.recorded.apiVersions);
+    if (path === '/api') {
+      if (this.coreAggregated && acceptsAggregatedV2(accept)) return { code: 200, contentType: AGGREGATED_V2, body: JSON.stringify(coreDiscovery(this.recorded.coreV1)) };
+      return json(this.recorded.apiVersions);
+    }
     if (path === '/api/v1') return json(this.recorded.coreV1);
     if (path === '/apis') {
       if (acceptsAggregatedV2(accept)) return { code: 200, contentType: AGGREGATED_V2, body: this.recorded.aggregated };
@@ -76,6 +84,47 @@ export class ReplayDiscovery {
     const groupVersion = `${group.metadata.name}/${version.version}`;
     return json({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources: version.resources.flatMap((r) => legacyResources(r)) });
   }
+}
+
+interface LegacyResource {
+  name: string;
+  singularName: string;
+  namespaced: boolean;
+  group?: string;
+  version?: string;
+  kind: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+}
+
+/** The core group's APIGroupDiscoveryList from its legacy resource list (apiserver's discovery/aggregated conversion). */
+function coreDiscovery(coreV1: string): object {
+  const legacy = (JSON.parse(coreV1) as { resources: LegacyResource[] }).resources;
+  const resources = legacy
+    .filter((r) => !r.name.includes('/'))
+    .map((r) => {
+      const out: Record<string, unknown> = {
+        resource: r.name,
+        responseKind: { group: '', version: '', kind: r.kind },
+        scope: r.namespaced ? 'Namespaced' : 'Cluster',
+        singularResource: r.singularName,
+      };
+      if (r.shortNames) out['shortNames'] = r.shortNames;
+      if (r.categories) out['categories'] = r.categories;
+      out['verbs'] = r.verbs;
+      const subs = legacy
+        .filter((s) => s.name.startsWith(`${r.name}/`))
+        .map((s) => ({ subresource: s.name.slice(r.name.length + 1), responseKind: { group: s.group ?? '', version: s.version ?? '', kind: s.kind }, verbs: s.verbs }));
+      if (subs.length > 0) out['subresources'] = subs;
+      return out;
+    });
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: 'apidiscovery.k8s.io/v2',
+    metadata: {},
+    items: [{ metadata: { creationTimestamp: null }, versions: [{ version: 'v1', resources, freshness: 'Current' }] }],
+  };
 }
 
 function apiGroup(g: AggregatedGroup): object {

@@ -26,6 +26,11 @@ export interface RecordedRequest {
   readonly body: string;
 }
 
+export interface ReplayOptions {
+  /** Serve `/api` aggregated (derived from the recorded `/api/v1`, as kube 1.32 serves it); false: legacy only. Default true. */
+  readonly coreAggregated?: boolean;
+}
+
 /** Bodies over this are refused: the replay server reads only what tests send. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -37,10 +42,13 @@ export class ReplayServer {
   private readonly sockets = new Set<Socket>();
   private readonly streams = new Set<ServerResponse>();
 
-  private constructor(private readonly server: Server) {
+  private constructor(
+    private readonly server: Server,
+    options: ReplayOptions,
+  ) {
     const recorded = recordedDiscovery();
     this.resources = servedResources(recorded);
-    this.discovery = new ReplayDiscovery(recorded);
+    this.discovery = new ReplayDiscovery(recorded, options.coreAggregated ?? true);
     this.store.seed(recordedObjects(this.resources));
     server.on('connection', (s: Socket) => {
       this.sockets.add(s);
@@ -49,10 +57,10 @@ export class ReplayServer {
   }
 
   /** Starts on a free loopback port with every recorded object stored. */
-  static async start(): Promise<ReplayServer> {
+  static async start(options: ReplayOptions = {}): Promise<ReplayServer> {
     let self: ReplayServer | undefined;
     const server = createServer((req, res) => self!.serve(req, res));
-    self = new ReplayServer(server);
+    self = new ReplayServer(server, options);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     return self;
   }
