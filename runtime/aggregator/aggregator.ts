@@ -47,12 +47,31 @@ export interface APIAggregatorOptions {
   readonly onError?: (key: string, err: unknown) => void;
   /** The informers' reflector knobs. */
   readonly tuning?: ReflectorTuning;
+  /**
+   * Where the controllers that must run in one replica at a time are handed (the control plane's
+   * leader election): availability, autoregistration and the CRD registration that feeds it.
+   * Without it they run in this process from its post-start hooks.
+   */
+  readonly singletons?: SingletonControllers;
 }
 
+/** A set of controllers run elsewhere for one term: a fresh set each time, running until `signal` aborts. */
+export type SingletonTerm = (signal: AbortSignal) => Promise<void>;
+
+/** The part of the control plane's leader election the aggregator hands its singletons to. */
+export interface SingletonControllers {
+  add(name: string, term: SingletonTerm): void;
+}
+
+/** What every replica runs: the APIService informer, the handlers and the registration controller feeding them. */
 interface Controllers {
   readonly apiServices: APIServiceInformer;
   readonly handlers: APIServiceHandlerManager;
   readonly registration: APIServiceRegistrationController;
+}
+
+/** What one replica runs at a time (one term's fresh instances): availability and autoregistration. */
+interface Singletons {
   readonly local: LocalAvailableController;
   readonly remote: RemoteAvailableController;
   readonly autoregister: AutoRegisterController;
@@ -68,6 +87,10 @@ const FIRST_SYNC_POLL_MS = 100;
  * on the server's mux), the registration controller feeding it, the availability controllers,
  * and the autoregister and CRD registration controllers keeping local APIServices for built-in
  * group versions and CRDs. Everything runs over the loopback client and one informer factory.
+ *
+ * The availability, autoregister and CRD registration controllers write APIServices, which
+ * replicas sharing storage would fight over: given `singletons`, they run there (in one replica
+ * at a time); every replica runs the handling and the registration controller.
  *
  * Lifecycle, as post-start hooks of the server: `start-kube-aggregator-informers`,
  * `apiservice-registration-controller` (done once every APIService present at start is
@@ -85,6 +108,8 @@ export class APIAggregator {
   private readonly stopping = new AbortController();
   private readonly runs: Promise<unknown>[] = [];
   private readonly autoregistered: Promise<void>;
+  /** The availability controller of the running term of singletons, which proxying tells of unreachable backends. */
+  private remote: RemoteAvailableController | undefined;
 
   constructor(private readonly o: APIAggregatorOptions) {
     // Every worker's request and wait listens on it: many listeners, no leak.
@@ -106,26 +131,12 @@ export class APIAggregator {
     this.installHooks(c);
   }
 
-  /** The handling and every controller, over the factory's informers; nothing runs yet. */
+  /** The handling and the registration controller, over the factory's informers; nothing runs yet. */
   private controllers(): Controllers {
     const o = this.o;
     const apiServices = newAPIServiceInformer(this.informers, this.clients);
     const services = newServiceInformer(this.informers, this.clients);
     const endpoints = newEndpointsInformer(this.informers, this.clients);
-    const client = this.clients.apiregistrationV1().apiservices();
-    const errors = o.onError !== undefined ? { onError: o.onError } : {};
-    const timeouts = o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {};
-    const remote = new RemoteAvailableController({
-      apiServices,
-      services,
-      endpoints,
-      client,
-      proxyClientCertificate: o.proxyClientCertificate,
-      ...errors,
-      ...timeouts,
-      ...(o.availabilityCheckPeriodMs !== undefined ? { checkPeriodMs: o.availabilityCheckPeriodMs } : {}),
-      ...(o.discoveryCheckTimeoutMs !== undefined ? { checkTimeoutMs: o.discoveryCheckTimeoutMs } : {}),
-    });
     const handlers = new APIServiceHandlerManager({
       mux: o.server.mux,
       localDelegate: o.localDelegate ?? o.server.delegate,
@@ -134,20 +145,38 @@ export class APIAggregator {
         endpoints: (ns, name) => getCached(endpoints.lister().namespace(ns), name),
       }),
       proxyClientCertificate: o.proxyClientCertificate,
-      ...timeouts,
-      onUnreachable: (name) => remote.recheck(name),
+      ...(o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
+      // The availability controller of this process's term, if it leads; the leader's otherwise finds out on its own.
+      onUnreachable: (name) => this.remote?.recheck(name),
+    });
+    return { apiServices, handlers, registration: new APIServiceRegistrationController({ informer: apiServices, handling: handlers, ...this.errors() }) };
+  }
+
+  /** One term's availability and autoregistration controllers, over `factory`'s informers; nothing runs yet. */
+  private singletons(factory: SharedInformerFactoryCore): Singletons {
+    const o = this.o;
+    const apiServices = newAPIServiceInformer(factory, this.clients);
+    const client = this.clients.apiregistrationV1().apiservices();
+    const errors = this.errors();
+    const remote = new RemoteAvailableController({
+      apiServices,
+      services: newServiceInformer(factory, this.clients),
+      endpoints: newEndpointsInformer(factory, this.clients),
+      client,
+      proxyClientCertificate: o.proxyClientCertificate,
+      ...errors,
+      ...(o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
+      ...(o.availabilityCheckPeriodMs !== undefined ? { checkPeriodMs: o.availabilityCheckPeriodMs } : {}),
+      ...(o.discoveryCheckTimeoutMs !== undefined ? { checkTimeoutMs: o.discoveryCheckTimeoutMs } : {}),
     });
     const autoregister = new AutoRegisterController({ informer: apiServices, client, ...errors });
     for (const svc of o.builtinAPIServices) autoregister.addAPIServiceToSync(svc);
     return {
-      apiServices,
-      handlers,
       remote,
       autoregister,
       local: new LocalAvailableController({ informer: apiServices, client, ...errors }),
-      registration: new APIServiceRegistrationController({ informer: apiServices, handling: handlers, ...errors }),
       crdRegistration: new CRDRegistrationController({
-        informer: newCustomResourceDefinitionInformer(this.informers, this.clients),
+        informer: newCustomResourceDefinitionInformer(factory, this.clients),
         registration: autoregister,
         ...errors,
         ...(o.isBuiltinGroupVersion !== undefined ? { isBuiltinGroupVersion: o.isBuiltinGroupVersion } : {}),
@@ -155,24 +184,53 @@ export class APIAggregator {
     };
   }
 
+  /**
+   * Runs one term of the singletons until `signal` aborts. Under an election every term has its
+   * own informers (controllers and queues do not restart); run in process, they share the
+   * aggregator's, which its hooks start.
+   *
+   * The CRD registration controller goes with autoregistration: its only effect is the
+   * APIServices autoregister writes, which every replica then serves through its own
+   * registration controller.
+   */
+  private async runSingletons(signal: AbortSignal, c: Singletons, factory: SharedInformerFactoryCore): Promise<void> {
+    this.remote = c.remote;
+    if (factory !== this.informers) factory.start();
+    try {
+      await Promise.all([
+        c.local.run(signal),
+        c.remote.run(signal),
+        c.crdRegistration.run(signal),
+        // Only once the CRDs present at start are registered: autoregister would delete their APIServices otherwise.
+        untilAborted(c.crdRegistration.waitForInitialSync(), signal).then(() => (signal.aborted ? undefined : c.autoregister.run(signal))),
+      ]);
+    } finally {
+      if (this.remote === c.remote) this.remote = undefined;
+      if (factory !== this.informers) await factory.shutdown();
+    }
+  }
+
   /** kube's post-start hooks of the aggregator and of kube-apiserver's autoregistration, and the pre-shutdown stop. */
   private installHooks(c: Controllers): void {
     const server = this.o.server;
     const signal = this.stopping.signal;
+    const singletons = this.o.singletons;
+    singletons?.add('kube-aggregator', (term) => {
+      const factory = newSharedInformerFactoryCore(this.o.tuning !== undefined ? { tuning: this.o.tuning } : {});
+      return this.runSingletons(term, this.singletons(factory), factory);
+    });
+    // Run here: built now, so that their informers are in the factory before it starts.
+    const own = singletons === undefined ? this.singletons(this.informers) : undefined;
     server.addPostStartHook('start-kube-aggregator-informers', async () => this.informers.start());
     server.addPostStartHook('apiservice-registration-controller', async ({ signal: hookSignal }) => {
       this.background(c.registration.run(signal));
       await untilAborted(c.registration.initiated(), AbortSignal.any([signal, hookSignal]));
     });
-    server.addPostStartHook('apiservice-status-available-controller', async () => {
-      this.background(c.local.run(signal), c.remote.run(signal));
-    });
+    // Under an election the availability and autoregistration controllers run in the leader's
+    // term instead; the hooks stay, as kube's readiness lists them.
+    server.addPostStartHook('apiservice-status-available-controller', async () => {});
     server.addPostStartHook('kube-apiserver-autoregistration', async () => {
-      this.background(
-        c.crdRegistration.run(signal),
-        // Only once the CRDs present at start are registered: autoregister would delete their APIServices otherwise.
-        untilAborted(c.crdRegistration.waitForInitialSync(), signal).then(() => (signal.aborted ? undefined : c.autoregister.run(signal))),
-      );
+      if (own !== undefined) this.background(this.runSingletons(signal, own, this.informers));
     });
     server.addPostStartHook('apiservice-wait-for-first-sync', async ({ signal: hookSignal }) => {
       const stop = AbortSignal.any([signal, hookSignal]);
@@ -189,6 +247,10 @@ export class APIAggregator {
     });
     // Requests still being drained keep their backend connections: those close in stop().
     server.addPreShutdownHook('stop-kube-aggregator-controllers', () => this.stopControllers());
+  }
+
+  private errors(): { onError?: (key: string, err: unknown) => void } {
+    return this.o.onError !== undefined ? { onError: this.o.onError } : {};
   }
 
   /** The APIServices the aggregator handles and how to reach their servers (merged discovery and OpenAPI read it). */

@@ -22,6 +22,7 @@ import { installAPIGroup } from './install.js';
 import { APISERVER_USER } from './loopback.js';
 import { PolicyInformers } from './rbac/policy-informers.js';
 import { newControlPlaneSecurity } from './security.js';
+import { SingletonControllers } from './leaderelection/singletons.js';
 import { ClusterAuthenticationTrustController } from '../controllers/clusterauthenticationtrust/index.js';
 import { NamespaceStorage } from './namespace/rest.js';
 import { newServiceAllocators } from './service/ranges.js';
@@ -98,12 +99,15 @@ export async function assembleChain(c: ChainOptions) {
   });
   kubeAPIServer.addPostStartHook('start-cluster-authentication-info-controller', async () => authenticationTrust.start());
   kubeAPIServer.addPreShutdownHook('stop-cluster-authentication-info-controller', async () => authenticationTrust.stop());
-  const customResources = serveCustomResources(apiextensions, c, { loopback, discovery, openapi, requestTimeoutSeconds: o.requestTimeoutSeconds });
+  // The servers' controllers that must run in one replica at a time, run by the control plane
+  // under their Lease; without leader election each process runs them itself.
+  const singletons = o.leaderElection.leaderElect ? new SingletonControllers() : undefined;
+  const customResources = serveCustomResources(apiextensions, c, { loopback, discovery, openapi, requestTimeoutSeconds: o.requestTimeoutSeconds, singletons });
 
   for (const r of discoveryRoutes(discovery, { notFound: aggregator.delegate })) mount(aggregator, r);
   for (const r of openAPIRoutes(openapi)) mount(aggregator, r);
   for (const r of security.openIDRoutes) mount(aggregator, r);
-  const apiAggregator = serveAPIServices(aggregator, c, { loopback, discovery });
+  const apiAggregator = serveAPIServices(aggregator, c, { loopback, discovery, singletons });
   const aggregatedAPIs = mergeAggregatedAPIs(aggregator, {
     apiServices: apiAggregator.registry,
     discovery,
@@ -133,6 +137,8 @@ export async function assembleChain(c: ChainOptions) {
     apiServices: apiAggregator.registry,
     /** The metrics the head serves on /metrics. */
     metrics: config.metrics,
+    /** The servers' singleton controllers, for the control plane to run under their Lease; undefined with --leader-elect=false (each process runs its own). */
+    singletons,
     listen: async () => {
       const address = await serving.listen({ host: o.bindAddress, port: o.securePort });
       const host = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
@@ -182,7 +188,7 @@ function serveRBAC(server: GenericAPIServer, o: { policy: PolicyInformers; loopb
 function serveCustomResources(
   apiextensions: GenericAPIServer,
   c: ChainOptions,
-  o: { loopback: LoopbackRESTClient; discovery: DiscoveryManager; openapi: OpenAPIService; requestTimeoutSeconds: number },
+  o: { loopback: LoopbackRESTClient; discovery: DiscoveryManager; openapi: OpenAPIService; requestTimeoutSeconds: number; singletons: SingletonControllers | undefined },
 ): { stop(): Promise<void> } {
   const builtinGroupVersions = new Set(c.groups.flatMap((g) => g.versions.map((v) => `${g.name}/${v.name}`)));
   const controllers = new APIExtensionsControllers({
@@ -191,6 +197,7 @@ function serveCustomResources(
     openapi: o.openapi,
     reservedNames: groupReservedNames(c.groups),
     isBuiltinGroupVersion: (group, version) => builtinGroupVersions.has(`${group}/${version}`),
+    ...(o.singletons !== undefined ? { singletons: o.singletons } : {}),
   });
   const crdHandler = newCRDHandler({
     source: controllers.source,
@@ -222,7 +229,11 @@ function serveCustomResources(
  * certificate), the availability controllers, and local APIServices kept for every group
  * version the servers behind it serve and for every CRD's.
  */
-function serveAPIServices(aggregator: GenericAPIServer, c: ChainOptions, o: { loopback: LoopbackRESTClient; discovery: DiscoveryManager }): APIAggregator {
+function serveAPIServices(
+  aggregator: GenericAPIServer,
+  c: ChainOptions,
+  o: { loopback: LoopbackRESTClient; discovery: DiscoveryManager; singletons: SingletonControllers | undefined },
+): APIAggregator {
   const delegated = c.groups.filter((g) => chainServer(g) !== 'aggregator');
   const builtinGroupVersions = new Set(c.groups.flatMap((g) => g.versions.map((v) => `${g.name}/${v.name}`)));
   return new APIAggregator({
@@ -233,6 +244,7 @@ function serveAPIServices(aggregator: GenericAPIServer, c: ChainOptions, o: { lo
     builtinAPIServices: builtinAPIServices(delegated),
     isBuiltinGroupVersion: (group, version) => builtinGroupVersions.has(`${group}/${version}`),
     ...aggregatorTimings(c.aggregator),
+    ...(o.singletons !== undefined ? { singletons: o.singletons } : {}),
   });
 }
 

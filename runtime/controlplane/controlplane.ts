@@ -13,6 +13,7 @@ import { GarbageCollector } from '../controllers/garbagecollector/index.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { APISERVER_USER, systemContext, userContext } from './loopback.js';
 import { runControllerManager } from './controller-manager.js';
+import { runAPIServerSingletons } from './leaderelection/apiserver-singletons.js';
 import { electionIdentity } from './leaderelection/identity.js';
 import { newLeaderElectionMetrics } from './leaderelection/metrics.js';
 import { authorizedNamespaceFinalizing, authorizedResources, authorizedStorage } from './authorized-resources.js';
@@ -114,6 +115,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       resources: authorizedResources({ all: () => resources.deletable() }, chain.authorizer),
       context: (namespace, parent) => userContext(gcUser, namespace, parent),
     });
+  const identity = electionIdentity(o.dataDir, o.leaderElection.identitySuffix);
+  // One set of leader_election_* metrics for both elections, labelled by their Lease's name.
+  const electionMetrics = newLeaderElectionMetrics(chain.metrics.registry);
   // kube-controller-manager's controllers, in the replica that holds its Lease; every term of
   // leadership gets a fresh garbage collector and namespace controller.
   const controllerManager = runControllerManager(chain.servers.core, {
@@ -123,12 +127,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     rootCA: pki.caCertPEM,
     inProcess: () => [newNamespaceController(), newGarbageCollector()],
     leaderElection: o.leaderElection,
-    identity: electionIdentity(o.dataDir, o.leaderElection.identitySuffix),
+    identity,
     // The Lease and its events are written as the API server itself (system:masters): the
     // bootstrap policy here does not yet grant system:kube-controller-manager leases and events.
     leaseClient: chain.controllerClient(APISERVER_USER, 'leader-election'),
-    metrics: newLeaderElectionMetrics(chain.metrics.registry),
+    metrics: electionMetrics,
   });
+  const apiserverSingletons = runAPIServerSingletons(chain, { leaderElection: o.leaderElection, identity, metrics: electionMetrics, ready: systemNamespaces });
 
   // Cluster IPs and node ports: the ranges are repaired from the stored Services before the
   // `kubernetes` Service (first IP of the primary range, port 443 to the secure port) is created and kept.
@@ -189,6 +194,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
         serviceIPRepair.stop();
         await chain.shutdown();
         await controllerManager.stop();
+        await apiserverSingletons?.stop();
         await factory.close();
       })()),
   };

@@ -6,12 +6,14 @@
 // owner deleted through it has its dependents collected (by the leader). kill -9 of the leader:
 // the follower takes over once the lease (4 s here) lapses and the controllers act again. SIGTERM
 // of the leader releases the Lease: a follower running with a 10-minute lease takes over at once,
-// which it could not do by waiting the lease out within the test's timeout.
+// which it could not do by waiting the lease out within the test's timeout. The API servers'
+// singletons (CRD establishing and finalizer, APIService availability and autoregistration) follow
+// their own Lease the same way: a CRD created through a replica completes its lifecycle.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ControlPlane, etcdUnavailable } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
-import { dependentIsCollected, eventually, identityOf, leaseSpec, masterStatus, namespaceIsFinalized } from './leader-election-helpers.js';
+import { apiserverLeaseHolder, crdLifecycleCompletes, dependentIsCollected, eventually, identityOf, leaseSpec, masterStatus, namespaceIsFinalized } from './leader-election-helpers.js';
 
 /** Short enough for a failover test, long enough that a loaded 2-core machine still renews in time. */
 const SHORT_LEASE = ['--leader-elect-lease-duration', '4s', '--leader-elect-renew-deadline', '3s', '--leader-elect-retry-period', '500ms'];
@@ -23,7 +25,7 @@ interface Replica {
   id: string;
 }
 
-describe('kube-controller-manager leader election (two replicas on one etcd)', { skip: etcdUnavailable() ?? false }, () => {
+describe('singleton controllers under leader election (two replicas on one etcd)', { skip: etcdUnavailable() ?? false }, () => {
   const replicas: Replica[] = [];
   let first: ControlPlane;
   const start = async (extraArgs: readonly string[], dataDir?: string): Promise<Replica> => {
@@ -70,6 +72,9 @@ describe('kube-controller-manager leader election (two replicas on one etcd)', {
     await namespaceIsFinalized(leader.client);
     await dependentIsCollected(follower.client);
     await dependentIsCollected(leader.client);
+    // The API servers' singletons: one of the two holds their Lease; a CRD made through the other completes its lifecycle.
+    const holder = await eventually("the API servers' singletons to have a leader", () => apiserverLeaseHolder(a.client).then((h) => (h === a.id || h === b.id ? h : undefined)));
+    await crdLifecycleCompletes((holder === a.id ? b : a).client);
   });
 
   test('kill -9 of the leader: the other takes over once the lease lapses, and the controllers act again', async () => {
@@ -88,6 +93,8 @@ describe('kube-controller-manager leader election (two replicas on one etcd)', {
     assert.equal(after?.leaseTransitions, (before?.leaseTransitions ?? 0) + 1);
     await namespaceIsFinalized(follower.client);
     await dependentIsCollected(follower.client);
+    await eventually("the survivor to hold the API servers' singletons", async () => ((await apiserverLeaseHolder(follower.client)) === follower.id ? true : undefined));
+    await crdLifecycleCompletes(follower.client);
     // The killed replica comes back on its data dir (same identity) as a follower with a long
     // lease: the next test's SIGTERM hands over to it only if the Lease is released.
     const back = await start(LONG_LEASE, leader.cp.dataDir);
@@ -105,5 +112,7 @@ describe('kube-controller-manager leader election (two replicas on one etcd)', {
     assert.equal((await leaseSpec(next.client))?.leaseDurationSeconds, 600);
     await namespaceIsFinalized(next.client);
     await dependentIsCollected(next.client);
+    await eventually("the survivor to hold the API servers' singletons", async () => ((await apiserverLeaseHolder(next.client)) === next.id ? true : undefined));
+    await crdLifecycleCompletes(next.client);
   });
 });

@@ -94,3 +94,52 @@ export async function dependentIsCollected(client: HttpsClient, timeoutMs?: numb
   assert.equal(del.status, 200, JSON.stringify(del.body));
   await eventually(`dependent-${suffix} to be collected`, async () => ((await client.json('GET', `${cms}/dependent-${suffix}`)).status === 404 ? true : undefined), timeoutMs);
 }
+
+export const APISERVER_LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-apiserver-singleton-controllers';
+
+/** The holder of the API servers' singleton controllers' Lease. */
+export async function apiserverLeaseHolder(client: HttpsClient): Promise<string | undefined> {
+  const r = await client.json('GET', APISERVER_LEASE_PATH);
+  if (r.status === 404) return undefined;
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return (r.body['spec'] as LeaseSpec | undefined)?.holderIdentity;
+}
+
+/**
+ * The API servers' singletons act: a CRD created through `client` is Established (establishing
+ * controller), its group version gets an Available APIService (CRD registration, autoregister,
+ * availability), and once deleted with a custom resource in it, it is gone (finalizer controller).
+ */
+export async function crdLifecycleCompletes(client: HttpsClient, timeoutMs?: number): Promise<void> {
+  const group = `le${randomUUID().slice(0, 8)}.example.com`;
+  const name = `widgets.${group}`;
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+  const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+  let r = await client.json('POST', crds, crd);
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  const condition = (obj: Record<string, unknown>, type: string): string | undefined =>
+    ((obj['status'] as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).find((c) => c.type === type)?.status;
+  await eventually(`${name} to be Established`, async () => (condition((await client.json('GET', `${crds}/${name}`)).body, 'Established') === 'True' ? true : undefined), timeoutMs);
+  await eventually(
+    `APIService v1.${group} to be Available`,
+    async () => (condition((await client.json('GET', `/apis/apiregistration.k8s.io/v1/apiservices/v1.${group}`)).body, 'Available') === 'True' ? true : undefined),
+    timeoutMs,
+  );
+  await eventually('a Widget to be created', async () => {
+    const c = await client.json('POST', `/apis/${group}/v1/namespaces/default/widgets`, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w' } });
+    return c.status === 201 ? c : undefined;
+  });
+  r = await client.json('DELETE', `${crds}/${name}`);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  await eventually(`${name} to be finalized`, async () => ((await client.json('GET', `${crds}/${name}`)).status === 404 ? true : undefined), timeoutMs);
+}

@@ -4,18 +4,31 @@
 // leader_election_master_status and a "<identity> became leader" event, and the garbage collector
 // and namespace controller act. A process killed with -9 and restarted on the same data dir
 // renews its own Lease at once: the test runs with a 10-minute lease, which a new identity would
-// have to wait out. With --leader-elect=false no Lease is taken and the controllers still act.
+// have to wait out. The API servers' singleton controllers (CRD establishing and finalizer,
+// APIService availability and autoregistration) do the same under kube-system/
+// kube-apiserver-singleton-controllers. With --leader-elect=false no Lease is taken and the
+// controllers still act.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { ControlPlane } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
-import { dependentIsCollected, eventually, identityOf, leaderElectionEvents, leaseSpec, masterStatus, namespaceIsFinalized } from './leader-election-helpers.js';
+import {
+  apiserverLeaseHolder,
+  crdLifecycleCompletes,
+  dependentIsCollected,
+  eventually,
+  identityOf,
+  leaderElectionEvents,
+  leaseSpec,
+  masterStatus,
+  namespaceIsFinalized,
+} from './leader-election-helpers.js';
 
 /** A lease no test waits out: acquiring it from another identity would take 10 minutes. */
 const LONG_LEASE = ['--leader-elect-lease-duration', '10m', '--leader-elect-renew-deadline', '5m', '--leader-elect-retry-period', '1s'];
 
-describe('kube-controller-manager leader election (one control plane, SQLite)', () => {
+describe('singleton controllers under leader election (one control plane, SQLite)', () => {
   const cleanup: Array<() => Promise<unknown> | void> = [];
   after(async () => {
     for (const c of cleanup.reverse()) await c();
@@ -40,6 +53,10 @@ describe('kube-controller-manager leader election (one control plane, SQLite)', 
     await eventually('the became-leader event', async () => ((await leaderElectionEvents(client)).includes(`${id} became leader`) ? true : undefined));
     await namespaceIsFinalized(client);
     await dependentIsCollected(client);
+    // The API servers' singletons, under their own Lease, held by the same identity.
+    assert.equal(await apiserverLeaseHolder(client), id);
+    assert.equal(await masterStatus(client, 'kube-apiserver-singleton-controllers'), 1);
+    await crdLifecycleCompletes(client);
 
     process.kill(first.pid, 'SIGKILL');
     await eventually('the first process to exit', async () => first.exited());
@@ -56,6 +73,8 @@ describe('kube-controller-manager leader election (one control plane, SQLite)', 
     assert.equal(renewed?.acquireTime, spec.acquireTime);
     await namespaceIsFinalized(client2);
     await dependentIsCollected(client2);
+    await eventually("the restarted process to lead the API servers' singletons", async () => ((await apiserverLeaseHolder(client2)) === id ? true : undefined));
+    await crdLifecycleCompletes(client2);
   });
 
   test('--leader-elect=false: no Lease, the controllers run anyway', async () => {
@@ -67,5 +86,7 @@ describe('kube-controller-manager leader election (one control plane, SQLite)', 
     await dependentIsCollected(client);
     assert.equal(await leaseSpec(client), undefined);
     assert.equal(await masterStatus(client), undefined, 'no election, no gauge');
+    await crdLifecycleCompletes(client);
+    assert.equal(await apiserverLeaseHolder(client), undefined);
   });
 });

@@ -30,13 +30,24 @@ export interface APIExtensionsControllersOptions {
   /** The finalizer's wait for deleted instances. */
   readonly finalizerPollIntervalMs?: number;
   readonly finalizerPollTimeoutMs?: number;
+  /**
+   * Where the controllers that must run in one replica at a time are handed (the control plane's
+   * leader election): establishing and finalizer. Without it they run here with the others.
+   */
+  readonly singletons?: SingletonControllers;
+}
+
+/** The part of the control plane's leader election these controllers hand their singletons to: a term runs fresh controllers until its signal aborts. */
+export interface SingletonControllers {
+  add(name: string, term: (signal: AbortSignal) => Promise<void>): void;
 }
 
 /**
  * The apiextensions server's controllers over one shared CRD informer (apiextensions-apiserver's
  * post-start hooks): naming, establishing, non-structural schema, finalizer, discovery and
  * OpenAPI, and the CRDSource the CRD handler serves from, so handler and controllers see the
- * same cache. Lifecycle: startInformers(), then start() (controllers begin once the informer
+ * same cache. Given `singletons`, establishing and finalizer (which write CRDs, and would be
+ * repeated by every replica sharing the storage) run there instead, one replica at a time. Lifecycle: startInformers(), then start() (controllers begin once the informer
  * has synced), synced() for readiness, stop() before storage closes.
  */
 export class APIExtensionsControllers {
@@ -46,8 +57,9 @@ export class APIExtensionsControllers {
   readonly source: CRDSource;
   private readonly crdInformer: CustomResourceDefinitionInformer;
   private readonly naming: NamingController;
-  private readonly establishing: EstablishingController;
-  private readonly finalizer: FinalizerController;
+  /** Run here only without `singletons`. */
+  private readonly establishing: EstablishingController | undefined;
+  private readonly finalizer: FinalizerController | undefined;
   private readonly nonStructural: NonStructuralSchemaController;
   private readonly discovery: DiscoveryController;
   private readonly openapi: OpenAPIController;
@@ -71,14 +83,37 @@ export class APIExtensionsControllers {
       ...(o.onError !== undefined ? { onError: o.onError } : {}),
     };
     this.naming = new NamingController({ ...deps, ...(o.reservedNames !== undefined ? { reservedNames: o.reservedNames } : {}) });
-    this.establishing = new EstablishingController(deps);
     this.nonStructural = new NonStructuralSchemaController(deps);
-    this.finalizer = new FinalizerController({
-      ...deps,
-      instances: (crd) => restInstances(o.rest, crd),
-      ...(o.finalizerPollIntervalMs !== undefined ? { pollIntervalMs: o.finalizerPollIntervalMs } : {}),
-      ...(o.finalizerPollTimeoutMs !== undefined ? { pollTimeoutMs: o.finalizerPollTimeoutMs } : {}),
+    // One term's establishing and finalizer controllers, over `informer` (fresh controllers each
+    // term: their queues do not restart).
+    const singletons = (informer: CustomResourceDefinitionInformer): { establishing: EstablishingController; finalizer: FinalizerController } => ({
+      establishing: new EstablishingController({ ...deps, informer }),
+      finalizer: new FinalizerController({
+        ...deps,
+        informer,
+        instances: (crd) => restInstances(o.rest, crd),
+        ...(o.finalizerPollIntervalMs !== undefined ? { pollIntervalMs: o.finalizerPollIntervalMs } : {}),
+        ...(o.finalizerPollTimeoutMs !== undefined ? { pollTimeoutMs: o.finalizerPollTimeoutMs } : {}),
+      }),
     });
+    if (o.singletons === undefined) {
+      ({ establishing: this.establishing, finalizer: this.finalizer } = singletons(this.crdInformer));
+    } else {
+      this.establishing = undefined;
+      this.finalizer = undefined;
+      // Under an election a term has its own CRD informer, started and stopped with it.
+      o.singletons.add('apiextensions', async (signal) => {
+        const factory = newSharedInformerFactoryCore(o.tuning !== undefined ? { tuning: o.tuning } : {});
+        const c = singletons(newCustomResourceDefinitionInformer(factory, { apiextensionsV1: () => client }));
+        factory.start();
+        try {
+          await factory.waitForCacheSync(signal);
+          if (!signal.aborted) await Promise.all([c.establishing.run(signal), c.finalizer.run(signal)]);
+        } finally {
+          await factory.shutdown();
+        }
+      });
+    }
     this.discovery = new DiscoveryController({ ...deps, discovery: o.discovery });
     this.openapi = new OpenAPIController({ ...deps, openapi: o.openapi, ...(o.isBuiltinGroupVersion !== undefined ? { isBuiltinGroupVersion: o.isBuiltinGroupVersion } : {}) });
     this.published = new Promise((resolve) => {
@@ -103,9 +138,9 @@ export class APIExtensionsControllers {
       };
       await Promise.all([
         this.naming.run(signal),
-        this.establishing.run(signal),
+        this.establishing?.run(signal),
         this.nonStructural.run(signal),
-        this.finalizer.run(signal),
+        this.finalizer?.run(signal),
         this.discovery.run(signal, onePublished),
         this.openapi.run(signal, onePublished),
       ]);
