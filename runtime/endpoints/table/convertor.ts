@@ -7,9 +7,14 @@ import { parseJSONPath, type JSONPath } from './jsonpath.js';
 /**
  * The Table convertor of a resource version (apiextensions-apiserver's tableconvertor, which
  * the generated kinds share with CRDs): a `Name` column, then the version's printer columns
- * (default `Age` when it declares none), with cells formatted by the server. A kind whose
- * columns include the object's name (`.metadata.name` with format `name`) places it itself, as
- * kube's printer for Events does (Name last, wide only); no leading Name column is added then.
+ * (default `Age` when it declares none), with cells formatted by the server.
+ *
+ * A built-in kind stands for one of kube's hand-written printers, which place every column
+ * themselves: when its columns include the object's name (`.metadata.name` with format `name`),
+ * that column is the Name (Events: last, wide only) and no leading one is added. A CRD's table is
+ * always Name first and then every additionalPrinterColumn, so a CRD that declares the name as a
+ * column shows it twice, as kube shows it. What tells them apart is the printer code: a built-in
+ * kind's strategy may declare printerCells; a CRD's strategy (apiextensions) never does.
  */
 
 /** metav1.ObjectMeta's `name` documentation: the Name column's description. */
@@ -41,12 +46,12 @@ interface Column {
   readonly cell: ((item: never) => unknown) | undefined;
 }
 
-/** Builds the convertor once per resource version; `now` is injectable for tests. */
-export function newTableConvertor(
-  printerColumns: readonly PrinterColumnDefinition[],
-  now: () => number = Date.now,
-  printerCells: Readonly<Record<string, (obj: never) => unknown>> = {},
-): TableConvertor {
+/**
+ * Builds the convertor once per resource version; `now` is injectable for tests. `printerCells`
+ * is the kind's strategy's: given (even empty), the kind has a hand-written printer and places a
+ * declared name column itself.
+ */
+export function newTableConvertor(printerColumns: readonly PrinterColumnDefinition[], now: () => number = Date.now, printerCells?: Readonly<Record<string, (obj: never) => unknown>>): TableConvertor {
   const columns: Column[] = (printerColumns.length === 0 ? [DEFAULT_AGE_COLUMN] : printerColumns).map((c) => ({
     definition: {
       name: c.name,
@@ -56,9 +61,9 @@ export function newTableConvertor(
       priority: c.priority,
     },
     path: tryParse(c.jsonPath),
-    cell: printerCells[c.name],
+    cell: printerCells !== undefined && Object.hasOwn(printerCells, c.name) ? printerCells[c.name] : undefined,
   }));
-  const placesName = printerColumns.some(isNameColumn);
+  const placesName = printerCells !== undefined && printerColumns.some(isNameColumn);
   const nameColumn: TableColumnDefinition[] = placesName ? [] : [{ name: 'Name', type: 'string', format: 'name', description: NAME_COLUMN_DESCRIPTION, priority: 0 }];
   const headers: TableColumnDefinition[] = [...nameColumn, ...columns.map((c) => c.definition)];
   return {
@@ -86,7 +91,7 @@ function tryParse(jsonPath: string): JSONPath | undefined {
   }
 }
 
-/** A printer column that is the object's name (kube's printers declare it like any column). */
+/** A printer column that is the object's name (kube's hand-written printers declare it like any column). */
 function isNameColumn(c: PrinterColumnDefinition): boolean {
   return c.jsonPath === '.metadata.name' && c.format === 'name';
 }

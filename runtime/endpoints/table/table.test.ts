@@ -195,3 +195,43 @@ describe('printer cells of a strategy (APIService)', () => {
     assert.deepEqual(row({ spec: {}, status: { conditions: [{ type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck' }] } })?.[2], 'False (FailedDiscoveryCheck)');
   });
 });
+
+describe('a name column: placed by a built-in printer, repeated by a CRD (crdconversion tableconvertor)', () => {
+  const name = { name: 'Name', type: 'string', format: 'name', jsonPath: '.metadata.name', priority: 1, description: 'the name' } as const;
+  const reason = { name: 'Reason', type: 'string', jsonPath: '.reason', priority: 0 } as const;
+  const obj = { metadata: { name: 'e1' }, reason: 'Created' };
+  const table = (cells: Readonly<Record<string, (obj: never) => unknown>> | undefined) => newTableConvertor([reason, name], Date.now, cells).convertToTable(obj, { noHeaders: false, isList: false });
+
+  test("a built-in kind's printer (its strategy declares printerCells, as Event's does) places the name where it declares it", () => {
+    const t = table({});
+    assert.deepEqual(
+      t.columnDefinitions?.map((c) => [c.name, c.priority]),
+      [
+        ['Reason', 0],
+        ['Name', 1],
+      ],
+    );
+    assert.deepEqual(t.rows[0]?.cells, ['Created', 'e1']);
+  });
+
+  test("a CRD (no printer code) always gets Name first, then every additionalPrinterColumn: the name shows twice, as kube's does", () => {
+    const t = table(undefined);
+    assert.deepEqual(
+      t.columnDefinitions?.map((c) => [c.name, c.priority]),
+      [
+        ['Name', 0],
+        ['Reason', 0],
+        ['Name', 1],
+      ],
+    );
+    assert.deepEqual(t.rows[0]?.cells, ['e1', 'Created', 'e1']);
+  });
+
+  test('a column named like an Object.prototype member is a JSONPath column, never a printer cell', () => {
+    const proto = { name: 'constructor', type: 'string', jsonPath: '.reason', priority: 0 } as const;
+    for (const cells of [undefined, {}]) {
+      const t = newTableConvertor([proto], Date.now, cells).convertToTable(obj, { noHeaders: true, isList: false });
+      assert.deepEqual(t.rows[0]?.cells, ['e1', 'Created']);
+    }
+  });
+});
