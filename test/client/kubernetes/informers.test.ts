@@ -1,0 +1,95 @@
+// Informers and listers of the KubernetesInformerFactory over the replay server: the reflector's
+// list and watch requests are client-go's (tools/cache reflector: `limit=500&resourceVersion=0`,
+// then `allowWatchBookmarks=true&resourceVersion=<list's>&timeoutSeconds=…&watch=true`), the
+// store holds the recorded objects exactly, and later writes reach handlers and listers.
+// Ports the shape of client-go's informers tests (informers/factory_test.go, cache's
+// TestSharedInformerWatchDisruption's list-then-watch sequence) on recorded kube objects.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { KubernetesInformerFactory, type Kubernetes } from '../../../generated/kubernetes/index.js';
+import { labels, newSharedInformerFactoryCore } from '../../../runtime/client/index.js';
+import { restClientForConfig } from '../../../runtime/client/rest/index.js';
+import { recordedObjects } from './recorded.js';
+import { ReplayServer } from './replay-server.js';
+import { newKubernetes } from './typed-clients.js';
+
+const NS = 'namespaceValue';
+let server: ReplayServer;
+let k8s: Kubernetes;
+
+before(async () => {
+  server = await ReplayServer.start();
+  k8s = newKubernetes(restClientForConfig({ host: server.url }));
+});
+after(() => server.close());
+
+function recorded(file: string) {
+  return recordedObjects().find((o) => o.file === file)!.object;
+}
+
+async function eventually(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('KubernetesInformerFactory over recorded objects', () => {
+  it('lists and watches as client-go’s reflector and fills the listers with the recorded objects', async () => {
+    const factory = new KubernetesInformerFactory(k8s, newSharedInformerFactoryCore());
+    const deployments = factory.apps().v1().deployments();
+    const pods = factory.core().v1().pods();
+    const classes = factory.storage().v1().storageclasses();
+    factory.start();
+    try {
+      await factory.waitForCacheSync();
+      assert.deepEqual(deployments.lister().namespace(NS).get('nameValue'), recorded('apps.v1.Deployment.json'));
+      assert.deepEqual(pods.lister().list(labels.parse('labelsKey=labelsValue')), [recorded('core.v1.Pod.json')]);
+      // kube's fuzzer gave the cluster-scoped StorageClass a metadata.namespace too, so its store key
+      // is `namespaceValue/nameValue` (client-go's MetaNamespaceKeyFunc keys it the same way) and
+      // get('nameValue') would miss it, as in client-go: the lister's list shows it whole.
+      assert.deepEqual(classes.lister().list(), [recorded('storage.k8s.io.v1.StorageClass.json')]);
+
+      const lists = server.requests.filter((r) => r.path === '/apis/apps/v1/deployments' && !r.query.has('watch'));
+      assert.deepEqual(Object.fromEntries(lists[0]!.query), { limit: '500', resourceVersion: '0' });
+      await eventually(() => server.requests.some((r) => r.path === '/apis/apps/v1/deployments' && r.query.get('watch') === 'true'), 'the watch');
+      const watch = server.requests.find((r) => r.path === '/apis/apps/v1/deployments' && r.query.get('watch') === 'true')!;
+      assert.equal(watch.query.get('allowWatchBookmarks'), 'true');
+      assert.match(watch.query.get('resourceVersion') ?? '', /^\d+$/);
+      assert.match(watch.query.get('timeoutSeconds') ?? '', /^\d+$/);
+    } finally {
+      await factory.shutdown();
+    }
+  });
+
+  it('a write after the sync reaches the handlers and the lister', async () => {
+    const factory = new KubernetesInformerFactory(k8s, newSharedInformerFactoryCore());
+    const jobs = factory.batch().v1().jobs();
+    const seen: string[] = [];
+    jobs.informer().addEventHandler({
+      onAdd: (o) => {
+        seen.push(`add ${o.metadata?.name}`);
+      },
+      onUpdate: (_old, o) => {
+        seen.push(`update ${o.metadata?.name}`);
+      },
+      onDelete: (o) => {
+        seen.push(`delete ${(o as { metadata?: { name?: string } }).metadata?.name}`);
+      },
+    });
+    factory.start();
+    try {
+      await factory.waitForCacheSync();
+      const client = k8s.batchV1().jobs(NS);
+      await client.create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'backup' }, spec: { template: { spec: { containers: [{ name: 'b', image: 'busybox' }] } } } });
+      await eventually(() => jobs.lister().namespace(NS).list().length === 2, 'the created Job in the lister');
+      await client.delete('backup');
+      await eventually(() => seen.includes('delete backup'), 'the delete event');
+      assert.deepEqual(seen, ['add nameValue', 'add backup', 'delete backup']);
+      assert.deepEqual(jobs.lister().namespace(NS).get('nameValue'), recorded('batch.v1.Job.json'));
+    } finally {
+      await factory.shutdown();
+    }
+  });
+});
