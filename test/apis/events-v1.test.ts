@@ -132,7 +132,7 @@ describeBackends('events.k8s.io/v1 Event', (cp) => {
     coreWatch.close();
   });
 
-  it("field selectors: events/v1's labels (regarding.*, reportingController, …), core/v1's in core; each refuses the other's", async () => {
+  it("field selectors: events/v1's labels (regarding.*, reportingController, source, …), core/v1's in core; each refuses the other's", async () => {
     assert.equal((await c.json('POST', EVENTS, newEvent('sel-1', 'pod-sel'))).status, 201);
     assert.equal((await c.json('POST', EVENTS, { ...newEvent('sel-2', 'pod-other'), type: 'Warning' })).status, 201);
     const sel = async (base: string, selector: string) => c.json('GET', `${base}?fieldSelector=${encodeURIComponent(selector)}`);
@@ -141,6 +141,12 @@ describeBackends('events.k8s.io/v1 Event', (cp) => {
     assert.deepEqual(names(await sel(EVENTS, 'reportingController=k8s.io/tester,regarding.uid=uid-pod-sel')), ['sel-1']);
     assert.deepEqual(names(await sel(CORE, 'involvedObject.name=pod-sel')), ['sel-1']);
     assert.deepEqual(names(await sel(CORE, 'reportingComponent=k8s.io/tester,involvedObject.name=pod-other')), ['sel-2']);
+    // `source`, which kube computes (ToSelectableFields): source.component, else the reporting controller.
+    assert.deepEqual(names(await sel(EVENTS, 'source=k8s.io/tester,regarding.name=pod-sel')), ['sel-1']);
+    assert.deepEqual(names(await sel(CORE, 'source=k8s.io/tester,involvedObject.name=pod-sel')), ['sel-1']);
+    assert.deepEqual(names(await sel(EVENTS, 'source=old-client,regarding.name=cm-b')), ['via-core', 'watched']);
+    assert.deepEqual(names(await sel(CORE, 'source=old-client')), ['via-core', 'watched']);
+    assert.deepEqual(names(await sel(CORE, 'source!=old-client,involvedObject.kind=ConfigMap')), []);
     const refused = await sel(EVENTS, 'involvedObject.name=pod-sel');
     assert.equal(refused.status, 400);
     assert.equal(causes(refused), 'field label not supported: involvedObject.name');

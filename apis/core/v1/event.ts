@@ -2,7 +2,7 @@ import type { int32, MicroTime, ObjectMeta, Time, TypeMeta } from '../../meta/v1
 import type { ObjectReference } from './types.js';
 
 // kube also selects Events on `source` (source.component, else reportingComponent), which no
-// JSONPath can express: not selectable here.
+// JSONPath can express: the strategy computes it (event-strategy.ts).
 /**
  * Event is a report of an event somewhere in the cluster. Events have a limited retention time and triggers and messages may evolve with time. Event consumers should not rely on the timing of an event with a given Reason reflecting a consistent underlying trigger, or the continued existence of events with that Reason. Events should be treated as informative, best-effort, supplemental data.
  *

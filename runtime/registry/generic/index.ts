@@ -2,7 +2,7 @@
 export { createResourceStorage, type ResourceStorageOptions } from './factory.js';
 export { Store, type StoreOptions, type TTLFunc } from './store.js';
 export { ScaleStore, scaleFromObject } from './scale.js';
-export { buildPredicate, supportedFieldLabels, selectableFieldName } from './predicate.js';
+export { buildPredicate, supportedFieldLabels, selectableFieldName, type SelectableFieldsStrategy } from './predicate.js';
 export { storagePrefix, newKeyFuncs, type KeyFuncs } from './keys.js';
 export { generateName, cryptoRandomInt, type RandomIntFunc } from './names.js';
 export { HubWatcher } from './watch.js';

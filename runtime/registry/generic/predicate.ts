@@ -8,7 +8,7 @@ import { ownField } from '../../apimachinery/serializer/jsonvalue.js';
 
 /**
  * Selection predicates of a resource: labels, plus the fields metadata.name,
- * metadata.namespace and the resource's declared selectable fields. Selectable fields are
+ * metadata.namespace, the resource's declared selectable fields and those its strategy computes. Selectable fields are
  * declared per version; the store evaluates them on the HUB form of each stored object, with
  * the hub resource's declarations, so one predicate serves every request version (kube's
  * field label conversion is the identity for our kinds).
@@ -41,10 +41,31 @@ function fieldValue(v: unknown): string | undefined {
  */
 export function attrFunc(resource: ResourceDefinition, toHub: (stored: KubeObject) => KubeObject): AttrFunc<KubeObject> {
   const selectable = resource.selectableFields;
-  return (obj): Attrs => ({
-    labels: obj.metadata?.labels ?? {},
-    fields: fieldSet(obj, resource.namespaced, selectable.length > 0 ? toHub(obj) : obj, selectable),
-  });
+  const computed = computedFieldsOf(resource);
+  const needsHub = selectable.length > 0 || computed !== undefined;
+  return (obj): Attrs => {
+    const form = needsHub ? toHub(obj) : obj;
+    const fields = fieldSet(obj, resource.namespaced, form, selectable);
+    if (computed !== undefined) for (const [label, value] of Object.entries(computed)) fields[label] = value(form);
+    return { labels: obj.metadata?.labels ?? {}, fields };
+  };
+}
+
+/**
+ * What a strategy may declare beside RESTStrategy: selectable fields it computes, by label, from
+ * the hub object, where no JSONPath reads the value (kube's ToSelectableFields: an Event's
+ * `source` is source.component, else the reporting controller). Each returns the field's value,
+ * '' when absent; it must not mutate the object.
+ */
+export interface SelectableFieldsStrategy<T> {
+  readonly selectableFieldFuncs?: Readonly<Record<string, (obj: T) => string>>;
+}
+
+/** The computed selectable fields a resource's strategy declares, if any. */
+function computedFieldsOf(resource: ResourceDefinition): Readonly<Record<string, (obj: KubeObject) => string>> | undefined {
+  const strategy = resource.strategy as SelectableFieldsStrategy<KubeObject> | undefined;
+  const funcs = strategy?.selectableFieldFuncs;
+  return funcs === undefined || Object.keys(funcs).length === 0 ? undefined : funcs;
 }
 
 /**
@@ -64,7 +85,7 @@ export function fieldSet(obj: KubeObject, namespaced: boolean, form: KubeObject,
 
 /** The field names a field selector may use on this resource. */
 export function supportedFieldLabels(resource: ResourceDefinition): ReadonlySet<string> {
-  return new Set(['metadata.name', 'metadata.namespace', ...resource.selectableFields.map(selectableFieldName)]);
+  return new Set(['metadata.name', 'metadata.namespace', ...resource.selectableFields.map(selectableFieldName), ...Object.keys(computedFieldsOf(resource) ?? {})]);
 }
 
 /**
