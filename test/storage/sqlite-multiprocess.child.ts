@@ -18,6 +18,8 @@ export interface WireEvent {
   createRev?: number;
   value?: string;
   prev?: { rev: number; value: string };
+  /** When this process received it (performance.timeOrigin + now, ms), for latency figures. */
+  at?: number;
 }
 
 /** One write a `write` command made, as acknowledged. */
@@ -86,7 +88,10 @@ async function run(c: Command): Promise<unknown> {
       const w = kv.watch(
         { key: c.key, rangeEnd: c.rangeEnd, startRevision: c.startRevision },
         {
-          onEvents: (events) => send({ id: c.id, events: events.map(wire) }),
+          onEvents: (events) => {
+            const at = performance.timeOrigin + performance.now();
+            send({ id: c.id, events: events.map((e) => ({ ...wire(e), at })) });
+          },
           onError: (e) => send({ id: c.id, watchError: errorOf(e) }),
         },
       );

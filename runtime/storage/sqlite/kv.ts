@@ -16,13 +16,13 @@ import {
 import { BackendUnavailableError } from '../kvstore/kvErrors.js';
 import { LogFeed, type Snapshot } from './feed.js';
 import { GroupCommit, toKeyValue } from './groupCommit.js';
-import { walNotifier, type FeedNotifier } from './notifier.js';
+import { fileNotifier, type FeedNotifier } from './notifier.js';
 import { openSchema, prepareStatements, type Statements } from './schema.js';
 import { WatchHub } from './watchHub.js';
 
 /** Shared mode: several processes (each its own SqliteKV) on one file. */
 export interface SqliteSharedOptions {
-  /** How a commit wakes the other processes' feeds (default: a watch on the file's WAL). */
+  /** How a commit wakes the other processes' feeds (default: a `<path>-notify` file written after each commit and watched by all). */
   notifier?: FeedNotifier;
   /** The fallback when a notification is lost: the log is read at least this often (default 200 ms). */
   pollIntervalMs?: number;
@@ -102,7 +102,7 @@ export class SqliteKV implements KV {
     this.hub = new WatchHub(this.st, { revision: () => this.feed.revision, compactRevision: () => this.compactRevision(), snapshot: this.snapshot }, opts.progressNotifyIntervalMs ?? 5000);
     this.feed = new LogFeed(this.st, this.hub, this.snapshot, {
       published: this.rev,
-      shared: shared && { notifier: shared.notifier ?? walNotifier(opts.path), pollIntervalMs: shared.pollIntervalMs ?? 200 },
+      shared: shared && { notifier: shared.notifier ?? fileNotifier(opts.path), pollIntervalMs: shared.pollIntervalMs ?? 200 },
     });
     this.commits = new GroupCommit(this.db, this.st, { get: () => this.rev, set: (r) => (this.rev = r) }, (base, events, revision) => this.feed.committed(base, events, revision), {
       shared: this.shared,

@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { closeSync, constants, openSync, watch, writeSync, type FSWatcher } from 'node:fs';
 
 /**
  * FeedNotifier is how the processes sharing one SQLite file wake each other after a commit, so
@@ -8,34 +8,50 @@ import { watch, type FSWatcher } from 'node:fs';
  * cluster primary's IPC) can provide its own.
  */
 export interface FeedNotifier {
-  /** Called after every commit of this process with its newest revision. */
+  /** Called after every commit of this process (once it is visible to readers) with its newest revision. */
   notify(revision: number): void;
   /** Calls onNotified whenever another process may have committed; returns the unsubscribe. */
   subscribe(onNotified: () => void): () => void;
 }
 
 /**
- * The default notifier needs no addresses nor registry: every commit appends to the file's
- * write-ahead log, so watching `<path>-wal` (inotify on Linux, FSEvents/kqueue elsewhere) wakes
- * every process that has the file open, whoever wrote. Our own commits wake us too; the feed
- * finds nothing new and stops after one read. SQLite keeps the WAL file while any connection
- * is open (it is truncated, never removed), so the watch outlives checkpoints.
+ * The default notifier needs no addresses nor registry: after each commit the writer overwrites
+ * the 8 bytes of `<path>-notify` with its revision (page cache only, no fsync), and every
+ * process watches that file (inotify on Linux, FSEvents/kqueue elsewhere). Not the WAL itself:
+ * its writes land before the commit is visible (the wal-index is updated after the fsync,
+ * through shared memory, which raises no file event), so a reader woken by them could find
+ * nothing and sleep until the next poll. Our own commits wake us too; the feed then finds
+ * nothing new after one read.
  */
-export function walNotifier(path: string): FeedNotifier {
+export function fileNotifier(path: string): FeedNotifier {
+  const file = `${path}-notify`;
+  const buf = Buffer.alloc(8);
+  let fd: number | undefined;
   return {
-    notify() {
-      // The WAL append is the notification.
+    notify(revision) {
+      if (fd === undefined) return;
+      buf.writeBigUInt64BE(BigInt(revision));
+      try {
+        writeSync(fd, buf, 0, 8, 0);
+      } catch {
+        // A failed wake-up only delays the others until their next poll.
+      }
     },
     subscribe(onNotified) {
       let watcher: FSWatcher | undefined;
       try {
-        watcher = watch(`${path}-wal`, { persistent: false }, () => onNotified());
+        fd = openSync(file, constants.O_RDWR | constants.O_CREAT, 0o600);
+        watcher = watch(file, { persistent: false }, () => onNotified());
         // A watch that fails later leaves the feed on its polling fallback.
         watcher.on('error', () => watcher?.close());
       } catch {
         watcher = undefined;
       }
-      return () => watcher?.close();
+      return () => {
+        watcher?.close();
+        if (fd !== undefined) closeSync(fd);
+        fd = undefined;
+      };
     },
   };
 }
