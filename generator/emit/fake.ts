@@ -20,12 +20,39 @@ const RUNTIME_FAKE = paths.runtimeFake;
  * and refuse strategic merge patch, as the server does for custom resources.
  */
 export function emitFakeClientset(model: ApiModel): OutputFile[] {
-  return [{ path: FAKE_CLIENTSET, format: 'ts', structure: fakeClientset(model) }];
+  return [{ path: FAKE_CLIENTSET, format: 'ts', structure: fakeClientset(model, PROJECT_FAKE) }];
 }
 
-function fakeClientset(model: ApiModel): SourceFileStructure {
+/** What differs between the fake of a project's clientset and the fake of the Kubernetes clients. */
+interface FakeOptions {
+  readonly clientsetClass: string;
+  readonly fakeClass: string;
+  readonly doc: string;
+  /** The model's imported groups are Kubernetes' own kinds (kube-apiserver patches them strategically), not CRDs. */
+  readonly importedBuiltins: boolean;
+}
+
+const PROJECT_FAKE: FakeOptions = {
+  clientsetClass: 'Clientset',
+  fakeClass: 'FakeClientset',
+  doc: 'The typed Clientset over an in-memory tracker, for unit tests of controllers without a server. `fake` records actions and takes reactors.',
+  importedBuiltins: false,
+};
+
+/**
+ * The fake of the clientset of Kubernetes' own groups (client-go's kubernetes/fake), for
+ * generator/openapi-import: `clientsetClass` over the same tracker, each resource with its
+ * verbs, status and scale subresources and published schema (the one extract<Kind> reads, with
+ * kube's patch strategies and merge keys), so strategic merge patch and apply merge as kube's.
+ */
+export function emitKubernetesFakeClientset(model: ApiModel, clientsetClass: string): OutputFile[] {
+  const doc = `The ${clientsetClass} clientset over an in-memory tracker (client-go's kubernetes/fake), for unit tests of controllers without a cluster. \`fake\` records actions and takes reactors.`;
+  return [{ path: FAKE_CLIENTSET, format: 'ts', structure: fakeClientset(model, { clientsetClass, fakeClass: `Fake${clientsetClass}`, doc, importedBuiltins: true }) }];
+}
+
+function fakeClientset(model: ApiModel, options: FakeOptions): SourceFileStructure {
   const imports = new Imports(FAKE_CLIENTSET);
-  imports.add(paths.clientset(), 'Clientset');
+  imports.add(paths.clientset(), options.clientsetClass);
   imports.add(RUNTIME_FAKE, 'FakeRESTClient');
   imports.add(RUNTIME_FAKE, 'ObjectTracker');
   imports.add(RUNTIME_FAKE, 'FakeClientsetOptions', { typeOnly: true });
@@ -33,7 +60,7 @@ function fakeClientset(model: ApiModel): SourceFileStructure {
   const resources: unknown[] = [];
   for (const g of servedGroups(model)) {
     for (const v of servedVersions(g)) {
-      for (const k of v.kinds) resources.push(fakeResource(g, v, k, imports));
+      for (const k of v.kinds) resources.push(fakeResource(g, v, k, imports, options.importedBuiltins));
     }
   }
   return {
@@ -49,9 +76,9 @@ function fakeClientset(model: ApiModel): SourceFileStructure {
       {
         kind: StructureKind.Class,
         isExported: true,
-        name: 'FakeClientset',
-        extends: 'Clientset',
-        docs: ['The typed Clientset over an in-memory tracker, for unit tests of controllers without a server. `fake` records actions and takes reactors.'],
+        name: options.fakeClass,
+        extends: options.clientsetClass,
+        docs: [options.doc],
         ctors: [
           {
             parameters: [{ name: 'fake', type: 'FakeRESTClient', isReadonly: true, scope: MethodScope.Public }],
@@ -64,28 +91,28 @@ function fakeClientset(model: ApiModel): SourceFileStructure {
         kind: StructureKind.Function,
         isExported: true,
         name: 'newFakeClientset',
-        docs: ['A FakeClientset whose tracker uses `options` (clock, history size) and starts with `objects`.'],
+        docs: [`A ${options.fakeClass} whose tracker uses \`options\` (clock, history size) and starts with \`objects\`.`],
         parameters: [
           { name: 'options', type: 'FakeClientsetOptions' },
           { name: 'objects', type: 'readonly object[]', isRestParameter: true },
         ],
-        returnType: 'FakeClientset',
-        statements: ['const tracker = new ObjectTracker({ ...options, resources: fakeResources });', 'tracker.add(...objects);', 'return new FakeClientset(new FakeRESTClient(tracker));'],
+        returnType: options.fakeClass,
+        statements: ['const tracker = new ObjectTracker({ ...options, resources: fakeResources });', 'tracker.add(...objects);', `return new ${options.fakeClass}(new FakeRESTClient(tracker));`],
       },
       {
         kind: StructureKind.Function,
         isExported: true,
         name: 'newSimpleClientset',
-        docs: ["A FakeClientset that starts with `objects` (client-go's NewSimpleClientset)."],
+        docs: [`A ${options.fakeClass} that starts with \`objects\` (client-go's NewSimpleClientset).`],
         parameters: [{ name: 'objects', type: 'readonly object[]', isRestParameter: true }],
-        returnType: 'FakeClientset',
+        returnType: options.fakeClass,
         statements: ['return newFakeClientset({}, ...objects);'],
       },
     ],
   };
 }
 
-function fakeResource(g: GroupModel, v: VersionModel, k: KindModel, imports: Imports): unknown {
+function fakeResource(g: GroupModel, v: VersionModel, k: KindModel, imports: Imports, importedBuiltins: boolean): unknown {
   const local = `${groupVersionAccessor(g.clientName, v.name)}${upperFirst(k.kind)}`;
   const descriptor = imports.add(paths.client(g, v, k), names.resourceConst(k), { as: `${local}Resource` });
   if (g.origin === 'source') {
@@ -95,13 +122,14 @@ function fakeResource(g: GroupModel, v: VersionModel, k: KindModel, imports: Imp
   }
   // Imported CRDs are served by the apiextensions server at run time: no strategic merge patch, as
   // the server answers custom resources; the CRD's schema (the one extract<Kind> reads) types the
-  // field manager as the server's CRD handler does.
-  return {
+  // field manager as the server's CRD handler does. Kubernetes' own kinds take strategic merge
+  // patches (the default), merged by the patch strategies their published schema carries.
+  const resource = {
     descriptor: new RawCode(descriptor),
     schema: new RawCode(`${imports.add(paths.runtimeClient, 'schemaFromJSON')}(${imports.addJSON(paths.applyConfigurationSchema(g, v, k), `${local}Schema`)})`),
     verbs: k.verbs,
     subresources: { status: k.subresources.status, scale: k.subresources.scale },
     selectableFields: k.selectableFields,
-    strategicMergePatch: false,
   };
+  return importedBuiltins ? resource : { ...resource, strategicMergePatch: false };
 }

@@ -1,6 +1,7 @@
 import { type ClassDeclarationStructure, type ImportDeclarationStructure, type SourceFileStructure, type StatementStructures, StructureKind } from 'ts-morph';
 import { emitApplyConfigurations } from '../emit/applyconfigurations.js';
 import { emitClientsets } from '../emit/clientset.js';
+import { emitKubernetesFakeClientset } from '../emit/fake.js';
 import { emitListersAndInformers } from '../emit/informers.js';
 import type { OutputFile } from '../emit/output.js';
 import { GENERATED, paths } from '../emit/paths.js';
@@ -36,6 +37,18 @@ export function emitKubernetes(imported: KubernetesImport): PrintedFile[] {
     { path: `${GENERATED}/index.ts`, format: 'ts', structure: indexFile() },
   ];
   return files.map((f) => printFile({ ...f, path: `${KUBERNETES_OUTPUT}/${f.path.slice(GENERATED.length + 1)}` })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The fake of the `Kubernetes` clientset (client-go's kubernetes/fake) at
+ * KUBERNETES_OUTPUT/clientset/fake: `newSimpleClientset(...objects)` for unit tests of
+ * controllers that manage Kubernetes' kinds. Apart from emitKubernetes because it loads the fake
+ * runtime (the tracker with the registry's write semantics) that the clients never load, and so
+ * that the clients' golden files stay the clients'. Pure, like emitKubernetes.
+ */
+export function emitKubernetesFake(imported: KubernetesImport): PrintedFile[] {
+  const model: ApiModel = { groups: imported.groups, definitions: Object.fromEntries(imported.definitions) };
+  return emitKubernetesFakeClientset(model, CLIENTSET_CLASS).map((f) => printFile({ ...f, path: `${KUBERNETES_OUTPUT}/${f.path.slice(GENERATED.length + 1)}` }));
 }
 
 const CLIENTSET_DOC = `Typed clients of Kubernetes' own group versions (kube ${KUBERNETES_VERSION}'s published OpenAPI), over one REST client: for talking to clusters, the server does not serve these kinds unless they are installed.`;
