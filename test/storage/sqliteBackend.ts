@@ -73,15 +73,44 @@ export function storeUnderTest(kv: KV, opts: NewStoreOptions & { pathPrefix: str
   };
 }
 
-/** A fresh SQLite database in a temp dir for every test; `shared`: the file opened in shared (multi-process) mode. */
-export function sqliteBackend(mode: { shared?: boolean } = {}): BackendUnderTest {
+/**
+ * A fresh SQLite database in a temp dir for every test. `shared`: the file opened in shared
+ * (multi-process) mode; `split` (with shared): two instances on the file, the store writing
+ * through one and reading and watching through the other, so every check of the suite crosses
+ * the change feed.
+ */
+export function sqliteBackend(mode: { shared?: boolean; split?: boolean } = {}): BackendUnderTest {
   return {
-    name: mode.shared ? 'sqlite (shared mode)' : 'sqlite',
+    name: mode.split ? 'sqlite (shared mode, writes and reads on two instances)' : mode.shared ? 'sqlite (shared mode)' : 'sqlite',
     cached: false,
     async newStore(opts = {}) {
       const dir = mkdtempSync(join(tmpdir(), 'storage-sqlite-'));
-      const kv = new SqliteKV({ path: join(dir, 'state.db'), progressNotifyIntervalMs: 200, leaseSweepIntervalMs: 200, shared: mode.shared });
+      const open = (): SqliteKV => new SqliteKV({ path: join(dir, 'state.db'), progressNotifyIntervalMs: 200, leaseSweepIntervalMs: 200, shared: mode.shared });
+      const writer = open();
+      const kv = mode.split ? splitKV(writer, open()) : writer;
       return storeUnderTest(kv, { ...opts, pathPrefix: '/registry', afterClose: () => rmSync(dir, { recursive: true, force: true }) });
+    },
+  };
+}
+
+/** Writes and compaction through `writer`, everything else through `reader`; close closes both. */
+function splitKV(writer: KV, reader: KV): KV {
+  return {
+    get: (key, opts) => reader.get(key, opts),
+    list: (req) => reader.list(req),
+    count: (key, rangeEnd) => reader.count(key, rangeEnd),
+    valueBytes: (key, rangeEnd) => reader.valueBytes?.(key, rangeEnd) ?? Promise.resolve(undefined),
+    optimisticPut: (key, value, expected, opts) => writer.optimisticPut(key, value, expected, opts),
+    optimisticDelete: (key, expected) => writer.optimisticDelete(key, expected),
+    watch: (req, handler) => reader.watch(req, handler),
+    requestProgress: () => reader.requestProgress(),
+    supportsRequestWatchProgress: () => reader.supportsRequestWatchProgress(),
+    compact: (revision) => writer.compact(revision),
+    compactRevision: () => reader.compactRevision(),
+    healthCheck: () => reader.healthCheck(),
+    async close() {
+      await writer.close();
+      await reader.close();
     },
   };
 }
