@@ -6,6 +6,10 @@
 // events.k8s.io/v1, legacy in core/v1) with kube's messages.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { metaV1Protobuf } from '../../generated/protobuf/meta/v1.js';
+import { coreV1Protobuf } from '../../generated/protobuf/core/v1.js';
+import { eventsV1Protobuf } from '../../generated/protobuf/events/v1.js';
+import { decodeProtobufObject, encodeProtobufObject, ProtobufScheme } from '../../runtime/apimachinery/serializer/protobuf/index.js';
 import { describeBackends } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
 
@@ -203,6 +207,20 @@ describeBackends('events.k8s.io/v1 Event', (cp) => {
     const viaCore = await c.json('PUT', `${CORE}/immutable`, { ...core.body, message: 'changed through core' });
     assert.equal(viaCore.status, 200, JSON.stringify(viaCore.body));
     assert.equal((await c.json('GET', `${EVENTS}/immutable`)).body['note'], 'changed through core');
+  });
+
+  it("protobuf: client-go's request bodies in events.k8s.io/v1 (its messages reference core/v1's ObjectReference and EventSource)", async () => {
+    const scheme = new ProtobufScheme([metaV1Protobuf, coreV1Protobuf, eventsV1Protobuf]);
+    const event = { ...newEvent('proto', 'pod-proto'), apiVersion: 'events.k8s.io/v1', kind: 'Event', eventTime: NOW, deprecatedSource: {} };
+    const body = Buffer.from(encodeProtobufObject(event, scheme));
+    // What the server decoded, re-encoded, is what was sent (the wire carries the referenced core messages).
+    assert.deepEqual(decodeProtobufObject(body, { into: { apiVersion: 'events.k8s.io/v1', kind: 'Event' }, scheme })['regarding'], event['regarding']);
+    const created = await c.request({ method: 'POST', path: EVENTS, headers: { 'content-type': 'application/vnd.kubernetes.protobuf', accept: 'application/json' }, body });
+    assert.equal(created.status, 201, created.text);
+    const got = JSON.parse(created.text) as Record<string, unknown>;
+    assert.deepEqual(got['regarding'], { apiVersion: 'v1', kind: 'Pod', name: 'pod-proto', namespace: NS, uid: 'uid-pod-proto' });
+    assert.equal(got['eventTime'], NOW);
+    assert.equal((await c.json('GET', `${CORE}/proto`)).body['message'], 'written through events.k8s.io');
   });
 
   it('errors name the resource of the request', async () => {
