@@ -1,12 +1,15 @@
 import type { UserInfo } from '../apimachinery/request/types.js';
 import { CONTROLLER_NAMES, controllerUser, kubeControllerManagerUser, type ControllerName } from '../authorization/rbac/bootstrap/controller-policy.js';
-import { newSharedInformerFactoryCore, type leaderelection, type RESTClient } from '../client/index.js';
+import { leaderelection, newSharedInformerFactoryCore, type RESTClient } from '../client/index.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation/index.js';
 import { RootCACertPublisher } from '../controllers/rootcacertpublisher/index.js';
 import { ServiceAccountsController } from '../controllers/serviceaccount/index.js';
 import type { GenericAPIServer } from '../server/genericapiserver.js';
 import { ElectedControllers, type ElectedTerm } from './leaderelection/elected.js';
 import type { CompletedLeaderElectionOptions } from './leaderelection/options.js';
+
+/** kube-controller-manager's leaderelection.NewLeaderHealthzAdaptor(time.Second * 20). */
+const LEADER_HEALTHZ_TIMEOUT_MS = 20_000;
 
 /** A controller as the control plane starts it: start returns at once, stop waits for its work to end. */
 export interface StartableController {
@@ -66,6 +69,13 @@ export function runControllerManager(server: GenericAPIServer, o: ControllerMana
         startTerm: () => startTerm(o),
       })
     : undefined;
+  if (elected !== undefined) {
+    // kube-controller-manager's health check of its election (20 s past an unrenewed lease), on
+    // /livez: a wedged leader is what a restart cures.
+    const check = new leaderelection.LeaderHealthzAdaptor(LEADER_HEALTHZ_TIMEOUT_MS);
+    check.setLeaderElection(elected);
+    server.addLivezChecks(check);
+  }
   let stopped: Promise<void> | undefined;
   let stopping = false;
   const stop = () =>

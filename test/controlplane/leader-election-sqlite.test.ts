@@ -50,6 +50,10 @@ describe('singleton controllers under leader election (one control plane, SQLite
     });
     assert.equal(spec.leaseDurationSeconds, 600);
     assert.equal(await eventually('the gauge at 1', async () => ((await masterStatus(client)) === 1 ? 1 : undefined)), 1);
+    // kube-controller-manager's election health check, on /livez.
+    const livez = await client.request({ path: '/livez?verbose' });
+    assert.equal(livez.status, 200, livez.text);
+    assert.match(livez.text, /^\[\+\]leaderElection ok$/m);
     await eventually('the became-leader event', async () => ((await leaderElectionEvents(client)).includes(`${id} became leader`) ? true : undefined));
     await namespaceIsFinalized(client);
     await dependentIsCollected(client);

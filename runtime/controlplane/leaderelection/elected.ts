@@ -81,6 +81,15 @@ export class ElectedControllers {
     return this.#elector?.isLeader() ?? false;
   }
 
+  /**
+   * The health check's verdict (client-go's LeaderElector.Check, for LeaderHealthzAdaptor): an
+   * error while this process holds the Lease but has not renewed it for the lease duration plus
+   * `maxTolerableExpiredLeaseMs`, a wedged leader only a restart cures.
+   */
+  check(maxTolerableExpiredLeaseMs: number): Error | undefined {
+    return this.#elector?.check(maxTolerableExpiredLeaseMs);
+  }
+
   /** Stops the controllers, then the election, then releases the Lease. Idempotent. */
   stop(): Promise<void> {
     return (this.#stopped ??= (async () => {
