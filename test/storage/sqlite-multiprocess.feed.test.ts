@@ -179,6 +179,27 @@ describe('SQLite shared mode: the change feed', () => {
       assert.equal(behind.got.events.length, 0, 'no partial history');
     }));
 
+  test('periodic compaction running in both instances: one compacted revision, the retained history, for both', async () => {
+    const path = join(dir, `periodic-${n++}.db`);
+    const compaction = { intervalMs: 50, retainRevisions: 5 };
+    const a = new SqliteKV({ path, shared: true, compaction });
+    const b = new SqliteKV({ path, shared: true, compaction });
+    try {
+      for (let i = 0; i < 30; i++) await put(i % 2 ? a : b, `/periodic/k${i % 3}`, `v${i}`);
+      const head = a.revision();
+      await until(
+        () => a.compactRevision() === head - 5 && b.compactRevision() === head - 5,
+        30_000,
+        () => `compacted to ${a.compactRevision()} / ${b.compactRevision()}, want ${head - 5}`,
+      );
+      await assert.rejects(b.get('/periodic/k0', { revision: head - 6 }), { name: 'CompactedError' });
+      assert.equal((await a.list({ key: '/periodic/', rangeEnd: '/periodic0', revision: head - 5 })).kvs.length, 3);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   test('the modes do not mix: an exclusive owner refuses a shared opener, shared users refuse an exclusive one', async () => {
     const owned = join(dir, `owned-${n++}.db`);
     const owner = new SqliteKV({ path: owned });
