@@ -177,7 +177,7 @@ export class WatchHub {
       setImmediate(() => this.replay(sub, gen));
       return;
     }
-    // Caught up (synchronously with the commit path): switch to live delivery.
+    // Caught up with what the feed has published (synchronously with it): switch to live delivery.
     const pending = sub.pending ?? [];
     sub.pending = undefined;
     const upTo = this.state.revision();
