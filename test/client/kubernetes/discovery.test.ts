@@ -34,7 +34,8 @@ after(async () => {
 async function generatedDescriptors(): Promise<ResourceDescriptor[]> {
   const root = fileURLToPath(new URL('../../../generated/kubernetes/clientset/', import.meta.url));
   const out: ResourceDescriptor[] = [];
-  for (const group of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+  // Each group's directory holds one directory per version; `fake/` is the fake clientset, not a group.
+  for (const group of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'fake')) {
     for (const version of readdirSync(`${root}${group.name}`)) {
       const mod = (await import(`${root}${group.name}/${version}/index.ts`)) as Record<string, unknown>;
       for (const v of Object.values(mod)) if (typeof v === 'object' && v !== null && 'resource' in v && 'namespaced' in v) out.push(v as ResourceDescriptor);

@@ -116,6 +116,8 @@ export class ReplayServer {
     const route = routeOf(req.path, this.resources);
     // Paths no resource is installed at get the mux's plain-text 404, as kube-apiserver's.
     if (route === undefined) return write(res, 404, 'text/plain; charset=utf-8', '404 page not found\n');
+    // Subresources other than status (scale, exec, eviction…) are not replayed: no recording of their answers.
+    if (route.subresource !== undefined && route.subresource !== 'status') return write(res, 404, 'text/plain; charset=utf-8', '404 page not found\n');
     // A verb discovery does not list has no route: go-restful's 405 (subresources list their own verbs).
     if (route.subresource === undefined && !route.resource.verbs.includes(verbOf(req, route))) return write(res, 405, 'text/plain; charset=utf-8', '405: Method Not Allowed');
     if (req.method === 'GET' && route.name === undefined) {

@@ -71,7 +71,10 @@ describe('recorded objects of every kind the Kubernetes clients cover', () => {
           assert.equal([...req.query].length, 0);
           assert.equal(req.body, '');
           assert.equal(req.headers['content-type'], undefined);
+          // client-go's typed clients send `Accept: application/json, */*`; this client sends application/json alone.
           assert.match(req.headers.accept ?? '', /^application\/json\b/);
+          // client-go's default User-Agent shape: `<program>/<version> (<os>/<arch>) <client>/<commit>`.
+          assert.match(req.headers['user-agent'] ?? '', /^\S+\/\S+ \(\w+\/\w+\) \S+$/);
         });
 
       // kube-apiserver leaves kind and apiVersion out of a typed list's items; client-go's decoder leaves
