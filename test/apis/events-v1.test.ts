@@ -211,7 +211,13 @@ describeBackends('events.k8s.io/v1 Event', (cp) => {
 
   it("protobuf: client-go's request bodies in events.k8s.io/v1 (its messages reference core/v1's ObjectReference and EventSource)", async () => {
     const scheme = new ProtobufScheme([metaV1Protobuf, coreV1Protobuf, eventsV1Protobuf]);
-    const event = { ...newEvent('proto', 'pod-proto'), apiVersion: 'events.k8s.io/v1', kind: 'Event', eventTime: NOW, deprecatedSource: {} };
+    const event: Record<string, unknown> & { apiVersion: string; kind: string } = {
+      ...newEvent('proto', 'pod-proto'),
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      eventTime: NOW,
+      deprecatedSource: {},
+    };
     const body = Buffer.from(encodeProtobufObject(event, scheme));
     // What the server decoded, re-encoded, is what was sent (the wire carries the referenced core messages).
     assert.deepEqual(decodeProtobufObject(body, { into: { apiVersion: 'events.k8s.io/v1', kind: 'Event' }, scheme })['regarding'], event['regarding']);
