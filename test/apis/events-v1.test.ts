@@ -229,6 +229,27 @@ describeBackends('events.k8s.io/v1 Event', (cp) => {
     assert.equal((await c.json('GET', `${CORE}/proto`)).body['message'], 'written through events.k8s.io');
   });
 
+  it("discovery: kube's events resource of events.k8s.io/v1 (short name ev, every verb)", async () => {
+    const doc = await c.json('GET', '/apis/events.k8s.io/v1');
+    assert.equal(doc.status, 200);
+    const resources = doc.body['resources'] as Array<Record<string, unknown>>;
+    const events = resources.find((r) => r['name'] === 'events');
+    assert.deepEqual(
+      { ...events, storageVersionHash: undefined },
+      {
+        name: 'events',
+        singularName: 'event',
+        namespaced: true,
+        kind: 'Event',
+        verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+        shortNames: ['ev'],
+        storageVersionHash: undefined,
+      },
+    );
+    const group = await c.json('GET', '/apis/events.k8s.io');
+    assert.deepEqual(group.body['preferredVersion'], { groupVersion: 'events.k8s.io/v1', version: 'v1' });
+  });
+
   it('errors name the resource of the request', async () => {
     const missing = await c.json('GET', `${EVENTS}/nowhere`);
     assert.equal(missing.status, 404);
