@@ -92,4 +92,32 @@ describe('KubernetesInformerFactory over recorded objects', () => {
       await factory.shutdown();
     }
   });
+
+  it('a watch from a compacted resourceVersion (410 Expired) makes the reflector relist from its last resourceVersion, as client-go’s', async () => {
+    const factory = new KubernetesInformerFactory(k8s, newSharedInformerFactoryCore({ tuning: { minWatchTimeoutMs: 1000, random: () => 0 } }));
+    const leases = factory.coordination().v1().leases();
+    factory.start();
+    try {
+      await factory.waitForCacheSync();
+      const path = '/apis/coordination.k8s.io/v1/leases';
+      await eventually(() => server.requests.some((r) => r.path === path && r.query.get('watch') === 'true'), 'the first watch');
+      const firstWatch = server.requests.filter((r) => r.path === path && r.query.get('watch') === 'true').at(-1)!;
+      // A write elsewhere moves the revision on; compacting it makes the leases watch's resourceVersion too old.
+      await k8s
+        .coreV1()
+        .configmaps(NS)
+        .create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'elsewhere' } });
+      server.store.compact();
+      const before = server.requests.length;
+      await eventually(() => server.requests.slice(before).some((r) => r.path === path && !r.query.has('watch')), 'the relist');
+      const relist = server.requests.slice(before).find((r) => r.path === path && !r.query.has('watch'))!;
+      const rewatch = server.requests.slice(before).find((r) => r.path === path && r.query.get('watch') === 'true')!;
+      assert.equal(rewatch.query.get('resourceVersion'), firstWatch.query.get('resourceVersion'), 'the watch resumed where it was, and got 410');
+      // client-go's reflector on an expired watch: LIST at the last resourceVersion it saw (at least as fresh), without limit.
+      assert.deepEqual(Object.fromEntries(relist.query), { resourceVersion: firstWatch.query.get('resourceVersion') });
+      assert.deepEqual(leases.lister().namespace(NS).get('nameValue'), recorded('coordination.k8s.io.v1.Lease.json'));
+    } finally {
+      await factory.shutdown();
+    }
+  });
 });
