@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as x509 from '@peculiar/x509';
 import { SecretStrategy } from '../../apis/core/v1/strategy.js';
-import { x509KeyPairError } from '../../apis/core/v1/secret-tls.js';
+import { x509KeyPairError } from '../../runtime/apimachinery/crypto/x509keypair.js';
 import { warningsForSecret } from '../../apis/core/v1/secret-warnings.js';
 import type { Secret } from '../../apis/core/v1/types.js';
 import { ok } from '../integration/assertions.js';

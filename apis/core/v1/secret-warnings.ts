@@ -1,4 +1,4 @@
-import { x509KeyPairError } from './secret-tls.js';
+import { x509KeyPairError } from '../../../runtime/apimachinery/crypto/x509keypair.js';
 import { SecretType, TLS_CERT_KEY, TLS_PRIVATE_KEY_KEY } from './secret-validation.js';
 import type { Secret } from './types.js';
 

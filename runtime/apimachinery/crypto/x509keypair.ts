@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
-import { decodePEM, type PEMBlock } from './secret-pem.js';
+import { decodePEM, type PEMBlock } from './pem.js';
 
 /**
  * Why a certificate and a private key (PEM) do not form a TLS key pair, in the words of Go's
