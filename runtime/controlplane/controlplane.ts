@@ -11,13 +11,13 @@ import { ensurePKI } from './certs.js';
 import { groupAdmissionPlugins, groupServer, withBuiltinGroups } from './groups.js';
 import { GarbageCollector } from '../controllers/garbagecollector/index.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
-import { APISERVER_USER, systemContext, userContext } from './loopback.js';
+import { systemContext, userContext } from './loopback.js';
 import { runControllerManager } from './controller-manager.js';
 import { runAPIServerSingletons } from './leaderelection/apiserver-singletons.js';
 import { electionIdentity } from './leaderelection/identity.js';
 import { newLeaderElectionMetrics } from './leaderelection/metrics.js';
 import { authorizedNamespaceFinalizing, authorizedResources, authorizedStorage } from './authorized-resources.js';
-import { CONTROLLER_NAMES, controllerUser } from '../authorization/rbac/bootstrap/controller-policy.js';
+import { CONTROLLER_NAMES, controllerUser, kubeControllerManagerUser } from '../authorization/rbac/bootstrap/controller-policy.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
 import { ensureSystemNamespaces } from '../controllers/namespace/system.js';
 import { completeOptions, type ServerRunOptions } from './options.js';
@@ -128,9 +128,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     inProcess: () => [newNamespaceController(), newGarbageCollector()],
     leaderElection: o.leaderElection,
     identity,
-    // The Lease and its events are written as the API server itself (system:masters): the
-    // bootstrap policy here does not yet grant system:kube-controller-manager leases and events.
-    leaseClient: chain.controllerClient(APISERVER_USER, 'leader-election'),
+    // As kube: the Lease and its events are written as system:kube-controller-manager, whose
+    // bootstrap role may create Leases and get and update the one named kube-controller-manager
+    // (another --leader-elect-resource-name needs a binding of its own, as in kube).
+    leaseClient: chain.controllerClient(kubeControllerManagerUser(), 'leader-election'),
     metrics: electionMetrics,
   });
   const apiserverSingletons = runAPIServerSingletons(chain, { leaderElection: o.leaderElection, identity, metrics: electionMetrics, ready: systemNamespaces });

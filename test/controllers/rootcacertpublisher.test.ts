@@ -229,10 +229,13 @@ describe('the publisher running over its informers', () => {
 });
 
 describe('bootstrap policy of root-ca-cert-publisher', () => {
-  test("kube's role (create and update configmaps), bound to kube-system/root-ca-cert-publisher", () => {
+  test("kube's role (create and update configmaps, record events), bound to kube-system/root-ca-cert-publisher", () => {
     const policy = bootstrapPolicy();
     const role = policy.clusterRoles.find((r) => r.metadata?.name === 'system:controller:root-ca-cert-publisher');
-    assert.deepEqual(role?.rules, [{ verbs: ['create', 'update'], apiGroups: [''], resources: ['configmaps'] }]);
+    assert.deepEqual(role?.rules, [
+      { verbs: ['create', 'update'], apiGroups: [''], resources: ['configmaps'] },
+      { verbs: ['create', 'patch', 'update'], apiGroups: ['', 'events.k8s.io'], resources: ['events'] },
+    ]);
     const binding = policy.clusterRoleBindings.find((b) => b.metadata?.name === 'system:controller:root-ca-cert-publisher');
     assert.deepEqual(binding?.subjects, [{ kind: 'ServiceAccount', name: 'root-ca-cert-publisher', namespace: 'kube-system' }]);
     const authorizer = new RBACAuthorizer(storeOf({ clusterRoles: [...policy.clusterRoles], clusterRoleBindings: [...policy.clusterRoleBindings] }));

@@ -14,6 +14,7 @@ import { AGGREGATE_TO_ADMIN, AGGREGATE_TO_EDIT, AGGREGATE_TO_VIEW, withDefaultMe
 
 const legacyGroup = '';
 const eventsGroup = 'events.k8s.io';
+const coordinationGroup = 'coordination.k8s.io';
 const authenticationGroup = 'authentication.k8s.io';
 const authorizationGroup = 'authorization.k8s.io';
 
@@ -136,9 +137,16 @@ export function eventsRule(): PolicyRule {
 function kubeControllerManagerRules(): PolicyRule[] {
   return [
     eventsRule(),
-    newRule('create').groups(legacyGroup).resources('serviceaccounts').rule(),
-    newRule('get').groups(legacyGroup).resources('namespaces', 'serviceaccounts', 'configmaps').rule(),
-    newRule('update').groups(legacyGroup).resources('serviceaccounts').rule(),
+    // leader election on the Lease kube-system/kube-controller-manager
+    newRule('create').groups(coordinationGroup).resources('leases').rule(),
+    newRule('get', 'update').groups(coordinationGroup).resources('leases').names('kube-controller-manager').rule(),
+    // kube still grants the Endpoints lock that leader election used before Leases
+    newRule('create').groups(legacyGroup).resources('endpoints').rule(),
+    newRule('get', 'update').groups(legacyGroup).resources('endpoints').names('kube-controller-manager').rule(),
+    newRule('create').groups(legacyGroup).resources('secrets', 'serviceaccounts').rule(),
+    newRule('delete').groups(legacyGroup).resources('secrets').rule(),
+    newRule('get').groups(legacyGroup).resources('namespaces', 'secrets', 'serviceaccounts', 'configmaps').rule(),
+    newRule('update').groups(legacyGroup).resources('secrets', 'serviceaccounts').rule(),
     newRule('create').groups(authenticationGroup).resources('tokenreviews').rule(),
     newRule('create').groups(authorizationGroup).resources('subjectaccessreviews').rule(),
     newRule('list', 'watch').groups('*').resources('*').rule(),
