@@ -10,6 +10,6 @@ import { eventStorageCodec } from './v1/core-conversion.js';
 export const group = {
   server: 'kube-apiserver',
   storedAs: {
-    Event: { group: '', resource: 'events', codec: eventStorageCodec },
+    Event: { group: '', resource: 'events', version: 'v1', kind: 'Event', codec: eventStorageCodec },
   },
 } satisfies APIGroupDeclaration;

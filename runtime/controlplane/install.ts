@@ -95,6 +95,7 @@ function storingResource(group: APIGroupDefinition, kind: string, storedAs: Coha
     const where = storedAs.group === '' ? storedAs.resource : `${storedAs.resource}.${storedAs.group}`;
     throw new Error(`${kind} of ${group.name === '' ? 'the core group' : `group "${group.name}"`} is stored as ${where}, which is not installed: install that group first`);
   }
+  if (host.kind !== storedAs.kind) throw new Error(`${kind} of group "${group.name}" is declared stored as ${storedAs.kind}, but ${storedAs.resource} stores ${host.kind}`);
   return host;
 }
 

@@ -61,6 +61,13 @@ export interface APIGroupDeclaration {
 export interface CohabitatingStorage {
   readonly group: string;
   readonly resource: string;
+  /**
+   * The storing resource's storage version and kind: what the objects are encoded as at rest, so
+   * also what discovery's storageVersionHash of this kind names (kube hashes the storage's
+   * encoding kind: both views of one storage share a hash).
+   */
+  readonly version: string;
+  readonly kind: string;
   readonly codec: StorageCodec;
 }
 

@@ -246,6 +246,10 @@ describeBackends('events.k8s.io/v1 Event', (cp) => {
         storageVersionHash: undefined,
       },
     );
+    // kube hashes the kind its storage encodes (core/v1 Event for both views), so the hashes agree.
+    const core = ((await c.json('GET', '/api/v1')).body['resources'] as Array<Record<string, unknown>>).find((r) => r['name'] === 'events');
+    assert.equal(typeof events?.['storageVersionHash'], 'string');
+    assert.equal(events?.['storageVersionHash'], core?.['storageVersionHash']);
     const group = await c.json('GET', '/apis/events.k8s.io');
     assert.deepEqual(group.body['preferredVersion'], { groupVersion: 'events.k8s.io/v1', version: 'v1' });
   });

@@ -46,9 +46,16 @@ function resourceDescription(def: APIGroupDefinition, r: ResourceDefinition, ext
     verbs: [...r.verbs].sort(),
     shortNames: r.shortNames,
     categories: r.categories,
-    storageVersionHash: storageVersionHash(def.name, def.storageVersion, r.kind),
+    storageVersionHash: storedVersionHash(def, r.kind),
     subresources: subresources(r, extra?.get(r.kind) ?? {}),
   };
+}
+
+/** kube hashes the kind the storage encodes: a kind stored as another resource's objects shares that resource's hash. */
+function storedVersionHash(def: APIGroupDefinition, kind: string): string {
+  const storedAs = def.declaration?.storedAs;
+  const cohabiting = storedAs !== undefined && Object.hasOwn(storedAs, kind) ? storedAs[kind] : undefined;
+  return cohabiting === undefined ? storageVersionHash(def.name, def.storageVersion, kind) : storageVersionHash(cohabiting.group, cohabiting.version, cohabiting.kind);
 }
 
 const CREATE_VERBS: readonly string[] = ['create'];
