@@ -93,6 +93,8 @@ export {
 export type { StatusReason, FailureStatus } from '../apimachinery/errors/index.js';
 export * as labels from '../apimachinery/labels/index.js';
 export * as fields from '../apimachinery/fields/index.js';
+// Go's time.ParseDuration (metav1.Duration): what kube's duration flags take, as client commands parse them too.
+export { parseGoDuration } from '../apimachinery/goduration.js';
 // Server-side apply: the meta/v1 apply configurations generated ones embed, and extract<Kind>'s engine.
 export type {
   ObjectMetaApplyConfiguration,

@@ -10,9 +10,8 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Clientset } from '../../../generated/clientset/index.js';
 import { SharedInformerFactory } from '../../../generated/informers/factory.js';
-import { leaderelection, newSharedInformerFactoryCore, record, restClientFromKubeconfig } from '../../../runtime/client/index.js';
+import { leaderelection, newSharedInformerFactoryCore, parseGoDuration, record, restClientFromKubeconfig } from '../../../runtime/client/index.js';
 import { runFlunderController } from './controller.js';
-import { parseGoDuration } from '../../../runtime/apimachinery/goduration.js';
 
 const USAGE = `Usage: flunder-controller [--kubeconfig FILE] [--context NAME] [--namespace NS] [--workers N] [--resync MS] [--leader-elect=false] [--leader-elect-* ...]
 

@@ -1,10 +1,11 @@
 import type { ConfigMap } from '../../../apis/core/v1/configmap.js';
 import type { Namespace } from '../../../apis/core/v1/types.js';
-import { CoreV1Client } from '../../../generated/clientset/core/v1/index.js';
+import type { CoreV1Client } from '../../../generated/clientset/core/v1/index.js';
 import { newConfigMapInformer, type ConfigMapInformer } from '../../../generated/informers/core/v1/configmap.js';
 import { newNamespaceInformer, type NamespaceInformer } from '../../../generated/informers/core/v1/namespace.js';
 import { deepCopy, DeletedFinalStateUnknown, isNotFound, isStatusError, ListerNotFoundError, newSharedInformerFactoryCore, runController, waitForCacheSync } from '../../client/index.js';
 import type { DeepReadonly, RESTClient, SharedInformerFactoryCore } from '../../client/index.js';
+import { coreV1Clients } from '../core-clients.js';
 import { QueueWorker } from '../worker.js';
 
 /** The ConfigMap published in every namespace (RootCACertConfigMapName). */
@@ -55,10 +56,9 @@ export class RootCACertPublisher {
   private readonly worker: QueueWorker<string>;
 
   constructor(private readonly o: RootCACertPublisherOptions) {
-    this.client = new CoreV1Client(o.rest);
+    const { client, listWatch: clientset } = coreV1Clients(o);
+    this.client = client;
     this.worker = new QueueWorker(o.informers?.factory);
-    const listWatchClient = new CoreV1Client(o.informers?.rest ?? o.rest);
-    const clientset = { coreV1: () => listWatchClient };
     this.configMapFactory = newSharedInformerFactoryCore({ tweakListOptions: (opts) => ({ ...opts, fieldSelector: `metadata.name=${ROOT_CA_CERT_CONFIG_MAP_NAME}` }) });
     this.configMaps = newConfigMapInformer(this.configMapFactory, clientset);
     this.namespaces = newNamespaceInformer(this.worker.factory, clientset);

@@ -1,11 +1,12 @@
 import type { Namespace } from '../../../apis/core/v1/types.js';
 import type { ServiceAccount } from '../../../apis/core/v1/serviceaccount.js';
-import { CoreV1Client } from '../../../generated/clientset/core/v1/index.js';
+import type { CoreV1Client } from '../../../generated/clientset/core/v1/index.js';
 import { newNamespaceInformer, type NamespaceInformer } from '../../../generated/informers/core/v1/namespace.js';
 import { newServiceAccountInformer, type ServiceAccountInformer } from '../../../generated/informers/core/v1/serviceaccount.js';
 import { DeletedFinalStateUnknown, isAlreadyExists, isStatusError, ListerNotFoundError, runController, waitForCacheSync } from '../../client/index.js';
 import { aggregateMessage } from '../../apimachinery/errors/aggregate.js';
 import type { DeepReadonly, RESTClient, SharedInformerFactoryCore } from '../../client/index.js';
+import { coreV1Clients } from '../core-clients.js';
 import { QueueWorker } from '../worker.js';
 
 /** kube's default: every namespace gets a `default` service account (DefaultServiceAccountsControllerOptions). */
@@ -42,11 +43,10 @@ export class ServiceAccountsController {
   private readonly worker: QueueWorker<string>;
 
   constructor(private readonly o: ServiceAccountsControllerOptions) {
-    this.client = new CoreV1Client(o.rest);
+    const { client, listWatch: clientset } = coreV1Clients(o);
+    this.client = client;
     this.worker = new QueueWorker(o.informers?.factory);
     const factory = this.worker.factory;
-    const listWatchClient = new CoreV1Client(o.informers?.rest ?? o.rest);
-    const clientset = { coreV1: () => listWatchClient };
     this.namespaces = newNamespaceInformer(factory, clientset);
     this.serviceAccounts = newServiceAccountInformer(factory, clientset);
     const enqueueNamespace = (ns: DeepReadonly<Namespace>): void => this.enqueue(ns.metadata?.name);
