@@ -184,6 +184,12 @@ describe("the control plane's own aggregation (bootstrap policy + controller as 
     const covering = async (name: string, rule: PolicyRule): Promise<boolean> => ((await rbac.clusterroles().get(name)).rules ?? []).some((r) => semanticDeepEqual(r, rule));
     const viewRule: PolicyRule = { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['namespaces'] };
     for (const name of ['view', 'edit', 'admin']) await until(`${name} aggregated at start`, async () => ((await covering(name, viewRule)) ? true : undefined));
+    // kube's rules over the core kinds served here: view reads events; edit reads and writes Secrets (view does not).
+    const events: PolicyRule = { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['events', 'namespaces/status'] };
+    const readSecrets: PolicyRule = { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['secrets'] };
+    for (const name of ['view', 'edit', 'admin']) assert.ok(await covering(name, events), `${name} reads events`);
+    for (const name of ['edit', 'admin']) assert.ok(await covering(name, readSecrets), `${name} reads secrets`);
+    assert.ok(!(await covering('view', readSecrets)), 'view reads no secrets');
     const crontabs: PolicyRule = { verbs: ['get'], apiGroups: ['stable.example.com'], resources: ['crontabs'] };
     await rbac.clusterroles().create({ metadata: { name: 'crontab-viewer', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }, rules: [crontabs] });
     for (const name of ['view', 'edit', 'admin']) await until(`${name} picks up crontab-viewer`, async () => ((await covering(name, crontabs)) ? true : undefined));

@@ -95,13 +95,18 @@ function aggregateToAdminRules(): PolicyRule[] {
   ];
 }
 
-/** kube's rules over the core resources served here; its pods, secrets, proxy, workload and events rules have nothing to apply to. */
+/** kube's rules over the core resources served here; its pods, proxy and workload rules have nothing to apply to. */
 function aggregateToEditRules(): PolicyRule[] {
   return [
+    // read on escalating resources
+    newRule(...Read)
+      .groups(legacyGroup)
+      .resources('secrets')
+      .rule(),
     newRule('impersonate').groups(legacyGroup).resources('serviceaccounts').rule(),
     newRule(...Write)
       .groups(legacyGroup)
-      .resources('serviceaccounts', 'services', 'configmaps')
+      .resources('serviceaccounts', 'services', 'endpoints', 'configmaps', 'secrets')
       .rule(),
     newRule('create').groups(legacyGroup).resources('serviceaccounts/token').rule(),
   ];
@@ -115,7 +120,7 @@ function aggregateToViewRules(): PolicyRule[] {
       .rule(),
     newRule(...Read)
       .groups(legacyGroup)
-      .resources('namespaces/status')
+      .resources('events', 'namespaces/status')
       .rule(),
     // read access to namespaces at the namespace scope means you can read *this* namespace
     newRule(...Read)
