@@ -19,4 +19,8 @@ export const group = {
     },
     ServiceAccount: (ctx) => serviceAccountStorage(ctx),
   },
+  // Events live --event-ttl after each create and update (kube's event storage TTLFunc), so they do not pile up.
+  ttl: {
+    Event: ({ eventTTLSeconds }) => (eventTTLSeconds > 0 ? () => eventTTLSeconds : undefined),
+  },
 } satisfies APIGroupDeclaration;

@@ -2,7 +2,7 @@ import type { AdmissionChain } from '../admission/types.js';
 import { installAPIGroupVersion } from '../endpoints/installer.js';
 import { createResourceStorage, storagePrefix, type TTLFunc } from '../registry/generic/index.js';
 import type { ResourceStorage } from '../registry/rest.js';
-import type { APIGroupDefinition, CohabitatingStorage, CreateSubresource, RESTOverride, RESTOverrideContext } from '../registry/types.js';
+import type { APIGroupDefinition, CohabitatingStorage, StorageFlags, CreateSubresource, RESTOverride, RESTOverrideContext } from '../registry/types.js';
 import { ownField } from '../apimachinery/serializer/jsonvalue.js';
 import { registerProtobufPackage } from '../apimachinery/serializer/protobuf/builtin.js';
 import type { DiscoveryManager } from '../server/discovery/index.js';
@@ -13,7 +13,6 @@ import { webServiceNotFound } from '../server/mux.js';
 import { openAPIFromGroupDefinition, type OpenAPIService } from '../server/openapi/index.js';
 import type { StorageFactory } from '../storage/index.js';
 import type { InstalledResource, ResourceRegistry } from '../registry/resources.js';
-import type { CompletedServerRunOptions } from './options.js';
 
 export interface InstallGroupOptions {
   readonly factory: StorageFactory;
@@ -27,7 +26,7 @@ export interface InstallGroupOptions {
    * The control plane's flags that shape a kind's storage (--event-ttl). The chain hands its
    * options over whole (ChainOptions.options); a standalone aggregated server has none.
    */
-  readonly options?: Pick<CompletedServerRunOptions, 'eventTTLSeconds'>;
+  readonly options?: StorageFlags;
 }
 
 /**
@@ -47,13 +46,23 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
       const host = storedAs === undefined ? undefined : storingResource(group, r.kind, storedAs, opts.resources);
       const storage = host?.storage ?? (await opts.factory.forResource({ resourcePrefix: storagePrefix(group.name, r.plural) }));
       // A cohabitating resource's writes live as long as the storing resource's.
-      const ttl = host === undefined ? resourceTTL(group.name, r.kind, opts.options) : resourceTTL(host.group, host.kind, opts.options);
+      const ttl = host === undefined ? resourceTTL(group, r.kind, opts.options) : host.ttl;
       const created = createResourceStorage({ group, kind: r.kind, storage, ...(ttl === undefined ? {} : { ttl }), ...(storedAs === undefined ? {} : { storedAs }) });
       const override = await restOverride(group, r.kind)?.({ ...opts.restContext, resources: opts.resources, group: group.name, kind: r.kind, storages: created, storage });
       const rest = override?.storages ?? created;
       storages.set(r.kind, rest);
       if (override?.subresources !== undefined) subresources.set(r.kind, override.subresources);
-      opts.resources.add({ group: group.name, resource: r.plural, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs, rest, storage, ...(override === undefined ? {} : { override }) });
+      opts.resources.add({
+        group: group.name,
+        resource: r.plural,
+        kind: r.kind,
+        namespaced: r.namespaced,
+        verbs: r.verbs,
+        rest,
+        storage,
+        ...(override === undefined ? {} : { override }),
+        ...(ttl === undefined ? {} : { ttl }),
+      });
     }
   }
   for (const version of group.versions) {
@@ -71,15 +80,11 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
   for (const gv of openAPIFromGroupDefinition(group, { subresources })) opts.openapi.setGroupVersion(gv.group, gv.version, gv.document);
 }
 
-/**
- * The time to live a kind's writes give its objects, as kube's storage providers set one: core
- * Events live --event-ttl after each create and update (registry/core/event's TTLFunc), so they
- * do not pile up; every other kind lives forever.
- */
-function resourceTTL(group: string, kind: string, options: InstallGroupOptions['options']): TTLFunc | undefined {
-  if (group !== '' || kind !== 'Event' || options === undefined || options.eventTTLSeconds <= 0) return undefined;
-  const seconds = options.eventTTLSeconds;
-  return () => seconds;
+/** The time to live the group declares for a kind's writes, from the server's storage flags (a standalone aggregated server has none). */
+function resourceTTL(group: APIGroupDefinition, kind: string, flags: InstallGroupOptions['options']): TTLFunc | undefined {
+  const ttl = group.declaration?.ttl;
+  if (ttl === undefined || flags === undefined) return undefined;
+  return (ownField(ttl, kind) as ((flags: StorageFlags) => TTLFunc | undefined) | undefined)?.(flags);
 }
 
 /** Where the group declares a kind's objects are stored, when another resource stores them. */

@@ -4,6 +4,7 @@ import * as fields from '../apimachinery/fields/index.js';
 import * as labels from '../apimachinery/labels/index.js';
 import type { InternalListOptions, RequestContext, ResourceStorage } from './rest.js';
 import type { RESTStorageOverride } from './types.js';
+import type { TTLFunc } from './generic/store.js';
 import type { Interface as StorageInterface } from '../storage/index.js';
 
 /** One served resource: its REST storages and the storage.Interface under them. */
@@ -18,6 +19,8 @@ export interface InstalledResource {
   readonly storage: StorageInterface;
   /** What the group's REST override for the kind returned (its `storages` are `rest`); absent: the generic store. */
   readonly override?: RESTStorageOverride;
+  /** The time to live the kind's writes give its objects; absent: forever. Kinds stored as this resource's objects share it. */
+  readonly ttl?: TTLFunc;
 }
 
 /** List options selecting every object at the latest revision: what in-process consumers read with. */

@@ -3,6 +3,7 @@ import type { Interface as StorageInterface } from '../storage/index.js';
 import type { NetworkAllocators } from './allocator/types.js';
 import type { KubeObject, RequestContext, ResourceStorage, ValidateObjectFunc, WriteOptions } from './rest.js';
 import type { ResourceRegistry } from './resources.js';
+import type { TTLFunc } from './generic/store.js';
 import type { OpenAPIComponentsDocument, ResourceDefinition } from '../apimachinery/definition/resource.js';
 import type { ProtobufPackage } from '../apimachinery/serializer/protobuf/descriptor.js';
 import type { Authorizer, PolicyRuleResolver, RuleResolver } from '../apimachinery/request/authorizer.js';
@@ -50,6 +51,18 @@ export interface APIGroupDeclaration {
    * sequence of resourceVersions and the storing resource's time to live.
    */
   readonly storedAs?: Readonly<Record<string, CohabitatingStorage>>;
+  /**
+   * Per kind: the time to live each write gives an object (kube's Store.TTLFunc), from the
+   * server's storage flags; absent or undefined: the objects live until deleted. A kind stored as
+   * another resource's objects lives as long as that resource's.
+   */
+  readonly ttl?: Readonly<Record<string, (flags: StorageFlags) => TTLFunc | undefined>>;
+}
+
+/** The server's flags that shape a kind's storage (kube-apiserver's --event-ttl). */
+export interface StorageFlags {
+  /** --event-ttl in whole seconds; 0: none. */
+  readonly eventTTLSeconds: number;
 }
 
 /**
