@@ -4,9 +4,10 @@
 // (a ConfigMap written at the same time) stay. Polled: only the outcome is asserted.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { eventually } from '../integration/assertions.js';
+import { eventually, ok } from '../integration/assertions.js';
 import { describeBackends } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
+import { Kubectl, kubectlUnavailable } from '../integration/kubectl.js';
 
 describeBackends(
   '--event-ttl=2s',
@@ -41,6 +42,37 @@ describeBackends(
       watch.close();
       assert.equal((await c.json('GET', '/api/v1/namespaces/default/configmaps/ttl-cm')).status, 200);
     });
+
+    it(
+      'through kubectl: `get events` lists an Event (about a cluster-scoped object: in default, as kube requires), then no longer once --event-ttl passed',
+      { skip: kubectlUnavailable() ?? false },
+      async () => {
+        const kc = new Kubectl(cp);
+        try {
+          const ev = {
+            apiVersion: 'v1',
+            kind: 'Event',
+            metadata: { name: 'kubectl-ttl', namespace: 'default' },
+            involvedObject: { kind: 'Namespace', name: 'kube-public' },
+            reason: 'Testing',
+            message: 'expires soon',
+            type: 'Normal',
+          };
+          ok(await kc.run(['create', '-f', '-'], { stdin: JSON.stringify(ev) }), cp());
+          assert.match(ok(await kc.run(['get', 'events', '-n', 'default']), cp()), /Normal\s+Testing\s+namespace\/kube-public\s+expires soon/);
+          await eventually(
+            'kubectl to list no Event',
+            async () => {
+              const r = await kc.run(['get', 'events', '-n', 'default']);
+              return r.code === 0 && /No resources found in default namespace\./.test(r.stderr) && r.stdout === '';
+            },
+            60_000,
+          );
+        } finally {
+          kc.dispose();
+        }
+      },
+    );
   },
   { extraArgs: ['--event-ttl', '2s'] },
 );
