@@ -14,6 +14,20 @@ export interface ServerCommand<O> {
   parse(argv: readonly string[]): O & { help: boolean };
   /** May throw OptionsError for options that only fail once completed (files, combinations). */
   start(options: O): Promise<RunningServer>;
+  /** Says the server is ready instead of printing its ready lines (a --workers worker tells its primary). */
+  readonly announce?: (server: RunningServer) => void;
+  /**
+   * The signals that shut the server down; default SIGTERM and SIGINT. A --workers worker stops
+   * on SIGTERM only: its primary forwards that, while a terminal's SIGINT reaches every process
+   * of the group and is the primary's to handle.
+   */
+  readonly stopSignals?: readonly NodeJS.Signals[];
+  /**
+   * Whether a second signal exits 1 at once (default true, as kube's handler). A --workers worker
+   * ignores it: a supervisor (systemd's control group, `timeout`) may signal every process as
+   * well as the primary, whose forwarded SIGTERM is then the second; the primary alone decides.
+   */
+  readonly exitOnSecondSignal?: boolean;
 }
 
 /**
@@ -49,11 +63,15 @@ async function main<O>(cmd: ServerCommand<O>, argv: readonly string[]): Promise<
     }
     throw err;
   }
-  for (const line of server.readyLines) console.log(`${cmd.name}: ${line}`);
+  if (cmd.announce !== undefined) cmd.announce(server);
+  else for (const line of server.readyLines) console.log(`${cmd.name}: ${line}`);
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: string): void => {
-      if (stopping) process.exit(1);
+      if (stopping) {
+        if (cmd.exitOnSecondSignal ?? true) process.exit(1);
+        return;
+      }
       stopping = true;
       console.log(`${cmd.name}: ${signal} received, draining in-flight requests`);
       server.stop().then(
@@ -64,7 +82,6 @@ async function main<O>(cmd: ServerCommand<O>, argv: readonly string[]): Promise<
         },
       );
     };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
+    for (const signal of cmd.stopSignals ?? ['SIGTERM', 'SIGINT']) process.on(signal, () => stop(signal));
   });
 }

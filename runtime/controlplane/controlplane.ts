@@ -7,7 +7,7 @@ import type { APIGroupDefinition } from '../registry/types.js';
 import { storageConfigFor } from '../server/options/storage.js';
 import { newStorageFactory } from '../storage/index.js';
 import { assembleChain, type ChainOptions } from './chain.js';
-import { ensurePKI } from './certs.js';
+import { ensurePKI, type PKI } from './certs.js';
 import { groupAdmissionPlugins, groupServer, withBuiltinGroups } from './groups.js';
 import { GarbageCollector } from '../controllers/garbagecollector/index.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
@@ -20,7 +20,7 @@ import { authorizedNamespaceFinalizing, authorizedResources, authorizedStorage }
 import { CONTROLLER_NAMES, controllerUser, kubeControllerManagerUser } from '../authorization/rbac/bootstrap/controller-policy.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
 import { ensureSystemNamespaces } from '../controllers/namespace/system.js';
-import { completeOptions, type ServerRunOptions } from './options.js';
+import { completeOptions, type CompletedServerRunOptions, type ServerRunOptions } from './options.js';
 import { defaultAdvertiseAddress, KubernetesServiceController } from '../controllers/kubernetesservice/controller.js';
 import { APIServerLeases } from '../controllers/kubernetesservice/leases.js';
 import { ServiceIPRepair } from '../controllers/servicerepair/repair.js';
@@ -56,14 +56,22 @@ export interface ControlPlaneOptions extends ServerRunOptions {
 }
 
 /**
+ * The data dir and the PKI in it (created when missing): by startControlPlane, and by a
+ * --workers primary before it forks, so that its workers only read them and never race to make them.
+ */
+export async function prepareDataDir(o: CompletedServerRunOptions): Promise<PKI> {
+  mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+  return ensurePKI(o.dataDir, { hosts: o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? [] : [o.bindAddress] });
+}
+
+/**
  * Starts the whole control plane in this process: storage, the three servers of the delegation
  * chain behind one secure port, the admin kubeconfig, and the controllers (system namespaces,
  * namespace deletion). Resolves once /readyz would pass.
  */
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const o = completeOptions(options);
-  mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
-  const pki = await ensurePKI(o.dataDir, { hosts: o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? [] : [o.bindAddress] });
+  const pki = await prepareDataDir(o);
 
   const { storageConfig, storageDescription } = storageConfigFor(o, join(o.dataDir, 'kube.db'));
   const factory = newStorageFactory(storageConfig);

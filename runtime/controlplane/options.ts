@@ -30,6 +30,7 @@ import {
   type CompletedLeaderElectionOptions,
   type LeaderElectionOptions,
 } from './leaderelection/options.js';
+import { workersFlag, WORKERS_USAGE, type WorkersValue } from './workers/flag.js';
 
 /** The flags of the control plane command, with kube-apiserver's names where they exist. */
 export interface ServerRunOptions extends StorageOptions, AuthorizationOptions, ServiceAccountOptions, LeaderElectionOptions {
@@ -64,6 +65,11 @@ export interface ServerRunOptions extends StorageOptions, AuthorizationOptions, 
   serviceNodePortRange?: string;
   /** kube's --event-ttl in ms: how long an Event is kept after its last write. Default 1h. */
   eventTTLMs?: number;
+  /**
+   * --workers: how many server processes serve the secure port (runControlPlane's primary forks
+   * them; startControlPlane itself always serves from the calling process).
+   */
+  workers?: WorkersValue;
 }
 
 /** Options with every default resolved; only completeOptions makes one. */
@@ -184,7 +190,7 @@ ${authorizationUsage()}${SERVICE_ACCOUNT_USAGE}  --client-ca-file FILE          
   --service-cluster-ip-range CIDR[,CIDR]  Where Service cluster IPs come from (one per IP family). Default 10.0.0.0/24.
   --service-node-port-range N-M   Ports NodePort and LoadBalancer Services get. Default 30000-32767.
   --event-ttl D                   How long Events are kept after their last write (Go duration). Default 1h0m0s.
-${LEADER_ELECTION_USAGE}  --requestheader-client-ca-file FILE        CA bundle for front proxies. Default the front-proxy CA.
+${WORKERS_USAGE}${LEADER_ELECTION_USAGE}  --requestheader-client-ca-file FILE        CA bundle for front proxies. Default the front-proxy CA.
   --requestheader-allowed-names CN[,CN…]     CNs a front proxy may have; empty for any. Default front-proxy-client.
   --requestheader-username-headers H[,H…]    Default X-Remote-User.
   --requestheader-group-headers H[,H…]       Default X-Remote-Group.
@@ -211,6 +217,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
       'service-cluster-ip-range': { type: 'string' },
       'service-node-port-range': { type: 'string' },
       'event-ttl': { type: 'string' },
+      workers: { type: 'string' },
     },
     USAGE,
   );
@@ -233,6 +240,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     serviceClusterIPRange: values['service-cluster-ip-range'],
     serviceNodePortRange: values['service-node-port-range'],
     eventTTLMs: durationFlag('event-ttl', values['event-ttl']),
+    workers: workersFlag(values['workers']),
     ...leaderElectionOptionsFromFlags(values),
     requestheaderClientCAFile: values['requestheader-client-ca-file'],
     requestheaderAllowedNames: stringSliceFlag(values['requestheader-allowed-names']),

@@ -2,6 +2,12 @@ import type { APIGroupDefinition } from '../registry/types.js';
 import { runServerCommand } from './command.js';
 import { startControlPlane } from './controlplane.js';
 import { parseServerRunOptions, USAGE } from './options.js';
+import { workerEntry } from './workers/entry.js';
+import { resolveWorkers } from './workers/flag.js';
+import { workerIndex, workerReady } from './workers/messages.js';
+import { startPrimary } from './workers/primary.js';
+
+const NAME = 'kube-ts-apiserver';
 
 export interface RunControlPlaneOptions {
   /** The project's API groups (its generated index); the built-in groups are always served. */
@@ -14,20 +20,60 @@ export interface RunControlPlaneOptions {
  * The control plane command (kube-apiserver + apiextensions-apiserver + kube-aggregator in one
  * process) serving a project's groups: parses the flags, starts, prints the ready lines (the last
  * one with the time since the process started), and shuts down on SIGTERM or SIGINT.
+ *
+ * With --workers N (N > 1) this process only supervises N worker processes that each run the
+ * whole control plane on the same port (workers/); a worker runs this same function and knows
+ * itself by the index its primary gave it.
  */
-export function runControlPlane({ groups, argv }: RunControlPlaneOptions): void {
+export function runControlPlane({ groups, argv = process.argv.slice(2) }: RunControlPlaneOptions): void {
+  const index = workerIndex();
+  if (index !== undefined) {
+    runWorker(groups, argv, index);
+    return;
+  }
   runServerCommand(
     {
-      name: 'kube-ts-apiserver',
+      name: NAME,
       usage: USAGE,
       parse: parseServerRunOptions,
       async start(options) {
+        const workers = resolveWorkers(options.workers);
+        if (workers > 1) return startPrimary({ options, workers, exec: workerEntry(import.meta.url), args: argv });
         const cp = await startControlPlane({ ...options, groups });
         return {
           readyLines: [`serving on ${cp.url} (storage: ${cp.storageDescription})`, `ready in ${Math.round(performance.now())} ms. Try: kubectl --kubeconfig ${cp.kubeconfigPath} api-resources`],
           stop: () => cp.stop(),
         };
       },
+    },
+    argv,
+  );
+}
+
+/**
+ * One worker of --workers: the whole control plane, on the SQLite file in shared mode, campaigning
+ * for the singleton controllers' Leases as `<identity>_<index>`; it tells its primary when it
+ * serves instead of printing the ready lines, and stops on the SIGTERM its primary forwards.
+ */
+function runWorker(groups: readonly APIGroupDefinition[], argv: readonly string[], index: number): void {
+  // A terminal's Ctrl-C reaches every process of the group: the primary handles it for all.
+  process.on('SIGINT', () => {});
+  let ready: { url: string; storageDescription: string; kubeconfigPath: string } | undefined;
+  runServerCommand(
+    {
+      name: `${NAME} worker ${index}`,
+      usage: USAGE,
+      parse: parseServerRunOptions,
+      async start(options) {
+        const cp = await startControlPlane({ ...options, groups, identitySuffix: String(index), sqliteShared: true });
+        ready = { url: cp.url, storageDescription: cp.storageDescription, kubeconfigPath: cp.kubeconfigPath };
+        return { readyLines: [], stop: () => cp.stop() };
+      },
+      announce() {
+        if (ready !== undefined) process.send?.(workerReady(ready));
+      },
+      stopSignals: ['SIGTERM'],
+      exitOnSecondSignal: false,
     },
     argv,
   );

@@ -30,6 +30,11 @@ export interface StorageOptions {
   watchCache?: boolean;
   /** kube's --encryption-provider-config: an EncryptionConfiguration file (encryption at rest per resource). */
   encryptionProviderConfig?: string;
+  /**
+   * Not a flag: several server processes open the SQLite file at once (the workers of
+   * --workers; SqliteKV's shared mode). Ignored on etcd, which needs nothing to be shared.
+   */
+  sqliteShared?: boolean;
 }
 
 /** StorageOptions with every default resolved; only completeStorageOptions makes one. */
@@ -45,6 +50,7 @@ export interface CompletedStorageOptions {
   readonly watchCache: boolean;
   /** Absolute; undefined: values are stored as they are. */
   readonly encryptionProviderConfig: string | undefined;
+  readonly sqliteShared: boolean;
 }
 
 export const STORAGE_FLAGS = {
@@ -77,6 +83,7 @@ export function storageOptionsFromFlags(values: StorageFlagValues): { [K in keyo
     etcdReadycheckTimeoutMs: durationFlag('etcd-readycheck-timeout', values['etcd-readycheck-timeout']),
     watchCache: boolFlag('watch-cache', values['watch-cache']),
     encryptionProviderConfig: values['encryption-provider-config'],
+    sqliteShared: undefined,
   };
 }
 
@@ -94,6 +101,7 @@ export function completeStorageOptions(o: StorageOptions, defaults: { readonly e
     etcdReadycheckTimeoutMs: o.etcdReadycheckTimeoutMs,
     watchCache: o.watchCache ?? true,
     encryptionProviderConfig: o.encryptionProviderConfig === undefined ? undefined : resolve(o.encryptionProviderConfig),
+    sqliteShared: o.sqliteShared ?? false,
   };
 }
 
@@ -126,11 +134,17 @@ export function storageConfigFor(o: CompletedStorageOptions, sqlitePath: string)
   if (o.storageBackend === 'sqlite') {
     return {
       storageConfig: {
-        backend: { backend: 'sqlite', path: sqlitePath, ...(interval === undefined ? {} : { compactionIntervalMs: interval, retainRevisions: 0 }) },
+        backend: {
+          backend: 'sqlite',
+          path: sqlitePath,
+          ...(interval === undefined ? {} : { compactionIntervalMs: interval, retainRevisions: 0 }),
+          // Only when asked: the default exclusive lock is the fastest path and refuses a second opener.
+          ...(o.sqliteShared ? { shared: true } : {}),
+        },
         watchCache: o.watchCache,
         ...encryption,
       },
-      storageDescription: `sqlite ${sqlitePath}`,
+      storageDescription: `sqlite ${sqlitePath}${o.sqliteShared ? ' (shared)' : ''}`,
     };
   }
   return {

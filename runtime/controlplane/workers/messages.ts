@@ -1,0 +1,35 @@
+import cluster from 'node:cluster';
+
+/**
+ * What a worker and its primary say to each other over the cluster's IPC channel, and how a
+ * worker knows it is one: the primary sets its index (stable across restarts, unlike
+ * cluster.worker.id) in the environment of the processes it forks.
+ */
+
+export const WORKER_INDEX_ENV = 'KUBE_TS_APISERVER_WORKER_INDEX';
+
+/** A worker's message once its control plane is serving (what the primary's ready lines need). */
+export interface WorkerReady {
+  readonly type: 'kube-ts-apiserver/worker-ready';
+  readonly url: string;
+  readonly storageDescription: string;
+  readonly kubeconfigPath: string;
+}
+
+export function workerReady(m: Omit<WorkerReady, 'type'>): WorkerReady {
+  return { type: 'kube-ts-apiserver/worker-ready', url: m.url, storageDescription: m.storageDescription, kubeconfigPath: m.kubeconfigPath };
+}
+
+export function isWorkerReady(m: unknown): m is WorkerReady {
+  if (typeof m !== 'object' || m === null) return false;
+  const r = m as Record<string, unknown>;
+  return r['type'] === 'kube-ts-apiserver/worker-ready' && typeof r['url'] === 'string' && typeof r['storageDescription'] === 'string' && typeof r['kubeconfigPath'] === 'string';
+}
+
+/** This process's worker index when a --workers primary forked it; undefined otherwise. */
+export function workerIndex(): number | undefined {
+  if (!cluster.isWorker) return undefined;
+  const v = process.env[WORKER_INDEX_ENV];
+  if (v === undefined || !/^[0-9]{1,4}$/.test(v)) return undefined;
+  return Number(v);
+}
