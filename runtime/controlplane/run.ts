@@ -4,7 +4,7 @@ import { startControlPlane } from './controlplane.js';
 import { parseServerRunOptions, USAGE } from './options.js';
 import { workerEntry } from './workers/entry.js';
 import { resolveWorkers } from './workers/flag.js';
-import { workerIndex, workerReady } from './workers/messages.js';
+import { workerIndex, workerPort, workerReady } from './workers/messages.js';
 import { startPrimary } from './workers/primary.js';
 
 const NAME = 'kube-ts-apiserver';
@@ -65,7 +65,8 @@ function runWorker(groups: readonly APIGroupDefinition[], argv: readonly string[
       usage: USAGE,
       parse: parseServerRunOptions,
       async start(options) {
-        const cp = await startControlPlane({ ...options, groups, identitySuffix: String(index), sqliteShared: true });
+        const port = workerPort();
+        const cp = await startControlPlane({ ...options, ...(port === undefined ? {} : { securePort: port }), groups, identitySuffix: String(index), sqliteShared: true });
         ready = { url: cp.url, storageDescription: cp.storageDescription, kubeconfigPath: cp.kubeconfigPath };
         return { readyLines: [], stop: () => cp.stop() };
       },

@@ -1,7 +1,9 @@
 // --workers 2 as `npm start` runs it (hack/start.mjs: the esbuild bundle, whose process.argv[1]
 // names the source entry): the workers are forked from the bundle, serve, and a terminal's
 // SIGINT to the primary drains them all and exits 0 (the workers ignore SIGINT themselves: it
-// is the primary's to forward). No kube test ports this.
+// is the primary's to forward). Killing every worker at once with -9: the primary restarts them on
+// the port the first ones got (with --secure-port 0 the shared socket closed with the last
+// worker). No kube test ports this.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ControlPlane } from '../integration/harness.js';
@@ -17,16 +19,42 @@ describe('--workers 2 from the npm start bundle', () => {
     await cp?.stop();
   });
 
-  test('both workers serve; SIGINT to the primary drains them and exits 0', async () => {
-    assert.match(cp.log(), /ready in \d+ ms \(2 workers\)/);
-    const pids = [...cp.log().matchAll(/^I worker \d+ \(pid (\d+)\) ready on /gm)].map((m) => Number(m[1]));
-    assert.equal(new Set(pids).size, 2, cp.log());
+  /** The pid and url of the latest ready line of each worker index. */
+  const workers = (): Map<string, { pid: number; url: string }> =>
+    new Map([...cp.log().matchAll(/^I worker (\d+) \(pid (\d+)\) ready on (\S+)$/gm)].map((m) => [m[1]!, { pid: Number(m[2]), url: m[3]! }]));
+
+  const answers = async (): Promise<void> => {
     const client = new HttpsClient(cp.credentials);
     try {
       assert.equal((await client.json('GET', '/api/v1/namespaces/default')).status, 200);
     } finally {
       client.close();
     }
+  };
+
+  test('both workers serve from the bundle', async () => {
+    assert.match(cp.log(), /ready in \d+ ms \(2 workers\)/);
+    assert.equal(new Set([...workers().values()].map((w) => w.pid)).size, 2, cp.log());
+    await answers();
+  });
+
+  test('every worker killed with -9: both restarted on the same port', async () => {
+    const before = workers();
+    for (const w of before.values()) process.kill(w.pid, 'SIGKILL');
+    const after = await eventually(
+      'both workers ready again',
+      async () => {
+        const now = workers();
+        return [...now.entries()].every(([i, w]) => w.pid !== before.get(i)?.pid) && now.size === 2 ? now : undefined;
+      },
+      180_000,
+    );
+    for (const w of after.values()) assert.equal(w.url, cp.url);
+    await answers();
+  });
+
+  test('SIGINT to the primary drains the workers and exits 0', async () => {
+    const pids = [...workers().values()].map((w) => w.pid);
     process.kill(cp.pid, 'SIGINT');
     const status = await eventually('the primary to exit', async () => cp.exited(), 60_000);
     assert.deepEqual(status, { code: 0, signal: null }, cp.log().slice(-3000));

@@ -8,6 +8,13 @@ import cluster from 'node:cluster';
 
 export const WORKER_INDEX_ENV = 'KUBE_TS_APISERVER_WORKER_INDEX';
 
+/**
+ * The port a restarted worker listens on: the one its predecessors got. With --secure-port 0
+ * the cluster gives every worker the port of the listening socket the primary holds, but once
+ * every worker died that socket is closed, and listening on 0 again would pick a new port.
+ */
+export const WORKER_PORT_ENV = 'KUBE_TS_APISERVER_WORKER_PORT';
+
 /** A worker's message once its control plane is serving (what the primary's ready lines need). */
 export interface WorkerReady {
   readonly type: 'kube-ts-apiserver/worker-ready';
@@ -24,6 +31,14 @@ export function isWorkerReady(m: unknown): m is WorkerReady {
   if (typeof m !== 'object' || m === null) return false;
   const r = m as Record<string, unknown>;
   return r['type'] === 'kube-ts-apiserver/worker-ready' && typeof r['url'] === 'string' && typeof r['storageDescription'] === 'string' && typeof r['kubeconfigPath'] === 'string';
+}
+
+/** The port this worker must listen on instead of --secure-port; undefined: the flag's. */
+export function workerPort(): number | undefined {
+  const v = process.env[WORKER_PORT_ENV];
+  if (v === undefined || !/^[0-9]{1,5}$/.test(v)) return undefined;
+  const port = Number(v);
+  return port >= 1 && port <= 65535 ? port : undefined;
 }
 
 /** This process's worker index when a --workers primary forked it; undefined otherwise. */

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import { isWorkerReady, WORKER_INDEX_ENV, type WorkerReady } from './messages.js';
+import { isWorkerReady, WORKER_INDEX_ENV, WORKER_PORT_ENV, type WorkerReady } from './messages.js';
 
 /** The first restart of a worker that died waits this long; each further one twice as long. */
 const INITIAL_RESTART_DELAY_MS = 500;
@@ -27,6 +27,8 @@ interface Slot {
   /** Restarts since the worker last ran RESET_BACKOFF_AFTER_MS: the exponent of the next delay. */
   failures: number;
   restartTimer: NodeJS.Timeout | undefined;
+  /** The port this slot's worker was told to listen on (WORKER_PORT_ENV); undefined: --secure-port. */
+  port: string | undefined;
 }
 
 /**
@@ -45,7 +47,7 @@ export class Supervisor {
   private onStartFailed: (err: Error) => void = () => {};
 
   constructor(private readonly o: SupervisorOptions) {
-    this.slots = Array.from({ length: o.workers }, (_, index) => ({ index, worker: undefined, exited: undefined, forkedAt: 0, failures: 0, restartTimer: undefined }));
+    this.slots = Array.from({ length: o.workers }, (_, index) => ({ index, worker: undefined, exited: undefined, forkedAt: 0, failures: 0, restartTimer: undefined, port: undefined }));
   }
 
   /** Forks every worker; resolves with the first one's ready message once all are serving. */
@@ -74,7 +76,9 @@ export class Supervisor {
   }
 
   private fork(slot: Slot): void {
-    const worker = cluster.fork({ [WORKER_INDEX_ENV]: String(slot.index) });
+    const port = this.listenPort();
+    slot.port = port;
+    const worker = cluster.fork({ [WORKER_INDEX_ENV]: String(slot.index), ...(port === undefined ? {} : { [WORKER_PORT_ENV]: port }) });
     slot.worker = worker;
     slot.forkedAt = Date.now();
     slot.exited = new Promise((resolve) => worker.once('exit', (code, signal) => resolve({ code, signal })));
@@ -88,6 +92,18 @@ export class Supervisor {
       this.ready(m);
     });
     worker.once('exit', (code, signal) => this.exited(slot, worker, ready, code, signal));
+  }
+
+  /**
+   * What a new worker listens on. The cluster shares one listening socket among the workers
+   * that listen with the same address and port, as given: a new worker asks as a live one did.
+   * Once none is alive the socket is closed, and asking for --secure-port 0 again would get a
+   * new port: the new worker asks for the port the first ones got.
+   */
+  private listenPort(): string | undefined {
+    const live = this.slots.find((s) => s.worker !== undefined);
+    if (live !== undefined) return live.port;
+    return this.first === undefined ? undefined : new URL(this.first.url).port;
   }
 
   private ready(m: WorkerReady): void {
