@@ -61,3 +61,40 @@ describe('--workers 2 from the npm start bundle', () => {
     for (const pid of pids) assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, `worker ${pid} exited`);
   });
 });
+
+describe('--workers 2: a second signal', () => {
+  let cp: ControlPlane;
+  before(async () => {
+    // A drain that lasts (workers keep serving 60 s after SIGTERM) leaves time for the second signal.
+    cp = await ControlPlane.start({ backend: 'sqlite', bundled: true, extraArgs: ['--workers', '2', '--shutdown-delay-duration', '60s'], readyTimeoutMs: 180_000 });
+  });
+  after(async () => {
+    await cp?.stop();
+  });
+
+  test('exits the primary 1 at once, and the workers with it', async () => {
+    const pids = [...cp.log().matchAll(/^I worker \d+ \(pid (\d+)\) ready on /gm)].map((m) => Number(m[1]));
+    assert.equal(pids.length, 2, cp.log());
+    process.kill(cp.pid, 'SIGTERM');
+    // Two signals sent at once may be delivered as one: the second follows the first's log line.
+    await eventually('the drain to start', async () => (/^kube-ts-apiserver: SIGTERM received/m.test(cp.log()) ? true : undefined));
+    process.kill(cp.pid, 'SIGTERM');
+    const status = await eventually('the primary to exit', async () => cp.exited(), 60_000);
+    assert.deepEqual(status, { code: 1, signal: null }, cp.log().slice(-3000));
+    // A worker whose primary is gone exits (node:cluster: the IPC channel closed).
+    for (const pid of pids) {
+      await eventually(
+        `worker ${pid} to exit`,
+        async () => {
+          try {
+            process.kill(pid, 0);
+            return undefined;
+          } catch {
+            return true;
+          }
+        },
+        30_000,
+      );
+    }
+  });
+});
