@@ -98,3 +98,31 @@ describe('--workers 2: a second signal', () => {
     }
   });
 });
+
+describe('--workers 2: SIGTERM while a worker restarts', () => {
+  let cp: ControlPlane;
+  before(async () => {
+    cp = await ControlPlane.start({ backend: 'sqlite', bundled: true, extraArgs: ['--workers', '2'], readyTimeoutMs: 180_000 });
+  });
+  after(async () => {
+    await cp?.stop();
+  });
+
+  test('the starting worker, which has nothing to drain, ends by the signal and the primary still exits 0', async () => {
+    const victim = Number(/^I worker 0 \(pid (\d+)\) ready on /m.exec(cp.log())?.[1]);
+    process.kill(victim, 'SIGKILL');
+    await eventually('the restart to be scheduled', async () => (/^W worker 0 \(pid \d+\) exited unexpectedly/m.test(cp.log()) ? true : undefined));
+    // After the first restart delay (500 ms) the new worker is forked; it needs seconds to serve.
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.doesNotMatch(
+      cp
+        .log()
+        .split(/^W worker 0 /m)
+        .at(-1) ?? '',
+      /^I worker 0 /m,
+      'still starting',
+    );
+    const status = await cp.terminate();
+    assert.deepEqual(status, { code: 0, signal: null }, cp.log().slice(-3000));
+  });
+});

@@ -146,7 +146,8 @@ export class Supervisor {
         const kill = graceMs === undefined ? undefined : setTimeout(() => worker.process.kill('SIGKILL'), graceMs);
         const { code, signal: by } = await slot.exited;
         clearTimeout(kill);
-        if (code !== 0) failed.push(`worker ${slot.index} (pid ${worker.process.pid}) ${by !== null ? `ended by signal ${by}` : `exited with code ${code}`}`);
+        // Ended by the SIGTERM itself: a worker still starting has no handler yet, and nothing to drain.
+        if (code !== 0 && by !== signal) failed.push(`worker ${slot.index} (pid ${worker.process.pid}) ${by !== null ? `ended by signal ${by}` : `exited with code ${code}`}`);
       }),
     );
     return failed;
