@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 
 /**
@@ -17,5 +17,9 @@ export function writeAdminKubeconfig(path: string, opts: { server: string; caCer
     'current-context': 'admin@kube-ts',
     preferences: {},
   };
-  writeFileSync(path, stringify(config), { mode: 0o600 });
+  // Written beside and renamed into place: a kubectl reading it while a server (or a --workers
+  // worker restarting) rewrites it sees the old file or the new one, never half of one.
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, stringify(config), { mode: 0o600 });
+  renameSync(tmp, path);
 }
