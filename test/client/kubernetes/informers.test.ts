@@ -5,23 +5,14 @@
 // Ports the shape of client-go's informers tests (informers/factory_test.go, cache's
 // TestSharedInformerWatchDisruption's list-then-watch sequence) on recorded kube objects.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { KubernetesInformerFactory, type Kubernetes } from '../../../generated/kubernetes/index.js';
+import { describe, it } from 'node:test';
+import { KubernetesInformerFactory } from '../../../generated/kubernetes/index.js';
 import { labels, newSharedInformerFactoryCore } from '../../../runtime/client/index.js';
-import { restClientForConfig } from '../../../runtime/client/rest/index.js';
 import { recordedObjects } from './recorded.js';
-import { ReplayServer } from './replay-server.js';
-import { newKubernetes } from './typed-clients.js';
+import { replayKubernetes } from './typed-clients.js';
 
 const NS = 'namespaceValue';
-let server: ReplayServer;
-let k8s: Kubernetes;
-
-before(async () => {
-  server = await ReplayServer.start();
-  k8s = newKubernetes(restClientForConfig({ host: server.url }));
-});
-after(() => server.close());
+const replay = replayKubernetes();
 
 function recorded(file: string) {
   return recordedObjects().find((o) => o.file === file)!.object;
@@ -37,7 +28,7 @@ async function eventually(check: () => boolean, what: string): Promise<void> {
 
 describe('KubernetesInformerFactory over recorded objects', () => {
   it('lists and watches as client-go’s reflector and fills the listers with the recorded objects', async () => {
-    const factory = new KubernetesInformerFactory(k8s, newSharedInformerFactoryCore());
+    const factory = new KubernetesInformerFactory(replay.k8s, newSharedInformerFactoryCore());
     const deployments = factory.apps().v1().deployments();
     const pods = factory.core().v1().pods();
     const classes = factory.storage().v1().storageclasses();
@@ -51,10 +42,10 @@ describe('KubernetesInformerFactory over recorded objects', () => {
       // get('nameValue') would miss it, as in client-go: the lister's list shows it whole.
       assert.deepEqual(classes.lister().list(), [recorded('storage.k8s.io.v1.StorageClass.json')]);
 
-      const lists = server.requests.filter((r) => r.path === '/apis/apps/v1/deployments' && !r.query.has('watch'));
+      const lists = replay.server.requests.filter((r) => r.path === '/apis/apps/v1/deployments' && !r.query.has('watch'));
       assert.deepEqual(Object.fromEntries(lists[0]!.query), { limit: '500', resourceVersion: '0' });
-      await eventually(() => server.requests.some((r) => r.path === '/apis/apps/v1/deployments' && r.query.get('watch') === 'true'), 'the watch');
-      const watch = server.requests.find((r) => r.path === '/apis/apps/v1/deployments' && r.query.get('watch') === 'true')!;
+      await eventually(() => replay.server.requests.some((r) => r.path === '/apis/apps/v1/deployments' && r.query.get('watch') === 'true'), 'the watch');
+      const watch = replay.server.requests.find((r) => r.path === '/apis/apps/v1/deployments' && r.query.get('watch') === 'true')!;
       assert.equal(watch.query.get('allowWatchBookmarks'), 'true');
       assert.match(watch.query.get('resourceVersion') ?? '', /^\d+$/);
       assert.match(watch.query.get('timeoutSeconds') ?? '', /^\d+$/);
@@ -64,7 +55,7 @@ describe('KubernetesInformerFactory over recorded objects', () => {
   });
 
   it('a write after the sync reaches the handlers and the lister', async () => {
-    const factory = new KubernetesInformerFactory(k8s, newSharedInformerFactoryCore());
+    const factory = new KubernetesInformerFactory(replay.k8s, newSharedInformerFactoryCore());
     const jobs = factory.batch().v1().jobs();
     const seen: string[] = [];
     jobs.informer().addEventHandler({
@@ -81,7 +72,7 @@ describe('KubernetesInformerFactory over recorded objects', () => {
     factory.start();
     try {
       await factory.waitForCacheSync();
-      const client = k8s.batchV1().jobs(NS);
+      const client = replay.k8s.batchV1().jobs(NS);
       await client.create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'backup' }, spec: { template: { spec: { containers: [{ name: 'b', image: 'busybox' }] } } } });
       await eventually(() => jobs.lister().namespace(NS).list().length === 2, 'the created Job in the lister');
       await client.delete('backup');
@@ -94,24 +85,24 @@ describe('KubernetesInformerFactory over recorded objects', () => {
   });
 
   it('a watch from a compacted resourceVersion (410 Expired) makes the reflector relist from its last resourceVersion, as client-go’s', async () => {
-    const factory = new KubernetesInformerFactory(k8s, newSharedInformerFactoryCore({ tuning: { minWatchTimeoutMs: 1000, random: () => 0 } }));
+    const factory = new KubernetesInformerFactory(replay.k8s, newSharedInformerFactoryCore({ tuning: { minWatchTimeoutMs: 1000, random: () => 0 } }));
     const leases = factory.coordination().v1().leases();
     factory.start();
     try {
       await factory.waitForCacheSync();
       const path = '/apis/coordination.k8s.io/v1/leases';
-      await eventually(() => server.requests.some((r) => r.path === path && r.query.get('watch') === 'true'), 'the first watch');
-      const firstWatch = server.requests.filter((r) => r.path === path && r.query.get('watch') === 'true').at(-1)!;
+      await eventually(() => replay.server.requests.some((r) => r.path === path && r.query.get('watch') === 'true'), 'the first watch');
+      const firstWatch = replay.server.requests.filter((r) => r.path === path && r.query.get('watch') === 'true').at(-1)!;
       // A write elsewhere moves the revision on; compacting it makes the leases watch's resourceVersion too old.
-      await k8s
+      await replay.k8s
         .coreV1()
         .configmaps(NS)
         .create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'elsewhere' } });
-      server.store.compact();
-      const before = server.requests.length;
-      await eventually(() => server.requests.slice(before).some((r) => r.path === path && !r.query.has('watch')), 'the relist');
-      const relist = server.requests.slice(before).find((r) => r.path === path && !r.query.has('watch'))!;
-      const rewatch = server.requests.slice(before).find((r) => r.path === path && r.query.get('watch') === 'true')!;
+      replay.server.store.compact();
+      const before = replay.server.requests.length;
+      await eventually(() => replay.server.requests.slice(before).some((r) => r.path === path && !r.query.has('watch')), 'the relist');
+      const relist = replay.server.requests.slice(before).find((r) => r.path === path && !r.query.has('watch'))!;
+      const rewatch = replay.server.requests.slice(before).find((r) => r.path === path && r.query.get('watch') === 'true')!;
       assert.equal(rewatch.query.get('resourceVersion'), firstWatch.query.get('resourceVersion'), 'the watch resumed where it was, and got 410');
       // client-go's reflector on an expired watch: LIST at the last resourceVersion it saw (at least as fresh), without limit.
       assert.deepEqual(Object.fromEntries(relist.query), { resourceVersion: firstWatch.query.get('resourceVersion') });

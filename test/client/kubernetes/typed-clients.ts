@@ -2,10 +2,13 @@
 // `new Kubernetes(rest).appsV1().deployments(ns)`. The accessor names are client-go's
 // (`AppsV1()`, `RbacV1()`, `CoreV1()`), so a resource that had no typed client, or one under
 // another name, fails the lookup instead of being skipped.
+import { after, before } from 'node:test';
 import { Kubernetes } from '../../../generated/kubernetes/index.js';
 import type { ObjectMeta } from '../../../apis/meta/v1/index.js';
 import type { ApplyConfigurationBase, Creater, Deleter, Getter, Lister, Patcher, RESTClient, Updater, Watcher } from '../../../runtime/client/index.js';
+import { restClientForConfig, type RESTConfig } from '../../../runtime/client/rest/index.js';
 import type { RecordedResource } from './recorded.js';
+import { ReplayServer } from './replay-server.js';
 
 /** What the tests read of an object; its types are checked by tsc over generated/kubernetes. */
 export interface Obj {
@@ -44,4 +47,25 @@ export function clientGoPath(r: RecordedResource, namespace: string, name?: stri
   const base = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
   const collection = r.namespaced && namespace !== '' ? `${base}/namespaces/${namespace}/${r.resource}` : `${base}/${r.resource}`;
   return name === undefined ? collection : `${collection}/${name}`;
+}
+
+/** A replay server started before the file's tests and closed after them, and a clientset on it. */
+export function replayKubernetes(config: Omit<RESTConfig, 'host'> = {}): { readonly server: ReplayServer; readonly k8s: Kubernetes } {
+  let server: ReplayServer | undefined;
+  let k8s: Kubernetes | undefined;
+  before(async () => {
+    server = await ReplayServer.start();
+    k8s = newKubernetes(restClientForConfig({ ...config, host: server.url }));
+  });
+  after(() => server?.close());
+  return {
+    get server() {
+      if (server === undefined) throw new Error('the replay server starts in before()');
+      return server;
+    },
+    get k8s() {
+      if (k8s === undefined) throw new Error('the replay server starts in before()');
+      return k8s;
+    },
+  };
 }

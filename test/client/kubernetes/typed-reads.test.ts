@@ -5,25 +5,16 @@
 // the path, the list and watch query parameters, no body). Ports the wire half of
 // k8s.io/api's TestCompatibility: the bytes a 1.32 server writes are what the client hands out.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { restClientForConfig } from '../../../runtime/client/rest/index.js';
-import type { Kubernetes } from '../../../generated/kubernetes/index.js';
+import { describe, it } from 'node:test';
 import { recordedObjects, servedResources } from './recorded.js';
-import { ReplayServer } from './replay-server.js';
-import { clientGoPath, newKubernetes, typedClient, type Obj } from './typed-clients.js';
+import { clientGoPath, replayKubernetes, typedClient, type Obj } from './typed-clients.js';
+import { restClientForConfig } from '../../../runtime/client/rest/index.js';
 
 const recorded = recordedObjects(servedResources());
 const NS = 'namespaceValue';
 const NAME = 'nameValue';
 
-let server: ReplayServer;
-let k8s: Kubernetes;
-
-before(async () => {
-  server = await ReplayServer.start();
-  k8s = newKubernetes(restClientForConfig({ host: server.url }));
-});
-after(() => server.close());
+const replay = replayKubernetes();
 
 describe('recorded objects of every kind the Kubernetes clients cover', () => {
   it('covers at least one kind of every group version of generated/kubernetes', () => {
@@ -52,7 +43,7 @@ describe('recorded objects of every kind the Kubernetes clients cover', () => {
   });
 
   it('a verb discovery does not list is not routed (componentstatuses: get and list only; bindings: create only)', async () => {
-    const rest = restClientForConfig({ host: server.url, maxRetries: 0 });
+    const rest = restClientForConfig({ host: replay.server.url, maxRetries: 0 });
     await assert.rejects(rest.watch({ path: '/api/v1/componentstatuses', query: { watch: true } }), (e: Error & { status?: { code?: number } }) => e.status?.code === 405);
     await assert.rejects(rest.request({ method: 'GET', path: `/api/v1/namespaces/${NS}/bindings/${NAME}` }), (e: Error & { status?: { code?: number } }) => e.status?.code === 405);
   });
@@ -63,9 +54,9 @@ describe('recorded objects of every kind the Kubernetes clients cover', () => {
     describe(label, () => {
       if (r.verbs.includes('get'))
         it('get decodes the recorded object whole, from client-go’s path', async () => {
-          const got = await typedClient(k8s, r, NS).get(NAME);
+          const got = await typedClient(replay.k8s, r, NS).get(NAME);
           assert.deepEqual(got, rec.object);
-          const req = server.requests.at(-1)!;
+          const req = replay.server.requests.at(-1)!;
           assert.equal(req.method, 'GET');
           assert.equal(req.path, clientGoPath(r, NS, NAME));
           assert.equal([...req.query].length, 0);
@@ -82,19 +73,19 @@ describe('recorded objects of every kind the Kubernetes clients cover', () => {
       // recorded object exactly, as from a get or a watch.
       if (r.verbs.includes('list'))
         it('list decodes a <Kind>List whose items are the recorded object', async () => {
-          const list = await typedClient(k8s, r, NS).list({ labelSelector: 'labelsKey=labelsValue', limit: 500 });
+          const list = await typedClient(replay.k8s, r, NS).list({ labelSelector: 'labelsKey=labelsValue', limit: 500 });
           assert.equal(list.kind, `${r.kind}List`);
           assert.equal(list.apiVersion, r.group === '' ? 'v1' : `${r.group}/${r.version}`);
           assert.match(list.metadata?.resourceVersion ?? '', /^\d+$/);
           assert.deepEqual(list.items, [rec.object]);
-          const req = server.requests.at(-1)!;
+          const req = replay.server.requests.at(-1)!;
           assert.equal(req.path, clientGoPath(r, NS));
           assert.deepEqual(Object.fromEntries(req.query), { labelSelector: 'labelsKey=labelsValue', limit: '500' });
         });
 
       if (r.verbs.includes('watch'))
         it('watch decodes the ADDED event of the recorded object and a bookmark', async () => {
-          const w = await typedClient(k8s, r, NS).watch({ allowWatchBookmarks: true, timeoutSeconds: 30 });
+          const w = await typedClient(replay.k8s, r, NS).watch({ allowWatchBookmarks: true, timeoutSeconds: 30 });
           const events: { type: string; object: Obj }[] = [];
           for await (const e of w) {
             events.push(e as { type: string; object: Obj });
@@ -106,7 +97,7 @@ describe('recorded objects of every kind the Kubernetes clients cover', () => {
           assert.equal(events[1]!.type, 'BOOKMARK');
           assert.equal(events[1]!.object.kind, r.kind);
           assert.match(events[1]!.object.metadata?.resourceVersion ?? '', /^\d+$/);
-          const req = server.requests.at(-1)!;
+          const req = replay.server.requests.at(-1)!;
           assert.equal(req.path, clientGoPath(r, NS));
           assert.deepEqual(Object.fromEntries(req.query), { allowWatchBookmarks: 'true', timeoutSeconds: '30', watch: 'true' });
         });

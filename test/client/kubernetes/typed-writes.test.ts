@@ -4,24 +4,15 @@
 // kube's Status errors (404, 409 AlreadyExists and Conflict, 422 Invalid, 410 Expired on a watch)
 // reach the caller as kube wrote them (apimachinery/pkg/api/errors' tests: TestNewXxx shapes).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { isAlreadyExists, isConflict, isInvalid, isNotFound, type WatchEvent } from '../../../runtime/client/index.js';
-import { restClientForConfig } from '../../../runtime/client/rest/index.js';
-import type { Kubernetes } from '../../../generated/kubernetes/index.js';
 import type { DeploymentApplyConfiguration } from '../../../generated/kubernetes/applyconfigurations/apps/v1/index.js';
 import type { Deployment } from '../../../generated/kubernetes/types/apps/v1.js';
-import { ReplayServer } from './replay-server.js';
-import { newKubernetes, type Obj } from './typed-clients.js';
+import { replayKubernetes, type Obj } from './typed-clients.js';
+import { restClientForConfig } from '../../../runtime/client/rest/index.js';
 
 const NS = 'namespaceValue';
-let server: ReplayServer;
-let k8s: Kubernetes;
-
-before(async () => {
-  server = await ReplayServer.start();
-  k8s = newKubernetes(restClientForConfig({ host: server.url, maxRetries: 0 }));
-});
-after(() => server.close());
+const replay = replayKubernetes({ maxRetries: 0 });
 
 function statusOf(e: unknown): unknown {
   return (e as { status?: unknown }).status;
@@ -49,8 +40,8 @@ function deployment(name: string): Deployment {
 
 describe('typed writes, as client-go sends them', () => {
   it('create POSTs the object as JSON to the collection and decodes the echo', async () => {
-    const created = await k8s.appsV1().deployments(NS).create(deployment('web'), { fieldManager: 'test' });
-    const req = server.requests.at(-1)!;
+    const created = await replay.k8s.appsV1().deployments(NS).create(deployment('web'), { fieldManager: 'test' });
+    const req = replay.server.requests.at(-1)!;
     assert.equal(req.method, 'POST');
     assert.equal(req.path, `/apis/apps/v1/namespaces/${NS}/deployments`);
     assert.deepEqual(Object.fromEntries(req.query), { fieldManager: 'test' });
@@ -62,11 +53,11 @@ describe('typed writes, as client-go sends them', () => {
   });
 
   it('update PUTs to the item; a stale resourceVersion is kube’s 409 Conflict', async () => {
-    const client = k8s.appsV1().deployments(NS);
+    const client = replay.k8s.appsV1().deployments(NS);
     const current = await client.get('web');
     const updated = await client.update({ ...current, spec: { ...current.spec!, replicas: 3 } });
-    assert.equal(server.requests.at(-1)!.method, 'PUT');
-    assert.equal(server.requests.at(-1)!.path, `/apis/apps/v1/namespaces/${NS}/deployments/web`);
+    assert.equal(replay.server.requests.at(-1)!.method, 'PUT');
+    assert.equal(replay.server.requests.at(-1)!.path, `/apis/apps/v1/namespaces/${NS}/deployments/web`);
     assert.equal(updated.spec?.replicas, 3);
     await assert.rejects(client.update(current), (e: unknown) => {
       assert.ok(isConflict(e));
@@ -86,8 +77,8 @@ describe('typed writes, as client-go sends them', () => {
 
   it('a strategic merge patch merges containers by name (the published patch strategy)', async () => {
     const body = { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.28' }] } } } };
-    const patched = await k8s.appsV1().deployments(NS).patch('web', 'application/strategic-merge-patch+json', body);
-    const req = server.requests.at(-1)!;
+    const patched = await replay.k8s.appsV1().deployments(NS).patch('web', 'application/strategic-merge-patch+json', body);
+    const req = replay.server.requests.at(-1)!;
     assert.equal(req.method, 'PATCH');
     assert.equal(req.headers['content-type'], 'application/strategic-merge-patch+json');
     assert.deepEqual(JSON.parse(req.body), body);
@@ -102,8 +93,8 @@ describe('typed writes, as client-go sends them', () => {
 
   it('apply PATCHes application/apply-patch+yaml with fieldManager and force', async () => {
     const config: DeploymentApplyConfiguration = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS }, spec: { replicas: 5 } };
-    const applied = await k8s.appsV1().deployments(NS).apply(config, { fieldManager: 'ctrl', force: true });
-    const req = server.requests.at(-1)!;
+    const applied = await replay.k8s.appsV1().deployments(NS).apply(config, { fieldManager: 'ctrl', force: true });
+    const req = replay.server.requests.at(-1)!;
     assert.equal(req.method, 'PATCH');
     assert.equal(req.path, `/apis/apps/v1/namespaces/${NS}/deployments/web`);
     assert.equal(req.headers['content-type'], 'application/apply-patch+yaml');
@@ -113,7 +104,7 @@ describe('typed writes, as client-go sends them', () => {
   });
 
   it('an apply without fieldManager is kube’s 422 of PatchOptions', async () => {
-    const rest = restClientForConfig({ host: server.url, maxRetries: 0 });
+    const rest = restClientForConfig({ host: replay.server.url, maxRetries: 0 });
     const path = `/apis/apps/v1/namespaces/${NS}/deployments/web`;
     await assert.rejects(
       rest.request({ method: 'PATCH', path, contentType: 'application/apply-patch+yaml', body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' } } }),
@@ -126,7 +117,7 @@ describe('typed writes, as client-go sends them', () => {
   });
 
   it('get of a missing object is kube’s 404 NotFound; a taken name 409 AlreadyExists; no name 422 Invalid', async () => {
-    const pods = k8s.coreV1().pods(NS);
+    const pods = replay.k8s.coreV1().pods(NS);
     await assert.rejects(pods.get('missing'), (e: unknown) => {
       assert.ok(isNotFound(e));
       assert.deepEqual(statusOf(e), {
@@ -142,10 +133,10 @@ describe('typed writes, as client-go sends them', () => {
       return true;
     });
     await assert.rejects(
-      k8s.appsV1().deployments(NS).create(deployment('web')),
+      replay.k8s.appsV1().deployments(NS).create(deployment('web')),
       (e: unknown) => isAlreadyExists(e) && (statusOf(e) as { message: string }).message === 'deployments.apps "web" already exists',
     );
-    await assert.rejects(k8s.storageV1().storageclasses().create({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: {}, provisioner: 'x' }), (e: unknown) => {
+    await assert.rejects(replay.k8s.storageV1().storageclasses().create({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: {}, provisioner: 'x' }), (e: unknown) => {
       assert.ok(isInvalid(e));
       assert.deepEqual(statusOf(e), {
         kind: 'Status',
@@ -162,7 +153,7 @@ describe('typed writes, as client-go sends them', () => {
   });
 
   it('a watch from a list’s resourceVersion sees ADDED, MODIFIED and DELETED in order; delete DELETEs the item', async () => {
-    const cms = k8s.coreV1().configmaps(NS);
+    const cms = replay.k8s.coreV1().configmaps(NS);
     const list = await cms.list();
     const w = await cms.watch({ resourceVersion: list.metadata!.resourceVersion!, timeoutSeconds: 30 });
     const seen: WatchEvent<Obj>[] = [];
@@ -172,7 +163,7 @@ describe('typed writes, as client-go sends them', () => {
     await cms.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { a: '1' } });
     await cms.patch('cfg', 'application/merge-patch+json', { data: { a: '2' } });
     await cms.delete('cfg');
-    const del = server.requests.at(-1)!;
+    const del = replay.server.requests.at(-1)!;
     assert.equal(del.method, 'DELETE');
     assert.equal(del.path, `/api/v1/namespaces/${NS}/configmaps/cfg`);
     await done;
@@ -188,10 +179,10 @@ describe('typed writes, as client-go sends them', () => {
   });
 
   it('a watch from a compacted resourceVersion gets one ERROR event: 410 Expired', async () => {
-    const cms = k8s.coreV1().configmaps(NS);
+    const cms = replay.k8s.coreV1().configmaps(NS);
     const from = (await cms.list()).metadata!.resourceVersion!;
     await cms.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'later' } });
-    server.store.compact();
+    replay.server.store.compact();
     const w = await cms.watch({ resourceVersion: from });
     const events: WatchEvent<Obj>[] = [];
     for await (const e of w) events.push(e as WatchEvent<Obj>);
