@@ -5,11 +5,17 @@
 // layer's rate; HTTP gets ≥ 5,000/s on SQLite. Beside them, the HTTPS ceiling of the machine: a
 // process answering a fixed Flunder over the same TLS, driven by the same client (lib/ceiling.ts).
 // Then HTTP/1.1 against HTTP/2 on the same SQLite server (protocolFigures).
-// BENCH_QUICK=1 shrinks every size; BENCH_ONLY=protocols runs only the protocol comparison.
+// Issue 17: every backend is also served with --workers 1 and --workers auto (one per core), and
+// each cell reports creates, gets and JSON merge patches per second with p50/p99, the server CPU
+// per request summed over all its processes (primary and workers), and the ratio to the HTTPS
+// ceiling run as the same number of processes (the matrix at the end).
+// BENCH_QUICK=1 shrinks every size; BENCH_ONLY=protocols runs only the protocol comparison;
+// BENCH_ONLY=<backend>[:<workers>],... (backend sqlite or etcd3, workers 1 or auto) runs only
+// those cells, e.g. BENCH_ONLY=sqlite:1 or BENCH_ONLY=etcd3:auto,sqlite.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -24,15 +30,19 @@ import { medianMs, pad, percentile, throughput, type Throughput } from '../stora
 import { startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
 
 const quick = process.env['BENCH_QUICK'] === '1';
-const sizes = quick ? { creates: 500, gets: 2000, listIterations: 5, watchEvents: 50 } : { creates: 5000, gets: 20000, listIterations: 20, watchEvents: 200 };
+const sizes = quick ? { creates: 500, gets: 2000, patches: 1000, listIterations: 5, watchEvents: 50 } : { creates: 5000, gets: 20000, patches: 10000, listIterations: 20, watchEvents: 200 };
 const CONCURRENCY = 64;
 const LIST_SIZES = [100, 1000] as const;
+
+type Cpu = { server: number; client: number };
 
 interface Figures {
   creates: Throughput;
   gets: Throughput;
-  /** CPU ms per request spent by the server process and by this (client) process; HTTP only. */
-  cpu?: { create: { server: number; client: number }; get: { server: number; client: number } };
+  /** JSON merge patches of a label (HTTP only). */
+  patches?: Throughput;
+  /** CPU ms per request spent by the server processes and by this (client) process; HTTP only. */
+  cpu?: { create: Cpu; get: Cpu; patch: Cpu };
   list: Record<(typeof LIST_SIZES)[number], number>;
   watch: { p50: number; p99: number };
 }
@@ -93,13 +103,21 @@ async function storageFigures(f: StorageFactory): Promise<Figures> {
 
 const coll = (ns: string): string => `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`;
 
-/** Creates (201) and gets (200) of Flunders through `load`, with the CPU per request of process `pid`. */
-async function createsAndGets(load: LoadClient, pid: number): Promise<Pick<Figures, 'creates' | 'gets'> & { cpu: NonNullable<Figures['cpu']> }> {
+/**
+ * Creates (201), gets (200) and JSON merge patches of a label (200) of Flunders through `load`,
+ * with the CPU per request of process `pid` and the processes below it.
+ */
+async function createsGetsPatches(load: LoadClient, pid: number): Promise<Required<Pick<Figures, 'creates' | 'gets' | 'patches' | 'cpu'>>> {
   const [creates, create] = await withCpu(pid, sizes.creates, () =>
     throughput(sizes.creates, CONCURRENCY, (i) => load.expect(201, 'POST', coll('c'), JSON.stringify(flunderV1beta1.manifest(pad(i), 'c')))),
   );
   const [gets, get] = await withCpu(pid, sizes.gets, () => throughput(sizes.gets, CONCURRENCY, (i) => load.expect(200, 'GET', `${coll('c')}/${pad(i % sizes.creates)}`)));
-  return { creates, gets, cpu: { create, get } };
+  const [patches, patch] = await withCpu(pid, sizes.patches, () =>
+    throughput(sizes.patches, CONCURRENCY, (i) =>
+      load.expect(200, 'PATCH', `${coll('c')}/${pad(i % sizes.creates)}`, JSON.stringify({ metadata: { labels: { patched: String(i) } } }), 'application/merge-patch+json'),
+    ),
+  );
+  return { creates, gets, patches, cpu: { create, get, patch } };
 }
 
 /** The protocols compared, each with 64 requests in flight. */
@@ -163,15 +181,19 @@ async function protocolFigures(cp: ControlPlane): Promise<ProtocolFigures[]> {
   });
 }
 
-/** The same creates and gets against lib/ceiling.ts, serving with the control plane's certificates. */
-async function ceilingFigures(cp: ControlPlane): Promise<Awaited<ReturnType<typeof createsAndGets>>> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./lib/ceiling.ts', import.meta.url)), join(cp.dataDir, 'pki')], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** The same creates, gets and patches against lib/ceiling.ts as `workers` processes, serving with the control plane's certificates. */
+async function ceilingFigures(cp: ControlPlane, workers = 1): Promise<Awaited<ReturnType<typeof createsGetsPatches>>> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./lib/ceiling.ts', import.meta.url)), join(cp.dataDir, 'pki'), String(workers)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const [line] = (await once(proc.stdout, 'data')) as [Buffer];
     const { port } = JSON.parse(line.toString()) as { port: number };
     const load = new LoadClient({ ...cp.credentials, server: `https://127.0.0.1:${port}` }, CONCURRENCY);
     try {
-      return await createsAndGets(load, proc.pid ?? 0);
+      // connections are opened (and TLS handshakes done) before anything is measured
+      await throughput(CONCURRENCY, CONCURRENCY, () => load.expect(200, 'GET', '/'));
+      return await createsGetsPatches(load, proc.pid ?? 0);
     } finally {
       await load.close();
     }
@@ -204,7 +226,9 @@ async function httpFigures(cp: ControlPlane): Promise<Figures> {
         201,
       );
     }
-    const { creates, gets, cpu } = await createsAndGets(load, cp.pid);
+    // connections are opened (and TLS handshakes done) before anything is measured
+    await throughput(CONCURRENCY, CONCURRENCY, () => load.expect(200, 'GET', '/api/v1/namespaces/default'));
+    const { creates, gets, patches, cpu } = await createsGetsPatches(load, cp.pid);
     const list = {} as Figures['list'];
     for (const n of LIST_SIZES) {
       await throughput(n, CONCURRENCY, (i) => post(`l${n}`, pad(i)));
@@ -223,7 +247,7 @@ async function httpFigures(cp: ControlPlane): Promise<Figures> {
     await w.until((e) => e.length >= names.length, 60_000);
     w.close();
     const arrivals = new Map(w.events.map((e, i) => [String((e.object['metadata'] as { name?: string }).name), w.arrivals[i] ?? NaN]));
-    return { creates, gets, list, watch: latencies(sent, names, arrivals), cpu };
+    return { creates, gets, patches, list, watch: latencies(sent, names, arrivals), cpu };
   } finally {
     c.close();
     await load.close();
@@ -234,7 +258,7 @@ const f0 = (n: number): string => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
 const f1 = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 const f2 = (n: number): string => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
 
-function report(backend: Backend, readyMs: number, http: Figures, store: Figures): string[] {
+function report(backend: Backend, workers: string, readyMs: number, http: Figures, store: Figures): string[] {
   const createRatio = http.creates.perSecond / store.creates.perSecond;
   const rows: string[][] = [
     ['creates/s (64 clients)', f0(http.creates.perSecond), f0(store.creates.perSecond), `${(createRatio * 100).toFixed(0)}%`, `≥ 50% of storage: ${createRatio >= 0.5 ? 'PASS' : 'FAIL'}`],
@@ -250,6 +274,9 @@ function report(backend: Backend, readyMs: number, http: Figures, store: Figures
     ...LIST_SIZES.map((n) => [`list ${n} objects, median ms`, f1(http.list[n]), f1(store.list[n]), `${(http.list[n] / store.list[n]).toFixed(1)}×`, '']),
     ['CPU ms per create: server / client', http.cpu ? `${f2(http.cpu.create.server)} / ${f2(http.cpu.create.client)}` : 'n/a', '', '', ''],
     ['CPU ms per get: server / client', http.cpu ? `${f2(http.cpu.get.server)} / ${f2(http.cpu.get.client)}` : 'n/a', '', '', ''],
+    ['merge patches/s (64 clients)', http.patches ? f0(http.patches.perSecond) : 'n/a', '', '', ''],
+    ['  patch p50 / p99 ms', http.patches ? `${f1(http.patches.p50)} / ${f1(http.patches.p99)}` : 'n/a', '', '', ''],
+    ['CPU ms per patch: server / client', http.cpu ? `${f2(http.cpu.patch.server)} / ${f2(http.cpu.patch.client)}` : 'n/a', '', '', ''],
     ['watch create→event p50 / p99 ms', `${f1(http.watch.p50)} / ${f1(http.watch.p99)}`, `${f1(store.watch.p50)} / ${f1(store.watch.p99)}`, '', ''],
   ];
   const head = ['figure', 'HTTP', 'storage layer', 'HTTP/storage', 'target'];
@@ -259,7 +286,7 @@ function report(backend: Backend, readyMs: number, http: Figures, store: Figures
       .map((x, i) => x.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd();
-  return [`## ${backend} (server ready in ${readyMs} ms)`, line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ''];
+  return [`## ${backend}, --workers ${workers} (server ready in ${readyMs} ms)`, line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ''];
 }
 
 function protocolReport(figures: ProtocolFigures[]): string[] {
@@ -282,13 +309,15 @@ function protocolReport(figures: ProtocolFigures[]): string[] {
   return ['## HTTP/1.1 vs HTTP/2 on SQLite (same server, protocols taking turns, median of rounds)', line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ''];
 }
 
-function ceilingReport(ceiling: Awaited<ReturnType<typeof ceilingFigures>>, sqlite: Figures): string[] {
+function ceilingReport(ceiling: Awaited<ReturnType<typeof ceilingFigures>>, server: Figures, cell: Cell): string[] {
   const pct = (a: number, b: number): string => `${((a / b) * 100).toFixed(0)}%`;
+  const on = `API server on ${cell.backend}`;
   return [
-    '## HTTPS ceiling: a process answering a fixed Flunder over the same TLS, same client (lib/ceiling.ts)',
-    `creates/s ${f0(ceiling.creates.perSecond)} (API server on SQLite: ${pct(sqlite.creates.perSecond, ceiling.creates.perSecond)}), ` +
-      `gets/s ${f0(ceiling.gets.perSecond)} (API server on SQLite: ${pct(sqlite.gets.perSecond, ceiling.gets.perSecond)})`,
-    `CPU ms per request, server / client: create ${f2(ceiling.cpu.create.server)} / ${f2(ceiling.cpu.create.client)}, get ${f2(ceiling.cpu.get.server)} / ${f2(ceiling.cpu.get.client)}`,
+    `## HTTPS ceiling: ${cell.workers === 1 ? 'a process' : `${cell.workers} cluster processes`} answering a fixed Flunder over the same TLS, same client (lib/ceiling.ts)`,
+    `creates/s ${f0(ceiling.creates.perSecond)} (${on}: ${pct(server.creates.perSecond, ceiling.creates.perSecond)}), ` +
+      `gets/s ${f0(ceiling.gets.perSecond)} (${on}: ${pct(server.gets.perSecond, ceiling.gets.perSecond)}), ` +
+      `patches/s ${f0(ceiling.patches.perSecond)} (${on}: ${server.patches ? pct(server.patches.perSecond, ceiling.patches.perSecond) : 'n/a'})`,
+    `CPU ms per request, server / client: create ${f2(ceiling.cpu.create.server)} / ${f2(ceiling.cpu.create.client)}, get ${f2(ceiling.cpu.get.server)} / ${f2(ceiling.cpu.get.client)}, patch ${f2(ceiling.cpu.patch.server)} / ${f2(ceiling.cpu.patch.client)}`,
     '',
   ];
 }
@@ -317,45 +346,139 @@ async function createProtocolNamespaces(cp: ControlPlane): Promise<void> {
   }
 }
 
+/** One cell of the matrix: a backend served by `workers` processes. */
+interface Cell {
+  backend: Backend;
+  workers: number;
+  /** What --workers was given: a count, or auto. */
+  flag: string;
+}
+
+interface CellFigures {
+  cell: Cell;
+  readyMs: number;
+  http: Figures;
+  ceiling: Awaited<ReturnType<typeof ceilingFigures>>;
+}
+
+/** The cells BENCH_ONLY selects (all when unset): `<backend>[:<workers>]`, comma separated. */
+function selectedCells(): Cell[] {
+  const auto = availableParallelism();
+  const all: Cell[] = (['sqlite', 'etcd3'] as const).flatMap((backend) => [{ backend, workers: 1, flag: '1' }, ...(auto > 1 ? [{ backend, workers: auto, flag: 'auto' }] : [])]);
+  const only = process.env['BENCH_ONLY'];
+  if (only === undefined || only === '') return all;
+  const picked = new Set<Cell>();
+  for (const term of only.split(',')) {
+    const [b, w] = term.trim().split(':');
+    const backend = b === 'etcd' ? 'etcd3' : b;
+    const matches = all.filter((c) => c.backend === backend && (w === undefined || w === c.flag || Number(w) === c.workers));
+    if (matches.length === 0) throw new Error(`BENCH_ONLY: no cell ${JSON.stringify(term)}; cells are ${all.map((c) => `${c.backend}:${c.flag}`).join(', ')} (or protocols)`);
+    for (const c of matches) picked.add(c);
+  }
+  return all.filter((c) => picked.has(c));
+}
+
+function matrixReport(cells: CellFigures[]): string[] {
+  const rate = (t: Throughput | undefined, ceiling: Throughput | undefined): string =>
+    t ? `${f0(t.perSecond)} (${ceiling ? `${((t.perSecond / ceiling.perSecond) * 100).toFixed(0)}%` : 'n/a'})` : 'n/a';
+  const lat = (t: Throughput | undefined): string => (t ? `${f1(t.p50)} / ${f1(t.p99)}` : 'n/a');
+  const rows = cells.map(({ cell, http, ceiling, readyMs }) => [
+    `${cell.backend}, --workers ${cell.flag}${cell.flag === 'auto' ? ` (${cell.workers})` : ''}`,
+    rate(http.creates, ceiling.creates),
+    lat(http.creates),
+    rate(http.gets, ceiling.gets),
+    lat(http.gets),
+    rate(http.patches, ceiling.patches),
+    lat(http.patches),
+    http.cpu ? `${f2(http.cpu.create.server)} / ${f2(http.cpu.get.server)} / ${f2(http.cpu.patch.server)}` : 'n/a',
+    `${f0(ceiling.creates.perSecond)} / ${f0(ceiling.gets.perSecond)} / ${f0(ceiling.patches.perSecond)}`,
+    `${f2(ceiling.cpu.create.server)} / ${f2(ceiling.cpu.get.server)}`,
+    String(readyMs),
+  ]);
+  const head = [
+    'backend × workers',
+    'creates/s (of ceiling)',
+    'p50 / p99 ms',
+    'gets/s (of ceiling)',
+    'p50 / p99 ms',
+    'patches/s (of ceiling)',
+    'p50 / p99 ms',
+    'server CPU ms create / get / patch',
+    'ceiling create / get / patch /s',
+    'ceiling CPU ms create / get',
+    'ready ms',
+  ];
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (r: string[]): string =>
+    r
+      .map((x, i) => x.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [
+    '## Backend × --workers (server CPU summed over the primary and its workers; ceiling = lib/ceiling.ts as the same number of processes)',
+    line(head),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+    '',
+  ];
+}
+
+/** Starts the control plane of a cell, measures it and the ceiling of as many processes. */
+async function cellFigures(cell: Cell, etcd: EtcdCluster | undefined, out: string[], store: Figures): Promise<CellFigures> {
+  const extraArgs = cell.flag === '1' ? [] : ['--workers', cell.flag];
+  const cp = await ControlPlane.start(cell.backend === 'etcd3' && etcd ? { backend: 'etcd3', etcd, etcdPrefix: `/bench-http-${cell.flag}`, extraArgs } : { backend: 'sqlite', extraArgs });
+  try {
+    const http = await httpFigures(cp);
+    out.push(...report(cell.backend, cell.flag, cp.readyMs, http, store));
+    if (cell.backend === 'sqlite' && cell.workers === 1 && process.env['BENCH_ONLY'] === undefined) {
+      await createProtocolNamespaces(cp);
+      out.push(...protocolReport(await protocolFigures(cp)));
+    }
+    const ceiling = await ceilingFigures(cp, cell.workers);
+    out.push(...ceilingReport(ceiling, http, cell));
+    return { cell, readyMs: cp.readyMs, http, ceiling };
+  } finally {
+    await cp.stop();
+  }
+}
+
 async function main(): Promise<void> {
   if (process.env['BENCH_ONLY'] === 'protocols') return protocolsOnly();
+  const cells = selectedCells();
   const out = [
-    `HTTP benchmark${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
-    `sizes: ${JSON.stringify(sizes)}, ${CONCURRENCY} concurrent keep-alive HTTPS clients; server = runtime/controlplane/serve.ts subprocess`,
+    `HTTP benchmark${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at start`,
+    `sizes: ${JSON.stringify(sizes)}, ${CONCURRENCY} concurrent keep-alive HTTPS clients; server = runtime/controlplane/serve.ts subprocess; cells: ${cells.map((c) => `${c.backend}:${c.flag}`).join(', ')}`,
     '',
   ];
   const dir = mkdtempSync(join(tmpdir(), 'http-bench-'));
+  const results: CellFigures[] = [];
   try {
-    {
+    if (cells.some((c) => c.backend === 'sqlite')) {
       const f = newStorageFactory({ backend: { backend: 'sqlite', path: join(dir, 'storage.db') } });
       const store = await storageFigures(f).finally(() => f.close());
-      const cp = await ControlPlane.start({ backend: 'sqlite' });
-      try {
-        const http = await httpFigures(cp);
-        out.push(...report('sqlite', cp.readyMs, http, store));
-        await createProtocolNamespaces(cp);
-        out.push(...protocolReport(await protocolFigures(cp)));
-        out.push(...ceilingReport(await ceilingFigures(cp), http));
-      } finally {
-        await cp.stop();
-      }
+      for (const cell of cells.filter((c) => c.backend === 'sqlite')) results.push(await cellFigures(cell, undefined, out, store));
     }
-    const etcd: EtcdCluster = await startEtcd();
-    try {
-      const f = newStorageFactory({ backend: { backend: 'etcd3', endpoints: etcd.endpoints, prefix: '/bench-storage', compactionIntervalMs: 0 } });
-      const store = await storageFigures(f).finally(() => f.close());
-      const cp = await ControlPlane.start({ backend: 'etcd3', etcd, etcdPrefix: '/bench-http' });
+    if (cells.some((c) => c.backend === 'etcd3')) {
+      const etcd: EtcdCluster = await startEtcd();
       try {
-        out.push(...report('etcd3', cp.readyMs, await httpFigures(cp), store));
+        const f = newStorageFactory({ backend: { backend: 'etcd3', endpoints: etcd.endpoints, prefix: '/bench-storage', compactionIntervalMs: 0 } });
+        const store = await storageFigures(f).finally(() => f.close());
+        for (const cell of cells.filter((c) => c.backend === 'etcd3')) results.push(await cellFigures(cell, etcd, out, store));
       } finally {
-        await cp.stop();
+        await etcd.close();
       }
-    } finally {
-      await etcd.close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  out.push(...matrixReport(results));
+  out.push(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at the end`,
+  );
   console.log(out.join('\n'));
 }
 

@@ -1,0 +1,235 @@
+// Where the server's CPU goes in a create (issue 17, "Performance goals"): the control plane
+// command on SQLite as one process, run with node's --cpu-prof, under the HTTP bench's create load
+// (64 keep-alive HTTPS clients through undici) for three kinds in turn: Flunder (built-in),
+// ConfigMap (core) and CronTab (custom resource of apis/crds/). The profile's samples are cut to
+// each kind's load window (V8's sample timestamps and this process's hrtime are both
+// CLOCK_MONOTONIC on Linux), and self time is grouped by area (the file or node built-in a
+// function comes from; a native function such as JSON.parse is charged to the area of its
+// nearest caller that has a file), in CPU ms per create.
+// BENCH_QUICK=1 shrinks the load; BENCH_PROFILE_KEEP=<dir> keeps the .cpuprofile there.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { readCredentials } from '../integration/harness.js';
+import { flunderV1beta1 } from '../integration/objects.js';
+import { LoadClient } from './lib/load.js';
+import { processCpuMs, runBench } from './lib/process.js';
+import { pad, throughput } from '../storage/bench/stats.js';
+
+const quick = process.env['BENCH_QUICK'] === '1';
+const CREATES = quick ? 1000 : 6000;
+const CONCURRENCY = 64;
+const repoRoot = new URL('../../', import.meta.url).pathname;
+
+interface Kind {
+  title: string;
+  collection: (ns: string) => string;
+  manifest: (name: string, ns: string) => unknown;
+}
+
+const kinds: Kind[] = [
+  { title: 'Flunder (built-in)', collection: (ns) => `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`, manifest: (n, ns) => flunderV1beta1.manifest(n, ns) },
+  {
+    title: 'ConfigMap',
+    collection: (ns) => `/api/v1/namespaces/${ns}/configmaps`,
+    manifest: (name, ns) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { app: 'bench' } }, data: { key: 'value', other: 'x'.repeat(64) } }),
+  },
+  {
+    title: 'CronTab (custom resource)',
+    collection: (ns) => `/apis/stable.example.com/v1/namespaces/${ns}/crontabs`,
+    manifest: (name, ns) => ({
+      apiVersion: 'stable.example.com/v1',
+      kind: 'CronTab',
+      metadata: { name, namespace: ns, labels: { app: 'bench' } },
+      spec: { cronSpec: '*/5 * * * *', image: 'cron:1', replicas: 1 },
+    }),
+  },
+];
+
+/** The areas of the breakdown, in the order printed; the first rule a frame's file matches wins. */
+const AREAS: [area: string, test: (url: string, fn: string) => boolean][] = [
+  ['GC', (_u, f) => f === '(garbage collector)'],
+  ['V8/native, no JS caller', (u, f) => u === '' && f.startsWith('(')],
+  [
+    'TLS/HTTP (node, fastify)',
+    (u) =>
+      /^node:(_tls|tls|_http|http|https|http2|net|stream|buffer|events|internal\/(tls|http|stream|streams|net|js_stream|child_process|timers|process\/task_queues|async_hooks|event_target|abort))/.test(
+        u,
+      ) ||
+      /node_modules\/(fastify|find-my-way|avvio|light-my-request|@fastify|fast-content-type-parse|content-type|toad-cache|process-warning|abstract-logging|pino|secure-json-parse|fast-json-stringify|fast-querystring)\//.test(
+        u,
+      ),
+  ],
+  ['server handler chain, filters (authn, authz, inflight, audit)', (u) => /runtime\/(server|endpoints\/filters|authentication|authorization)\//.test(u)],
+  ['field manager (managedFields)', (u) => /runtime\/(apimachinery\/(managedfields|structuredmerge|fields)|endpoints\/(fieldmanager|handlers\/managedfields))/.test(u)],
+  ['admission', (u) => /runtime\/admission\//.test(u)],
+  [
+    'validation, defaulting (schemas, CEL)',
+    (u) => /runtime\/(apimachinery\/(validation|cel|schema)|apiextensions)\//.test(u) || /apis\/.*\/(validation|defaults)/.test(u) || /node_modules\/(cel-js|@bufbuild)/.test(u),
+  ],
+  ['decode, convert, encode (serializer, scheme)', (u) => /runtime\/apimachinery\/(serializer|scheme|object|definition)/.test(u) || /apis\/.*\/(conversion|zz_generated|types|register|codec)/.test(u)],
+  ['SQLite (better-sqlite3, kv)', (u) => /runtime\/storage\/sqlite\//.test(u) || /node_modules\/better-sqlite3\//.test(u)],
+  ['storage (store, watch cache, transformer)', (u) => /runtime\/storage\//.test(u)],
+  ['registry (strategy, rest)', (u) => /runtime\/registry\//.test(u) || /apis\/.*\/(strategy|registry)/.test(u)],
+  ['endpoint handlers (create, negotiation, response)', (u) => /runtime\/endpoints\//.test(u)],
+  ['apimachinery, other', (u) => /runtime\/apimachinery\//.test(u)],
+  ['apis (generated, other)', (u) => /\/apis\//.test(u)],
+  ['node, other', (u) => u.startsWith('node:')],
+  ['node_modules, other', (u) => u.includes('node_modules')],
+];
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time in ms per area of the samples in [from, to] (µs, monotonic). */
+function breakdown(p: Profile, from: number, to: number): Map<string, number> {
+  const parent = new Map<number, number>();
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const areaOf = new Map<number, string>();
+  const classify = (id: number): string => {
+    const known = areaOf.get(id);
+    if (known !== undefined) return known;
+    const n = byId.get(id);
+    let area = 'other';
+    if (n) {
+      const url = n.callFrame.url.replace(/^file:\/\//, '');
+      const fn = n.callFrame.functionName;
+      if (fn === '(idle)') area = '(idle)';
+      else {
+        const rule = AREAS.find(([, test]) => test(url, fn));
+        if (rule) area = rule[0];
+        else if (url === '' && parent.has(id)) area = classify(parent.get(id)!);
+        else if (url === '') area = 'V8/native, no JS caller';
+      }
+    }
+    areaOf.set(id, area);
+    return area;
+  };
+  const out = new Map<string, number>();
+  let t = p.startTime;
+  for (let i = 0; i < p.samples.length; i++) {
+    const prev = t;
+    t += p.timeDeltas[i] ?? 0;
+    if (t < from || t > to) continue;
+    // a sample stands for the time since the previous one
+    const area = classify(p.samples[i]!);
+    out.set(area, (out.get(area) ?? 0) + (t - prev) / 1000);
+  }
+  out.delete('(idle)');
+  return out;
+}
+
+const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'create-profile-'));
+  const profDir = process.env['BENCH_PROFILE_KEEP'] ?? join(dir, 'prof');
+  mkdirSync(profDir, { recursive: true });
+  const dataDir = join(dir, 'data');
+  const proc = spawn(
+    process.execPath,
+    [
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      profDir,
+      '--conditions=source',
+      '--import',
+      'tsx',
+      join(repoRoot, 'runtime/controlplane/serve.ts'),
+      '--secure-port',
+      '0',
+      '--bind-address',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir,
+      '--storage-backend',
+      'sqlite',
+    ],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  let log = '';
+  proc.stdout.on('data', (d: Buffer) => (log += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (log += d.toString()));
+  const windows: { kind: Kind; from: number; to: number; cpuMs: number; perSecond: number }[] = [];
+  try {
+    const deadline = Date.now() + 120_000;
+    while (!/ready in \d+ ms/.test(log)) {
+      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server not ready:\n${log.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const load = new LoadClient(readCredentials(join(dataDir, 'admin.kubeconfig')), CONCURRENCY);
+    try {
+      await load.expect(201, 'POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'p' } }));
+      const crd = parse(readFileSync(join(repoRoot, 'apis/crds/stable.example.com_crontabs.yaml'), 'utf8')) as unknown;
+      await load.expect(201, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd));
+      for (const until = Date.now() + 30_000; ;) {
+        try {
+          await load.expect(200, 'GET', kinds[2]!.collection('p'));
+          break;
+        } catch (err) {
+          if (Date.now() > until) throw err;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      for (const kind of kinds) {
+        // warm-up: connections, TLS handshakes, per-kind caches and the JIT
+        await throughput(CREATES / 4, CONCURRENCY, (i) => load.expect(201, 'POST', kind.collection('p'), JSON.stringify(kind.manifest(`w-${pad(i)}`, 'p'))));
+        const cpu0 = processCpuMs(proc.pid ?? 0);
+        const from = nowUs();
+        const t = await throughput(CREATES, CONCURRENCY, (i) => load.expect(201, 'POST', kind.collection('p'), JSON.stringify(kind.manifest(pad(i), 'p'))));
+        const to = nowUs();
+        windows.push({ kind, from, to, cpuMs: processCpuMs(proc.pid ?? 0) - cpu0, perSecond: t.perSecond });
+      }
+    } finally {
+      await load.close();
+    }
+  } finally {
+    proc.kill('SIGTERM');
+    await once(proc, 'exit');
+  }
+  const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no .cpuprofile written in ${profDir}:\n${log.slice(-4000)}`);
+  const profile = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile;
+  const tables = windows.map((w) => ({ w, b: breakdown(profile, w.from, w.to) }));
+  const areas = [...new Set(tables.flatMap(({ b }) => [...b.keys()]))].sort((a, b) => (tables[0]?.b.get(b) ?? 0) - (tables[0]?.b.get(a) ?? 0));
+  const rows = [
+    ...areas.map((a) => [a, ...tables.map(({ b }) => ((b.get(a) ?? 0) / CREATES).toFixed(3))]),
+    ['sum of sampled self time', ...tables.map(({ b }) => ([...b.values()].reduce((x, y) => x + y, 0) / CREATES).toFixed(3))],
+    ['server CPU (/proc, user+sys)', ...tables.map(({ w }) => (w.cpuMs / CREATES).toFixed(3))],
+    ['creates/s (profiler on)', ...tables.map(({ w }) => w.perSecond.toFixed(0))],
+  ];
+  const head = ['CPU ms per create, by area', ...kinds.map((k) => k.title)];
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (r: string[]): string =>
+    r
+      .map((x, i) => (i === 0 ? x.padEnd(widths[i] ?? 0) : x.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  console.log(
+    [
+      `Create profile${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, Node ${process.version}, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; SQLite, one process, --cpu-prof; ${CREATES} creates per kind, ${CONCURRENCY} clients`,
+      line(head),
+      line(widths.map((w) => '-'.repeat(w))),
+      ...rows.map(line),
+    ].join('\n'),
+  );
+  if (process.env['BENCH_PROFILE_KEEP'] === undefined) rmSync(dir, { recursive: true, force: true });
+  else rmSync(dataDir, { recursive: true, force: true });
+}
+
+runBench(main);
