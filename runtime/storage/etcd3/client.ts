@@ -23,6 +23,36 @@ const once: Policy = {
   onFailure: () => ({ dispose: () => undefined }),
 } as unknown as Policy;
 
+/**
+ * The client-wide policy: a call gRPC never sent, because the member it picked accepts no
+ * connection (killed, restarting), is made again on the next member, once per member. etcd's Go
+ * client does the same (its balancer picks only connected members; its retry interceptor repeats
+ * even a write when there was no connection), which is why a kube-apiserver does not fail a
+ * third of its requests while one member of three is down. A call that was sent is never
+ * repeated: a write may have committed.
+ */
+function retryUnsentPolicy(members: number): Policy {
+  return {
+    execute: async (fn: (ctx: { signal: AbortSignal }) => unknown) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await fn({ signal: new AbortController().signal });
+        } catch (err) {
+          if (attempt >= members || !neverSent(err)) throw err;
+        }
+      }
+    },
+    onSuccess: () => ({ dispose: () => undefined }),
+    onFailure: () => ({ dispose: () => undefined }),
+  } as unknown as Policy;
+}
+
+/** gRPC's UNAVAILABLE for a channel with no connection: the call did not leave this process. */
+function neverSent(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : '';
+  return message.includes('UNAVAILABLE') && message.includes('No connection established');
+}
+
 export interface EtcdClientConfig {
   /** Client URLs, e.g. ['http://127.0.0.1:2379']. */
   endpoints: readonly string[];
@@ -39,7 +69,9 @@ export function newEtcdClient(config: EtcdClientConfig): Etcd3 {
   return new Client({
     hosts: [...config.endpoints],
     dialTimeout: Math.min(timeout, 5000),
-    faultHandling: { global: once, host: () => once },
+    // Each call goes to one member picked at random (the etcd3 client's pool); retryUnsentPolicy
+    // moves it to the next member when the picked one is down.
+    faultHandling: { global: retryUnsentPolicy(config.endpoints.length), host: () => once },
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
     grpcOptions: {
       // Reconnect quickly once etcd is back instead of backing off for tens of seconds.
