@@ -112,6 +112,26 @@ export class EtcdMember {
     this.proc?.kill('SIGSTOP');
   }
 
+  /**
+   * Starts this member again on its data dir (after stop() or kill()): etcd rejoins the cluster
+   * from its write-ahead log; --initial-cluster-state is ignored once the data dir exists.
+   */
+  restart(): void {
+    if (this.proc !== undefined && !this.exited()) throw new Error(`etcd member ${this.spec.name} is still running`);
+    this.start('existing');
+  }
+
+  /** This member's raft id (hex, as etcd prints it) and the id of the leader it follows, read from its own endpoint. */
+  async status(timeoutMs = 2000): Promise<{ memberId: string; leaderId: string }> {
+    const c = new Etcd3({ hosts: this.endpoint });
+    try {
+      const s = await c.maintenance.status({ deadline: Date.now() + timeoutMs });
+      return { memberId: BigInt(s.header.member_id).toString(16), leaderId: BigInt(s.leader).toString(16) };
+    } finally {
+      c.close();
+    }
+  }
+
   resume(): void {
     this.proc?.kill('SIGCONT');
   }
@@ -138,6 +158,34 @@ export class EtcdCluster {
 
   get endpoints(): string[] {
     return this.members.map((m) => m.endpoint);
+  }
+
+  /**
+   * The member every live member names as raft leader, once they agree (a member that does not
+   * answer is left out; at least one must). Polls until `timeoutMs`: an election may be running.
+   */
+  async leader(timeoutMs = 30_000): Promise<EtcdMember> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const live = this.members.filter((m) => m.pid !== undefined && !m.exited());
+      const statuses = await Promise.all(
+        live.map((m) =>
+          m.status().then(
+            (s) => ({ m, s }),
+            () => undefined,
+          ),
+        ),
+      );
+      const answered = statuses.filter((x) => x !== undefined);
+      const leaderIds = new Set(answered.map((x) => x.s.leaderId));
+      if (answered.length > 0 && leaderIds.size === 1) {
+        const [id] = leaderIds;
+        const leader = answered.find((x) => x.s.memberId === id)?.m;
+        if (leader !== undefined && id !== '0') return leader;
+      }
+      if (Date.now() > deadline) throw new Error(`no agreed etcd leader within ${timeoutMs} ms: ${JSON.stringify(answered.map((x) => ({ name: x.m.spec.name, ...x.s })))}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 
   async close(): Promise<void> {
