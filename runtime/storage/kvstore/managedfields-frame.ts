@@ -69,7 +69,9 @@ export function encodeManagedFieldsFrame(obj: StoredObject, encode: (obj: Stored
   const rest: Record<string, unknown> = {};
   for (const k of keys) if (k !== 'managedFields') setField(rest, k, meta[k]);
   const body = Buffer.from(encode({ ...obj, metadata: rest }));
-  const fields = deflateRawSync(Buffer.from(JSON.stringify(managedFields)), { dictionary: dictionaryFor(body) });
+  const input = Buffer.from(JSON.stringify(managedFields));
+  const dictionary = dictionaryFor(body);
+  const fields = deflateRawSync(input, { dictionary, ...deflateWindow(dictionary.length + input.length) });
   return Buffer.concat([Buffer.from([MAGIC, VERSION]), uvarint(body.length), uvarint(index), body, fields]);
 }
 
@@ -109,6 +111,19 @@ export function parseStoredObject(data: Buffer): unknown {
   if (index.value >= keys.length) setField(restored, 'managedFields', fields);
   (obj as { metadata: unknown }).metadata = restored;
   return obj;
+}
+
+/**
+ * zlib's window and hash sized to what one value can reach: the smallest window holding the
+ * dictionary and the input (so every back-reference the default 32 KiB window allows is still
+ * allowed, and the output is as small), with the hash scaled alike. zlib's default state is
+ * about 384 KiB set up and cleared per call, several times the cost of deflating a small
+ * object's managedFields; a reader inflates with the default window, which reads any smaller one.
+ */
+function deflateWindow(reach: number): { windowBits: number; memLevel: number } {
+  // raw deflate takes windowBits 9..15
+  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(reach))));
+  return { windowBits, memLevel: windowBits - 7 };
 }
 
 function dictionaryFor(body: Buffer): Buffer {
