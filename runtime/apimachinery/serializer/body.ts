@@ -35,14 +35,23 @@ export function decodeTypedBody(bytes: Uint8Array, contentType: string, opts: Ty
 }
 
 /**
+ * What can abort a decode: the request, whose `signal` is read only when a decode goes off
+ * thread (a request's AbortSignal is made on first use, and costs a JSON create or update more
+ * than anything else it would be needed for).
+ */
+export interface DecodeCancellation {
+  readonly signal: AbortSignal;
+}
+
+/**
  * decodeTypedBody for request handlers: a YAML body larger than YAML_OFF_THREAD_BYTES is decoded
  * on a worker thread (the YAML library takes seconds for a few MiB, which would hold the event
- * loop), abandoned when `signal` (the request's) aborts; everything else decodes in place.
+ * loop), abandoned when the request (`cancel`) aborts; everything else decodes in place.
  */
-export async function decodeRequestBody(bytes: Uint8Array, contentType: string, opts: TypedBodyOptions, signal?: AbortSignal): Promise<DecodedBody> {
+export async function decodeRequestBody(bytes: Uint8Array, contentType: string, opts: TypedBodyOptions, cancel?: DecodeCancellation): Promise<DecodedBody> {
   const mt = parseContentType(contentType === '' ? 'application/json' : contentType);
   if (mt !== undefined && mediaTypeEssence(mt) === 'application/yaml' && bytes.length > YAML_OFF_THREAD_BYTES) {
-    return decodeYAMLBodyOffThread(bytes, opts, signal);
+    return decodeYAMLBodyOffThread(bytes, opts, cancel?.signal);
   }
   return decodeTypedBody(bytes, contentType, opts);
 }

@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { newBadRequest, newConflict, newInternalError, StatusError } from '../../apimachinery/errors/index.js';
 import { decodeYAMLBody } from '../../apimachinery/serializer/decode.js';
+import type { DecodeCancellation } from '../../apimachinery/serializer/body.js';
 import { isJSONObject, jsonTypeName, type JSONObject } from '../../apimachinery/serializer/jsonvalue.js';
 import { decodeYAMLBodyOffThread, YAML_OFF_THREAD_BYTES } from '../../apimachinery/serializer/yaml-pool.js';
 import type { KubeObject, RequestContext } from '../../registry/rest.js';
@@ -24,11 +25,11 @@ export interface ApplyPatch {
  * one document; `null` or an empty body is an empty configuration; anything else that is not a
  * mapping, and any syntax error, is a 400 `error decoding YAML: …`. Large bodies decode on a worker.
  */
-export async function decodeApplyPatch(body: Buffer, signal?: AbortSignal): Promise<ApplyPatch> {
+export async function decodeApplyPatch(body: Buffer, cancel?: DecodeCancellation): Promise<ApplyPatch> {
   let value: unknown;
   let duplicates: readonly string[];
   try {
-    const decoded = body.length > YAML_OFF_THREAD_BYTES ? await decodeYAMLBodyOffThread(body, {}, signal) : decodeYAMLBody(body);
+    const decoded = body.length > YAML_OFF_THREAD_BYTES ? await decodeYAMLBodyOffThread(body, {}, cancel?.signal) : decodeYAMLBody(body);
     value = decoded.value;
     duplicates = decoded.duplicateFields;
   } catch (err) {

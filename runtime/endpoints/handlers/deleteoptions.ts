@@ -1,6 +1,6 @@
 import type { DeleteOptions as MetaDeleteOptions } from '../../../apis/meta/v1/options.js';
 import { newBadRequest, newInvalid } from '../../apimachinery/errors/index.js';
-import { decodeRequestBody } from '../../apimachinery/serializer/body.js';
+import { decodeRequestBody, type DecodeCancellation } from '../../apimachinery/serializer/body.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import type { DeleteOptions } from '../../registry/rest.js';
 import type { APIRequest } from '../../apimachinery/request/http.js';
@@ -14,7 +14,7 @@ import { validateDryRun } from './writeoptions.js';
  */
 export async function readDeleteOptions(req: APIRequest): Promise<{ options: DeleteOptions; raw: MetaDeleteOptions }> {
   const body = await req.readBody();
-  const raw = body.length > 0 ? await decodeDeleteOptionsBody(body, String(req.headers['content-type'] ?? ''), req.signal) : deleteOptionsFromQuery(req.query);
+  const raw = body.length > 0 ? await decodeDeleteOptionsBody(body, String(req.headers['content-type'] ?? ''), req) : deleteOptionsFromQuery(req.query);
   validateDeleteOptions(raw);
   return {
     raw: { ...raw, kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' },
@@ -53,8 +53,8 @@ const FIELDS: Readonly<Record<string, FieldType>> = {
 /** What a DELETE body decodes into; a protobuf envelope may name DeleteOptions under any apiVersion. */
 const DELETE_OPTIONS = { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' };
 
-async function decodeDeleteOptionsBody(body: Buffer, contentType: string, signal: AbortSignal): Promise<MetaDeleteOptions> {
-  const { value } = await decodeRequestBody(body, contentType, { into: DELETE_OPTIONS }, signal);
+async function decodeDeleteOptionsBody(body: Buffer, contentType: string, cancel: DecodeCancellation): Promise<MetaDeleteOptions> {
+  const { value } = await decodeRequestBody(body, contentType, { into: DELETE_OPTIONS }, cancel);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw newBadRequest(`json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type v1.DeleteOptions`);
   }

@@ -72,7 +72,7 @@ function documentPatched(req: APIRequest, scope: RequestScope, name: string, pat
  * and validated in the request version as any other write.
  */
 async function appliedObject(req: APIRequest, scope: RequestScope, name: string, body: Buffer, opts: PatchOptions): Promise<Patched> {
-  const patch = await decodeApplyPatch(body, req.signal);
+  const patch = await decodeApplyPatch(body, req);
   return async (c, old) => {
     const merged = await applyToLive(scope, c, old, patch, { fieldManager: opts.fieldManager, force: opts.force ?? false, fieldValidation: opts.fieldValidation });
     checkAppliedUID(scope, name, merged, old === undefined);

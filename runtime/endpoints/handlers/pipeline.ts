@@ -4,7 +4,7 @@ import { celValidator, validateCELRules } from '../../apimachinery/cel/index.js'
 import { applyDefaults, objectMetaSchema, propertySchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
 import { ratchetedAt } from '../../apimachinery/schema/correlation.js';
 import { jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
-import { bodyMediaTypes, decodeRequestBody } from '../../apimachinery/serializer/body.js';
+import { bodyMediaTypes, decodeRequestBody, type DecodeCancellation } from '../../apimachinery/serializer/body.js';
 import { hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { mediaTypeEssence, parseContentType } from '../../apimachinery/serializer/mediatype.js';
@@ -31,13 +31,13 @@ export interface DecodedObject {
  * (gvkWithDefaults) and otherwise must match it (400). A large YAML body is decoded on a worker
  * thread, abandoned when `signal` (the request's) aborts, so it never holds the event loop.
  */
-export async function decodeObjectBody(scope: RequestScope, body: Buffer, contentType: string, signal?: AbortSignal): Promise<DecodedObject> {
+export async function decodeObjectBody(scope: RequestScope, body: Buffer, contentType: string, cancel?: DecodeCancellation): Promise<DecodedObject> {
   const mt = parseContentType(contentType === '' ? 'application/json' : contentType);
   const essence = mt === undefined ? '' : mediaTypeEssence(mt);
   const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
   const accepted = bodyMediaTypes(into);
   if (!accepted.includes(essence)) throw newUnsupportedMediaType(accepted);
-  const { value, duplicateFields } = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into }, signal);
+  const { value, duplicateFields } = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into }, cancel);
   if (!isJSONObject(value)) {
     throw newBadRequest(`Object 'Kind' is missing in '${body.toString('utf8').slice(0, 1024)}'`);
   }
