@@ -24,8 +24,17 @@ export function copyManaged(m: Managed): Managed {
 
 /** metav1.Time's JSON: RFC 3339 in UTC, whole seconds. */
 export function formatManagedTime(d: Date): string {
-  return d.toISOString().replace(/\.\d+Z$/, 'Z');
+  const ms = d.getTime();
+  // Every write in the same second stamps the same text: format it once (the text depends
+  // on the second alone; an invalid date still throws below, as toISOString does).
+  const second = Math.floor(ms / 1000);
+  if (second === lastFormatted.second) return lastFormatted.text;
+  const text = d.toISOString().replace(/\.\d+Z$/, 'Z');
+  lastFormatted = { second, text };
+  return text;
 }
+
+let lastFormatted = { second: NaN, text: '' };
 
 /** `obj` without metadata.managedFields (RemoveObjectManagedFields); `obj` is not changed. */
 export function removeObjectManagedFields(obj: JSONObject): JSONObject {
@@ -176,9 +185,15 @@ export function unixSeconds(t: string | undefined | null): number {
 }
 
 function normalizeTime(t: string): string {
+  // the entries of one object, and of the objects written in one second, carry the same time
+  if (t === lastNormalized.time) return lastNormalized.text;
   const ms = Date.parse(t);
-  return Number.isNaN(ms) ? t : formatManagedTime(new Date(ms));
+  const text = Number.isNaN(ms) ? t : formatManagedTime(new Date(ms));
+  lastNormalized = { time: t, text };
+  return text;
 }
+
+let lastNormalized = { time: '', text: '' };
 
 /** Byte order, as Go compares strings. */
 function compareStrings(a: string, b: string): number {
