@@ -290,7 +290,10 @@ export class Watcher {
             if (line.trim() !== '') this.onEvent(JSON.parse(line) as { type: string; object: Record<string, unknown> });
           }
         });
+        let ended = false;
         const done = (): void => {
+          if (ended) return;
+          ended = true;
           if (!this.closed) this.breaks++;
           resolve();
         };
