@@ -13,8 +13,12 @@ export interface ServedDocument {
   readonly lastModified: Date;
 }
 
+/**
+ * A local group version: its document kept as the served bytes only. The objects it was built
+ * from are not held (they were about as large again, for every group version, in every process);
+ * /openapi/v2, the one reader of the document itself, parses the bytes back when it is rebuilt.
+ */
 interface Entry extends ServedDocument {
-  readonly document: OpenAPIV3Document;
   readonly swaggerV2Schemas: ReadonlyMap<string, unknown>;
 }
 
@@ -62,7 +66,7 @@ export class OpenAPIService {
     const current = this.entries.get(key);
     if (current?.hash === hash && isDeepStrictEqual(current.swaggerV2Schemas, swaggerV2Schemas)) return;
     const lastModified = this.now();
-    this.entries.set(key, { document, swaggerV2Schemas, body, hash, lastModified });
+    this.entries.set(key, { swaggerV2Schemas, body, hash, lastModified });
     this.changed(lastModified);
   }
 
@@ -150,7 +154,7 @@ export class OpenAPIService {
       const document = this.aggregatedV2.reduce(
         mergeSwaggerV2,
         toSwaggerV2(
-          local.map((e) => e.document),
+          local.map((e) => JSON.parse(e.body.toString('utf8')) as OpenAPIV3Document),
           v2Schemas,
         ),
       );

@@ -1,4 +1,5 @@
-import protobuf from 'protobufjs/light.js';
+import { createRequire } from 'node:module';
+import type protobuf from 'protobufjs/light.js';
 import YAML from 'yaml';
 import { GNOSTIC_OPENAPI_V2 } from './gnostic-v2-descriptor.js';
 
@@ -20,7 +21,12 @@ export function encodeSwaggerV2Protobuf(document: unknown): Buffer {
 
 /** The message type `openapi.v2.Document` of GNOSTIC_OPENAPI_V2, built once with every reference resolved. */
 export function gnosticDocumentType(): protobuf.Type {
-  return (documentType ??= protobuf.Root.fromJSON(GNOSTIC_OPENAPI_V2).resolveAll().lookupType('openapi.v2.Document'));
+  // protobufjs/light (a CommonJS package) is loaded here, on the first /openapi/v2 request for
+  // protobuf, rather than with the module: most servers never get one, and it is about half a
+  // MiB of heap in every process from start to exit.
+  if (documentType !== undefined) return documentType;
+  const light = createRequire(import.meta.url)('protobufjs/light.js') as typeof protobuf;
+  return (documentType = light.Root.fromJSON(GNOSTIC_OPENAPI_V2).resolveAll().lookupType('openapi.v2.Document'));
 }
 
 let documentType: protobuf.Type | undefined;
