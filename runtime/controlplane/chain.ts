@@ -145,6 +145,8 @@ export async function assembleChain(c: ChainOptions) {
       externalAddress = `${host.includes(':') ? `[${host}]` : host}:${address.port}`;
       return address;
     },
+    /** Runs the post-start hooks before listen: see Serving.startPostStartHooks. */
+    startPostStartHooks: () => serving.startPostStartHooks(),
     postStartHooksDone: () => serving.postStartHooksDone(),
     /** Every built-in group version has its APIService, seen Available (readyz autoregister-completion). */
     autoregistrationComplete: (signal?: AbortSignal) => apiAggregator.autoregistrationComplete(signal),

@@ -53,6 +53,12 @@ export interface ControlPlaneOptions extends ServerRunOptions {
   readonly groups?: readonly APIGroupDefinition[];
   /** The aggregator's timings: availability check period, discovery check and connect timeouts. */
   readonly aggregator?: ChainOptions['aggregator'];
+  /**
+   * Listen only once ready (post-start hooks done, built-in APIServices registered) instead of
+   * kube's order (listen, then the hooks): a --workers worker, which takes connections from the
+   * shared socket as soon as it listens, and must not before its /readyz would pass.
+   */
+  readonly listenOnceReady?: boolean;
 }
 
 /**
@@ -176,11 +182,23 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   });
   chain.servers.core.addPreShutdownHook('stop-kubernetes-service-controller', async () => kubernetesService?.stop());
 
-  const { port } = await chain.listen();
-  bound(port);
-  await chain.postStartHooksDone();
   // /readyz also waits for the built-in APIServices (autoregister-completion), which are written after the hooks.
-  await chain.autoregistrationComplete();
+  const readyToServe = async (): Promise<void> => {
+    await chain.postStartHooksDone();
+    await chain.autoregistrationComplete();
+  };
+  let port: number;
+  if (options.listenOnceReady === true) {
+    // Nothing the hooks run needs the port: the Service controller above waits for `ready`.
+    void chain.startPostStartHooks();
+    await readyToServe();
+    ({ port } = await chain.listen());
+    bound(port);
+  } else {
+    ({ port } = await chain.listen());
+    bound(port);
+    await readyToServe();
+  }
   // After the caller has seen the server ready (its ready line is printed in a microtask).
   setImmediate(markReady);
   const host = o.bindAddress.includes(':') ? `[${o.bindAddress}]` : o.bindAddress === '0.0.0.0' ? '127.0.0.1' : o.bindAddress;

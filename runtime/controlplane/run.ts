@@ -52,7 +52,8 @@ export function runControlPlane({ groups, argv = process.argv.slice(2) }: RunCon
 
 /**
  * One worker of --workers: the whole control plane, on the SQLite file in shared mode, campaigning
- * for the singleton controllers' Leases as `<identity>_<index>`; it tells its primary when it
+ * for the singleton controllers' Leases as `<identity>_<index>`; it joins the shared port only once
+ * ready (a restarted worker gets no connection its /readyz would refuse), tells its primary when it
  * serves instead of printing the ready lines, and stops on the SIGTERM its primary forwards.
  */
 function runWorker(groups: readonly APIGroupDefinition[], argv: readonly string[], index: number): void {
@@ -66,7 +67,7 @@ function runWorker(groups: readonly APIGroupDefinition[], argv: readonly string[
       parse: parseServerRunOptions,
       async start(options) {
         const port = workerPort();
-        const cp = await startControlPlane({ ...options, ...(port === undefined ? {} : { securePort: port }), groups, identitySuffix: String(index), sqliteShared: true });
+        const cp = await startControlPlane({ ...options, ...(port === undefined ? {} : { securePort: port }), groups, identitySuffix: String(index), sqliteShared: true, listenOnceReady: true });
         ready = { url: cp.url, storageDescription: cp.storageDescription, kubeconfigPath: cp.kubeconfigPath };
         return { readyLines: [], stop: () => cp.stop() };
       },

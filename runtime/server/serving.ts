@@ -134,7 +134,8 @@ export class Serving {
 
   /**
    * Starts listening and runs the chain's post-start hooks in the background (see
-   * postStartHooksDone). Resolves with the bound address once connections are accepted.
+   * postStartHooksDone), kube's order, unless startPostStartHooks has run them already.
+   * Resolves with the bound address once connections are accepted.
    */
   async listen(opts: ListenOptions): Promise<ServingAddress> {
     // Routes are registered when fastify boots; the listener is Serving's own (one address, no
@@ -151,9 +152,24 @@ export class Serving {
     if (addr === null || typeof addr === 'string') throw new Error(`unexpected listen address ${String(addr)}`);
     const host = addr.address;
     const scheme = this.tls ? 'https' : 'http';
-    this.hooks = this.server.runPostStartHooks();
-    this.hooks.catch(() => undefined);
+    void this.startPostStartHooks();
     return { host, port: addr.port, url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${addr.port}` };
+  }
+
+  /**
+   * Runs the chain's post-start hooks now, before listen (which then only listens): for a server
+   * that must take no connection before it is ready. A --workers worker is one: in a cluster
+   * worker, listening joins the primary's shared socket, whose connections are handed out at
+   * once to every worker that joined; the primary is the load balancer that, in kube, takes a
+   * replica into rotation only once its /readyz passes. No hook may need the bound port (the
+   * control plane's own clients are in process). Idempotent; resolves as postStartHooksDone.
+   */
+  startPostStartHooks(): Promise<void> {
+    if (this.hooks === undefined) {
+      this.hooks = this.server.runPostStartHooks();
+      this.hooks.catch(() => undefined);
+    }
+    return this.hooks;
   }
 
   /** Resolves when every post-start hook of the chain has finished; rejects with the first failure. */
