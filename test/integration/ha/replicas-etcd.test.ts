@@ -171,13 +171,16 @@ describe('three replicas on a three-member etcd behind a load balancer', { skip:
   test('exactly one replica runs the garbage collector; kill -9 of it: another takes over within the lease and collects', async () => {
     const clients = set.replicas.map((r) => new HttpsClient(r.credentials));
     const ids = set.replicas.map((r) => identityOf(r));
+    // Every poll of the gauges (about every 200 ms, before and during the failover) where more than one replica led.
+    const twoLeaders: string[] = [];
     try {
       const leaderIndex = async (live: readonly number[]): Promise<number> =>
         eventually('exactly one garbage collector', async () => {
+          const statuses = await Promise.all(live.map((i) => masterStatus(clients[i]!)));
+          if (statuses.filter((st) => st === 1).length > 1) twoLeaders.push(statuses.join(','));
           const holder = (await leaseSpec(clients[live[0]!]!))?.holderIdentity;
           const leader = live.find((i) => ids[i] === holder);
           if (leader === undefined) return undefined;
-          const statuses = await Promise.all(live.map((i) => masterStatus(clients[i]!)));
           return statuses.every((s, k) => s === (live[k] === leader ? 1 : 0)) ? leader : undefined;
         });
       const leader = await leaderIndex([0, 1, 2]);
@@ -192,6 +195,7 @@ describe('three replicas on a three-member etcd behind a load balancer', { skip:
       assert.ok(rest.includes(next));
       assert.ok(tookMs < LEASE_SECONDS * 1000 + 10_000, `takeover after ${tookMs} ms`);
       await dependentIsCollected(clients[rest.find((i) => i !== next)!]!);
+      assert.deepEqual(twoLeaders, [], 'never two replicas leading at once');
     } finally {
       for (const c of clients) c.close();
     }
