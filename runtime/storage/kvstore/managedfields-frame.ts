@@ -69,11 +69,21 @@ export function encodeManagedFieldsFrame(obj: StoredObject, encode: (obj: Stored
   const rest: Record<string, unknown> = {};
   for (const k of keys) if (k !== 'managedFields') setField(rest, k, meta[k]);
   const body = Buffer.from(encode({ ...obj, metadata: rest }));
-  const input = Buffer.from(JSON.stringify(managedFields));
+  const text = JSON.stringify(managedFields);
+  const input = Buffer.from(text);
   const dictionary = dictionaryFor(body);
   const fields = deflateRawSync(input, { dictionary, ...deflateWindow(dictionary.length + input.length) });
-  return Buffer.concat([Buffer.from([MAGIC, VERSION]), uvarint(body.length), uvarint(index), body, fields]);
+  const frame = Buffer.concat([Buffer.from([MAGIC, VERSION]), uvarint(body.length), uvarint(index), body, fields]);
+  writtenFields.set(frame, text);
+  return frame;
 }
+
+/**
+ * The managedFields JSON of the frames this process encoded, by frame: a write decodes the bytes
+ * it just encoded (to answer with the object as stored), and its watch event may carry the same
+ * bytes; neither needs to inflate what was deflated a moment ago. Held only as long as the frame.
+ */
+const writtenFields = new WeakMap<Buffer, string>();
 
 /** True when `data` is a frame (else it is JSON, or not an object at all). */
 export function isManagedFieldsFrame(data: Buffer): boolean {
@@ -93,7 +103,8 @@ export function parseStoredObject(data: Buffer): unknown {
   const body = data.subarray(at, at + length.value);
   let fields: unknown;
   try {
-    fields = JSON.parse(inflateRawSync(data.subarray(at + length.value), { dictionary: dictionaryFor(body), maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8'));
+    const written = writtenFields.get(data);
+    fields = JSON.parse(written ?? inflateRawSync(data.subarray(at + length.value), { dictionary: dictionaryFor(body), maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8'));
   } catch (e) {
     throw new Error(`managedFields not decodable: ${(e as Error).message}`, { cause: e });
   }
