@@ -17,5 +17,13 @@ export interface ResourceInfo {
 
 /** metav1.Time: RFC 3339 in UTC with second precision. */
 export function formatTime(d: Date): string {
-  return d.toISOString().replace(/\.\d+Z$/, 'Z');
+  // Every object created in the same second gets the same text: format it once (the text
+  // depends on the second alone; an invalid date still throws below, as toISOString does).
+  const second = Math.floor(d.getTime() / 1000);
+  if (second === lastFormatted.second) return lastFormatted.text;
+  const text = d.toISOString().replace(/\.\d+Z$/, 'Z');
+  lastFormatted = { second, text };
+  return text;
 }
+
+let lastFormatted = { second: NaN, text: '' };
