@@ -6,7 +6,7 @@ import { CABundle, ClientCertificateVerifier } from '../authentication/clientcer
 import { WebhookTokenAuthenticator } from '../authentication/webhook.js';
 import { DEFAULT_WEBHOOK_RETRY_BACKOFF, shouldRetryWebhook, withExponentialBackoff } from '../authorization/webhook.js';
 import type { ClusterAuthenticationInfo } from '../controllers/clusterauthenticationtrust/index.js';
-import { readFlagFile } from './certs.js';
+import { readFlagFile } from '../server/options/files.js';
 import { AuthenticationConfigMap } from './authentication-configmap.js';
 import { tokenReviewerOver, type DelegationClients } from './delegated-clients.js';
 import type { CompletedAggregatedOptions } from './options.js';

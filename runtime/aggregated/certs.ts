@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureCA, ensureLeaf } from '../controlplane/certs.js';
+import { readServingKeyPair } from '../server/options/files.js';
 import type { CompletedAggregatedOptions } from './options.js';
 
 /** The serving identity of a standalone server. */
@@ -22,20 +23,11 @@ export interface ServingCertificate {
  */
 export async function ensureServingCertificate(o: CompletedAggregatedOptions): Promise<ServingCertificate> {
   if (o.tlsCertFile !== undefined && o.tlsPrivateKeyFile !== undefined) {
-    return { certPEM: readFlagFile('tls-cert-file', o.tlsCertFile), keyPEM: readFlagFile('tls-private-key-file', o.tlsPrivateKeyFile), ca: undefined };
+    return { ...readServingKeyPair(o.tlsCertFile, o.tlsPrivateKeyFile), ca: undefined };
   }
   const dir = join(o.dataDir, 'pki');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const ca = await ensureCA(dir, 'ca', 'kube-ts-aggregated-ca');
   const leaf = await ensureLeaf(dir, 'apiserver', ca, { subject: `CN=${o.servingHosts[0] ?? 'localhost'}`, server: true, hosts: o.servingHosts });
   return { certPEM: leaf.certPEM, keyPEM: leaf.keyPEM, ca: { certPEM: ca.cert.toString('pem'), file: join(dir, 'ca.crt') } };
-}
-
-/** Reads a file a flag names; the error names the flag. */
-export function readFlagFile(flag: string, path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new Error(`--${flag}: ${(err as Error).message}`, { cause: err });
-  }
 }

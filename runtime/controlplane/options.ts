@@ -50,6 +50,9 @@ export interface ServerRunOptions extends StorageOptions, AuthorizationOptions, 
   anonymousAuth?: boolean;
   /** PEM bundle that signs client certificates; default the control plane's own CA. */
   clientCAFile?: string;
+  /** kube's --tls-cert-file and --tls-private-key-file: the serving certificate (chain) and key; default one signed by the cluster CA in <data-dir>/pki. */
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
   /** PEM bundle that signs front proxies' client certificates; default the control plane's front-proxy CA. */
   requestheaderClientCAFile?: string;
   /** CNs a front proxy's certificate may carry; empty allows any. Default front-proxy-client with the default CA, any with a given one. */
@@ -92,6 +95,9 @@ export interface CompletedServerRunOptions extends CompletedStorageOptions {
   readonly anonymousAuth: boolean;
   /** Absolute; undefined: the control plane's own CA. */
   readonly clientCAFile: string | undefined;
+  /** Absolute, both or neither. */
+  readonly tlsCertFile: string | undefined;
+  readonly tlsPrivateKeyFile: string | undefined;
   /** Absolute; undefined: the control plane's front-proxy CA. */
   readonly requestheaderClientCAFile: string | undefined;
   readonly requestheaderAllowedNames: readonly string[];
@@ -122,6 +128,7 @@ export function completeOptions(o: ServerRunOptions, warn: (message: string) => 
   const dataDir = resolve(o.dataDir ?? '.kube-ts');
   const securePort = o.securePort ?? 6443;
   if (!Number.isInteger(securePort) || securePort < 0 || securePort > 65535) throw new OptionsError(`--secure-port ${securePort} must be between 0 and 65535`);
+  if ((o.tlsCertFile === undefined) !== (o.tlsPrivateKeyFile === undefined)) throw new OptionsError('--tls-cert-file and --tls-private-key-file must be given together');
   const headers = (flag: string, given: readonly string[] | undefined, dflt: readonly string[]): readonly string[] => {
     const names = (given ?? dflt).map((h) => h.trim());
     if (names.some((h) => h === '')) throw new OptionsError(`--${flag}: empty header name`);
@@ -144,6 +151,8 @@ export function completeOptions(o: ServerRunOptions, warn: (message: string) => 
     // kube's default, then kube's rule: never anonymous with AlwaysAllow.
     anonymousAuth: anonymousAuthWithAuthorization(o.anonymousAuth ?? true, authorization, warn),
     clientCAFile: o.clientCAFile === undefined ? undefined : resolve(o.clientCAFile),
+    tlsCertFile: o.tlsCertFile === undefined ? undefined : resolve(o.tlsCertFile),
+    tlsPrivateKeyFile: o.tlsPrivateKeyFile === undefined ? undefined : resolve(o.tlsPrivateKeyFile),
     requestheaderClientCAFile: o.requestheaderClientCAFile === undefined ? undefined : resolve(o.requestheaderClientCAFile),
     // kubeadm's setup: only the aggregator's own proxy client may assert users.
     requestheaderAllowedNames: o.requestheaderAllowedNames ?? (o.requestheaderClientCAFile === undefined ? [FRONT_PROXY_CLIENT_NAME] : []),
@@ -176,6 +185,8 @@ const USAGE = `Usage: npm start -- [flags]
   --secure-port N                 HTTPS port (0 picks a free port; the kubeconfig carries it). Default 6443.
   --bind-address IP               Address to listen on. Default 127.0.0.1.
   --data-dir DIR                  Certificates, admin.kubeconfig and the SQLite store. Default ./.kube-ts.
+  --tls-cert-file FILE            Serving certificate (PEM, intermediates after it), e.g. one naming a load balancer.
+  --tls-private-key-file FILE     Its key. Default: a certificate signed by the cluster CA in <data-dir>/pki.
 ${storageUsage({ sqliteFile: 'kube.db', etcdPrefix: '/registry' })}  --max-requests-inflight N       Read-only requests in flight before 429. Default 400.
   --max-mutating-requests-inflight N  Mutating requests in flight before 429. Default 200.
   --request-timeout SECONDS       Default request timeout. Default 60.
@@ -211,6 +222,8 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
       'max-requests-inflight': { type: 'string' },
       'max-mutating-requests-inflight': { type: 'string' },
       'token-auth-file': { type: 'string' },
+      'tls-cert-file': { type: 'string' },
+      'tls-private-key-file': { type: 'string' },
       'shutdown-delay-duration': { type: 'string' },
       'shutdown-send-retry-after': { type: 'string' },
       'shutdown-watch-termination-grace-period': { type: 'string' },
@@ -236,6 +249,8 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
     shutdownWatchTerminationGracePeriodMs: durationFlag('shutdown-watch-termination-grace-period', values['shutdown-watch-termination-grace-period']),
     anonymousAuth: boolFlag('anonymous-auth', values['anonymous-auth']),
     clientCAFile: values['client-ca-file'],
+    tlsCertFile: values['tls-cert-file'],
+    tlsPrivateKeyFile: values['tls-private-key-file'],
     tokenAuthFile: values['token-auth-file'],
     serviceClusterIPRange: values['service-cluster-ip-range'],
     serviceNodePortRange: values['service-node-port-range'],

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { isNotFound } from '../apimachinery/errors/index.js';
 import type { TokenAuthenticator } from '../apimachinery/request/authenticator.js';
 import type { Authorizer } from '../apimachinery/request/authorizer.js';
@@ -13,6 +12,7 @@ import type { ResourceRegistry } from '../registry/resources.js';
 import type { RESTAuthContext } from '../registry/types.js';
 import { newAuthorizationFromOptions } from '../server/options/authorization.js';
 import { newServiceAccountTokens } from '../server/options/serviceaccount.js';
+import { readFlagFile } from '../server/options/files.js';
 import type { PKI } from './certs.js';
 import { systemContext } from './loopback.js';
 import type { CompletedServerRunOptions } from './options.js';
@@ -45,17 +45,10 @@ export interface ControlPlaneSecurity {
  * and bound objects of tokens); `externalAddress` names the server in the issuer's jwks_uri.
  */
 export async function newControlPlaneSecurity(o: CompletedServerRunOptions, pki: PKI, resources: ResourceRegistry, externalAddress: () => string): Promise<ControlPlaneSecurity> {
-  const read = (flag: string, path: string): string => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch (err) {
-      throw new Error(`--${flag}: ${(err as Error).message}`, { cause: err });
-    }
-  };
-  const bundle = (flag: string, path: string | undefined, own: string): CABundle => (path === undefined ? new CABundle(own, flag) : new CABundle(read(flag, path), `--${flag} ${path}`));
+  const bundle = (flag: string, path: string | undefined, own: string): CABundle => (path === undefined ? new CABundle(own, flag) : new CABundle(readFlagFile(flag, path), `--${flag} ${path}`));
   const clientCA = bundle('client-ca-file', o.clientCAFile, pki.caCertPEM);
   const requestHeaderCA = bundle('requestheader-client-ca-file', o.requestheaderClientCAFile, pki.frontProxyCACertPEM);
-  const tokens: StaticTokens = o.tokenAuthFile !== undefined ? parseTokenFile(read('token-auth-file', o.tokenAuthFile), o.tokenAuthFile) : new Map();
+  const tokens: StaticTokens = o.tokenAuthFile !== undefined ? parseTokenFile(readFlagFile('token-auth-file', o.tokenAuthFile), o.tokenAuthFile) : new Map();
   const serviceAccounts = await newServiceAccountTokens(o.serviceAccounts, { getter: storageTokenGetter(resources), externalAddress });
   if (serviceAccounts.discoveryError !== undefined) process.stderr.write(`E ${serviceAccounts.discoveryError}\n`);
   const authenticator = newBuiltInAuthenticator({
