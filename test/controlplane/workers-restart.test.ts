@@ -11,7 +11,9 @@
 // GET of a custom resource (404 before the CRD informer has synced), and /readyz itself, which
 // a worker answers 500 until its post-start hooks are done. Every answer must be 200.
 // Requests in flight on the killed worker may fail with a reset or no answer: they are counted
-// apart, and only those that started before the primary saw the worker die may fail so.
+// apart, and only those that started before the primary saw the worker die may fail so. One the
+// primary was handing to the worker as it died gets no answer at all (node:cluster keeps that
+// connection open), until the client's own timeout.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { backends, ControlPlane, etcdUnavailable } from '../integration/harness.js';
