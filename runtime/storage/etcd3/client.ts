@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Etcd3, IOptions } from 'etcd3';
+import { neverSent } from './errors.js';
 
 /**
  * The etcd3 package, loaded on first use: it brings gRPC and parses its .proto files (about
@@ -45,12 +46,6 @@ function retryUnsentPolicy(members: number): Policy {
     onSuccess: () => ({ dispose: () => undefined }),
     onFailure: () => ({ dispose: () => undefined }),
   } as unknown as Policy;
-}
-
-/** gRPC's UNAVAILABLE for a channel with no connection: the call did not leave this process. */
-function neverSent(err: unknown): boolean {
-  const message = err instanceof Error ? err.message : '';
-  return message.includes('UNAVAILABLE') && message.includes('No connection established');
 }
 
 export interface EtcdClientConfig {
