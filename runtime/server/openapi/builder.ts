@@ -50,20 +50,29 @@ export interface GroupDefinitionOpenAPIOptions {
   readonly subresources?: ReadonlyMap<string, Readonly<Record<string, CreateSubresource>>>;
 }
 
-/** One document per served version of a built-in group, from its generated components. */
+/**
+ * One document per served version of a built-in group, from its generated components. Each
+ * `document` is built on its first read (and kept), so that a caller handing
+ * `() => gv.document` to OpenAPIService.setGroupVersion builds nothing before a client asks.
+ */
 export function openAPIFromGroupDefinition(def: APIGroupDefinition, options: GroupDefinitionOpenAPIOptions = {}): GroupVersionOpenAPI[] {
-  return def.versions.map((v) => ({
-    group: def.name,
-    version: v.name,
-    document: buildGroupVersionOpenAPI({
+  return def.versions.map((v) => {
+    let document: OpenAPIV3Document | undefined;
+    return {
       group: def.name,
       version: v.name,
-      schemas: v.openapi.components.schemas,
-      patchTypes: options.patchTypes ?? BUILTIN_PATCH_TYPES,
-      ...(options.referenceSchemas ? { referenceSchemas: options.referenceSchemas } : {}),
-      resources: v.resources.map((r) => openAPIResource(r, options.subresources?.get(r.kind))),
-    }),
-  }));
+      get document(): OpenAPIV3Document {
+        return (document ??= buildGroupVersionOpenAPI({
+          group: def.name,
+          version: v.name,
+          schemas: v.openapi.components.schemas,
+          patchTypes: options.patchTypes ?? BUILTIN_PATCH_TYPES,
+          ...(options.referenceSchemas ? { referenceSchemas: options.referenceSchemas } : {}),
+          resources: v.resources.map((r) => openAPIResource(r, options.subresources?.get(r.kind))),
+        }));
+      },
+    };
+  });
 }
 
 function replaceLastSegment(definition: string, kind: string): string {

@@ -22,6 +22,13 @@ interface Entry extends ServedDocument {
   readonly swaggerV2Schemas: ReadonlyMap<string, unknown>;
 }
 
+/** A local group version given as a builder: built, serialized and hashed on its first read. */
+interface PendingEntry {
+  readonly build: () => OpenAPIV3Document;
+  readonly swaggerV2Schemas: ReadonlyMap<string, unknown>;
+  readonly lastModified: Date;
+}
+
 export interface OpenAPIServiceOptions {
   /** Injected clock for Last-Modified; default the system clock. */
   readonly now?: () => Date;
@@ -38,7 +45,7 @@ export interface OpenAPIServiceOptions {
  * /openapi/v2 after the local ones.
  */
 export class OpenAPIService {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, Entry | PendingEntry>();
   /** Group versions served by aggregated servers: their document, or null when they serve none. */
   private readonly remote = new Map<string, ServedDocument | null>();
   private aggregatedV2: readonly SwaggerV2Document[] = [];
@@ -58,13 +65,24 @@ export class OpenAPIService {
    * `swaggerV2Schemas`) changes nothing. `swaggerV2Schemas` are definitions, in OpenAPI 3 form,
    * that /openapi/v2 publishes instead of the document's own (CRD kinds, cut down as kube's v2
    * builder cuts them); default none.
+   *
+   * `document` may be a builder instead: it is called on the first read of this group version
+   * (its own document, the /openapi/v3 root, /openapi/v2), as kube-openapi's handler3 computes a
+   * group version's spec on demand; a server nobody asks for OpenAPI spends nothing on it. A
+   * builder always counts as a change (it cannot be compared unbuilt).
    */
-  setGroupVersion(group: string, version: string, document: OpenAPIV3Document, swaggerV2Schemas: ReadonlyMap<string, unknown> = new Map()): void {
+  setGroupVersion(group: string, version: string, document: OpenAPIV3Document | (() => OpenAPIV3Document), swaggerV2Schemas: ReadonlyMap<string, unknown> = new Map()): void {
     const key = openAPIGroupVersionKey(group, version);
+    if (typeof document === 'function') {
+      const lastModified = this.now();
+      this.entries.set(key, { build: document, swaggerV2Schemas, lastModified });
+      this.changed(lastModified);
+      return;
+    }
     const body = Buffer.from(JSON.stringify(document));
     const hash = sha512Hex(body);
     const current = this.entries.get(key);
-    if (current?.hash === hash && isDeepStrictEqual(current.swaggerV2Schemas, swaggerV2Schemas)) return;
+    if (current !== undefined && 'hash' in current && current.hash === hash && isDeepStrictEqual(current.swaggerV2Schemas, swaggerV2Schemas)) return;
     const lastModified = this.now();
     this.entries.set(key, { swaggerV2Schemas, body, hash, lastModified });
     this.changed(lastModified);
@@ -110,7 +128,17 @@ export class OpenAPIService {
   /** The document at `key` (`api/v1`, `apis/<g>/<v>`), or undefined; a remote group version's own. */
   groupVersion(key: string): ServedDocument | undefined {
     const remote = this.remote.get(key);
-    return remote === undefined ? this.entries.get(key) : (remote ?? undefined);
+    return remote === undefined ? this.entry(key) : (remote ?? undefined);
+  }
+
+  /** The local entry at `key`, built and serialized first if it was given as a builder. */
+  private entry(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined || !('build' in entry)) return entry;
+    const body = Buffer.from(JSON.stringify(entry.build()));
+    const built: Entry = { swaggerV2Schemas: entry.swaggerV2Schemas, body, hash: sha512Hex(body), lastModified: entry.lastModified };
+    this.entries.set(key, built);
+    return built;
   }
 
   /** `{"paths":{"<key>":{"serverRelativeURL":"/openapi/v3/<key>?hash=<H>"}}}`, keys sorted. */
@@ -149,7 +177,7 @@ export class OpenAPIService {
       const local = [...this.entries.keys()]
         .filter((k) => !this.remote.has(k))
         .sort()
-        .map((k) => this.entries.get(k)!);
+        .map((k) => this.entry(k)!);
       const v2Schemas = new Map(local.flatMap((e) => [...e.swaggerV2Schemas]));
       const document = this.aggregatedV2.reduce(
         mergeSwaggerV2,
