@@ -28,6 +28,7 @@ export function resolveWorkers(value: WorkersValue | undefined): number {
 export const WORKERS_USAGE = `  --workers N|auto                Serve from N processes behind the one --secure-port (node:cluster), each a full
                                   control plane with its own watch caches and in-flight limits; auto: one per core.
                                   The first process only supervises: restarts a worker that dies, drains all on
-                                  SIGTERM. SQLite is opened in shared mode; controllers that run once are led by
-                                  one worker (Lease holder <identity>_<worker index>). Default 1 (one process).
+                                  SIGTERM. A worker takes connections only once ready. SQLite is opened in shared
+                                  mode; controllers that run once are led by one worker (Lease holder
+                                  <identity>_<worker index>). Default 1 (one process).
 `;
