@@ -1,12 +1,24 @@
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, webcrypto, type webcrypto as WebCrypto } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, webcrypto, X509Certificate, type webcrypto as WebCrypto } from 'node:crypto';
 import { join } from 'node:path';
 import { SERVICE_ACCOUNT_KEY_FILE, SERVICE_ACCOUNT_PUBLIC_KEY_FILE } from '../server/options/serviceaccount.js';
 import { FRONT_PROXY_CLIENT_NAME } from './options.js';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+let x509Module: Promise<typeof X509> | undefined;
+
+/**
+ * @peculiar/x509 (and the reflect-metadata it needs), loaded only when a certificate must be
+ * made: a start on an existing PKI reads PEM files and never holds the library (about 1 MiB).
+ */
+function x509(): Promise<typeof X509> {
+  return (x509Module ??= (async () => {
+    await import('reflect-metadata');
+    const lib = await import('@peculiar/x509');
+    lib.cryptoProvider.set(webcrypto as unknown as Parameters<typeof lib.cryptoProvider.set>[0]);
+    return lib;
+  })());
+}
 
 /**
  * The control plane's PKI, made on first start and kept in `<data-dir>/pki` (as kubeadm keeps
@@ -36,7 +48,7 @@ export interface KeyPairPEM {
 
 /** A CA that signs leaves: its certificate and private key. */
 export interface Issuer {
-  cert: x509.X509Certificate;
+  cert: X509.X509Certificate;
   key: WebCrypto.CryptoKey;
 }
 
@@ -44,36 +56,50 @@ export interface Issuer {
 export async function ensurePKI(dataDir: string, opts: { hosts: readonly string[] }): Promise<PKI> {
   const dir = join(dataDir, 'pki');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const ca = await ensureCA(dir, 'ca', 'kube-ts-ca');
-  const serving = await ensureLeaf(dir, 'apiserver', ca, {
+  // The CAs are loaded (or made) only when a leaf must be signed: on an existing PKI nothing is parsed.
+  const ca = issuerOf(dir, 'ca', 'kube-ts-ca');
+  const caCertPEM = await ca.certPEM();
+  const serving = await ensureLeaf(dir, 'apiserver', ca.issuer, {
     subject: 'CN=kube-apiserver',
     server: true,
     hosts: [...new Set(['127.0.0.1', '::1', 'localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', ...opts.hosts])],
   });
-  const admin = await ensureLeaf(dir, 'admin', ca, { subject: 'CN=system:admin, O=system:masters', server: false, hosts: [] });
-  const frontProxyCA = await ensureCA(dir, 'front-proxy-ca', 'kube-ts-front-proxy-ca');
-  const frontProxyClient = await ensureLeaf(dir, 'front-proxy-client', frontProxyCA, { subject: `CN=${FRONT_PROXY_CLIENT_NAME}`, server: false, hosts: [] });
+  const admin = await ensureLeaf(dir, 'admin', ca.issuer, { subject: 'CN=system:admin, O=system:masters', server: false, hosts: [] });
+  const frontProxyCA = issuerOf(dir, 'front-proxy-ca', 'kube-ts-front-proxy-ca');
+  const frontProxyCACertPEM = await frontProxyCA.certPEM();
+  const frontProxyClient = await ensureLeaf(dir, 'front-proxy-client', frontProxyCA.issuer, { subject: `CN=${FRONT_PROXY_CLIENT_NAME}`, server: false, hosts: [] });
   ensureServiceAccountKeyPair(dir);
   return {
     dir,
-    caCertPEM: ca.cert.toString('pem'),
+    caCertPEM,
     servingCertPEM: serving.certPEM,
     servingKeyPEM: serving.keyPEM,
     adminCertPEM: admin.certPEM,
     adminKeyPEM: admin.keyPEM,
-    frontProxyCACertPEM: frontProxyCA.cert.toString('pem'),
+    frontProxyCACertPEM,
     frontProxyClientCertPEM: frontProxyClient.certPEM,
     frontProxyClientKeyPEM: frontProxyClient.keyPEM,
   };
 }
 
+/** A CA of ensureCA, loaded on first use: its certificate's PEM, and the issuer that signs with it. */
+function issuerOf(dir: string, name: string, commonName: string): { certPEM(): Promise<string>; issuer(): Promise<Issuer> } {
+  let issuer: Promise<Issuer> | undefined;
+  const load = (): Promise<Issuer> => (issuer ??= ensureCA(dir, name, commonName));
+  return {
+    certPEM: async () => readPair(dir, name)?.certPEM ?? (await load()).cert.toString('pem'),
+    issuer: load,
+  };
+}
+
 /** Loads `<dir>/<name>.{crt,key}`, or makes a self-signed CA there valid for 10 years. */
 export async function ensureCA(dir: string, name: string, commonName: string): Promise<Issuer> {
+  const x509lib = await x509();
   const existing = readPair(dir, name);
-  if (existing !== undefined) return { cert: new x509.X509Certificate(existing.certPEM), key: await importKey(existing.keyPEM) };
+  if (existing !== undefined) return { cert: new x509lib.X509Certificate(existing.certPEM), key: await importKey(existing.keyPEM) };
   const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const now = Date.now();
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+  const cert = await x509lib.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
     name: `CN=${commonName}`,
     notBefore: new Date(now - 60_000),
@@ -81,9 +107,9 @@ export async function ensureCA(dir: string, name: string, commonName: string): P
     signingAlgorithm: ALGORITHM,
     keys,
     extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      new x509lib.BasicConstraintsExtension(true, undefined, true),
+      new x509lib.KeyUsagesExtension(x509lib.KeyUsageFlags.keyCertSign | x509lib.KeyUsageFlags.cRLSign | x509lib.KeyUsageFlags.digitalSignature, true),
+      await x509lib.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
   writePair(dir, name, { certPEM: cert.toString('pem'), keyPEM: await exportKey(keys.privateKey) });
@@ -94,13 +120,15 @@ export async function ensureCA(dir: string, name: string, commonName: string): P
  * Loads `<dir>/<name>.{crt,key}`, or makes a leaf certificate signed by `issuer` there (client or
  * server auth; hosts become IP or DNS SANs); an existing serving certificate missing a host is replaced.
  */
-export async function ensureLeaf(dir: string, name: string, issuer: Issuer, spec: { subject: string; server: boolean; hosts: readonly string[] }): Promise<KeyPairPEM> {
+export async function ensureLeaf(dir: string, name: string, signer: Issuer | (() => Promise<Issuer>), spec: { subject: string; server: boolean; hosts: readonly string[] }): Promise<KeyPairPEM> {
   const existing = readPair(dir, name);
   if (existing !== undefined && coversHosts(existing.certPEM, spec.hosts)) return existing;
+  const x509lib = await x509();
+  const issuer = typeof signer === 'function' ? await signer() : signer;
   const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const now = Date.now();
   const sans = spec.hosts.map((h) => (isIP(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }));
-  const cert = await x509.X509CertificateGenerator.create({
+  const cert = await x509lib.X509CertificateGenerator.create({
     serialNumber: serial(),
     subject: spec.subject,
     issuer: issuer.cert.subject,
@@ -110,11 +138,11 @@ export async function ensureLeaf(dir: string, name: string, issuer: Issuer, spec
     publicKey: keys.publicKey,
     signingKey: issuer.key,
     extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-      new x509.ExtendedKeyUsageExtension([spec.server ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
-      await x509.AuthorityKeyIdentifierExtension.create(issuer.cert),
-      ...(sans.length > 0 ? [new x509.SubjectAlternativeNameExtension(sans)] : []),
+      new x509lib.BasicConstraintsExtension(false, undefined, true),
+      new x509lib.KeyUsagesExtension(x509lib.KeyUsageFlags.digitalSignature | x509lib.KeyUsageFlags.keyEncipherment, true),
+      new x509lib.ExtendedKeyUsageExtension([spec.server ? x509lib.ExtendedKeyUsage.serverAuth : x509lib.ExtendedKeyUsage.clientAuth]),
+      await x509lib.AuthorityKeyIdentifierExtension.create(issuer.cert),
+      ...(sans.length > 0 ? [new x509lib.SubjectAlternativeNameExtension(sans)] : []),
     ],
   });
   const pair = { certPEM: cert.toString('pem'), keyPEM: await exportKey(keys.privateKey) };
@@ -144,9 +172,9 @@ export function ensureServiceAccountKeyPair(dir: string): void {
 /** A serving certificate made for other hosts (a changed --bind-address) is replaced. */
 function coversHosts(certPEM: string, hosts: readonly string[]): boolean {
   if (hosts.length === 0) return true;
-  const san = new x509.X509Certificate(certPEM).getExtension(x509.SubjectAlternativeNameExtension);
-  const names = new Set((san?.names.items ?? []).map((n) => n.value));
-  return hosts.every((h) => names.has(h));
+  const cert = new X509Certificate(certPEM);
+  // Only the SANs count (a host named by the subject's CN alone is not covered), and exactly.
+  return hosts.every((h) => (isIP(h) ? cert.checkIP(h) !== undefined : cert.checkHost(h, { subject: 'never', wildcards: false }) !== undefined));
 }
 
 function readPair(dir: string, name: string): KeyPairPEM | undefined {

@@ -77,7 +77,7 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
   for (const gv of discoveryFromGroupDefinition(group, { subresources })) {
     opts.discovery.setGroupVersion(gv.group, gv.version, gv.resources, { groupPriorityMinimum: gv.groupPriorityMinimum, versionPriority: gv.versionPriority });
   }
-  for (const gv of openAPIFromGroupDefinition(group, { subresources })) opts.openapi.setGroupVersion(gv.group, gv.version, gv.document);
+  for (const gv of openAPIFromGroupDefinition(group, { subresources })) opts.openapi.setGroupVersion(gv.group, gv.version, () => gv.document);
 }
 
 /** The time to live the group declares for a kind's writes, from the server's storage flags (a standalone aggregated server has none). */
