@@ -22,9 +22,13 @@ export interface CacheEvent<T> {
  * recent events. Everything stored is frozen and shared by all readers. `historyFloor` is the
  * revision after which every event is still in the buffer; watches from older revisions get 410.
  */
+/** The history a cache starts with (kube's defaultLowerBoundCapacity); it doubles up to its capacity as events come. */
+const INITIAL_HISTORY = 100;
+
 export class WatchCache<T extends StoredObject> {
   readonly store = new SortedStore<CachedObject<T>>();
-  private readonly ring: Array<CacheEvent<T> | undefined>;
+  /** The event history: a ring that grows to `capacity`, so an idle resource holds a small one. */
+  private ring: Array<CacheEvent<T> | undefined>;
   private start = 0;
   private length = 0;
   /** Latest revision the cache has caught up to (events and progress). */
@@ -35,8 +39,8 @@ export class WatchCache<T extends StoredObject> {
   private lastEventRV = 0;
   private waiters: Array<{ rv: number; resolve: () => void }> = [];
 
-  constructor(capacity: number) {
-    this.ring = new Array<CacheEvent<T> | undefined>(capacity);
+  constructor(private readonly capacity: number) {
+    this.ring = new Array<CacheEvent<T> | undefined>(Math.min(capacity, INITIAL_HISTORY));
   }
 
   /** Replaces the state after a (re)list at revision rv; history restarts there. */
@@ -122,6 +126,7 @@ export class WatchCache<T extends StoredObject> {
   }
 
   private push(ev: CacheEvent<T>): void {
+    if (this.length === this.ring.length && this.ring.length < this.capacity) this.grow();
     if (this.length === this.ring.length) {
       const dropped = this.ring[this.start] as CacheEvent<T>;
       this.historyFloor = Math.max(this.historyFloor, dropped.rv);
@@ -130,5 +135,13 @@ export class WatchCache<T extends StoredObject> {
     }
     this.ring[(this.start + this.length) % this.ring.length] = ev;
     this.length++;
+  }
+
+  /** Twice the ring (at most the capacity), its events in order from index 0. */
+  private grow(): void {
+    const next = new Array<CacheEvent<T> | undefined>(Math.min(this.capacity, this.ring.length * 2));
+    for (let i = 0; i < this.length; i++) next[i] = this.ring[(this.start + i) % this.ring.length];
+    this.ring = next;
+    this.start = 0;
   }
 }
