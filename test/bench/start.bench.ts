@@ -9,11 +9,13 @@
 // reducer has given back the young generation that start-up grew (25-30 MiB; it did so 40-50 s
 // after ready on a loaded 2-vCPU machine), then heapUsed/heapTotal after a full GC, which a
 // preload (--expose-gc and a SIGUSR2 handler, nothing else) reports on request.
+// Then the same existing data dirs with --workers auto (one worker per core behind a supervising
+// primary): its ready line (every worker serving), and idle RSS per process and in total.
 // Targets: ready in under 1 s; idle RSS under 100 MiB for one process. BENCH_QUICK=1 runs fewer
 // starts.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processTree, runBench } from './lib/process.js';
@@ -142,8 +144,23 @@ async function main(): Promise<void> {
     const rssCheckpoints = IDLE_CHECKPOINTS_MS.map((at, k) => `${at / 1000} s after ready ${range(rssAt(k))} MiB`).join(', ');
     console.log(`idle, one process (${idle.length} runs): RSS ${rssCheckpoints}  target < 100 MiB: ${verdict(median(settled) < 100)}`);
     console.log(`idle, one process, after a full GC: heapUsed ${heap((f) => f.heapUsedMiB)} MiB, heapTotal ${heap((f) => f.heapTotalMiB)} MiB`);
-    // --workers rows (issue 17) go here: measureStart(dataDir, ['--workers', 'auto'], true), its
-    // readyMs, rssPerProcessMiB (primary first, then each worker) and rssMiB (the tree's total).
+    // --workers auto (issue 17): the same existing data dirs, served by one primary and one worker
+    // per core; ready is the primary's line (every worker serving), RSS per process and in total.
+    const workers = availableParallelism();
+    const auto: StartFigures[] = [];
+    for (let i = 0; i < runs; i++) auto.push(await measureStart(join(dir, `d${i}`), ['--workers', 'auto'], i < idleRuns));
+    const autoReady = auto.map((f) => f.readyMs);
+    const autoIdle = auto.filter((f) => f.rssMiB.length > 0);
+    const autoRSS = (k: number): number[] => autoIdle.map((f) => f.rssMiB[k] ?? NaN);
+    const perProcess = (k: number): number[] => autoIdle.map((f) => f.rssPerProcessMiB[k] ?? NaN);
+    console.log(
+      `--workers auto (${workers} workers), existing data dir: ready median ${median(autoReady)} ms (all: ${autoReady.join(', ')}), ${(median(autoReady) / median(ready)).toFixed(1)}× one process`,
+    );
+    const autoCheckpoints = IDLE_CHECKPOINTS_MS.map((at, k) => `${at / 1000} s after ready ${range(autoRSS(k))} MiB`).join(', ');
+    console.log(`idle, --workers auto (${autoIdle.length} runs): RSS in total (primary and workers) ${autoCheckpoints}`);
+    const processes = Math.max(0, ...autoIdle.map((f) => f.rssPerProcessMiB.length));
+    const rows = Array.from({ length: processes }, (_, k) => `${k === 0 ? (workers > 1 ? 'primary' : 'the process') : `worker ${k}`} ${range(perProcess(k))}`);
+    console.log(`idle, --workers auto, RSS per process ${IDLE_CHECKPOINTS_MS.at(-1)! / 1000} s after ready (MiB): ${rows.join(', ')}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
