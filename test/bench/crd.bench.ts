@@ -21,6 +21,7 @@ import { ControlPlane, repoRoot, type Credentials } from '../integration/harness
 import { LoadClient } from './lib/load.js';
 import { runBench, withCpu } from './lib/process.js';
 import { medianMs, pad, throughput, type Throughput } from '../storage/bench/stats.js';
+import { cronTabKind, type BenchKind } from './lib/kinds.js';
 
 const quick = process.env['BENCH_QUICK'] === '1';
 const sizes = quick
@@ -30,11 +31,7 @@ const CONCURRENCY = 64;
 const TARGET = 0.8;
 
 /** One kind under test: where its objects live and what one looks like (~same JSON size for both). */
-interface Kind {
-  readonly title: string;
-  collection(ns: string): string;
-  manifest(name: string, ns: string): Record<string, unknown>;
-}
+type Kind = BenchKind;
 
 const flunder: Kind = {
   title: 'Flunder (built-in, wardle.example.com/v1alpha1)',
@@ -47,16 +44,7 @@ const flunder: Kind = {
   }),
 };
 
-const cronTab: Kind = {
-  title: 'CronTab (custom resource, stable.example.com/v1)',
-  collection: (ns) => `/apis/stable.example.com/v1/namespaces/${ns}/crontabs`,
-  manifest: (name, ns) => ({
-    apiVersion: 'stable.example.com/v1',
-    kind: 'CronTab',
-    metadata: { name, namespace: ns, labels: { app: 'bench' } },
-    spec: { cronSpec: '*/5 * * * *', image: 'cron:1', replicas: 1 },
-  }),
-};
+const cronTab = cronTabKind;
 
 interface Figures {
   creates: Throughput;

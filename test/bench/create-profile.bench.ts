@@ -18,17 +18,14 @@ import { flunderV1beta1 } from '../integration/objects.js';
 import { LoadClient } from './lib/load.js';
 import { processCpuMs, runBench } from './lib/process.js';
 import { pad, throughput } from '../storage/bench/stats.js';
+import { cronTabKind, type BenchKind } from './lib/kinds.js';
 
 const quick = process.env['BENCH_QUICK'] === '1';
 const CREATES = quick ? 1000 : 6000;
 const CONCURRENCY = 64;
 const repoRoot = new URL('../../', import.meta.url).pathname;
 
-interface Kind {
-  title: string;
-  collection: (ns: string) => string;
-  manifest: (name: string, ns: string) => unknown;
-}
+type Kind = BenchKind;
 
 const kinds: Kind[] = [
   { title: 'Flunder (built-in)', collection: (ns) => `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`, manifest: (n, ns) => flunderV1beta1.manifest(n, ns) },
@@ -37,16 +34,7 @@ const kinds: Kind[] = [
     collection: (ns) => `/api/v1/namespaces/${ns}/configmaps`,
     manifest: (name, ns) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { app: 'bench' } }, data: { key: 'value', other: 'x'.repeat(64) } }),
   },
-  {
-    title: 'CronTab (custom resource)',
-    collection: (ns) => `/apis/stable.example.com/v1/namespaces/${ns}/crontabs`,
-    manifest: (name, ns) => ({
-      apiVersion: 'stable.example.com/v1',
-      kind: 'CronTab',
-      metadata: { name, namespace: ns, labels: { app: 'bench' } },
-      spec: { cronSpec: '*/5 * * * *', image: 'cron:1', replicas: 1 },
-    }),
-  },
+  cronTabKind,
 ];
 
 /** The areas of the breakdown, in the order printed; the first rule a frame's file matches wins. */
