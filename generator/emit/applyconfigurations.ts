@@ -163,7 +163,9 @@ function kindFile(g: GroupModel, v: VersionModel, k: KindModel, owners: Definiti
   // Kinds of apis/ are typed by their published OpenAPI definition, as the server types them.
   const openapi =
     g.origin === 'source' ? `, openapi: { document: ${imports.addJSON(paths.openapi(g, v), `${lowerFirst(g.clientName)}${upperFirst(v.name)}OpenAPI`)}, definition: '${k.definition}' }` : '';
-  const target = `{ apiVersion: '${apiVersion}', kind: '${k.kind}', schema: ${imports.add(paths.runtimeClient, 'schemaFromJSON')}(${schemaConst})${openapi} }`;
+  // client-go's ExtractX of a cluster-scoped kind sets no namespace, whatever the object carries.
+  const scope = k.scope === 'Cluster' ? ', namespaced: false' : '';
+  const target = `{ apiVersion: '${apiVersion}', kind: '${k.kind}'${scope}, schema: ${imports.add(paths.runtimeClient, 'schemaFromJSON')}(${schemaConst})${openapi} }`;
   const extractFn = (suffix: string, subresource: string, doc: string) => ({
     kind: StructureKind.Function as const,
     isExported: true,

@@ -7,6 +7,8 @@ import { isJSONObject, type JSONObject } from '../apimachinery/serializer/jsonva
 export interface ExtractTarget {
   readonly apiVersion: string;
   readonly kind: string;
+  /** False for a cluster-scoped kind, whose extraction carries no namespace (as client-go's ExtractX); default true. */
+  readonly namespaced?: boolean;
   readonly schema: JSONSchemaProps;
   /**
    * The kind's published OpenAPI document and definition name (kinds defined in apis/): the
@@ -63,7 +65,7 @@ export function extractApplyConfiguration<A>(obj: object, target: ExtractTarget,
   // As client-go's generated ExtractX: the identity is set after the extraction (WithName, WithNamespace, WithKind, WithAPIVersion).
   const meta = isJSONObject((obj as JSONObject)['metadata']) ? ((obj as JSONObject)['metadata'] as JSONObject) : {};
   const identity: JSONObject = { name: typeof meta['name'] === 'string' ? meta['name'] : '' };
-  if (typeof meta['namespace'] === 'string' && meta['namespace'] !== '') identity['namespace'] = meta['namespace'];
+  if (target.namespaced !== false && typeof meta['namespace'] === 'string' && meta['namespace'] !== '') identity['namespace'] = meta['namespace'];
   const extractedMeta = isJSONObject(extracted['metadata']) ? extracted['metadata'] : {};
   return { ...extracted, apiVersion: target.apiVersion, kind: target.kind, metadata: { ...extractedMeta, ...identity } } as A;
 }

@@ -21,10 +21,10 @@ export interface CustomResourceDefinitionApplyConfiguration {
 
 /** The fields fieldManager owns in a CustomResourceDefinition (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractCustomResourceDefinition(obj: CustomResourceDefinition, fieldManager: string): CustomResourceDefinitionApplyConfiguration {
-  return extractApplyConfiguration<CustomResourceDefinitionApplyConfiguration>(obj, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', schema: schemaFromJSON(customResourceDefinitionSchema), openapi: { document: apiextensionsV1OpenAPI, definition: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition' } }, fieldManager, '');
+  return extractApplyConfiguration<CustomResourceDefinitionApplyConfiguration>(obj, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', namespaced: false, schema: schemaFromJSON(customResourceDefinitionSchema), openapi: { document: apiextensionsV1OpenAPI, definition: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition' } }, fieldManager, '');
 }
 
 /** The fields fieldManager owns in a CustomResourceDefinition through the status subresource, as an apply configuration for applyStatus. */
 export function extractCustomResourceDefinitionStatus(obj: CustomResourceDefinition, fieldManager: string): CustomResourceDefinitionApplyConfiguration {
-  return extractApplyConfiguration<CustomResourceDefinitionApplyConfiguration>(obj, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', schema: schemaFromJSON(customResourceDefinitionSchema), openapi: { document: apiextensionsV1OpenAPI, definition: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition' } }, fieldManager, 'status');
+  return extractApplyConfiguration<CustomResourceDefinitionApplyConfiguration>(obj, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', namespaced: false, schema: schemaFromJSON(customResourceDefinitionSchema), openapi: { document: apiextensionsV1OpenAPI, definition: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition' } }, fieldManager, 'status');
 }

@@ -23,10 +23,10 @@ export interface APIServiceApplyConfiguration {
 
 /** The fields fieldManager owns in a APIService (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractAPIService(obj: APIService, fieldManager: string): APIServiceApplyConfiguration {
-  return extractApplyConfiguration<APIServiceApplyConfiguration>(obj, { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', schema: schemaFromJSON(aPIServiceSchema), openapi: { document: apiregistrationV1OpenAPI, definition: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService' } }, fieldManager, '');
+  return extractApplyConfiguration<APIServiceApplyConfiguration>(obj, { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', namespaced: false, schema: schemaFromJSON(aPIServiceSchema), openapi: { document: apiregistrationV1OpenAPI, definition: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService' } }, fieldManager, '');
 }
 
 /** The fields fieldManager owns in a APIService through the status subresource, as an apply configuration for applyStatus. */
 export function extractAPIServiceStatus(obj: APIService, fieldManager: string): APIServiceApplyConfiguration {
-  return extractApplyConfiguration<APIServiceApplyConfiguration>(obj, { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', schema: schemaFromJSON(aPIServiceSchema), openapi: { document: apiregistrationV1OpenAPI, definition: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService' } }, fieldManager, 'status');
+  return extractApplyConfiguration<APIServiceApplyConfiguration>(obj, { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', namespaced: false, schema: schemaFromJSON(aPIServiceSchema), openapi: { document: apiregistrationV1OpenAPI, definition: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService' } }, fieldManager, 'status');
 }

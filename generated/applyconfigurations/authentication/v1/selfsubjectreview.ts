@@ -21,5 +21,5 @@ export interface SelfSubjectReviewApplyConfiguration {
 
 /** The fields fieldManager owns in a SelfSubjectReview (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractSelfSubjectReview(obj: SelfSubjectReview, fieldManager: string): SelfSubjectReviewApplyConfiguration {
-  return extractApplyConfiguration<SelfSubjectReviewApplyConfiguration>(obj, { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', schema: schemaFromJSON(selfSubjectReviewSchema), openapi: { document: authenticationV1OpenAPI, definition: 'io.k8s.api.authentication.v1.SelfSubjectReview' } }, fieldManager, '');
+  return extractApplyConfiguration<SelfSubjectReviewApplyConfiguration>(obj, { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', namespaced: false, schema: schemaFromJSON(selfSubjectReviewSchema), openapi: { document: authenticationV1OpenAPI, definition: 'io.k8s.api.authentication.v1.SelfSubjectReview' } }, fieldManager, '');
 }

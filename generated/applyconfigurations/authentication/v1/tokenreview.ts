@@ -23,5 +23,5 @@ export interface TokenReviewApplyConfiguration {
 
 /** The fields fieldManager owns in a TokenReview (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractTokenReview(obj: TokenReview, fieldManager: string): TokenReviewApplyConfiguration {
-  return extractApplyConfiguration<TokenReviewApplyConfiguration>(obj, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', schema: schemaFromJSON(tokenReviewSchema), openapi: { document: authenticationV1OpenAPI, definition: 'io.k8s.api.authentication.v1.TokenReview' } }, fieldManager, '');
+  return extractApplyConfiguration<TokenReviewApplyConfiguration>(obj, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', namespaced: false, schema: schemaFromJSON(tokenReviewSchema), openapi: { document: authenticationV1OpenAPI, definition: 'io.k8s.api.authentication.v1.TokenReview' } }, fieldManager, '');
 }

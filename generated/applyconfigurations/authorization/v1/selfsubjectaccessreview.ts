@@ -23,5 +23,5 @@ export interface SelfSubjectAccessReviewApplyConfiguration {
 
 /** The fields fieldManager owns in a SelfSubjectAccessReview (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractSelfSubjectAccessReview(obj: SelfSubjectAccessReview, fieldManager: string): SelfSubjectAccessReviewApplyConfiguration {
-  return extractApplyConfiguration<SelfSubjectAccessReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', schema: schemaFromJSON(selfSubjectAccessReviewSchema), openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SelfSubjectAccessReview' } }, fieldManager, '');
+  return extractApplyConfiguration<SelfSubjectAccessReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', namespaced: false, schema: schemaFromJSON(selfSubjectAccessReviewSchema), openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SelfSubjectAccessReview' } }, fieldManager, '');
 }

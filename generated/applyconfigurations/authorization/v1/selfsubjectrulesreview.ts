@@ -23,5 +23,5 @@ export interface SelfSubjectRulesReviewApplyConfiguration {
 
 /** The fields fieldManager owns in a SelfSubjectRulesReview (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractSelfSubjectRulesReview(obj: SelfSubjectRulesReview, fieldManager: string): SelfSubjectRulesReviewApplyConfiguration {
-  return extractApplyConfiguration<SelfSubjectRulesReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', schema: schemaFromJSON(selfSubjectRulesReviewSchema), openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SelfSubjectRulesReview' } }, fieldManager, '');
+  return extractApplyConfiguration<SelfSubjectRulesReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', namespaced: false, schema: schemaFromJSON(selfSubjectRulesReviewSchema), openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SelfSubjectRulesReview' } }, fieldManager, '');
 }

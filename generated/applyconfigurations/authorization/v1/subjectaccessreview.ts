@@ -23,5 +23,5 @@ export interface SubjectAccessReviewApplyConfiguration {
 
 /** The fields fieldManager owns in a SubjectAccessReview (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractSubjectAccessReview(obj: SubjectAccessReview, fieldManager: string): SubjectAccessReviewApplyConfiguration {
-  return extractApplyConfiguration<SubjectAccessReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', schema: schemaFromJSON(subjectAccessReviewSchema), openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SubjectAccessReview' } }, fieldManager, '');
+  return extractApplyConfiguration<SubjectAccessReviewApplyConfiguration>(obj, { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', namespaced: false, schema: schemaFromJSON(subjectAccessReviewSchema), openapi: { document: authorizationV1OpenAPI, definition: 'io.k8s.api.authorization.v1.SubjectAccessReview' } }, fieldManager, '');
 }

@@ -23,5 +23,5 @@ export interface ClusterRoleApplyConfiguration {
 
 /** The fields fieldManager owns in a ClusterRole (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractClusterRole(obj: ClusterRole, fieldManager: string): ClusterRoleApplyConfiguration {
-  return extractApplyConfiguration<ClusterRoleApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', schema: schemaFromJSON(clusterRoleSchema), openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.ClusterRole' } }, fieldManager, '');
+  return extractApplyConfiguration<ClusterRoleApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', namespaced: false, schema: schemaFromJSON(clusterRoleSchema), openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.ClusterRole' } }, fieldManager, '');
 }

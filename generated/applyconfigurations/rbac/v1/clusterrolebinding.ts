@@ -23,5 +23,5 @@ export interface ClusterRoleBindingApplyConfiguration {
 
 /** The fields fieldManager owns in a ClusterRoleBinding (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractClusterRoleBinding(obj: ClusterRoleBinding, fieldManager: string): ClusterRoleBindingApplyConfiguration {
-  return extractApplyConfiguration<ClusterRoleBindingApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', schema: schemaFromJSON(clusterRoleBindingSchema), openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.ClusterRoleBinding' } }, fieldManager, '');
+  return extractApplyConfiguration<ClusterRoleBindingApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', namespaced: false, schema: schemaFromJSON(clusterRoleBindingSchema), openapi: { document: rbacV1OpenAPI, definition: 'io.k8s.api.rbac.v1.ClusterRoleBinding' } }, fieldManager, '');
 }

@@ -20,5 +20,5 @@ export interface FischerApplyConfiguration {
 
 /** The fields fieldManager owns in a Fischer (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractFischer(obj: Fischer, fieldManager: string): FischerApplyConfiguration {
-  return extractApplyConfiguration<FischerApplyConfiguration>(obj, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', schema: schemaFromJSON(fischerSchema), openapi: { document: wardleV1alpha1OpenAPI, definition: 'com.example.wardle.v1alpha1.Fischer' } }, fieldManager, '');
+  return extractApplyConfiguration<FischerApplyConfiguration>(obj, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', namespaced: false, schema: schemaFromJSON(fischerSchema), openapi: { document: wardleV1alpha1OpenAPI, definition: 'com.example.wardle.v1alpha1.Fischer' } }, fieldManager, '');
 }

@@ -16,5 +16,5 @@ export interface MutatingWebhookConfigurationApplyConfiguration {
 
 /** The fields fieldManager owns in a MutatingWebhookConfiguration (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractMutatingWebhookConfiguration(obj: MutatingWebhookConfiguration, fieldManager: string): MutatingWebhookConfigurationApplyConfiguration {
-  return extractApplyConfiguration<MutatingWebhookConfigurationApplyConfiguration>(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', schema: schemaFromJSON(mutatingWebhookConfigurationSchema) }, fieldManager, '');
+  return extractApplyConfiguration<MutatingWebhookConfigurationApplyConfiguration>(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', namespaced: false, schema: schemaFromJSON(mutatingWebhookConfigurationSchema) }, fieldManager, '');
 }

@@ -17,10 +17,10 @@ export interface ValidatingAdmissionPolicyApplyConfiguration {
 
 /** The fields fieldManager owns in a ValidatingAdmissionPolicy (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractValidatingAdmissionPolicy(obj: ValidatingAdmissionPolicy, fieldManager: string): ValidatingAdmissionPolicyApplyConfiguration {
-  return extractApplyConfiguration<ValidatingAdmissionPolicyApplyConfiguration>(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', schema: schemaFromJSON(validatingAdmissionPolicySchema) }, fieldManager, '');
+  return extractApplyConfiguration<ValidatingAdmissionPolicyApplyConfiguration>(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', namespaced: false, schema: schemaFromJSON(validatingAdmissionPolicySchema) }, fieldManager, '');
 }
 
 /** The fields fieldManager owns in a ValidatingAdmissionPolicy through the status subresource, as an apply configuration for applyStatus. */
 export function extractValidatingAdmissionPolicyStatus(obj: ValidatingAdmissionPolicy, fieldManager: string): ValidatingAdmissionPolicyApplyConfiguration {
-  return extractApplyConfiguration<ValidatingAdmissionPolicyApplyConfiguration>(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', schema: schemaFromJSON(validatingAdmissionPolicySchema) }, fieldManager, 'status');
+  return extractApplyConfiguration<ValidatingAdmissionPolicyApplyConfiguration>(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', namespaced: false, schema: schemaFromJSON(validatingAdmissionPolicySchema) }, fieldManager, 'status');
 }

@@ -16,5 +16,5 @@ export interface ValidatingAdmissionPolicyBindingApplyConfiguration {
 
 /** The fields fieldManager owns in a ValidatingAdmissionPolicyBinding (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractValidatingAdmissionPolicyBinding(obj: ValidatingAdmissionPolicyBinding, fieldManager: string): ValidatingAdmissionPolicyBindingApplyConfiguration {
-  return extractApplyConfiguration<ValidatingAdmissionPolicyBindingApplyConfiguration>(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', schema: schemaFromJSON(validatingAdmissionPolicyBindingSchema) }, fieldManager, '');
+  return extractApplyConfiguration<ValidatingAdmissionPolicyBindingApplyConfiguration>(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, schema: schemaFromJSON(validatingAdmissionPolicyBindingSchema) }, fieldManager, '');
 }

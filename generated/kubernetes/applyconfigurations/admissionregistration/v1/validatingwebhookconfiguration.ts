@@ -16,5 +16,5 @@ export interface ValidatingWebhookConfigurationApplyConfiguration {
 
 /** The fields fieldManager owns in a ValidatingWebhookConfiguration (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractValidatingWebhookConfiguration(obj: ValidatingWebhookConfiguration, fieldManager: string): ValidatingWebhookConfigurationApplyConfiguration {
-  return extractApplyConfiguration<ValidatingWebhookConfigurationApplyConfiguration>(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', schema: schemaFromJSON(validatingWebhookConfigurationSchema) }, fieldManager, '');
+  return extractApplyConfiguration<ValidatingWebhookConfigurationApplyConfiguration>(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', namespaced: false, schema: schemaFromJSON(validatingWebhookConfigurationSchema) }, fieldManager, '');
 }

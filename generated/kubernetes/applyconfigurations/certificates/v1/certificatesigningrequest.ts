@@ -17,10 +17,10 @@ export interface CertificateSigningRequestApplyConfiguration {
 
 /** The fields fieldManager owns in a CertificateSigningRequest (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractCertificateSigningRequest(obj: CertificateSigningRequest, fieldManager: string): CertificateSigningRequestApplyConfiguration {
-  return extractApplyConfiguration<CertificateSigningRequestApplyConfiguration>(obj, { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', schema: schemaFromJSON(certificateSigningRequestSchema) }, fieldManager, '');
+  return extractApplyConfiguration<CertificateSigningRequestApplyConfiguration>(obj, { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', namespaced: false, schema: schemaFromJSON(certificateSigningRequestSchema) }, fieldManager, '');
 }
 
 /** The fields fieldManager owns in a CertificateSigningRequest through the status subresource, as an apply configuration for applyStatus. */
 export function extractCertificateSigningRequestStatus(obj: CertificateSigningRequest, fieldManager: string): CertificateSigningRequestApplyConfiguration {
-  return extractApplyConfiguration<CertificateSigningRequestApplyConfiguration>(obj, { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', schema: schemaFromJSON(certificateSigningRequestSchema) }, fieldManager, 'status');
+  return extractApplyConfiguration<CertificateSigningRequestApplyConfiguration>(obj, { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', namespaced: false, schema: schemaFromJSON(certificateSigningRequestSchema) }, fieldManager, 'status');
 }

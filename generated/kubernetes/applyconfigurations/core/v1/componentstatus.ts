@@ -16,5 +16,5 @@ export interface ComponentStatusApplyConfiguration {
 
 /** The fields fieldManager owns in a ComponentStatus (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractComponentStatus(obj: ComponentStatus, fieldManager: string): ComponentStatusApplyConfiguration {
-  return extractApplyConfiguration<ComponentStatusApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'ComponentStatus', schema: schemaFromJSON(componentStatusSchema) }, fieldManager, '');
+  return extractApplyConfiguration<ComponentStatusApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'ComponentStatus', namespaced: false, schema: schemaFromJSON(componentStatusSchema) }, fieldManager, '');
 }

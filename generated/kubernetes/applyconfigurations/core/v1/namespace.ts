@@ -17,10 +17,10 @@ export interface NamespaceApplyConfiguration {
 
 /** The fields fieldManager owns in a Namespace (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractNamespace(obj: Namespace, fieldManager: string): NamespaceApplyConfiguration {
-  return extractApplyConfiguration<NamespaceApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Namespace', schema: schemaFromJSON(namespaceSchema) }, fieldManager, '');
+  return extractApplyConfiguration<NamespaceApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Namespace', namespaced: false, schema: schemaFromJSON(namespaceSchema) }, fieldManager, '');
 }
 
 /** The fields fieldManager owns in a Namespace through the status subresource, as an apply configuration for applyStatus. */
 export function extractNamespaceStatus(obj: Namespace, fieldManager: string): NamespaceApplyConfiguration {
-  return extractApplyConfiguration<NamespaceApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Namespace', schema: schemaFromJSON(namespaceSchema) }, fieldManager, 'status');
+  return extractApplyConfiguration<NamespaceApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Namespace', namespaced: false, schema: schemaFromJSON(namespaceSchema) }, fieldManager, 'status');
 }

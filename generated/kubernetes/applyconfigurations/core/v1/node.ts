@@ -17,10 +17,10 @@ export interface NodeApplyConfiguration {
 
 /** The fields fieldManager owns in a Node (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractNode(obj: Node, fieldManager: string): NodeApplyConfiguration {
-  return extractApplyConfiguration<NodeApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Node', schema: schemaFromJSON(nodeSchema) }, fieldManager, '');
+  return extractApplyConfiguration<NodeApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Node', namespaced: false, schema: schemaFromJSON(nodeSchema) }, fieldManager, '');
 }
 
 /** The fields fieldManager owns in a Node through the status subresource, as an apply configuration for applyStatus. */
 export function extractNodeStatus(obj: Node, fieldManager: string): NodeApplyConfiguration {
-  return extractApplyConfiguration<NodeApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Node', schema: schemaFromJSON(nodeSchema) }, fieldManager, 'status');
+  return extractApplyConfiguration<NodeApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'Node', namespaced: false, schema: schemaFromJSON(nodeSchema) }, fieldManager, 'status');
 }

@@ -17,10 +17,10 @@ export interface PersistentVolumeApplyConfiguration {
 
 /** The fields fieldManager owns in a PersistentVolume (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractPersistentVolume(obj: PersistentVolume, fieldManager: string): PersistentVolumeApplyConfiguration {
-  return extractApplyConfiguration<PersistentVolumeApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'PersistentVolume', schema: schemaFromJSON(persistentVolumeSchema) }, fieldManager, '');
+  return extractApplyConfiguration<PersistentVolumeApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'PersistentVolume', namespaced: false, schema: schemaFromJSON(persistentVolumeSchema) }, fieldManager, '');
 }
 
 /** The fields fieldManager owns in a PersistentVolume through the status subresource, as an apply configuration for applyStatus. */
 export function extractPersistentVolumeStatus(obj: PersistentVolume, fieldManager: string): PersistentVolumeApplyConfiguration {
-  return extractApplyConfiguration<PersistentVolumeApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'PersistentVolume', schema: schemaFromJSON(persistentVolumeSchema) }, fieldManager, 'status');
+  return extractApplyConfiguration<PersistentVolumeApplyConfiguration>(obj, { apiVersion: 'v1', kind: 'PersistentVolume', namespaced: false, schema: schemaFromJSON(persistentVolumeSchema) }, fieldManager, 'status');
 }

@@ -16,5 +16,5 @@ export interface IngressClassApplyConfiguration {
 
 /** The fields fieldManager owns in a IngressClass (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractIngressClass(obj: IngressClass, fieldManager: string): IngressClassApplyConfiguration {
-  return extractApplyConfiguration<IngressClassApplyConfiguration>(obj, { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', schema: schemaFromJSON(ingressClassSchema) }, fieldManager, '');
+  return extractApplyConfiguration<IngressClassApplyConfiguration>(obj, { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', namespaced: false, schema: schemaFromJSON(ingressClassSchema) }, fieldManager, '');
 }

@@ -18,5 +18,5 @@ export interface RuntimeClassApplyConfiguration {
 
 /** The fields fieldManager owns in a RuntimeClass (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractRuntimeClass(obj: RuntimeClass, fieldManager: string): RuntimeClassApplyConfiguration {
-  return extractApplyConfiguration<RuntimeClassApplyConfiguration>(obj, { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', schema: schemaFromJSON(runtimeClassSchema) }, fieldManager, '');
+  return extractApplyConfiguration<RuntimeClassApplyConfiguration>(obj, { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', namespaced: false, schema: schemaFromJSON(runtimeClassSchema) }, fieldManager, '');
 }

@@ -17,5 +17,5 @@ export interface ClusterRoleApplyConfiguration {
 
 /** The fields fieldManager owns in a ClusterRole (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractClusterRole(obj: ClusterRole, fieldManager: string): ClusterRoleApplyConfiguration {
-  return extractApplyConfiguration<ClusterRoleApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', schema: schemaFromJSON(clusterRoleSchema) }, fieldManager, '');
+  return extractApplyConfiguration<ClusterRoleApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', namespaced: false, schema: schemaFromJSON(clusterRoleSchema) }, fieldManager, '');
 }

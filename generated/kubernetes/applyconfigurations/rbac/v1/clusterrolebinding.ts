@@ -17,5 +17,5 @@ export interface ClusterRoleBindingApplyConfiguration {
 
 /** The fields fieldManager owns in a ClusterRoleBinding (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractClusterRoleBinding(obj: ClusterRoleBinding, fieldManager: string): ClusterRoleBindingApplyConfiguration {
-  return extractApplyConfiguration<ClusterRoleBindingApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', schema: schemaFromJSON(clusterRoleBindingSchema) }, fieldManager, '');
+  return extractApplyConfiguration<ClusterRoleBindingApplyConfiguration>(obj, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', namespaced: false, schema: schemaFromJSON(clusterRoleBindingSchema) }, fieldManager, '');
 }

@@ -19,5 +19,5 @@ export interface PriorityClassApplyConfiguration {
 
 /** The fields fieldManager owns in a PriorityClass (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractPriorityClass(obj: PriorityClass, fieldManager: string): PriorityClassApplyConfiguration {
-  return extractApplyConfiguration<PriorityClassApplyConfiguration>(obj, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', schema: schemaFromJSON(priorityClassSchema) }, fieldManager, '');
+  return extractApplyConfiguration<PriorityClassApplyConfiguration>(obj, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', namespaced: false, schema: schemaFromJSON(priorityClassSchema) }, fieldManager, '');
 }

@@ -16,5 +16,5 @@ export interface CSIDriverApplyConfiguration {
 
 /** The fields fieldManager owns in a CSIDriver (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractCSIDriver(obj: CSIDriver, fieldManager: string): CSIDriverApplyConfiguration {
-  return extractApplyConfiguration<CSIDriverApplyConfiguration>(obj, { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', schema: schemaFromJSON(cSIDriverSchema) }, fieldManager, '');
+  return extractApplyConfiguration<CSIDriverApplyConfiguration>(obj, { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', namespaced: false, schema: schemaFromJSON(cSIDriverSchema) }, fieldManager, '');
 }

@@ -16,5 +16,5 @@ export interface CSINodeApplyConfiguration {
 
 /** The fields fieldManager owns in a CSINode (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractCSINode(obj: CSINode, fieldManager: string): CSINodeApplyConfiguration {
-  return extractApplyConfiguration<CSINodeApplyConfiguration>(obj, { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', schema: schemaFromJSON(cSINodeSchema) }, fieldManager, '');
+  return extractApplyConfiguration<CSINodeApplyConfiguration>(obj, { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', namespaced: false, schema: schemaFromJSON(cSINodeSchema) }, fieldManager, '');
 }

@@ -22,5 +22,5 @@ export interface StorageClassApplyConfiguration {
 
 /** The fields fieldManager owns in a StorageClass (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractStorageClass(obj: StorageClass, fieldManager: string): StorageClassApplyConfiguration {
-  return extractApplyConfiguration<StorageClassApplyConfiguration>(obj, { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', schema: schemaFromJSON(storageClassSchema) }, fieldManager, '');
+  return extractApplyConfiguration<StorageClassApplyConfiguration>(obj, { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', namespaced: false, schema: schemaFromJSON(storageClassSchema) }, fieldManager, '');
 }

@@ -17,10 +17,10 @@ export interface VolumeAttachmentApplyConfiguration {
 
 /** The fields fieldManager owns in a VolumeAttachment (its Apply entry of the main resource), as an apply configuration to modify and apply again. */
 export function extractVolumeAttachment(obj: VolumeAttachment, fieldManager: string): VolumeAttachmentApplyConfiguration {
-  return extractApplyConfiguration<VolumeAttachmentApplyConfiguration>(obj, { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', schema: schemaFromJSON(volumeAttachmentSchema) }, fieldManager, '');
+  return extractApplyConfiguration<VolumeAttachmentApplyConfiguration>(obj, { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', namespaced: false, schema: schemaFromJSON(volumeAttachmentSchema) }, fieldManager, '');
 }
 
 /** The fields fieldManager owns in a VolumeAttachment through the status subresource, as an apply configuration for applyStatus. */
 export function extractVolumeAttachmentStatus(obj: VolumeAttachment, fieldManager: string): VolumeAttachmentApplyConfiguration {
-  return extractApplyConfiguration<VolumeAttachmentApplyConfiguration>(obj, { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', schema: schemaFromJSON(volumeAttachmentSchema) }, fieldManager, 'status');
+  return extractApplyConfiguration<VolumeAttachmentApplyConfiguration>(obj, { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', namespaced: false, schema: schemaFromJSON(volumeAttachmentSchema) }, fieldManager, 'status');
 }
