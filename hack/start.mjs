@@ -51,6 +51,12 @@ if (!fresh()) {
     bundle: true,
     platform: 'node',
     format: 'esm',
+    // Modules reached only through import() (the control plane behind a --workers primary, the
+    // project's groups) go into chunks with their own imports of dependencies: a process that
+    // never reaches them never loads them. Chunks are named by their content, so a process
+    // still running an older bundle keeps finding its own.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     target: 'node20',
     // Dependencies stay external; the package's own entry points (generated code imports
     // `kube-ts-apiserver/…`) are bundled from their sources through the "source" condition.
@@ -67,7 +73,10 @@ if (!fresh()) {
   });
   // Written beside and renamed into place: another `npm start` loading the bundle meanwhile
   // reads the old file or the new one, never half of one.
-  for (const file of result.outputFiles) {
+  // Chunks before the entries that import them.
+  const entriesLast = [...result.outputFiles].sort((a, b) => Number(a.path.includes('/chunks/')) - Number(b.path.includes('/chunks/'))).reverse();
+  mkdirSync(join(dirname(out), 'chunks'), { recursive: true });
+  for (const file of entriesLast) {
     const tmp = `${file.path}.${process.pid}.tmp`;
     writeFileSync(tmp, file.path.endsWith('.mjs') ? ascii(file.text) : file.contents);
     renameSync(tmp, file.path);
@@ -75,4 +84,7 @@ if (!fresh()) {
   writeFileSync(inputsFile, JSON.stringify(Object.keys(result.metafile.inputs).filter((i) => !i.startsWith('node_modules/'))));
 }
 process.argv = [process.argv[0], entry, ...process.argv.slice(2)];
+// What a --workers primary forks its workers from (runtime/controlplane/workers/entry.ts): the
+// bundle's entry, not the chunk its supervisor was loaded from.
+globalThis[Symbol.for('kube-ts-apiserver/bundle-entry')] = out;
 await import(pathToFileURL(out).href);

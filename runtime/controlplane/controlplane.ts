@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { newAdmissionChain } from '../admission/types.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
@@ -7,7 +6,7 @@ import type { APIGroupDefinition } from '../registry/types.js';
 import { storageConfigFor } from '../server/options/storage.js';
 import { newStorageFactory } from '../storage/index.js';
 import { assembleChain, type ChainOptions } from './chain.js';
-import { ensurePKI, type PKI } from './certs.js';
+import { prepareDataDir } from './datadir.js';
 import { groupAdmissionPlugins, groupServer, withBuiltinGroups } from './groups.js';
 import { GarbageCollector } from '../controllers/garbagecollector/index.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
@@ -20,12 +19,11 @@ import { authorizedNamespaceFinalizing, authorizedResources, authorizedStorage }
 import { CONTROLLER_NAMES, controllerUser, kubeControllerManagerUser } from '../authorization/rbac/bootstrap/controller-policy.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
 import { ensureSystemNamespaces } from '../controllers/namespace/system.js';
-import { completeOptions, type CompletedServerRunOptions, type ServerRunOptions } from './options.js';
+import { completeOptions, type ServerRunOptions } from './options.js';
 import { defaultAdvertiseAddress, KubernetesServiceController } from '../controllers/kubernetesservice/controller.js';
 import { APIServerLeases } from '../controllers/kubernetesservice/leases.js';
 import { ServiceIPRepair } from '../controllers/servicerepair/repair.js';
 import { ResourceRegistry } from '../registry/resources.js';
-import { readServingKeyPair } from '../server/options/files.js';
 
 export interface ControlPlane {
   /** https://<bind-address>:<port> */
@@ -60,19 +58,6 @@ export interface ControlPlaneOptions extends ServerRunOptions {
    * shared socket as soon as it listens, and must not before its /readyz would pass.
    */
   readonly listenOnceReady?: boolean;
-}
-
-/**
- * The data dir and the PKI in it (created when missing): by startControlPlane, and by a
- * --workers primary before it forks, so that its workers only read them and never race to make them.
- * The serving certificate is --tls-cert-file's when given.
- */
-export async function prepareDataDir(o: CompletedServerRunOptions): Promise<PKI> {
-  mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
-  const pki = await ensurePKI(o.dataDir, { hosts: o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? [] : [o.bindAddress] });
-  if (o.tlsCertFile === undefined || o.tlsPrivateKeyFile === undefined) return pki;
-  const serving = readServingKeyPair(o.tlsCertFile, o.tlsPrivateKeyFile);
-  return { ...pki, servingCertPEM: serving.certPEM, servingKeyPEM: serving.keyPEM };
 }
 
 /**

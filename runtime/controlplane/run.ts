@@ -1,6 +1,6 @@
 import type { APIGroupDefinition } from '../registry/types.js';
+import type { ControlPlane, ControlPlaneOptions } from './controlplane.js';
 import { runServerCommand } from './command.js';
-import { startControlPlane } from './controlplane.js';
 import { parseServerRunOptions, USAGE } from './options.js';
 import { workerEntry } from './workers/entry.js';
 import { resolveWorkers } from './workers/flag.js';
@@ -10,8 +10,12 @@ import { startPrimary } from './workers/primary.js';
 const NAME = 'kube-ts-apiserver';
 
 export interface RunControlPlaneOptions {
-  /** The project's API groups (its generated index); the built-in groups are always served. */
-  readonly groups: readonly APIGroupDefinition[];
+  /**
+   * The project's API groups (its generated index); the built-in groups are always served. A
+   * loader (`() => import('./generated/index.js').then((m) => m.apiGroups)`) is called only in a
+   * process that serves: a --workers primary, which only supervises, then never loads them.
+   */
+  readonly groups: readonly APIGroupDefinition[] | (() => Promise<readonly APIGroupDefinition[]>);
   /** The command line's flags; default the process's. */
   readonly argv?: readonly string[];
 }
@@ -39,7 +43,7 @@ export function runControlPlane({ groups, argv = process.argv.slice(2) }: RunCon
       async start(options) {
         const workers = resolveWorkers(options.workers);
         if (workers > 1) return startPrimary({ options, workers, exec: workerEntry(import.meta.url), args: argv });
-        const cp = await startControlPlane({ ...options, groups });
+        const cp = await startServing({ ...options, groups: await groupsOf(groups) });
         return {
           readyLines: [`serving on ${cp.url} (storage: ${cp.storageDescription})`, `ready in ${Math.round(performance.now())} ms. Try: kubectl --kubeconfig ${cp.kubeconfigPath} api-resources`],
           stop: () => cp.stop(),
@@ -56,7 +60,7 @@ export function runControlPlane({ groups, argv = process.argv.slice(2) }: RunCon
  * ready (a restarted worker gets no connection its /readyz would refuse), tells its primary when it
  * serves instead of printing the ready lines, and stops on the SIGTERM its primary forwards.
  */
-function runWorker(groups: readonly APIGroupDefinition[], argv: readonly string[], index: number): void {
+function runWorker(groups: RunControlPlaneOptions['groups'], argv: readonly string[], index: number): void {
   // A terminal's Ctrl-C reaches every process of the group: the primary handles it for all.
   process.on('SIGINT', () => {});
   let ready: { url: string; storageDescription: string; kubeconfigPath: string } | undefined;
@@ -67,7 +71,14 @@ function runWorker(groups: readonly APIGroupDefinition[], argv: readonly string[
       parse: parseServerRunOptions,
       async start(options) {
         const port = workerPort();
-        const cp = await startControlPlane({ ...options, ...(port === undefined ? {} : { securePort: port }), groups, identitySuffix: String(index), sqliteShared: true, listenOnceReady: true });
+        const cp = await startServing({
+          ...options,
+          ...(port === undefined ? {} : { securePort: port }),
+          groups: await groupsOf(groups),
+          identitySuffix: String(index),
+          sqliteShared: true,
+          listenOnceReady: true,
+        });
         ready = { url: cp.url, storageDescription: cp.storageDescription, kubeconfigPath: cp.kubeconfigPath };
         return { readyLines: [], stop: () => cp.stop() };
       },
@@ -79,4 +90,18 @@ function runWorker(groups: readonly APIGroupDefinition[], argv: readonly string[
     },
     argv,
   );
+}
+
+function groupsOf(groups: RunControlPlaneOptions['groups']): Promise<readonly APIGroupDefinition[]> {
+  return typeof groups === 'function' ? groups() : Promise.resolve(groups);
+}
+
+/**
+ * startControlPlane, loaded when this process serves: the control plane's modules (the handler
+ * chain, storage, controllers) are then evaluated only in a serving process, never in a --workers
+ * primary, which keeps to options, the PKI and the supervisor.
+ */
+async function startServing(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const { startControlPlane } = await import('./controlplane.js');
+  return startControlPlane(options);
 }

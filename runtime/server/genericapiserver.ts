@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { CompletedConfig } from './config.js';
 import type { DelegationTarget, HealthCheckSets, PostStartHook, PostStartHookEntry, PreShutdownHook } from './delegation.js';
 import { installHealthEndpoint, pingCheck, shutdownCheck, type HealthChecker } from './healthz.js';
@@ -39,6 +40,10 @@ export class GenericAPIServer implements DelegationTarget {
     this.mux = new PathRecorderMux(name, this.delegate);
     this.handler = this.mux.serve;
     this.handlerChain = config.buildHandlerChain(this.handler, config);
+    // Like Go's context of a server's lifetime, this signal is shared by everything the hooks and
+    // controllers start (the bootstrap policy's concurrent reconciles alone pass it to dozens of
+    // requests): many listeners are its purpose, not a leak to warn of.
+    setMaxListeners(0, this.shutdownInitiated.signal);
     this.checks.readyz.push(shutdownCheck(this.shutdownInitiated.signal));
     this.installDefaultEndpoints();
   }

@@ -112,14 +112,15 @@ describe('--workers 2: SIGTERM while a worker restarts', () => {
     const victim = Number(/^I worker 0 \(pid (\d+)\) ready on /m.exec(cp.log())?.[1]);
     process.kill(victim, 'SIGKILL');
     await eventually('the restart to be scheduled', async () => (/^W worker 0 \(pid \d+\) exited unexpectedly/m.test(cp.log()) ? true : undefined));
-    // After the first restart delay (500 ms) the new worker is forked; it needs seconds to serve.
-    await new Promise((r) => setTimeout(r, 1500));
+    // After the first restart delay (500 ms) the new worker is forked; the signal follows at once,
+    // long before it could have loaded its modules and served.
+    await eventually('the new worker to be forked', async () => (/^I worker 0 \(pid \d+\) started$/m.test(cp.log()) ? true : undefined));
     assert.doesNotMatch(
       cp
         .log()
         .split(/^W worker 0 /m)
         .at(-1) ?? '',
-      /^I worker 0 /m,
+      /^I worker 0 \(pid \d+\) ready on /m,
       'still starting',
     );
     const status = await cp.terminate();

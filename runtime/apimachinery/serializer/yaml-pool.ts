@@ -17,11 +17,11 @@ const MAX_WORKERS = 2;
 
 /**
  * The worker's entry beside this module: `yaml-worker.mjs` next to the bundle `npm start` runs
- * (hack/start.mjs builds it), or the source `yaml-worker.ts` (when running from source through
- * tsx), or a compiled `yaml-worker.js`.
+ * (hack/start.mjs builds it; this module is then in one of the bundle's chunks, a directory below),
+ * or the source `yaml-worker.ts` (when running from source through tsx), or a compiled `yaml-worker.js`.
  */
 function workerEntry(): URL {
-  for (const name of ['./yaml-worker.mjs', './yaml-worker.ts', './yaml-worker.js']) {
+  for (const name of ['./yaml-worker.mjs', '../yaml-worker.mjs', './yaml-worker.ts', './yaml-worker.js']) {
     const url = new URL(name, import.meta.url);
     if (existsSync(fileURLToPath(url))) return url;
   }

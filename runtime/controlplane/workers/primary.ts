@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { RunningServer } from '../command.js';
-import { prepareDataDir } from '../controlplane.js';
+import { prepareDataDir } from '../datadir.js';
 import { electionIdentity } from '../leaderelection/identity.js';
 import { completeOptions, type ServerRunOptions } from '../options.js';
 import { storageConfigFor } from '../../server/options/storage.js';

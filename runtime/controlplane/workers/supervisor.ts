@@ -80,6 +80,8 @@ export class Supervisor {
     slot.port = port;
     const worker = cluster.fork({ [WORKER_INDEX_ENV]: String(slot.index), ...(port === undefined ? {} : { [WORKER_PORT_ENV]: port }) });
     slot.worker = worker;
+    // A restart says when its worker exists (the start's workers are reported ready together).
+    if (this.started) this.o.log(`I worker ${slot.index} (pid ${worker.process.pid}) started`);
     slot.forkedAt = Date.now();
     slot.exited = new Promise((resolve) => worker.once('exit', (code, signal) => resolve({ code, signal })));
     // An IPC error (the channel closed under a dying worker) is followed by its exit, handled below.
