@@ -12,8 +12,9 @@ const NAME = 'kube-ts-apiserver';
 export interface RunControlPlaneOptions {
   /**
    * The project's API groups (its generated index); the built-in groups are always served. A
-   * loader (`() => import('./generated/index.js').then((m) => m.apiGroups)`) is called only in a
-   * process that serves: a --workers primary, which only supervises, then never loads them.
+   * loader (a function that imports the project's generated index and returns its groups) is
+   * called only in a process that serves: a --workers primary, which only supervises, then never
+   * loads them.
    */
   readonly groups: readonly APIGroupDefinition[] | (() => Promise<readonly APIGroupDefinition[]>);
   /** The command line's flags; default the process's. */

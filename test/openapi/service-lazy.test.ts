@@ -3,10 +3,10 @@
 // what the built document would have been.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiGroups } from '../../../generated/index.js';
-import { openAPIFromGroupDefinition } from './builder.js';
-import { OpenAPIService } from './service.js';
-import type { OpenAPIV3Document } from './types.js';
+import { apiGroups } from '../../generated/index.js';
+import { openAPIFromGroupDefinition } from '../../runtime/server/openapi/builder.js';
+import { OpenAPIService } from '../../runtime/server/openapi/service.js';
+import type { OpenAPIV3Document } from '../../runtime/server/openapi/types.js';
 
 describe('OpenAPIService: group versions given as builders', () => {
   const clock = new Date('2025-01-02T03:04:05Z');
