@@ -3,6 +3,7 @@ import { type GetResponse, type KV, type KVWatch, type KVWatchHandler, type KVWa
 import { BackendUnavailableError } from '../kvstore/kvErrors.js';
 import { mapEtcdError, neverSent } from './errors.js';
 import { LeaseManager } from './leases.js';
+import { RangeBatcher, etcdRangeTxn } from './rangeBatcher.js';
 import { EtcdWatch, toKeyValue } from './watch.js';
 
 export interface EtcdKVOptions {
@@ -32,6 +33,8 @@ export class EtcdKV implements KV {
   private readonly watches = new Set<EtcdWatch>();
   private observedCompactRev = 0;
   private readonly pageSize: number;
+  /** Consistent single-key reads (gets, and the current revision before a read from the watch cache). */
+  private readonly reads: RangeBatcher;
 
   constructor(
     readonly client: Etcd3,
@@ -39,12 +42,18 @@ export class EtcdKV implements KV {
   ) {
     this.leases = new LeaseManager(client);
     this.pageSize = opts.listPageSize ?? defaultPageSize;
+    this.reads = new RangeBatcher(etcdRangeTxn(client));
   }
 
   async get(key: string, opts: { revision?: number } = {}): Promise<GetResponse> {
-    const resp = await this.range({ key: Buffer.from(key), revision: opts.revision || undefined }, opts.revision ?? 0);
-    const kv = resp.kvs[0];
-    return { kv: kv ? toKeyValue(kv) : undefined, revision: opts.revision || Number(resp.header.revision) };
+    if (opts.revision) {
+      const resp = await this.range({ key: Buffer.from(key), revision: opts.revision }, opts.revision);
+      const kv = resp.kvs[0];
+      return { kv: kv ? toKeyValue(kv) : undefined, revision: opts.revision };
+    }
+    const k = Buffer.from(key);
+    const { kv, revision } = await this.read((deadline) => this.reads.get(k, deadline), 0);
+    return { kv: kv ? toKeyValue(kv) : undefined, revision };
   }
 
   async list(req: ListRequest): Promise<ListResponse> {
@@ -139,11 +148,15 @@ export class EtcdKV implements KV {
     this.client.close();
   }
 
-  private async range(req: Parameters<Etcd3['kv']['range']>[0], revision: number): Promise<IRangeResponse> {
+  private range(req: Parameters<Etcd3['kv']['range']>[0], revision: number): Promise<IRangeResponse> {
+    return this.read((deadline) => this.client.kv.range(req, { deadline }), revision);
+  }
+
+  private async read<R>(fn: (deadline: number) => Promise<R>, revision: number): Promise<R> {
     const deadline = Date.now() + (this.opts.requestTimeoutMs ?? defaultRequestTimeoutMs);
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.client.kv.range(req, { deadline });
+        return await fn(deadline);
       } catch (e) {
         const mapped = mapEtcdError(e, revision);
         // Reads are idempotent: retry transport failures a few times (another member may answer),
