@@ -23,4 +23,7 @@ export const group = {
   ttl: {
     Event: ({ eventTTLSeconds }) => (eventTTLSeconds > 0 ? () => eventTTLSeconds : undefined),
   },
+  // Events are many, short-lived and rarely watched as a whole: kube serves them without a watch
+  // cache (DefaultWatchCacheSizes, events#0), from storage, unless --watch-cache-sizes names them.
+  watchCache: { Event: false },
 } satisfies APIGroupDeclaration;

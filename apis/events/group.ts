@@ -12,4 +12,7 @@ export const group = {
   storedAs: {
     Event: { group: '', resource: 'events', version: 'v1', kind: 'Event', codec: eventStorageCodec },
   },
+  // As core Events (kube's DefaultWatchCacheSizes, events.events.k8s.io#0): served from storage, so
+  // each watch converts the core Events its own storage watch delivers, as kube's does.
+  watchCache: { Event: false },
 } satisfies APIGroupDeclaration;

@@ -44,7 +44,12 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
       if (storages.has(r.kind)) continue;
       const storedAs = cohabitation(group, r.kind);
       const host = storedAs === undefined ? undefined : storingResource(group, r.kind, storedAs, opts.resources);
-      const storage = host?.storage ?? (await opts.factory.forResource({ resourcePrefix: storagePrefix(group.name, r.plural) }));
+      // Each resource has its own storage over the storing resource's keys, cached or not as it declares (kube's per-resource decorator).
+      const storage = await opts.factory.forResource({
+        resourcePrefix: storagePrefix(storedAs?.group ?? group.name, storedAs?.resource ?? r.plural),
+        servedAs: { group: group.name, resource: r.plural },
+        watchCache: ownField(group.declaration?.watchCache ?? {}, r.kind) !== false,
+      });
       // A cohabitating resource's writes live as long as the storing resource's.
       const ttl = host === undefined ? resourceTTL(group, r.kind, opts.options) : host.ttl;
       const created = createResourceStorage({ group, kind: r.kind, storage, ...(ttl === undefined ? {} : { ttl }), ...(storedAs === undefined ? {} : { storedAs }) });

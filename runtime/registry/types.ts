@@ -47,8 +47,9 @@ export interface APIGroupDeclaration {
   /**
    * Per kind: the objects live in another group's resource, which must be installed first (kube's
    * cohabitating resources: events.k8s.io's Events are core Events). Both resources read, list,
-   * watch and write one storage, so an object written through either is served by both, with one
-   * sequence of resourceVersions and the storing resource's time to live.
+   * watch and write the storing resource's keys (each through its own storage, cached or not as it
+   * declares), so an object written through either is served by both, with one sequence of
+   * resourceVersions and the storing resource's time to live.
    */
   readonly storedAs?: Readonly<Record<string, CohabitatingStorage>>;
   /**
@@ -57,6 +58,14 @@ export interface APIGroupDeclaration {
    * another resource's objects lives as long as that resource's.
    */
   readonly ttl?: Readonly<Record<string, (flags: StorageFlags) => TTLFunc | undefined>>;
+  /**
+   * Per kind: false when the resource is served without a watch cache, its reads, lists and
+   * watches going to storage (kube's DefaultWatchCacheSizes, size 0: Events); absent or true: with
+   * one, when the server has watch caches on. A --watch-cache-sizes entry for the resource
+   * (`resource[.group]#size`) overrides it either way. Each resource decides for itself, a
+   * cohabitating one too, as kube builds each REST resource's storage with its own decorator.
+   */
+  readonly watchCache?: Readonly<Record<string, boolean>>;
 }
 
 /** The server's flags that shape a kind's storage (kube-apiserver's --event-ttl). */

@@ -10,7 +10,7 @@ import type { StoredObject } from '../apimachinery/object.js';
 import { SqliteKV } from './sqlite/kv.js';
 import { identityTransformer, type ValueTransformer } from './transformer.js';
 import { groupResourceOfPrefix, type ResourceTransformers } from './value/resources.js';
-import type { GroupResource } from '../apimachinery/errors/index.js';
+import { groupResourceString, type GroupResource } from '../apimachinery/errors/index.js';
 
 /** Which backend holds the data. */
 export type BackendConfig =
@@ -45,8 +45,14 @@ export type BackendConfig =
 
 export interface StorageConfig {
   backend: BackendConfig;
-  /** Put a watch cache in front of every resource (default true, as kube-apiserver). */
+  /** Put a watch cache in front of every resource (default true, as kube-apiserver); false: none anywhere. */
   watchCache?: boolean;
+  /**
+   * kube's --watch-cache-sizes, parsed: per served resource (`resource[.group]`, GroupResource's
+   * string), 0 serves it without a watch cache and any other size with one, whatever the
+   * resource declares. Consulted only when `watchCache` is on, as kube's.
+   */
+  watchCacheSizes?: ReadonlyMap<string, number>;
   /** Encryption at rest (default identity). */
   transformer?: ValueTransformer;
   /** Encryption at rest per resource (--encryption-provider-config); takes precedence over `transformer`. */
@@ -57,6 +63,7 @@ export interface StorageConfig {
 export interface CompletedStorageConfig {
   readonly backend: Required<BackendConfig>;
   readonly watchCache: boolean;
+  readonly watchCacheSizes: ReadonlyMap<string, number>;
   readonly transformer: ValueTransformer;
   readonly resourceTransformers: ResourceTransformers | undefined;
   readonly completed: true;
@@ -77,7 +84,14 @@ export function complete(config: StorageConfig): CompletedStorageConfig {
           healthcheckTimeoutMs: b.healthcheckTimeoutMs || DEFAULT_HEALTHCHECK_TIMEOUT_MS,
           readycheckTimeoutMs: b.readycheckTimeoutMs || DEFAULT_HEALTHCHECK_TIMEOUT_MS,
         };
-  return { backend, watchCache: config.watchCache ?? true, transformer: config.transformer ?? identityTransformer, resourceTransformers: config.resourceTransformers, completed: true };
+  return {
+    backend,
+    watchCache: config.watchCache ?? true,
+    watchCacheSizes: config.watchCacheSizes ?? new Map(),
+    transformer: config.transformer ?? identityTransformer,
+    resourceTransformers: config.resourceTransformers,
+    completed: true,
+  };
 }
 
 export interface ResourceStorageOptions<T extends StoredObject> {
@@ -85,8 +99,18 @@ export interface ResourceStorageOptions<T extends StoredObject> {
   resourcePrefix: string;
   /** The resource its transformer is chosen for; default read from resourcePrefix (`/<group>/<plural>/`). */
   groupResource?: GroupResource;
-  /** Override the factory's watch-cache setting for this resource. */
+  /**
+   * Whether this storage has a watch cache when the factory's are on (default true): false for the
+   * server's own internal storages, and for a resource served without one unless
+   * --watch-cache-sizes gives it a size (kube's DefaultWatchCacheSizes: Events).
+   */
   watchCache?: boolean;
+  /**
+   * The served resource this storage is for, whose --watch-cache-sizes entry overrides
+   * `watchCache` (kube decides per REST resource, so each of two cohabitating resources has its
+   * own). Absent: no entry applies.
+   */
+  servedAs?: GroupResource;
   /** Unsafe deletion of corrupt objects (kube's AllowUnsafeMalformedObjectDeletion). */
   corruptObjectHandling?: boolean;
   /** Type witness only. */
@@ -141,7 +165,7 @@ export class StorageFactory {
       transformer: this.config.resourceTransformers?.transformerForResource(opts.groupResource ?? groupResourceOfPrefix(opts.resourcePrefix)) ?? this.config.transformer,
       corruptObjectHandling: opts.corruptObjectHandling ?? false,
     });
-    if (!(opts.watchCache ?? this.config.watchCache)) return store;
+    if (!this.watchCacheFor(opts)) return store;
     const cacher = new Cacher<T>({
       storage: store,
       resourcePrefix: opts.resourcePrefix,
@@ -150,6 +174,17 @@ export class StorageFactory {
     });
     this.cachers.push(cacher as unknown as Cacher<StoredObject>);
     return cacher;
+  }
+
+  /**
+   * kube's choice of a decorator per resource (EtcdOptions' StorageFactoryRestOptionsFactory):
+   * none when --watch-cache is off; else the served resource's --watch-cache-sizes entry (0: none)
+   * when it has one, else what the resource declares.
+   */
+  private watchCacheFor(opts: Pick<ResourceStorageOptions<StoredObject>, 'watchCache' | 'servedAs'>): boolean {
+    if (!this.config.watchCache) return false;
+    const size = opts.servedAs === undefined ? undefined : this.config.watchCacheSizes.get(groupResourceString(opts.servedAs));
+    return size === undefined ? (opts.watchCache ?? true) : size > 0;
   }
 
   /**

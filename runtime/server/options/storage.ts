@@ -3,6 +3,7 @@ import type { StorageConfig, StorageFactory } from '../../storage/index.js';
 import type { GenericAPIServer } from '../genericapiserver.js';
 import { loadEncryptionConfig } from './encryption.js';
 import { boolFlag, durationFlag, OptionsError, stringSliceFlag, type FlagSpecs } from './flags.js';
+import { parseWatchCacheSizes } from './watchcachesizes.js';
 
 /**
  * The storage options both server commands take, once (kube's EtcdOptions of
@@ -28,6 +29,12 @@ export interface StorageOptions {
   etcdReadycheckTimeoutMs?: number;
   /** Watch caches in front of every resource (kube's --watch-cache). */
   watchCache?: boolean;
+  /**
+   * kube's --watch-cache-sizes: `resource[.group]#size` entries; size 0 serves the resource without
+   * a watch cache, any other size with one (kube sizes caches dynamically). Events are served
+   * without one unless named here, as kube's DefaultWatchCacheSizes.
+   */
+  watchCacheSizes?: readonly string[];
   /** kube's --encryption-provider-config: an EncryptionConfiguration file (encryption at rest per resource). */
   encryptionProviderConfig?: string;
   /**
@@ -48,6 +55,8 @@ export interface CompletedStorageOptions {
   readonly etcdHealthcheckTimeoutMs: number | undefined;
   readonly etcdReadycheckTimeoutMs: number | undefined;
   readonly watchCache: boolean;
+  /** --watch-cache-sizes parsed (GroupResource string to size); empty when the watch cache is off, as kube does not read them then. */
+  readonly watchCacheSizes: ReadonlyMap<string, number>;
   /** Absolute; undefined: values are stored as they are. */
   readonly encryptionProviderConfig: string | undefined;
   readonly sqliteShared: boolean;
@@ -61,11 +70,15 @@ export const STORAGE_FLAGS = {
   'etcd-healthcheck-timeout': { type: 'string' },
   'etcd-readycheck-timeout': { type: 'string' },
   'watch-cache': { type: 'string' },
+  'watch-cache-sizes': { type: 'string', multiple: true },
   'encryption-provider-config': { type: 'string' },
 } as const satisfies FlagSpecs;
 
 /** The parsed values of STORAGE_FLAGS, as parseFlags returns them. */
-export type StorageFlagValues = { readonly [K in Exclude<keyof typeof STORAGE_FLAGS, 'etcd-servers'>]?: string } & { readonly 'etcd-servers'?: readonly string[] };
+export type StorageFlagValues = { readonly [K in Exclude<keyof typeof STORAGE_FLAGS, 'etcd-servers' | 'watch-cache-sizes'>]?: string } & {
+  readonly 'etcd-servers'?: readonly string[];
+  readonly 'watch-cache-sizes'?: readonly string[];
+};
 
 function storageBackendFlag(v: string | undefined): StorageBackend | undefined {
   if (v !== undefined && v !== 'sqlite' && v !== 'etcd3') throw new OptionsError(`--storage-backend: ${JSON.stringify(v)} is not one of sqlite, etcd3`);
@@ -82,6 +95,7 @@ export function storageOptionsFromFlags(values: StorageFlagValues): { [K in keyo
     etcdHealthcheckTimeoutMs: durationFlag('etcd-healthcheck-timeout', values['etcd-healthcheck-timeout']),
     etcdReadycheckTimeoutMs: durationFlag('etcd-readycheck-timeout', values['etcd-readycheck-timeout']),
     watchCache: boolFlag('watch-cache', values['watch-cache']),
+    watchCacheSizes: stringSliceFlag(values['watch-cache-sizes']),
     encryptionProviderConfig: values['encryption-provider-config'],
     sqliteShared: undefined,
   };
@@ -91,6 +105,7 @@ export function storageOptionsFromFlags(values: StorageFlagValues): { [K in keyo
 export function completeStorageOptions(o: StorageOptions, defaults: { readonly etcdPrefix: string }): CompletedStorageOptions {
   const storageBackend = o.storageBackend ?? 'sqlite';
   const etcdServers = o.etcdServers ?? [];
+  const watchCache = o.watchCache ?? true;
   if (storageBackend === 'etcd3' && etcdServers.length === 0) throw new OptionsError('--etcd-servers must be specified with --storage-backend=etcd3');
   return {
     storageBackend,
@@ -99,7 +114,9 @@ export function completeStorageOptions(o: StorageOptions, defaults: { readonly e
     etcdCompactionIntervalMs: o.etcdCompactionIntervalMs,
     etcdHealthcheckTimeoutMs: o.etcdHealthcheckTimeoutMs,
     etcdReadycheckTimeoutMs: o.etcdReadycheckTimeoutMs,
-    watchCache: o.watchCache ?? true,
+    watchCache,
+    // kube parses the sizes only with the watch cache on (its completion and its REST options factory).
+    watchCacheSizes: watchCache ? parseWatchCacheSizes(o.watchCacheSizes ?? []) : new Map(),
     encryptionProviderConfig: o.encryptionProviderConfig === undefined ? undefined : resolve(o.encryptionProviderConfig),
     sqliteShared: o.sqliteShared ?? false,
   };
@@ -117,6 +134,9 @@ export function storageUsage(d: { readonly sqliteFile: string; readonly etcdPref
   --etcd-healthcheck-timeout D    Timeout of the etcd check of /livez and /readyz (Go duration). Default 2s.
   --etcd-readycheck-timeout D     Timeout of the etcd-readiness check of /readyz (Go duration). Default 2s.
   --watch-cache=false             Serve reads from storage instead of the watch cache.
+  --watch-cache-sizes R[.G]#N,…   Per resource (lowercase plural, group omitted for core v1): 0 serves it without
+                                  a watch cache, any other size with one (sizes are dynamic). Events have none
+                                  unless named here (events#100, events.events.k8s.io#100). Needs --watch-cache.
   --encryption-provider-config FILE  EncryptionConfiguration (apiserver.config.k8s.io/v1, YAML or JSON): which
                                   resources are encrypted at rest, with which providers and keys (the first writes).
 `;
@@ -142,6 +162,7 @@ export function storageConfigFor(o: CompletedStorageOptions, sqlitePath: string)
           ...(o.sqliteShared ? { shared: true } : {}),
         },
         watchCache: o.watchCache,
+        ...watchCacheSizesOf(o),
         ...encryption,
       },
       storageDescription: `sqlite ${sqlitePath}${o.sqliteShared ? ' (shared)' : ''}`,
@@ -158,10 +179,16 @@ export function storageConfigFor(o: CompletedStorageOptions, sqlitePath: string)
         readycheckTimeoutMs: o.etcdReadycheckTimeoutMs ?? 0,
       },
       watchCache: o.watchCache,
+      ...watchCacheSizesOf(o),
       ...encryption,
     },
     storageDescription: `etcd3 ${o.etcdServers.join(',')} prefix ${o.etcdPrefix}`,
   };
+}
+
+/** The parsed --watch-cache-sizes, only when any is given (a configuration without them reads as before). */
+function watchCacheSizesOf(o: CompletedStorageOptions): { watchCacheSizes?: ReadonlyMap<string, number> } {
+  return o.watchCacheSizes.size === 0 ? {} : { watchCacheSizes: o.watchCacheSizes };
 }
 
 /**
