@@ -53,8 +53,14 @@ function ambiguousMessage(partial: string, resources: readonly GroupVersionResou
   return `${partial} matches multiple resources or kinds`;
 }
 
+/**
+ * Nothing matched what was asked: the two "no match" errors kubectl tells apart from the others
+ * (meta.IsNoMatchError), one shape with the message of what was asked.
+ */
+abstract class NoMatchError extends Error {}
+
 /** No resource matched a partial resource. */
-export class NoResourceMatchError extends Error {
+export class NoResourceMatchError extends NoMatchError {
   override readonly name = 'NoResourceMatchError';
 
   constructor(readonly partialResource: GroupVersionResource) {
@@ -63,7 +69,7 @@ export class NoResourceMatchError extends Error {
 }
 
 /** No kind matched a group kind in the versions searched. */
-export class NoKindMatchError extends Error {
+export class NoKindMatchError extends NoMatchError {
   override readonly name = 'NoKindMatchError';
 
   constructor(
@@ -93,7 +99,7 @@ export class AggregateError extends Error {
 }
 
 export function isNoMatchError(err: unknown): boolean {
-  return err instanceof NoResourceMatchError || err instanceof NoKindMatchError;
+  return err instanceof NoMatchError;
 }
 
 export function isAmbiguousError(err: unknown): boolean {
