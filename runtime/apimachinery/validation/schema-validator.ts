@@ -15,19 +15,42 @@ function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv) => void } {
 }
 
 /**
+ * How many schemas one ajv instance compiles before a new one takes over. Every validator shares
+ * one instance (making one, and compiling ajv's meta-schema that checks each schema, is most of
+ * the cost of the first compile: a fresh start compiled it once per API group); an instance keeps
+ * a value (a compiled pattern) per distinct pattern it has seen for its whole life, so under CRD
+ * churn it is replaced now and then. Validators already compiled keep working.
+ */
+const COMPILES_PER_AJV = 1000;
+
+/** The shared ajv instance (see COMPILES_PER_AJV) and how many schemas it has compiled. */
+let shared: { ajv: Ajv; compiles: number } | undefined;
+
+/**
+ * Compiles a schema on the shared ajv. The schema is then dropped from ajv's own cache: the
+ * caller's cache (a WeakMap on its schema object) is what keeps the validator, so a CRD's
+ * validators go with its handler, as when every validator had an instance of its own; one that
+ * failed to compile leaves nothing behind.
+ */
+function compile(schema: JSONSchemaProps): ValidateFunction {
+  if (shared === undefined || shared.compiles >= COMPILES_PER_AJV) shared = { ajv: newAjv(), compiles: 0 };
+  shared.compiles++;
+  try {
+    return shared.ajv.compile(schema);
+  } finally {
+    shared.ajv.removeSchema(schema);
+  }
+}
+
+/**
  * Validates objects against a structural schema with ajv, reporting
  * Kubernetes field errors (`spec.replicas: Invalid value: -1: spec.replicas
  * in body should be greater than or equal to 0`). Patterns run on RE2, as
- * in the apiserver. Each schema object is compiled once and cached.
+ * in the apiserver. Each schema object is compiled once and cached; every
+ * validator compiles on one ajv instance, made on the first compile (see loadAjv).
  */
 export class SchemaValidator {
-  private ajvInstance: Ajv | undefined;
   private readonly cache = new WeakMap<JSONSchemaProps, ValidateFunction>();
-
-  /** The ajv instance, made on the first compile (see loadAjv). */
-  private get ajv(): Ajv {
-    return (this.ajvInstance ??= newAjv());
-  }
 
   /**
    * The field errors of `value`; those raised at a path `ratcheted` accepts (JSON-pointer
@@ -37,7 +60,7 @@ export class SchemaValidator {
     let fn = this.cache.get(schema);
     if (fn === undefined) {
       const { $comment: _comment, ...body } = schema as JSONSchemaProps & { $comment?: string };
-      fn = this.ajv.compile(withProtoProperties(body));
+      fn = compile(withProtoProperties(body));
       this.cache.set(schema, fn);
     }
     if (fn(value)) return [];
