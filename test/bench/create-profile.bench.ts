@@ -6,6 +6,11 @@
 // CLOCK_MONOTONIC on Linux), and self time is grouped by area (the file or node built-in a
 // function comes from; a native function such as JSON.parse is charged to the area of its
 // nearest caller that has a file), in CPU ms per create.
+// After each kind's creates, the same number of GETs by name (resourceVersion "": on etcd one
+// range each) is profiled the same way, in CPU ms per get.
+// BENCH_BACKEND=etcd3 profiles the server on a private etcd (test/storage/etcdServer.ts) instead,
+// and splits the etcd client's self time by layer (our runtime/storage/etcd3, the etcd3 package,
+// cockatiel, @grpc/grpc-js, protobufjs, node's http2 under gRPC).
 // BENCH_QUICK=1 shrinks the load; BENCH_PROFILE_KEEP=<dir> keeps the .cpuprofile there.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -19,11 +24,13 @@ import { LoadClient } from './lib/load.js';
 import { processCpuMs, runBench } from './lib/process.js';
 import { pad, throughput } from '../storage/bench/stats.js';
 import { cronTabKind, type BenchKind } from './lib/kinds.js';
+import { startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
 
 const quick = process.env['BENCH_QUICK'] === '1';
 const CREATES = quick ? 1000 : 6000;
 const CONCURRENCY = 64;
 const repoRoot = new URL('../../', import.meta.url).pathname;
+const backend = process.env['BENCH_BACKEND'] === 'etcd3' ? 'etcd3' : 'sqlite';
 
 type Kind = BenchKind;
 
@@ -41,6 +48,13 @@ const kinds: Kind[] = [
 const AREAS: [area: string, test: (url: string, fn: string) => boolean][] = [
   ['GC', (_u, f) => f === '(garbage collector)'],
   ['V8/native, no JS caller', (u, f) => u === '' && f.startsWith('(')],
+  // The etcd client, by layer (the load's clients speak HTTP/1.1: node's http2 is gRPC's).
+  ['etcd: runtime/storage/etcd3 (ours)', (u) => /runtime\/storage\/etcd3\//.test(u)],
+  ['etcd: etcd3 package', (u) => /node_modules\/etcd3\//.test(u)],
+  ['etcd: cockatiel', (u) => /node_modules\/cockatiel\//.test(u)],
+  ['etcd: @grpc/grpc-js', (u) => /node_modules\/@grpc\/grpc-js\//.test(u)],
+  ['etcd: protobufjs (+ proto-loader, long)', (u) => /node_modules\/(protobufjs|@protobufjs|@grpc\/proto-loader|long)\//.test(u)],
+  ['etcd: node http2 (gRPC transport)', (u) => backend === 'etcd3' && /^node:internal\/http2\//.test(u)],
   [
     'TLS/HTTP (node, fastify)',
     (u) =>
@@ -127,6 +141,8 @@ async function main(): Promise<void> {
   const profDir = process.env['BENCH_PROFILE_KEEP'] ?? join(dir, 'prof');
   mkdirSync(profDir, { recursive: true });
   const dataDir = join(dir, 'data');
+  const etcd: EtcdCluster | undefined = backend === 'etcd3' ? await startEtcd() : undefined;
+  const storageArgs = etcd ? ['--storage-backend', 'etcd3', '--etcd-servers', etcd.endpoints.join(','), '--etcd-prefix', '/create-profile'] : ['--storage-backend', 'sqlite'];
   const proc = spawn(
     process.execPath,
     [
@@ -143,8 +159,7 @@ async function main(): Promise<void> {
       '127.0.0.1',
       '--data-dir',
       dataDir,
-      '--storage-backend',
-      'sqlite',
+      ...storageArgs,
     ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
   );
@@ -152,6 +167,7 @@ async function main(): Promise<void> {
   proc.stdout.on('data', (d: Buffer) => (log += d.toString()));
   proc.stderr.on('data', (d: Buffer) => (log += d.toString()));
   const windows: { kind: Kind; from: number; to: number; cpuMs: number; perSecond: number }[] = [];
+  const getWindows: typeof windows = [];
   try {
     const deadline = Date.now() + 120_000;
     while (!/ready in \d+ ms/.test(log)) {
@@ -180,6 +196,11 @@ async function main(): Promise<void> {
         const t = await throughput(CREATES, CONCURRENCY, (i) => load.expect(201, 'POST', kind.collection('p'), JSON.stringify(kind.manifest(pad(i), 'p'))));
         const to = nowUs();
         windows.push({ kind, from, to, cpuMs: processCpuMs(proc.pid ?? 0) - cpu0, perSecond: t.perSecond });
+        // GETs by name of what was just created (resourceVersion "": a consistent read)
+        const g0 = processCpuMs(proc.pid ?? 0);
+        const gFrom = nowUs();
+        const g = await throughput(CREATES, CONCURRENCY, (i) => load.expect(200, 'GET', `${kind.collection('p')}/${pad(i)}`));
+        getWindows.push({ kind, from: gFrom, to: nowUs(), cpuMs: processCpuMs(proc.pid ?? 0) - g0, perSecond: g.perSecond });
       }
     } finally {
       await load.close();
@@ -187,33 +208,37 @@ async function main(): Promise<void> {
   } finally {
     proc.kill('SIGTERM');
     await once(proc, 'exit');
+    await etcd?.close();
   }
   const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no .cpuprofile written in ${profDir}:\n${log.slice(-4000)}`);
   const profile = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile;
-  const tables = windows.map((w) => ({ w, b: breakdown(profile, w.from, w.to) }));
-  const areas = [...new Set(tables.flatMap(({ b }) => [...b.keys()]))].sort((a, b) => (tables[0]?.b.get(b) ?? 0) - (tables[0]?.b.get(a) ?? 0));
-  const rows = [
-    ...areas.map((a) => [a, ...tables.map(({ b }) => ((b.get(a) ?? 0) / CREATES).toFixed(3))]),
-    ['sum of sampled self time', ...tables.map(({ b }) => ([...b.values()].reduce((x, y) => x + y, 0) / CREATES).toFixed(3))],
-    ['server CPU (/proc, user+sys)', ...tables.map(({ w }) => (w.cpuMs / CREATES).toFixed(3))],
-    ['creates/s (profiler on)', ...tables.map(({ w }) => w.perSecond.toFixed(0))],
-  ];
-  const head = ['CPU ms per create, by area', ...kinds.map((k) => k.title)];
-  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (r: string[]): string =>
-    r
-      .map((x, i) => (i === 0 ? x.padEnd(widths[i] ?? 0) : x.padStart(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd();
+  const table = (ws: typeof windows, what: string): string[] => {
+    const tables = ws.map((w) => ({ w, b: breakdown(profile, w.from, w.to) }));
+    const areas = [...new Set(tables.flatMap(({ b }) => [...b.keys()]))].sort((a, b) => (tables[0]?.b.get(b) ?? 0) - (tables[0]?.b.get(a) ?? 0));
+    const rows = [
+      ...areas.map((a) => [a, ...tables.map(({ b }) => ((b.get(a) ?? 0) / CREATES).toFixed(3))]),
+      ['sum of sampled self time', ...tables.map(({ b }) => ([...b.values()].reduce((x, y) => x + y, 0) / CREATES).toFixed(3))],
+      ['server CPU (/proc, user+sys)', ...tables.map(({ w }) => (w.cpuMs / CREATES).toFixed(3))],
+      [`${what}s/s (profiler on)`, ...tables.map(({ w }) => w.perSecond.toFixed(0))],
+    ];
+    const head = [`CPU ms per ${what}, by area`, ...kinds.map((k) => k.title)];
+    const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+    const line = (r: string[]): string =>
+      r
+        .map((x, i) => (i === 0 ? x.padEnd(widths[i] ?? 0) : x.padStart(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd();
+    return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  };
   console.log(
     [
       `Create profile${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, Node ${process.version}, load average ${loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')}; SQLite, one process, --cpu-prof; ${CREATES} creates per kind, ${CONCURRENCY} clients`,
-      line(head),
-      line(widths.map((w) => '-'.repeat(w))),
-      ...rows.map(line),
+        .join(' ')}; ${backend === 'etcd3' ? 'etcd (a private etcd, one member)' : 'SQLite'}, one process, --cpu-prof; ${CREATES} creates and ${CREATES} gets per kind, ${CONCURRENCY} clients`,
+      ...table(windows, 'create'),
+      '',
+      ...table(getWindows, 'get'),
     ].join('\n'),
   );
   if (process.env['BENCH_PROFILE_KEEP'] === undefined) rmSync(dir, { recursive: true, force: true });
