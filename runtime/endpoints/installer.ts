@@ -20,6 +20,7 @@ import { updateResource } from './handlers/update.js';
 import { watchResource } from './handlers/watch.js';
 import { resourceEndpointRestrictions } from './negotiation/negotiate.js';
 import { newTableConvertor } from './table/convertor.js';
+import { tablePrinterOf } from './table/printer.js';
 
 /**
  * APIInstaller for one group-version: a single handler for the `/apis/<group>/<version>` (or
@@ -131,7 +132,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       ...(opts.validationRatcheting === true ? { validationRatcheting: true } : {}),
       versionKinds,
     };
-    const tableConvertor = newTableConvertor(definition.printerColumns, opts.now, definition.strategy?.printerCells);
+    const tableConvertor = newTableConvertor(definition.printerColumns, opts.now, tablePrinterOf(definition));
     const fm = opts.fieldManagers;
     const fieldManagers = kindFieldManagers({
       group: opts.group,

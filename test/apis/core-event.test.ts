@@ -14,6 +14,7 @@ import type { Event } from '../../apis/core/v1/types.js';
 import { decodeProtobufObject, encodeProtobufObject, ProtobufScheme } from '../../runtime/apimachinery/serializer/protobuf/index.js';
 import { formatFieldError } from '../../runtime/apimachinery/validation/field.js';
 import { newTableConvertor, type TableSource } from '../../runtime/endpoints/table/convertor.js';
+import { tablePrinterOf } from '../../runtime/endpoints/table/printer.js';
 import { createResourceStorage, storagePrefix } from '../../runtime/registry/generic/index.js';
 import type { KubeObject } from '../../runtime/registry/rest.js';
 import { completeOptions, parseServerRunOptions } from '../../runtime/controlplane/options.js';
@@ -148,7 +149,7 @@ describe('core/v1 Event', () => {
   test("kube's table (printEvent, wide): LAST SEEN, TYPE, REASON, OBJECT, MESSAGE, and Name last and wide only; shortName ev", () => {
     const resource = coreGroup.versions[0]!.resources.find((r) => r.kind === 'Event')!;
     assert.deepEqual(resource.shortNames, ['ev']);
-    const convertor = newTableConvertor(resource.printerColumns, Date.now, EventStrategy.printerCells as never);
+    const convertor = newTableConvertor(resource.printerColumns, Date.now, tablePrinterOf(resource));
     const ago = (s: number) => new Date(Date.now() - s * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
     const old: Event = event('a', 'ns', {
       involvedObject: { kind: 'ConfigMap', name: 'x', fieldPath: 'data' },

@@ -13,6 +13,7 @@ import type { Secret } from '../../apis/core/v1/types.js';
 import { StatusError } from '../../runtime/apimachinery/errors/index.js';
 import { formatFieldError } from '../../runtime/apimachinery/validation/field.js';
 import { newTableConvertor, type TableSource } from '../../runtime/endpoints/table/convertor.js';
+import { tablePrinterOf } from '../../runtime/endpoints/table/printer.js';
 import type { KubeObject } from '../../runtime/registry/rest.js';
 import { allow, allowBoth, ctx, listOpts, newEnv, put, write, type Env } from '../registry/helpers.js';
 
@@ -159,7 +160,7 @@ describe('core/v1 Secret', () => {
   test("kube's table: NAME TYPE DATA AGE", () => {
     const resource = coreGroup.versions[0]!.resources.find((r) => r.kind === 'Secret')!;
     assert.deepEqual(resource.shortNames, [], 'kube declares no short name for secrets');
-    const convertor = newTableConvertor(resource.printerColumns, () => Date.parse('2024-05-01T10:01:00Z'), SecretStrategy.printerCells as never);
+    const convertor = newTableConvertor(resource.printerColumns, () => Date.parse('2024-05-01T10:01:00Z'), tablePrinterOf(resource));
     const source = { metadata: { name: 'foo', creationTimestamp: '2024-05-01T10:00:00Z' }, type: 'Opaque', data: { a: 'YQ==', b: 'Yg==' } } as TableSource;
     const table = convertor.convertToTable(source, { noHeaders: false, isList: false });
     assert.deepEqual(

@@ -10,6 +10,7 @@ import { metaV1Protobuf } from '../../generated/protobuf/meta/v1.js';
 import { rbacV1Protobuf } from '../../generated/protobuf/rbac/v1.js';
 import { formatFieldError, type FieldError, type FieldErrorType } from '../../runtime/apimachinery/validation/field.js';
 import { newTableConvertor, type TableSource } from '../../runtime/endpoints/table/convertor.js';
+import { tablePrinterOf } from '../../runtime/endpoints/table/printer.js';
 import type { KubeObject } from '../../runtime/registry/rest.js';
 import { allow, allowBoth, ctx, newEnv, put, write, type Env } from './helpers.js';
 
@@ -279,7 +280,7 @@ describe('RBAC validation beyond kube’s test file', () => {
         { kind: 'ServiceAccount', namespace: 'ns1', name: 'builder' },
       ],
     };
-    const convertor = newTableConvertor(def.printerColumns, () => Date.parse('2024-05-01T10:05:00Z'), RoleBindingStrategy.printerCells);
+    const convertor = newTableConvertor(def.printerColumns, () => Date.parse('2024-05-01T10:05:00Z'), tablePrinterOf(def));
     const table = convertor.convertToTable(rb as unknown as TableSource, { noHeaders: false, isList: false });
     assert.deepEqual(
       table.columnDefinitions?.map((c) => [c.name, c.priority]),

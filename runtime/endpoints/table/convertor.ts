@@ -3,18 +3,21 @@ import type { PrinterColumnDefinition } from '../../apimachinery/definition/reso
 import { humanAge } from './duration.js';
 import { goFormat } from './gofmt.js';
 import { parseJSONPath, type JSONPath } from './jsonpath.js';
+import { COLUMN_PRINTER, type TablePrinter } from './printer.js';
 
 /**
  * The Table convertor of a resource version (apiextensions-apiserver's tableconvertor, which
  * the generated kinds share with CRDs): a `Name` column, then the version's printer columns
  * (default `Age` when it declares none), with cells formatted by the server.
  *
- * A built-in kind stands for one of kube's hand-written printers, which place every column
- * themselves: when its columns include the object's name (`.metadata.name` with format `name`),
- * that column is the Name (Events: last, wide only) and no leading one is added. A CRD's table is
- * always Name first and then every additionalPrinterColumn, so a CRD that declares the name as a
- * column shows it twice, as kube shows it. What tells them apart is the printer code: a built-in
- * kind's strategy may declare printerCells; a CRD's strategy (apiextensions) never does.
+ * Which of kube's two convertors a resource stands for is the installer's explicit choice, a
+ * TablePrinter (see tablePrinterOf in ./printer.ts): a built-in kind's hand-written printer
+ * (printerstorage.TableConvertor over printersinternal's handlers) places every column itself, so
+ * when its columns include the object's name (`.metadata.name` with format `name`) that column is
+ * the Name (Events: last, wide only) and no leading one is added; the column convertor
+ * (apiextensions' tableconvertor.New, for CRDs and every kind without printer code) is always Name
+ * first and then every column, so a CRD that declares the name as a column shows it twice, as
+ * kube shows it.
  */
 
 /** metav1.ObjectMeta's `name` documentation: the Name column's description. */
@@ -47,11 +50,11 @@ interface Column {
 }
 
 /**
- * Builds the convertor once per resource version; `now` is injectable for tests. `printerCells`
- * is the kind's strategy's: given (even empty), the kind has a hand-written printer and places a
- * declared name column itself.
+ * Builds the convertor once per resource version; `now` is injectable for tests. `printer` says
+ * which of kube's convertors this is (default: the column convertor).
  */
-export function newTableConvertor(printerColumns: readonly PrinterColumnDefinition[], now: () => number = Date.now, printerCells?: Readonly<Record<string, (obj: never) => unknown>>): TableConvertor {
+export function newTableConvertor(printerColumns: readonly PrinterColumnDefinition[], now: () => number = Date.now, printer: TablePrinter = COLUMN_PRINTER): TableConvertor {
+  const printerCells = printer.kind === 'handwritten' ? printer.cells : undefined;
   const columns: Column[] = (printerColumns.length === 0 ? [DEFAULT_AGE_COLUMN] : printerColumns).map((c) => ({
     definition: {
       name: c.name,
@@ -63,7 +66,7 @@ export function newTableConvertor(printerColumns: readonly PrinterColumnDefiniti
     path: tryParse(c.jsonPath),
     cell: printerCells !== undefined && Object.hasOwn(printerCells, c.name) ? printerCells[c.name] : undefined,
   }));
-  const placesName = printerCells !== undefined && printerColumns.some(isNameColumn);
+  const placesName = printer.kind === 'handwritten' && printerColumns.some(isNameColumn);
   const nameColumn: TableColumnDefinition[] = placesName ? [] : [{ name: 'Name', type: 'string', format: 'name', description: NAME_COLUMN_DESCRIPTION, priority: 0 }];
   const headers: TableColumnDefinition[] = [...nameColumn, ...columns.map((c) => c.definition)];
   return {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { StatusError } from '../../apimachinery/errors/index.js';
 import { NAME_COLUMN_DESCRIPTION, newTableConvertor } from './convertor.js';
+import { COLUMN_PRINTER, tablePrinterOf, type TablePrinter } from './printer.js';
 import { humanAge, humanDuration } from './duration.js';
 import { goFormat } from './gofmt.js';
 import { JSONPathParseError, parseJSONPath } from './jsonpath.js';
@@ -183,7 +184,7 @@ describe('printer cells of a strategy (APIService)', () => {
     { name: 'Service', type: 'string', jsonPath: '.spec.service.name', priority: 0 },
     { name: 'Available', type: 'string', jsonPath: '.status.conditions[?(@.type=="Available")].status', priority: 0 },
   ] as const;
-  const convertor = newTableConvertor(columns, Date.now, APIServiceStrategy.printerCells as never);
+  const convertor = newTableConvertor(columns, Date.now, tablePrinterOf({ strategy: APIServiceStrategy as never }));
   const row = (o: Record<string, unknown>): unknown[] | undefined => convertor.convertToTable({ metadata: { name: 'v1.x' }, ...o }, { noHeaders: true, isList: false }).rows[0]?.cells;
 
   test('Local for a local APIService, namespace/name for a service-backed one', () => {
@@ -200,10 +201,10 @@ describe('a name column: placed by a built-in printer, repeated by a CRD (crdcon
   const name = { name: 'Name', type: 'string', format: 'name', jsonPath: '.metadata.name', priority: 1, description: 'the name' } as const;
   const reason = { name: 'Reason', type: 'string', jsonPath: '.reason', priority: 0 } as const;
   const obj = { metadata: { name: 'e1' }, reason: 'Created' };
-  const table = (cells: Readonly<Record<string, (obj: never) => unknown>> | undefined) => newTableConvertor([reason, name], Date.now, cells).convertToTable(obj, { noHeaders: false, isList: false });
+  const table = (printer: TablePrinter | undefined) => newTableConvertor([reason, name], Date.now, printer).convertToTable(obj, { noHeaders: false, isList: false });
 
   test("a built-in kind's printer (its strategy declares printerCells, as Event's does) places the name where it declares it", () => {
-    const t = table({});
+    const t = table({ kind: 'handwritten', cells: {} });
     assert.deepEqual(
       t.columnDefinitions?.map((c) => [c.name, c.priority]),
       [
@@ -229,8 +230,8 @@ describe('a name column: placed by a built-in printer, repeated by a CRD (crdcon
 
   test('a column named like an Object.prototype member is a JSONPath column, never a printer cell', () => {
     const proto = { name: 'constructor', type: 'string', jsonPath: '.reason', priority: 0 } as const;
-    for (const cells of [undefined, {}]) {
-      const t = newTableConvertor([proto], Date.now, cells).convertToTable(obj, { noHeaders: true, isList: false });
+    for (const printer of [COLUMN_PRINTER, { kind: 'handwritten', cells: {} } as const]) {
+      const t = newTableConvertor([proto], Date.now, printer).convertToTable(obj, { noHeaders: true, isList: false });
       assert.deepEqual(t.rows[0]?.cells, ['e1', 'Created']);
     }
   });
