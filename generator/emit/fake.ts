@@ -129,7 +129,8 @@ function fakeResource(g: GroupModel, v: VersionModel, k: KindModel, imports: Imp
     schema: new RawCode(`${imports.add(paths.runtimeClient, 'schemaFromJSON')}(${imports.addJSON(paths.applyConfigurationSchema(g, v, k), `${local}Schema`)})`),
     verbs: k.verbs,
     subresources: { status: k.subresources.status, scale: k.subresources.scale },
-    selectableFields: k.selectableFields,
   };
-  return importedBuiltins ? resource : { ...resource, strategicMergePatch: false };
+  // Kubernetes' own kinds: their field sets are kube's code, not part of the published schemas, so
+  // a field selector is not applied, as client-go's fake applies none. A CRD declares its own.
+  return importedBuiltins ? { ...resource, fieldSelectors: 'ignored' } : { ...resource, selectableFields: k.selectableFields, strategicMergePatch: false };
 }

@@ -31,6 +31,15 @@ export interface FakeResource {
   };
   /** JSON paths (`.spec.referenceType`) selectable besides metadata.name and metadata.namespace. */
   readonly selectableFields?: readonly string[];
+  /**
+   * What a field selector does (default `applied`: metadata.name, metadata.namespace and
+   * `selectableFields` filter lists and watches, any other field is kube's 400, as the server).
+   * `ignored`: the fake does not know the kind's fields, so a field selector is parsed and then
+   * not applied, as client-go's fake does for every kind (its tracker never filters, its typed
+   * fakes filter lists by labels only). The Kubernetes fake clientset's kinds, whose field sets
+   * are kube's code, not part of the schemas they are generated from.
+   */
+  readonly fieldSelectors?: 'applied' | 'ignored';
   /** Without it, strategic merge patch replaces lists as a JSON merge patch does. */
   readonly schema?: JSONSchemaProps;
   /** False for custom resources (CRDs): the server answers 415 to strategic merge patches. Default true. */

@@ -1,4 +1,5 @@
-import type * as fields from '../../apimachinery/fields/index.js';
+import { newBadRequest } from '../../apimachinery/errors/index.js';
+import * as fields from '../../apimachinery/fields/index.js';
 import type * as labels from '../../apimachinery/labels/index.js';
 import { fieldSet, parseSelectors, selectableFieldName } from '../../registry/generic/predicate.js';
 import type { KubeObject } from '../../registry/rest.js';
@@ -14,9 +15,19 @@ export interface Selection {
  * Parses the selectors as the API server does: 400 BadRequest with the
  * parser's message, and `field label not supported: f` for fields other than
  * metadata.name, metadata.namespace (namespaced kinds) and the kind's
- * selectable fields.
+ * selectable fields. A kind whose field selectors are `ignored` selects by
+ * labels only, as client-go's fake (a field selector must still parse).
  */
 export function parseSelection(resource: FakeResource, labelSelector = '', fieldSelector = ''): Selection {
+  if (resource.fieldSelectors === 'ignored') {
+    const { label } = parseSelectors(labelSelector, '', new Set());
+    try {
+      if (fieldSelector !== '') fields.parseSelector(fieldSelector);
+    } catch (e) {
+      throw newBadRequest(e instanceof Error ? e.message : String(e));
+    }
+    return { label, field: fields.everything() };
+  }
   const selectable = (resource.selectableFields ?? []).map(selectableFieldName);
   return parseSelectors(labelSelector, fieldSelector, new Set(['metadata.name', 'metadata.namespace', ...selectable]));
 }
