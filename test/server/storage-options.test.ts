@@ -53,8 +53,18 @@ test('both usages carry the same storage lines', () => {
   assert.ok(CONTROL_PLANE_USAGE.includes(storageUsage({ sqliteFile: 'kube.db', etcdPrefix: '/registry' })));
   assert.ok(AGGREGATED_USAGE.includes(storageUsage({ sqliteFile: 'aggregated.db', etcdPrefix: '/registry/<groups>' })));
   for (const usage of [CONTROL_PLANE_USAGE, AGGREGATED_USAGE]) {
-    for (const flag of ['--storage-backend', '--etcd-servers', '--etcd-prefix', '--etcd-compaction-interval', '--etcd-healthcheck-timeout', '--etcd-readycheck-timeout', '--watch-cache']) {
-      assert.equal(usage.split(`  ${flag}`).length - 1, 1, `${flag} once`);
+    for (const flag of [
+      '--storage-backend',
+      '--etcd-servers',
+      '--etcd-prefix',
+      '--etcd-compaction-interval',
+      '--etcd-healthcheck-timeout',
+      '--etcd-readycheck-timeout',
+      '--watch-cache',
+      '--watch-cache-sizes',
+    ]) {
+      // the flag's own line: its name followed by a space or '=' (--watch-cache is a prefix of --watch-cache-sizes)
+      assert.equal(usage.split(new RegExp(`  ${flag}[ =]`)).length - 1, 1, `${flag} once`);
     }
   }
 });
