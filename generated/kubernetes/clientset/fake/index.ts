@@ -204,8 +204,8 @@ import { type FakeClientsetOptions, FakeRESTClient, type FakeResource, ObjectTra
 export const fakeResources: readonly FakeResource[] = [
   {
     descriptor: coreV1BindingResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1BindingSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -215,8 +215,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1ComponentStatusResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1ComponentStatusSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -227,8 +227,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1ConfigMapResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1ConfigMapSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -245,8 +245,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1EndpointsResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1EndpointsSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -263,8 +263,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1EventResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1EventSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -281,8 +281,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1LimitRangeResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1LimitRangeSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -299,8 +299,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1NamespaceResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1NamespaceSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -316,8 +316,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1NodeResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1NodeSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -334,8 +334,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1PersistentVolumeResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1PersistentVolumeSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -352,8 +352,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1PersistentVolumeClaimResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1PersistentVolumeClaimSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -370,8 +370,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1PodResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1PodSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -388,8 +388,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1PodTemplateResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1PodTemplateSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -406,8 +406,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1ReplicationControllerResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1ReplicationControllerSchema),
-    selectableFields: [],
     subresources: {
       scale: {
         specReplicasPath: ".spec.replicas",
@@ -428,8 +428,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1ResourceQuotaResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1ResourceQuotaSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -446,8 +446,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1SecretResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1SecretSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -464,8 +464,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1ServiceResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1ServiceSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -482,8 +482,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coreV1ServiceAccountResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coreV1ServiceAccountSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -500,8 +500,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: admissionregistrationV1MutatingWebhookConfigurationResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(admissionregistrationV1MutatingWebhookConfigurationSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -518,8 +518,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: admissionregistrationV1ValidatingAdmissionPolicyResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(admissionregistrationV1ValidatingAdmissionPolicySchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -536,8 +536,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: admissionregistrationV1ValidatingAdmissionPolicyBindingResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(admissionregistrationV1ValidatingAdmissionPolicyBindingSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -554,8 +554,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: admissionregistrationV1ValidatingWebhookConfigurationResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(admissionregistrationV1ValidatingWebhookConfigurationSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -572,8 +572,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: appsV1ControllerRevisionResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(appsV1ControllerRevisionSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -590,8 +590,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: appsV1DaemonSetResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(appsV1DaemonSetSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -608,8 +608,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: appsV1DeploymentResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(appsV1DeploymentSchema),
-    selectableFields: [],
     subresources: {
       scale: {
         specReplicasPath: ".spec.replicas",
@@ -630,8 +630,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: appsV1ReplicaSetResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(appsV1ReplicaSetSchema),
-    selectableFields: [],
     subresources: {
       scale: {
         specReplicasPath: ".spec.replicas",
@@ -652,8 +652,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: appsV1StatefulSetResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(appsV1StatefulSetSchema),
-    selectableFields: [],
     subresources: {
       scale: {
         specReplicasPath: ".spec.replicas",
@@ -674,8 +674,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: autoscalingV2HorizontalPodAutoscalerResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(autoscalingV2HorizontalPodAutoscalerSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -692,8 +692,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: autoscalingV1HorizontalPodAutoscalerResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(autoscalingV1HorizontalPodAutoscalerSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -710,8 +710,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: batchV1CronJobResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(batchV1CronJobSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -728,8 +728,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: batchV1JobResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(batchV1JobSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -746,8 +746,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: certificatesV1CertificateSigningRequestResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(certificatesV1CertificateSigningRequestSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -764,8 +764,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: coordinationV1LeaseResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(coordinationV1LeaseSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -782,8 +782,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: discoveryV1EndpointSliceResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(discoveryV1EndpointSliceSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -800,8 +800,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: eventsV1EventResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(eventsV1EventSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -818,8 +818,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: networkingV1IngressResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(networkingV1IngressSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -836,8 +836,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: networkingV1IngressClassResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(networkingV1IngressClassSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -854,8 +854,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: networkingV1NetworkPolicyResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(networkingV1NetworkPolicySchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -872,8 +872,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: nodeV1RuntimeClassResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(nodeV1RuntimeClassSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -890,8 +890,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: policyV1PodDisruptionBudgetResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(policyV1PodDisruptionBudgetSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
@@ -908,8 +908,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: rbacV1ClusterRoleResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(rbacV1ClusterRoleSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -926,8 +926,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: rbacV1ClusterRoleBindingResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(rbacV1ClusterRoleBindingSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -944,8 +944,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: rbacV1RoleResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(rbacV1RoleSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -962,8 +962,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: rbacV1RoleBindingResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(rbacV1RoleBindingSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -980,8 +980,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: schedulingV1PriorityClassResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(schedulingV1PriorityClassSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -998,8 +998,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: storageV1CSIDriverResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(storageV1CSIDriverSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -1016,8 +1016,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: storageV1CSINodeResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(storageV1CSINodeSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -1034,8 +1034,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: storageV1CSIStorageCapacityResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(storageV1CSIStorageCapacitySchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -1052,8 +1052,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: storageV1StorageClassResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(storageV1StorageClassSchema),
-    selectableFields: [],
     subresources: {
       status: false,
     },
@@ -1070,8 +1070,8 @@ export const fakeResources: readonly FakeResource[] = [
   },
   {
     descriptor: storageV1VolumeAttachmentResource,
+    fieldSelectors: "ignored",
     schema: schemaFromJSON(storageV1VolumeAttachmentSchema),
-    selectableFields: [],
     subresources: {
       status: true,
     },
