@@ -105,7 +105,9 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
   if (versionDef === undefined) throw new Error(`version ${opts.version} is not served by group ${opts.group.name || 'core'}`);
   const group = opts.group.name;
   const prefix = group === '' ? `/api/${opts.version}` : `/apis/${group}/${opts.version}`;
-  const validator = opts.validator ?? new SchemaValidator();
+  // Without a validator of the caller's (the apiextensions server passes one for a CRD's
+  // schemas), the schemas are the generated ones of a built-in group.
+  const validator = opts.validator ?? new SchemaValidator({ trusted: true });
   const deprecationWarning = versionDef.deprecation?.warning;
   const returnDeleted = opts.returnDeletedObject ?? new Set<string>();
 
