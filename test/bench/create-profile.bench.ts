@@ -24,6 +24,7 @@ import { LoadClient } from './lib/load.js';
 import { processCpuMs, runBench } from './lib/process.js';
 import { pad, throughput } from '../storage/bench/stats.js';
 import { cronTabKind, type BenchKind } from './lib/kinds.js';
+import { selfTimeByArea, type AreaRule, type Profile } from './lib/cpuprofile.js';
 import { startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
 
 const quick = process.env['BENCH_QUICK'] === '1';
@@ -45,7 +46,7 @@ const kinds: Kind[] = [
 ];
 
 /** The areas of the breakdown, in the order printed; the first rule a frame's file matches wins. */
-const AREAS: [area: string, test: (url: string, fn: string) => boolean][] = [
+const AREAS: AreaRule[] = [
   ['GC', (_u, f) => f === '(garbage collector)'],
   ['V8/native, no JS caller', (u, f) => u === '' && f.startsWith('(')],
   // The etcd client, by layer (the load's clients speak HTTP/1.1: node's http2 is gRPC's).
@@ -82,57 +83,6 @@ const AREAS: [area: string, test: (url: string, fn: string) => boolean][] = [
   ['node, other', (u) => u.startsWith('node:')],
   ['node_modules, other', (u) => u.includes('node_modules')],
 ];
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  startTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** Self time in ms per area of the samples in [from, to] (µs, monotonic). */
-function breakdown(p: Profile, from: number, to: number): Map<string, number> {
-  const parent = new Map<number, number>();
-  const byId = new Map(p.nodes.map((n) => [n.id, n]));
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const areaOf = new Map<number, string>();
-  const classify = (id: number): string => {
-    const known = areaOf.get(id);
-    if (known !== undefined) return known;
-    const n = byId.get(id);
-    let area = 'other';
-    if (n) {
-      const url = n.callFrame.url.replace(/^file:\/\//, '');
-      const fn = n.callFrame.functionName;
-      if (fn === '(idle)') area = '(idle)';
-      else {
-        const rule = AREAS.find(([, test]) => test(url, fn));
-        if (rule) area = rule[0];
-        else if (url === '' && parent.has(id)) area = classify(parent.get(id)!);
-        else if (url === '') area = 'V8/native, no JS caller';
-      }
-    }
-    areaOf.set(id, area);
-    return area;
-  };
-  const out = new Map<string, number>();
-  let t = p.startTime;
-  for (let i = 0; i < p.samples.length; i++) {
-    const prev = t;
-    t += p.timeDeltas[i] ?? 0;
-    if (t < from || t > to) continue;
-    // a sample stands for the time since the previous one
-    const area = classify(p.samples[i]!);
-    out.set(area, (out.get(area) ?? 0) + (t - prev) / 1000);
-  }
-  out.delete('(idle)');
-  return out;
-}
 
 const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
@@ -214,7 +164,7 @@ async function main(): Promise<void> {
   if (!file) throw new Error(`no .cpuprofile written in ${profDir}:\n${log.slice(-4000)}`);
   const profile = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile;
   const table = (ws: typeof windows, what: string): string[] => {
-    const tables = ws.map((w) => ({ w, b: breakdown(profile, w.from, w.to) }));
+    const tables = ws.map((w) => ({ w, b: selfTimeByArea(profile, AREAS, { window: w }) }));
     const areas = [...new Set(tables.flatMap(({ b }) => [...b.keys()]))].sort((a, b) => (tables[0]?.b.get(b) ?? 0) - (tables[0]?.b.get(a) ?? 0));
     const rows = [
       ...areas.map((a) => [a, ...tables.map(({ b }) => ((b.get(a) ?? 0) / CREATES).toFixed(3))]),

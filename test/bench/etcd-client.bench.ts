@@ -21,6 +21,7 @@ import type { Etcd3 } from 'etcd3';
 import { newEtcdClient } from '../../runtime/storage/etcd3/client.js';
 import { EtcdKV } from '../../runtime/storage/etcd3/kv.js';
 import { runBench } from './lib/process.js';
+import { selfTimeByArea, type AreaRule, type Profile } from './lib/cpuprofile.js';
 import { pad } from '../storage/bench/stats.js';
 import { startEtcd } from '../storage/etcdServer.js';
 
@@ -39,7 +40,7 @@ const value = Buffer.from(
   }),
 );
 
-const LAYERS: [layer: string, test: (url: string, fn: string) => boolean][] = [
+const LAYERS: AreaRule[] = [
   ['GC', (_u, f) => f === '(garbage collector)'],
   ['runtime/storage/etcd3 (ours)', (u) => /runtime\/storage\/etcd3\//.test(u)],
   ['etcd3 package', (u) => /node_modules\/etcd3\//.test(u)],
@@ -50,49 +51,6 @@ const LAYERS: [layer: string, test: (url: string, fn: string) => boolean][] = [
   ['node: timers, promises, events, other', (u) => u.startsWith('node:')],
   ['bench, other JS', (u) => u !== ''],
 ];
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** Self ms per layer; a native frame (no url) is charged to its nearest caller that has one. */
-function byLayer(p: Profile): Map<string, number> {
-  const parent = new Map<number, number>();
-  const nodes = new Map(p.nodes.map((n) => [n.id, n]));
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const memo = new Map<number, string>();
-  const layer = (id: number): string => {
-    const known = memo.get(id);
-    if (known) return known;
-    const n = nodes.get(id);
-    const url = (n?.callFrame.url ?? '').replace(/^file:\/\//, '');
-    const fn = n?.callFrame.functionName ?? '';
-    let out: string;
-    if (fn === '(idle)' || fn === '(program)') out = '(idle)';
-    else {
-      const rule = LAYERS.find(([, t]) => t(url, fn));
-      if (rule) out = rule[0];
-      else if (parent.has(id)) out = layer(parent.get(id)!);
-      else out = 'V8/native, no JS caller';
-    }
-    memo.set(id, out);
-    return out;
-  };
-  const out = new Map<string, number>();
-  for (let i = 0; i < p.samples.length; i++) {
-    const l = layer(p.samples[i]!);
-    out.set(l, (out.get(l) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
-  }
-  out.delete('(idle)');
-  return out;
-}
 
 /** The heaviest functions by self ms (BENCH_TOP=<n>), as "layer: function url:line". */
 function topFunctions(p: Profile, n: number): [string, number][] {
@@ -133,7 +91,12 @@ async function measure(session: Session, c: Case, round: number): Promise<{ cpuM
   const t = process.cpuUsage(t0);
   const { profile } = await session.post('Profiler.stop');
   if (process.env['BENCH_PROFILE_KEEP']) writeFileSync(join(process.env['BENCH_PROFILE_KEEP'], `${c.title.replace(/[^a-z]+/gi, '-')}-${round}.cpuprofile`), JSON.stringify(profile));
-  return { cpuMs: (t.user + t.system) / 1000 / N, perSecond: (N * 1000) / wallMs, layers: byLayer(profile as unknown as Profile), top: topFunctions(profile as unknown as Profile, TOP) };
+  return {
+    cpuMs: (t.user + t.system) / 1000 / N,
+    perSecond: (N * 1000) / wallMs,
+    layers: selfTimeByArea(profile as unknown as Profile, LAYERS, { idle: ['(idle)', '(program)'] }),
+    top: topFunctions(profile as unknown as Profile, TOP),
+  };
 }
 
 async function main(): Promise<void> {
