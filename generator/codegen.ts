@@ -64,6 +64,7 @@ export async function generate(root: string, options: GenerateOptions = {}): Pro
   };
   const outputs = [...emitAll(model), ...crds.emitCRDTypes(model.groups, cache)].map(printFile);
   if (options.kubernetesClients === true) outputs.push(...(await import('./openapi-import/index.js')).generateKubernetesClients({ cache }));
+  (await import('./emit/schema-meta-check.js')).checkSchemaFiles(outputs);
   return { model, files: outputs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 }
 
