@@ -135,7 +135,7 @@ const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
  * Exclusive bounds are OpenAPI v3.0's (kube's `exclusiveMinimum: true` beside `minimum`), which
  * ajv (draft-07: the bound itself is `exclusiveMinimum`) would refuse to compile.
  */
-function withProtoProperties(schema: JSONSchemaProps): JSONSchemaProps {
+export function withProtoProperties(schema: JSONSchemaProps): JSONSchemaProps {
   const out: JSONSchemaProps = { ...schema };
   draft07Bound(out, 'minimum', 'exclusiveMinimum');
   draft07Bound(out, 'maximum', 'exclusiveMaximum');
