@@ -53,6 +53,8 @@ export interface StorageConfig {
    * resource declares. Consulted only when `watchCache` is on, as kube's.
    */
   watchCacheSizes?: ReadonlyMap<string, number>;
+  /** Where kube's storage warnings go (klog.Warningf); default stderr. */
+  warn?: (message: string) => void;
   /** Encryption at rest (default identity). */
   transformer?: ValueTransformer;
   /** Encryption at rest per resource (--encryption-provider-config); takes precedence over `transformer`. */
@@ -64,6 +66,7 @@ export interface CompletedStorageConfig {
   readonly backend: Required<BackendConfig>;
   readonly watchCache: boolean;
   readonly watchCacheSizes: ReadonlyMap<string, number>;
+  readonly warn: (message: string) => void;
   readonly transformer: ValueTransformer;
   readonly resourceTransformers: ResourceTransformers | undefined;
   readonly completed: true;
@@ -88,6 +91,7 @@ export function complete(config: StorageConfig): CompletedStorageConfig {
     backend,
     watchCache: config.watchCache ?? true,
     watchCacheSizes: config.watchCacheSizes ?? new Map(),
+    warn: config.warn ?? ((m) => process.stderr.write(`W ${m}\n`)),
     transformer: config.transformer ?? identityTransformer,
     resourceTransformers: config.resourceTransformers,
     completed: true,
@@ -183,7 +187,10 @@ export class StorageFactory {
    */
   private watchCacheFor(opts: Pick<ResourceStorageOptions<StoredObject>, 'watchCache' | 'servedAs'>): boolean {
     if (!this.config.watchCache) return false;
-    const size = opts.servedAs === undefined ? undefined : this.config.watchCacheSizes.get(groupResourceString(opts.servedAs));
+    const resource = opts.servedAs === undefined ? undefined : groupResourceString(opts.servedAs);
+    const size = resource === undefined ? undefined : this.config.watchCacheSizes.get(resource);
+    // kube warns each time it makes a named resource's storage: a size only turns the cache on.
+    if (size !== undefined && size > 0) this.config.warn(`Dropping watch-cache-size for ${resource} - watchCache size is now dynamic`);
     return size === undefined ? (opts.watchCache ?? true) : size > 0;
   }
 

@@ -82,7 +82,7 @@ test('both Events resources declare they are served without a watch cache (Defau
 
 test("the storage factory's choice per served resource: --watch-cache, then the resource's --watch-cache-sizes entry, then its declaration", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'watch-cache-sizes-'));
-  const factoryWith = (config: Omit<StorageConfig, 'backend'>, name: string) => newStorageFactory({ backend: { backend: 'sqlite', path: join(dir, name) }, ...config });
+  const factoryWith = (config: Omit<StorageConfig, 'backend'>, name: string) => newStorageFactory({ backend: { backend: 'sqlite', path: join(dir, name) }, warn: () => {}, ...config });
   const core = { group: '', resource: 'events' };
   const events = { group: 'events.k8s.io', resource: 'events' };
   const cms = { group: '', resource: 'configmaps' };
@@ -110,6 +110,31 @@ test("the storage factory's choice per served resource: --watch-cache, then the 
     assert.equal(await cached(off, cms), false);
   } finally {
     await Promise.all([byDefault.close(), sized.close(), off.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a non-zero size logs kube's warning each time the named resource's storage is made (the cache is sized dynamically); 0, no entry or --watch-cache=false log nothing", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'watch-cache-sizes-warn-'));
+  const warnings: string[] = [];
+  const warn = (m: string): void => void warnings.push(m);
+  const sizes = new Map([
+    ['events', 100],
+    ['events.events.k8s.io', 1],
+    ['configmaps', 0],
+  ]);
+  const on = newStorageFactory({ backend: { backend: 'sqlite', path: join(dir, 'on') }, watchCacheSizes: sizes, warn });
+  const off = newStorageFactory({ backend: { backend: 'sqlite', path: join(dir, 'off') }, watchCache: false, watchCacheSizes: sizes, warn });
+  try {
+    await on.forResource({ resourcePrefix: '/events/', servedAs: { group: '', resource: 'events' }, watchCache: false });
+    await on.forResource({ resourcePrefix: '/events.k8s.io/events/', servedAs: { group: 'events.k8s.io', resource: 'events' }, watchCache: false });
+    await on.forResource({ resourcePrefix: '/configmaps/', servedAs: { group: '', resource: 'configmaps' } });
+    await on.forResource({ resourcePrefix: '/secrets/', servedAs: { group: '', resource: 'secrets' } });
+    await on.forResource({ resourcePrefix: '/events/' });
+    await off.forResource({ resourcePrefix: '/events/', servedAs: { group: '', resource: 'events' } });
+    assert.deepEqual(warnings, ['Dropping watch-cache-size for events - watchCache size is now dynamic', 'Dropping watch-cache-size for events.events.k8s.io - watchCache size is now dynamic']);
+  } finally {
+    await Promise.all([on.close(), off.close()]);
     rmSync(dir, { recursive: true, force: true });
   }
 });
