@@ -130,7 +130,8 @@ function fakeResource(g: GroupModel, v: VersionModel, k: KindModel, imports: Imp
     verbs: k.verbs,
     subresources: { status: k.subresources.status, scale: k.subresources.scale },
   };
-  // Kubernetes' own kinds: their field sets are kube's code, not part of the published schemas, so
-  // a field selector is not applied, as client-go's fake applies none. A CRD declares its own.
+  // Kubernetes' own kinds are selected as client-go's fake selects them: their field sets are kube's
+  // code, not part of the published schemas, so no field selector is applied, and a watch takes no
+  // selector at all (client-go's tracker). A CRD declares its own fields and keeps the server's selection.
   return importedBuiltins ? { ...resource, fieldSelectors: 'ignored' } : { ...resource, selectableFields: k.selectableFields, strategicMergePatch: false };
 }

@@ -34,10 +34,11 @@ export interface FakeResource {
   /**
    * What a field selector does (default `applied`: metadata.name, metadata.namespace and
    * `selectableFields` filter lists and watches, any other field is kube's 400, as the server).
-   * `ignored`: the fake does not know the kind's fields, so a field selector is parsed and then
-   * not applied, as client-go's fake does for every kind (its tracker never filters, its typed
-   * fakes filter lists by labels only). The Kubernetes fake clientset's kinds, whose field sets
-   * are kube's code, not part of the schemas they are generated from.
+   * `ignored`: the kind is selected as client-go's fake selects every kind: a field selector is
+   * parsed and never applied, a label selector filters lists only (its typed fakes filter a
+   * list by labels), and a watch sees every object of its namespace (its tracker's watch takes
+   * no selectors); a selector that does not parse still fails. The Kubernetes fake clientset's
+   * kinds, whose field sets are kube's code, not part of the schemas they are generated from.
    */
   readonly fieldSelectors?: 'applied' | 'ignored';
   /** Without it, strategic merge patch replaces lists as a JSON merge patch does. */

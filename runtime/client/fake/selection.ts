@@ -1,6 +1,6 @@
 import { newBadRequest } from '../../apimachinery/errors/index.js';
 import * as fields from '../../apimachinery/fields/index.js';
-import type * as labels from '../../apimachinery/labels/index.js';
+import * as labels from '../../apimachinery/labels/index.js';
 import { fieldSet, parseSelectors, selectableFieldName } from '../../registry/generic/predicate.js';
 import type { KubeObject } from '../../registry/rest.js';
 import type { FakeResource } from './resources.js';
@@ -30,6 +30,17 @@ export function parseSelection(resource: FakeResource, labelSelector = '', field
   }
   const selectable = (resource.selectableFields ?? []).map(selectableFieldName);
   return parseSelectors(labelSelector, fieldSelector, new Set(['metadata.name', 'metadata.namespace', ...selectable]));
+}
+
+/**
+ * The selection of a watch. A kind selected as client-go's fake (`fieldSelectors: 'ignored'`) is
+ * watched whole within its namespace: client-go's tracker watch takes no selectors, and the typed
+ * fake hands the watch to it unfiltered. Both selectors must still parse, as for a list
+ * (client-go's ExtractFromListOptions panics with `invalid selector "s": ...` before any reactor).
+ */
+export function parseWatchSelection(resource: FakeResource, labelSelector = '', fieldSelector = ''): Selection {
+  const selection = parseSelection(resource, labelSelector, fieldSelector);
+  return resource.fieldSelectors === 'ignored' ? { label: labels.everything(), field: fields.everything() } : selection;
 }
 
 export function selectsEverything(s: Selection): boolean {

@@ -16,7 +16,7 @@ import { decideDelete, decodeBody, groupResource, prepareCreate, prepareUpdate, 
 import { applyPatch, patchBytes } from './patch.js';
 import { type FakeResource, type GroupVersionResource, gvrString, ResourceTable } from './resources.js';
 import { getScale, scaledObject } from './scale.js';
-import { parseSelection } from './selection.js';
+import { parseWatchSelection } from './selection.js';
 import { FakeWatcher } from './watchers.js';
 
 /** The patch types kube-apiserver accepts for custom resources, in its order. */
@@ -220,7 +220,7 @@ export class ObjectTracker {
    */
   watch(gvr: GroupVersionResource, namespace: string, opts: TrackerWatchOptions = {}): Watch<KubeObject> {
     const r = this.#table.get(gvr);
-    const selection = parseSelection(r, opts.labelSelector, opts.fieldSelector);
+    const selection = parseWatchSelection(r, opts.labelSelector, opts.fieldSelector);
     const rv = parseRV(opts.resourceVersion);
     const resourceKey = gvrString(r.descriptor);
     let timer: NodeJS.Timeout | undefined;

@@ -3,7 +3,9 @@
 // GroupVersionResource and namespace, and its typed fakes (gentype's alsoFakeLister.List over
 // testing.ExtractFromListOptions) filter lists by labels only, so a field selector
 // (`involvedObject.name=x` on Events, `spec.nodeName=n` on Pods, even `metadata.name`) is parsed
-// and not applied. The project's own kinds keep the server's selection (fake-clientset.test.ts).
+// and not applied; its watches (ObjectTracker.Watch) apply no selector at all, labels included,
+// and scope by namespace only. The project's own kinds keep the server's selection
+// (fake-clientset.test.ts, fake-watch.test.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isBadRequest } from '../../../runtime/apimachinery/errors/index.js';
@@ -55,6 +57,31 @@ describe('field selectors on a kind whose fields the fake does not know (fieldSe
     }
     assert.deepEqual(seen, ['ADDED a', 'ADDED b']);
   });
+
+  it("a watch is not filtered by labels either (client-go's tracker watch takes no selectors): initial events and later changes", async () => {
+    const c = setup();
+    const w = await c.watch({ labelSelector: 'app=x', fieldSelector: 'metadata.name=a' });
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const e of w) {
+        seen.push(`${e.type} ${(e.object as { metadata?: { name?: string } }).metadata?.name}`);
+        if (seen.length === 3) break;
+      }
+    })();
+    await c.create(event('c', 'pod-c', { app: 'y' }));
+    await reading;
+    assert.deepEqual(seen, ['ADDED a', 'ADDED b', 'ADDED c']);
+  });
+
+  it('a watch with a selector that does not parse fails as the list does (client-go: ExtractFromListOptions panics)', async () => {
+    const c = setup();
+    const field = await statusError(c.watch({ fieldSelector: 'involvedObject.name' }));
+    assert.ok(isBadRequest(field), field.status.message);
+    const label = await statusError(c.watch({ labelSelector: 'app in x' }));
+    assert.ok(isBadRequest(label), label.status.message);
+    const listed = await statusError(c.list({ labelSelector: 'app in x' }));
+    assert.equal(label.status.message, listed.status.message);
+  });
 });
 
 describe('the fake Kubernetes clientset', () => {
@@ -65,6 +92,32 @@ describe('the fake Kubernetes clientset', () => {
     assert.deepEqual(
       listed.items.map((e) => e.metadata?.name),
       ['a', 'b'],
+    );
+  });
+
+  it('watches Events as client-go’s fake does: neither labels nor fields filter, the namespace does', async () => {
+    const other = { ...event('o', 'pod-o', { app: 'x' }), metadata: { name: 'o', namespace: 'other', labels: { app: 'x' } } };
+    const fake = newSimpleClientset(event('a', 'pod-a', { app: 'x' }), event('b', 'pod-b'), other);
+    const w = await fake.coreV1().events(NS).watch({ labelSelector: 'app=x', fieldSelector: 'involvedObject.name=pod-a' });
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const e of w) {
+        seen.push(`${e.type} ${(e.object as { metadata?: { name?: string } }).metadata?.name}`);
+        if (seen.length === 3) break;
+      }
+    })();
+    await fake
+      .coreV1()
+      .events('other')
+      .create({ ...other, metadata: { name: 'o2', namespace: 'other', labels: { app: 'x' } } });
+    await fake.coreV1().events(NS).create(event('c', 'pod-c'));
+    await reading;
+    assert.deepEqual(seen, ['ADDED a', 'ADDED b', 'ADDED c']);
+    const listed = await fake.coreV1().events(NS).list({ labelSelector: 'app=x' });
+    assert.deepEqual(
+      listed.items.map((e) => e.metadata?.name),
+      ['a'],
+      'a list still filters by labels (gentype’s alsoFakeLister)',
     );
   });
 
