@@ -86,6 +86,11 @@ export class CABundle {
   }
 }
 
+/** A bundle that may be replaced while the server runs (kube's CAContentProvider; see server/dynamiccertificates). */
+export interface CABundleProvider {
+  currentCABundle(): CABundle;
+}
+
 /**
  * Verifies the client certificate of a request against one bundle. The peer chain of a TLS
  * connection does not change, and the outcome of verifying it can only change when the clock
@@ -95,14 +100,20 @@ export class CABundle {
  * pay it twice for every client certificate signed by another CA.
  */
 export class ClientCertificateVerifier {
-  private readonly outcomes = new WeakMap<object, { result: VerifiedChain | CertificateVerificationError; until: number }>();
+  private readonly outcomes = new WeakMap<object, { result: VerifiedChain | CertificateVerificationError; until: number; bundle: CABundle }>();
   private readonly now: () => number;
 
+  /** `bundle` may change while the server runs (a CA file reloaded): each request verifies against the current one. */
   constructor(
-    readonly bundle: CABundle,
+    private readonly source: CABundle | CABundleProvider,
     opts: { now?: () => number } = {},
   ) {
     this.now = opts.now ?? Date.now;
+  }
+
+  /** The bundle certificates are verified against now. */
+  get bundle(): CABundle {
+    return this.source instanceof CABundle ? this.source : this.source.currentCABundle();
   }
 
   /**
@@ -116,18 +127,19 @@ export class ClientCertificateVerifier {
     const certs = peerCertificates(socket);
     if (certs.length === 0) return undefined;
     const now = this.now();
+    const bundle = this.bundle;
     let outcome = this.outcomes.get(socket);
-    if (outcome === undefined || now >= outcome.until) {
-      outcome = { result: this.verifyChain(certs, now), until: nextValidityBound([...certs, ...this.bundle.roots], now) };
+    if (outcome === undefined || now >= outcome.until || outcome.bundle !== bundle) {
+      outcome = { result: this.verifyChain(bundle, certs, now), until: nextValidityBound([...certs, ...bundle.roots], now), bundle };
       this.outcomes.set(socket, outcome);
     }
     if (outcome.result instanceof CertificateVerificationError) throw outcome.result;
     return outcome.result;
   }
 
-  private verifyChain(certs: readonly X509Certificate[], now: number): VerifiedChain | CertificateVerificationError {
+  private verifyChain(bundle: CABundle, certs: readonly X509Certificate[], now: number): VerifiedChain | CertificateVerificationError {
     try {
-      const chain = this.bundle.verify(certs, now);
+      const chain = bundle.verify(certs, now);
       return { chain, subject: subjectOf(chain[0]!) };
     } catch (err) {
       return new CertificateVerificationError(`verifying certificate ${certificateIdentifier(certs[0]!)} failed: ${(err as Error).message}`, { cause: err });

@@ -89,14 +89,15 @@ export async function assembleChain(c: ChainOptions) {
   // kube-apiserver's own publisher of what aggregated servers must trust (its CAs, front-proxy headers).
   const authenticationTrust = new ClusterAuthenticationTrustController({
     rest: loopback,
-    content: {
-      ...security.trustedCAs,
+    content: () => ({
+      ...security.trustedCAs(),
       requestHeaderAllowedNames: o.requestheaderAllowedNames,
       requestHeaderUsernameHeaders: o.requestheaderUsernameHeaders,
       requestHeaderGroupHeaders: o.requestheaderGroupHeaders,
       requestHeaderExtraHeaderPrefixes: o.requestheaderExtraHeadersPrefix,
-    },
+    }),
   });
+  security.certificates.addCAListener(authenticationTrust);
   kubeAPIServer.addPostStartHook('start-cluster-authentication-info-controller', async () => authenticationTrust.start());
   kubeAPIServer.addPreShutdownHook('stop-cluster-authentication-info-controller', async () => authenticationTrust.stop());
   // The servers' controllers that must run in one replica at a time, run by the control plane
@@ -118,7 +119,9 @@ export async function assembleChain(c: ChainOptions) {
   addStorageHealthChecks(aggregator, o.storageBackend, c.factory);
   config.metrics.registerStorageObjectCounts(() => c.resources.objectCounts());
 
-  const serving = new Serving(aggregator, { tls: { cert: c.pki.servingCertPEM, key: c.pki.servingKeyPEM, clientCA: security.clientCAPEM } });
+  const serving = new Serving(aggregator, { tls: security.certificates.tls() });
+  // Before the port is bound, as kube starts its certificate controllers: no handshake sees stale files.
+  security.certificates.start(serving);
   return {
     namespaces,
     services,
@@ -152,6 +155,7 @@ export async function assembleChain(c: ChainOptions) {
     autoregistrationComplete: (signal?: AbortSignal) => apiAggregator.autoregistrationComplete(signal),
     shutdown: async () => {
       await serving.shutdown();
+      await security.certificates.stop();
       await aggregatedAPIs.stop();
       await apiAggregator.stop();
       await customResources.stop();

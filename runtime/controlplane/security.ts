@@ -13,6 +13,20 @@ import type { RESTAuthContext } from '../registry/types.js';
 import { newAuthorizationFromOptions } from '../server/options/authorization.js';
 import { newServiceAccountTokens } from '../server/options/serviceaccount.js';
 import { readFlagFile } from '../server/options/files.js';
+import {
+  DynamicCertKeyPairContent,
+  DynamicFileCAContent,
+  DynamicServingCertificateController,
+  StaticCAContent,
+  StaticCertKeyContent,
+  UnionCAContent,
+  type CAContentProvider,
+  type CertKeyContentProvider,
+  type ControllerRunner,
+  type Listener,
+  type SecureContextTarget,
+  type TLSContent,
+} from '../server/dynamiccertificates/index.js';
 import type { PKI } from './certs.js';
 import { systemContext } from './loopback.js';
 import type { CompletedServerRunOptions } from './options.js';
@@ -21,10 +35,10 @@ import type { CompletedServerRunOptions } from './options.js';
 export interface ControlPlaneSecurity {
   /** Request header, client certificates, static and service-account tokens, anonymous last (when on). */
   readonly authenticator: Authenticator;
-  /** Every CA a client certificate may come from: what the TLS server asks clients for. */
-  readonly clientCAPEM: string;
-  /** The two bundles apart (what extension-apiserver-authentication publishes): client certificates, front proxies. */
-  readonly trustedCAs: { readonly clientCA: string; readonly requestHeaderCA: string };
+  /** The serving pair and the CAs clients may present certificates from, reloaded from their files while the server runs. */
+  readonly certificates: ControlPlaneCertificates;
+  /** The two bundles apart, as they are now (what extension-apiserver-authentication publishes): client certificates, front proxies. */
+  trustedCAs(): { readonly clientCA: string; readonly requestHeaderCA: string };
   /** system:masters, then the --authorization-mode authorizers in order. */
   readonly authorizer: Authorizer;
   /** What the review APIs, RBAC's escalation checks and TokenRequest answer with. */
@@ -45,9 +59,8 @@ export interface ControlPlaneSecurity {
  * and bound objects of tokens); `externalAddress` names the server in the issuer's jwks_uri.
  */
 export async function newControlPlaneSecurity(o: CompletedServerRunOptions, pki: PKI, resources: ResourceRegistry, externalAddress: () => string): Promise<ControlPlaneSecurity> {
-  const bundle = (flag: string, path: string | undefined, own: string): CABundle => (path === undefined ? new CABundle(own, flag) : new CABundle(readFlagFile(flag, path), `--${flag} ${path}`));
-  const clientCA = bundle('client-ca-file', o.clientCAFile, pki.caCertPEM);
-  const requestHeaderCA = bundle('requestheader-client-ca-file', o.requestheaderClientCAFile, pki.frontProxyCACertPEM);
+  const certificates = new ControlPlaneCertificates(o, pki);
+  const { clientCA, requestHeaderCA } = certificates;
   const tokens: StaticTokens = o.tokenAuthFile !== undefined ? parseTokenFile(readFlagFile('token-auth-file', o.tokenAuthFile), o.tokenAuthFile) : new Map();
   const serviceAccounts = await newServiceAccountTokens(o.serviceAccounts, { getter: storageTokenGetter(resources), externalAddress });
   if (serviceAccounts.discoveryError !== undefined) process.stderr.write(`E ${serviceAccounts.discoveryError}\n`);
@@ -73,8 +86,8 @@ export async function newControlPlaneSecurity(o: CompletedServerRunOptions, pki:
   });
   return {
     authenticator,
-    clientCAPEM: clientCA.toPEM() + requestHeaderCA.toPEM(),
-    trustedCAs: { clientCA: clientCA.toPEM(), requestHeaderCA: requestHeaderCA.toPEM() },
+    certificates,
+    trustedCAs: () => ({ clientCA: clientCA.currentCABundleContent(), requestHeaderCA: requestHeaderCA.currentCABundleContent() }),
     authorizer: authorization.authorizer,
     rest: {
       authorizer: authorization.authorizer,
@@ -86,6 +99,66 @@ export async function newControlPlaneSecurity(o: CompletedServerRunOptions, pki:
     policy,
     openIDRoutes: serviceAccounts.discoveryRoutes,
   };
+}
+
+/**
+ * The files of --tls-cert-file/--tls-private-key-file, --client-ca-file and
+ * --requestheader-client-ca-file, followed as kube-apiserver follows them (dynamiccertificates):
+ * a valid change reaches new TLS handshakes, the client-certificate and front-proxy
+ * authenticators, and the listeners (the ConfigMap publishing the CAs). What the flags do not
+ * name is the control plane's own PKI in <data-dir>/pki, read once.
+ */
+export class ControlPlaneCertificates {
+  readonly clientCA: CAContentProvider;
+  readonly requestHeaderCA: CAContentProvider;
+  readonly serving: CertKeyContentProvider;
+  private readonly tlsController: DynamicServingCertificateController;
+  private readonly runners: ControllerRunner[] = [];
+
+  constructor(o: CompletedServerRunOptions, pki: PKI, opts: { resyncMs?: number } = {}) {
+    const file = opts.resyncMs !== undefined ? { resyncMs: opts.resyncMs } : {};
+    const ca = (flag: string, purpose: string, path: string | undefined, own: string): CAContentProvider => {
+      if (path === undefined) return new StaticCAContent(flag, own);
+      // The start fails naming the flag, as before any reload.
+      new CABundle(readFlagFile(flag, path), `--${flag} ${path}`);
+      return this.run(new DynamicFileCAContent(purpose, path, file));
+    };
+    this.clientCA = ca('client-ca-file', 'client-ca-bundle', o.clientCAFile, pki.caCertPEM);
+    this.requestHeaderCA = ca('requestheader-client-ca-file', 'request-header', o.requestheaderClientCAFile, pki.frontProxyCACertPEM);
+    // prepareDataDir has read and checked the given pair already (the start's error names the flags).
+    this.serving =
+      o.tlsCertFile !== undefined && o.tlsPrivateKeyFile !== undefined
+        ? this.run(new DynamicCertKeyPairContent('serving-cert', o.tlsCertFile, o.tlsPrivateKeyFile, file))
+        : new StaticCertKeyContent('serving-cert', pki.servingCertPEM, pki.servingKeyPEM);
+    this.tlsController = new DynamicServingCertificateController({ serving: this.serving, clientCA: new UnionCAContent(this.clientCA, this.requestHeaderCA) });
+  }
+
+  /** The TLS server's credentials now: its pair, and every CA a client certificate may come from. */
+  tls(): TLSContent {
+    return this.tlsController.tls();
+  }
+
+  /** Tells `listener` when either CA bundle changes. */
+  addCAListener(listener: Listener): void {
+    this.clientCA.addListener(listener);
+    this.requestHeaderCA.addListener(listener);
+  }
+
+  /** Follows the files, and keeps `target`'s TLS credentials theirs. */
+  start(target: SecureContextTarget): void {
+    this.tlsController.start(target);
+    for (const r of this.runners) r.start();
+  }
+
+  async stop(): Promise<void> {
+    this.tlsController.stop();
+    await Promise.all(this.runners.map((r) => r.stop()));
+  }
+
+  private run<T extends ControllerRunner>(runner: T): T {
+    this.runners.push(runner);
+    return runner;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createServer as createHTTPServer, ServerResponse, type IncomingMessage, type Server as HTTPServer } from 'node:http';
 import { createSecureServer, type Http2Session } from 'node:http2';
 import { Server as NetServer, type Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import type { Server as TLSServer, TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify';
 import { newBadRequest, newInternalError } from '../apimachinery/errors/index.js';
@@ -130,6 +130,16 @@ export class Serving {
     this.httpServer.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => this.track(socket));
     if (tls) this.httpServer.on('session', (session: Http2Session) => this.trackSession(session));
     this.httpServer.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => this.dispatchUpgrade(raw, socket, head));
+  }
+
+  /**
+   * Replaces the serving certificate and client CAs (kube's dynamic serving certificates): TLS
+   * handshakes from now on use them; open connections keep what they negotiated. Whether client
+   * certificates are asked for is fixed at construction.
+   */
+  setSecureContext(tls: { cert: string | Buffer; key: string | Buffer; clientCA?: string | Buffer }): void {
+    if (!this.tls) throw new Error('not serving TLS');
+    (this.httpServer as unknown as TLSServer).setSecureContext({ cert: tls.cert, key: tls.key, ...(tls.clientCA !== undefined ? { ca: tls.clientCA } : {}) });
   }
 
   /**

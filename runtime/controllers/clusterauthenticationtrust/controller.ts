@@ -15,8 +15,12 @@ import { newSingleConfigMapInformer } from './informer.js';
 export interface ClusterAuthenticationTrustControllerOptions {
   /** The control plane's loopback client (kube runs this controller inside kube-apiserver, as itself). */
   readonly rest: RESTClient;
-  /** What this server requires aggregated servers to trust: its client CA, front-proxy CA and request headers. */
-  readonly content: ClusterAuthenticationInfo;
+  /**
+   * What this server requires aggregated servers to trust: its client CA, front-proxy CA and
+   * request headers. A function is read at each sync: CAs reloaded from their files are then
+   * published once the controller is told (enqueue, a dynamiccertificates Listener).
+   */
+  readonly content: ClusterAuthenticationInfo | (() => ClusterAuthenticationInfo);
   /** How often the ConfigMap is checked besides its events; kube's one minute. */
   readonly resyncMs?: number;
   /** Expiry of published certificates is judged by this clock (ms); default Date.now. */
@@ -86,7 +90,8 @@ export class ClusterAuthenticationTrustController {
   async syncConfigMap(): Promise<void> {
     const original = this.informer.getIndexer().getByKey(KEY);
     const existing = authenticationInfoFor(original?.data);
-    const data = configMapDataFor(combinedAuthenticationInfo(existing, this.o.content, (this.o.now ?? Date.now)()));
+    const content = typeof this.o.content === 'function' ? this.o.content() : this.o.content;
+    const data = configMapDataFor(combinedAuthenticationInfo(existing, content, (this.o.now ?? Date.now)()));
     if (original !== undefined && sameData(original.data ?? {}, data)) return;
     await this.createNamespaceIfNeeded();
     const required: ConfigMap = { ...structuredClone(original ?? { metadata: { name: NAME, namespace: NAMESPACE } }), data } as ConfigMap;

@@ -1,0 +1,152 @@
+// kube-apiserver follows the files of --tls-cert-file/--tls-private-key-file and --client-ca-file
+// while it runs (dynamiccertificates): a replaced pair is what new TLS handshakes get, while open
+// connections keep theirs; a broken replacement (not a certificate, a key of another) leaves the
+// last good pair served; a replaced client CA decides which client certificates authenticate and
+// is published in kube-system/extension-apiserver-authentication.
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type TLSSocket } from 'node:tls';
+import { after, before, describe, it } from 'node:test';
+import { ensureCA, ensureLeaf } from '../../runtime/controlplane/certs.js';
+import { startControlPlane, type ControlPlane } from '../../runtime/controlplane/controlplane.js';
+import { eventually, replaceFile } from '../server/dynamiccertificates/helpers.js';
+
+/** The subject of the certificate a new TLS connection to `port` is given (offering HTTP/2, which must still be chosen). */
+function presentedSubject(port: number, ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, ca, ALPNProtocols: ['h2', 'http/1.1'], checkServerIdentity: () => undefined }, () => {
+      const subject = new X509Certificate(socket.getPeerCertificate().raw).subject;
+      const alpn = socket.alpnProtocol;
+      socket.end();
+      if (alpn !== 'h2') reject(new Error(`ALPN chose ${String(alpn)}`));
+      else resolve(subject);
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** The status of GET `path` with the client certificate `client`, on a connection of its own unless `agent` is given. */
+function get(port: number, ca: string, path: string, client?: { certPEM: string; keyPEM: string }, agent?: Agent): Promise<{ status: number; socket: TLSSocket; peer: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, ca, ...(client !== undefined ? { cert: client.certPEM, key: client.keyPEM } : {}), agent: agent ?? false, checkServerIdentity: () => undefined },
+      (res) => {
+        const socket = res.socket as TLSSocket;
+        const peer = new X509Certificate(socket.getPeerCertificate().raw).subject;
+        res.resume();
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, socket, peer }));
+      },
+    );
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+function fingerprints(pem: string): string[] {
+  return (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((b) => new X509Certificate(b).fingerprint256);
+}
+
+describe('serving certificate and client CA reloaded from their files', () => {
+  let dir: string;
+  let cp: ControlPlane;
+  let servingCA: string;
+  const src: Record<string, string> = {};
+  const served = { cert: '', key: '', clientCA: '' };
+  let alice: Record<'a' | 'b', { certPEM: string; keyPEM: string }>;
+  let clientCAs: Record<'a' | 'b', string>;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kube-ts-dynamic-certs-'));
+    const made = join(dir, 'made');
+    const flags = join(dir, 'flags');
+    mkdirSync(made);
+    mkdirSync(flags);
+    const lbCA = await ensureCA(made, 'serving-ca', 'serving-ca');
+    servingCA = lbCA.cert.toString('pem');
+    for (const name of ['a', 'b']) {
+      const pair = await ensureLeaf(made, `serving-${name}`, lbCA, { subject: `CN=serving-${name}`, server: true, hosts: ['127.0.0.1'] });
+      src[`cert-${name}`] = pair.certPEM;
+      src[`key-${name}`] = pair.keyPEM;
+    }
+    const caA = await ensureCA(made, 'client-ca-a', 'client-ca-a');
+    const caB = await ensureCA(made, 'client-ca-b', 'client-ca-b');
+    clientCAs = { a: caA.cert.toString('pem'), b: caB.cert.toString('pem') };
+    alice = {
+      a: await ensureLeaf(made, 'alice-a', caA, { subject: 'CN=alice, O=system:masters', server: false, hosts: [] }),
+      b: await ensureLeaf(made, 'alice-b', caB, { subject: 'CN=alice, O=system:masters', server: false, hosts: [] }),
+    };
+    served.cert = join(flags, 'tls.crt');
+    served.key = join(flags, 'tls.key');
+    served.clientCA = join(flags, 'client-ca.crt');
+    replaceFile(served.cert, src['cert-a']!);
+    replaceFile(served.key, src['key-a']!);
+    replaceFile(served.clientCA, clientCAs.a);
+    cp = await startControlPlane({
+      dataDir: join(dir, 'data'),
+      securePort: 0,
+      bindAddress: '127.0.0.1',
+      tlsCertFile: served.cert,
+      tlsPrivateKeyFile: served.key,
+      clientCAFile: served.clientCA,
+    });
+  });
+  after(async () => {
+    await cp?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('new handshakes get a replaced pair; an open connection keeps the certificate it was given', async () => {
+    assert.equal(await presentedSubject(cp.port, servingCA), 'CN=serving-a');
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await get(cp.port, servingCA, '/livez', undefined, agent);
+      assert.equal(first.status, 200);
+      // The key first, then the certificate, each renamed into place: the first load in between is refused as a mismatch.
+      replaceFile(served.key, src['key-b']!);
+      replaceFile(served.cert, src['cert-b']!);
+      await eventually('the new certificate served', async () => (await presentedSubject(cp.port, servingCA)) === 'CN=serving-b');
+      const again = await get(cp.port, servingCA, '/livez', undefined, agent);
+      assert.equal(again.status, 200);
+      assert.equal(again.socket, first.socket, 'the kept-alive connection was reused');
+      assert.equal(again.peer, 'CN=serving-a');
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('a broken replacement leaves the last good pair served', async () => {
+    replaceFile(served.cert, 'not a certificate\n');
+    // Nothing to wait for but time: the refusal is only a log line. The server must still answer with the old pair.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal(await presentedSubject(cp.port, servingCA), 'CN=serving-b');
+    replaceFile(served.cert, src['cert-a']!);
+    // Certificate a with key b: not a pair, refused.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal(await presentedSubject(cp.port, servingCA), 'CN=serving-b');
+    assert.equal((await get(cp.port, servingCA, '/livez')).status, 200);
+    // The matching key makes it whole again.
+    replaceFile(served.key, src['key-a']!);
+    await eventually('the repaired pair served', async () => (await presentedSubject(cp.port, servingCA)) === 'CN=serving-a');
+  });
+
+  it('a replaced client CA decides which client certificates authenticate, and is published in the ConfigMap', async () => {
+    assert.equal((await get(cp.port, servingCA, '/api/v1/namespaces', alice.a)).status, 200);
+    assert.equal((await get(cp.port, servingCA, '/api/v1/namespaces', alice.b)).status, 401);
+
+    replaceFile(served.clientCA, clientCAs.b);
+    await eventually('a certificate of the new CA accepted', async () => (await get(cp.port, servingCA, '/api/v1/namespaces', alice.b)).status === 200);
+    assert.equal((await get(cp.port, servingCA, '/api/v1/namespaces', alice.a)).status, 401, 'the removed CA is no longer trusted');
+
+    const [caB] = fingerprints(clientCAs.b);
+    await eventually('the ConfigMap publishing the new CA', async () => {
+      const cm = await cp.loopback.request<{ data?: Record<string, string> }>({ method: 'GET', path: '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication' });
+      return fingerprints(cm.data?.['client-ca-file'] ?? '').includes(caB!);
+    });
+    // The file itself was not touched by the server.
+    assert.equal(readFileSync(served.clientCA, 'utf8'), clientCAs.b);
+  });
+});
