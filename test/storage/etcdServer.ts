@@ -51,6 +51,8 @@ export class EtcdMember {
   constructor(
     readonly spec: EtcdMemberSpec,
     private readonly initialCluster: string,
+    /** More etcd flags (e.g. `--max-request-bytes=…` to provoke a server error). */
+    private readonly extraArgs: readonly string[] = [],
   ) {
     this.endpoint = `http://127.0.0.1:${spec.clientPort}`;
   }
@@ -86,6 +88,7 @@ export class EtcdMember {
       '--log-level=error',
       '--heartbeat-interval=50',
       '--election-timeout=500',
+      ...this.extraArgs,
     ];
     const proc = spawn('etcd', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -230,7 +233,7 @@ class MemberExitedError extends Error {}
  * port found free can be taken by another test process before etcd binds it: a member that
  * exits while starting makes a new attempt on new ports (three at most).
  */
-export async function startEtcd(size = 1): Promise<EtcdCluster> {
+export async function startEtcd(size = 1, extraArgs: readonly string[] = []): Promise<EtcdCluster> {
   ensureEtcdInstalled();
   for (let attempt = 1; ; attempt++) {
     const baseDir = mkdtempSync(join(tmpdir(), 'storage-etcd-'));
@@ -239,7 +242,7 @@ export async function startEtcd(size = 1): Promise<EtcdCluster> {
       specs.push({ name: `m${i}`, clientPort: await freePort(), peerPort: await freePort(), dataDir: join(baseDir, `m${i}`) });
     }
     const initialCluster = specs.map((s) => `${s.name}=http://127.0.0.1:${s.peerPort}`).join(',');
-    const members = specs.map((s) => new EtcdMember(s, initialCluster));
+    const members = specs.map((s) => new EtcdMember(s, initialCluster, extraArgs));
     for (const m of members) m.start();
     const cluster = new EtcdCluster(members, baseDir);
     try {

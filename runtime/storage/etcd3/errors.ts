@@ -1,27 +1,99 @@
 import { CompactedError, FutureRevisionError } from '../kv.js';
-import { BackendTimeoutError, BackendUnavailableError } from '../kvstore/kvErrors.js';
+import { BackendError, BackendTimeoutError, BackendUnavailableError } from '../kvstore/kvErrors.js';
+
+/** gRPC status codes by number, named as Go prints them (codes.Code's String), which is how kube's messages show them. */
+const grpcCodeNames = [
+  'OK',
+  'Canceled',
+  'Unknown',
+  'InvalidArgument',
+  'DeadlineExceeded',
+  'NotFound',
+  'AlreadyExists',
+  'PermissionDenied',
+  'ResourceExhausted',
+  'FailedPrecondition',
+  'Aborted',
+  'OutOfRange',
+  'Unimplemented',
+  'Internal',
+  'Unavailable',
+  'DataLoss',
+  'Unauthenticated',
+] as const;
+
+const UNAVAILABLE = 14;
+const DEADLINE_EXCEEDED = 4;
+const CANCELLED = 1;
+
+/** etcd3's typed errors keep no code, only grpc-js's message (`14 UNAVAILABLE: etcdserver: leader changed`): read it back from there. */
+export function grpcStatusOf(e: unknown): { code: number; details: string } | undefined {
+  if (!(e instanceof Error)) return undefined;
+  const m = /^(\d{1,2}) [A-Z_]+: ([\s\S]*)$/.exec(e.message);
+  if (m) return { code: Number(m[1]), details: m[2] ?? '' };
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'number' && code > 0 && code < grpcCodeNames.length ? { code, details: e.message } : undefined;
+}
 
 /**
- * Maps etcd3 client errors onto the KV error contract. Deadline errors leave a write's outcome
- * unknown (TimeoutError upstream); unavailable means the call most likely never reached etcd.
+ * The text etcd's server answered with (rpctypes' `etcdserver: …` errors), as Go's client
+ * reports it: the bare text, which is the message kube-apiserver's 500 carries.
+ */
+function etcdServerText(e: Error): string | undefined {
+  const status = grpcStatusOf(e);
+  if (status?.details.startsWith('etcdserver: ')) return status.details;
+  const at = e.message.indexOf('etcdserver: ');
+  return at >= 0 && e.constructor.name === 'EtcdError' ? e.message.slice(at) : undefined;
+}
+
+/**
+ * Maps etcd3 client errors onto the KV error contract:
+ * - compaction and future revisions keep their typed errors;
+ * - an error etcd's server answered with (leader changed, no leader, request timed out, request
+ *   too large, too many requests, …) and any other gRPC status that is not about the connection
+ *   is a BackendError with the message Go's client gives it: kube's registry passes such an
+ *   error through unchanged and answers 500 with an empty reason and no Retry-After, so a client
+ *   does not send again a write that may have committed;
+ * - this client's own deadline (a hung etcd) is a BackendTimeoutError, and no connection (or a
+ *   lost one) a BackendUnavailableError: both become 500 ServerTimeout with Retry-After, a
+ *   deliberate difference from kube, whose etcd client waits out the whole request deadline.
  */
 export function mapEtcdError(e: unknown, requestedRevision = 0): Error {
   const err = e instanceof Error ? e : new Error(String(e));
   const msg = err.message;
   if (msg.includes('required revision has been compacted')) return new CompactedError(requestedRevision, 0);
   if (msg.includes('required revision is a future revision')) return new FutureRevisionError(requestedRevision, 0);
-  if (err.name === 'GRPCDeadlineExceededError' || /DEADLINE_EXCEEDED|request timed out|Deadline exceeded/i.test(msg)) {
+  const serverText = etcdServerText(err);
+  if (serverText !== undefined) return new BackendError(serverText, { cause: err });
+  const status = grpcStatusOf(err);
+  // Only this client's deadline: etcd's server answers a proposal that outlived its own request
+  // timeout with code Unknown "context deadline exceeded", which is the server's error.
+  if (err.name === 'GRPCDeadlineExceededError' || status?.code === DEADLINE_EXCEEDED || (status === undefined && /Deadline exceeded/i.test(msg))) {
     return new BackendTimeoutError(`etcd request timed out: ${msg}`, { cause: err });
   }
   if (
     err.name === 'GRPCUnavailableError' ||
     err.name === 'ClientClosedError' ||
     err.name === 'GRPCCancelledError' ||
-    /UNAVAILABLE|ECONNREFUSED|No connection established|leader changed|no leader|Connection dropped|failed to connect/i.test(msg)
+    status?.code === UNAVAILABLE ||
+    status?.code === CANCELLED ||
+    /ECONNREFUSED|No connection established|Connection dropped|failed to connect/i.test(msg)
   ) {
     return new BackendUnavailableError(`etcd unavailable: ${msg}`, { cause: err });
   }
+  if (status !== undefined) return new BackendError(`rpc error: code = ${grpcCodeNames[status.code] ?? status.code} desc = ${status.details}`, { cause: err });
   return err;
+}
+
+/**
+ * True when a read may be sent again: etcd's client retries a range whose error has code
+ * Unavailable (isSafeRetryImmutableRPC), whether etcd's server said so (leader changed, no
+ * leader, request timed out) or the connection did; a call that never left is always safe.
+ */
+export function retryableRead(e: unknown): boolean {
+  if (neverSent(e)) return true;
+  if (e instanceof Error && e.name === 'GRPCUnavailableError') return true;
+  return grpcStatusOf(e)?.code === UNAVAILABLE;
 }
 
 /** True when a failed write certainly did not reach etcd (safe to send again). */

@@ -1,7 +1,6 @@
 import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
 import { type GetResponse, type KV, type KVWatch, type KVWatchHandler, type KVWatchRequest, type ListRequest, type ListResponse, type PutOptions, type TxnResponse } from '../kv.js';
-import { BackendUnavailableError } from '../kvstore/kvErrors.js';
-import { mapEtcdError, neverSent } from './errors.js';
+import { mapEtcdError, neverSent, retryableRead } from './errors.js';
 import { LeaseManager } from './leases.js';
 import { RangeBatcher, etcdRangeTxn } from './rangeBatcher.js';
 import { EtcdWatch, toKeyValue } from './watch.js';
@@ -22,6 +21,9 @@ const defaultPageSize = 500;
 const defaultRequestTimeoutMs = 10_000;
 /** Tries of a write that failed before reaching etcd (connection refused): never a write that may have committed. */
 const unsentRetries = 3;
+/** etcd's Go client: a read failing with Unavailable is sent again up to 100 times, 25 ms (±10%) apart, within its deadline. */
+const readRetries = 100;
+const readRetryPauseMs = 25;
 
 /**
  * EtcdKV implements the KV contract on etcd through the etcd3 client: creates and updates are
@@ -71,7 +73,7 @@ export class EtcdKV implements KV {
         resp = await this.range({ key: start, range_end: end, revision: revision || undefined, limit: want }, revision);
       } catch (e) {
         // A page of large objects exceeded the gRPC receive limit: retry it smaller.
-        if (/RESOURCE_EXHAUSTED|larger than max/i.test((e as Error).message) && page > 1) {
+        if (/RESOURCE_EXHAUSTED|ResourceExhausted|larger than max/i.test((e as Error).message) && page > 1) {
           page = Math.max(1, Math.floor(page / 2));
           continue;
         }
@@ -158,15 +160,15 @@ export class EtcdKV implements KV {
       try {
         return await fn(deadline);
       } catch (e) {
-        const mapped = mapEtcdError(e, revision);
-        // Reads are idempotent: retry transport failures a few times (another member may answer),
-        // within the one deadline.
-        const pause = 100 * (attempt + 1);
-        if (mapped instanceof BackendUnavailableError && attempt < unsentRetries && Date.now() + pause < deadline) {
+        // Reads are idempotent: as etcd's client, send again what etcd could not serve now
+        // (leader changed, no leader, no connection; another member may answer), within the one
+        // deadline; the last error is the caller's.
+        const pause = readRetryPauseMs * (0.9 + 0.2 * Math.random());
+        if (retryableRead(e) && attempt < readRetries && Date.now() + pause < deadline) {
           await sleep(pause);
           continue;
         }
-        throw mapped;
+        throw mapEtcdError(e, revision);
       }
     }
   }

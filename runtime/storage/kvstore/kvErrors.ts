@@ -10,7 +10,17 @@ export class BackendTimeoutError extends Error {
   override readonly name = 'BackendTimeoutError';
 }
 
-/** Maps a KV error to the storage error the REST layer understands; storage errors pass through. */
+/**
+ * The backend answered with an error of its own (etcd's `etcdserver: leader changed`, `request
+ * is too large`, …). Not a storage error: kube's Interpret*Error passes it through and the
+ * client gets a 500 with an empty reason and this message, without Retry-After, because a write
+ * that got it may have committed.
+ */
+export class BackendError extends Error {
+  override readonly name = 'BackendError';
+}
+
+/** Maps a KV error to the storage error the REST layer understands; storage errors and BackendErrors pass through. */
 export function mapKVError(e: unknown, key: string): Error {
   if (e instanceof StorageError) return e;
   if (e instanceof CompactedError) return new ExpiredError(expiredMessages.list);

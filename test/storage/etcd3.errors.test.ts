@@ -1,0 +1,136 @@
+// How an etcd error reaches the client, from the error the etcd3 client throws (built here as
+// etcd3 builds it from grpc-js's error) through the KV mapping to the Status the REST layer
+// answers with: etcd's server errors as kube's registry passes them through (500, empty reason,
+// etcd's text, no Retry-After), this client's own deadline and a missing connection as
+// 500 ServerTimeout (the documented difference), compaction as 410.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { castGrpcError } from 'etcd3';
+import { toStatusError } from '../../runtime/apimachinery/errors/index.js';
+import { CompactedError, FutureRevisionError } from '../../runtime/storage/kv.js';
+import { BackendError, BackendTimeoutError, BackendUnavailableError, mapKVError } from '../../runtime/storage/kvstore/kvErrors.js';
+import { mapEtcdError, neverSent, retryableRead } from '../../runtime/storage/etcd3/errors.js';
+
+const codeNames: Record<number, string> = {
+  1: 'CANCELLED',
+  2: 'UNKNOWN',
+  3: 'INVALID_ARGUMENT',
+  4: 'DEADLINE_EXCEEDED',
+  8: 'RESOURCE_EXHAUSTED',
+  9: 'FAILED_PRECONDITION',
+  11: 'OUT_OF_RANGE',
+  14: 'UNAVAILABLE',
+  15: 'DATA_LOSS',
+};
+
+/** The error etcd3 rejects with for a gRPC status (grpc-js's message, cast by etcd3). */
+function grpcError(code: number, details: string): Error {
+  const e = Object.assign(new Error(`${code} ${codeNames[code]}: ${details}`), { code, details });
+  return castGrpcError(e);
+}
+
+const target = { gr: { group: '', resource: 'configmaps' }, name: 'x', operation: 'create' };
+
+/** The Status a request answers with when its storage call failed with `e`. */
+function statusFor(e: Error) {
+  return toStatusError(mapKVError(mapEtcdError(e), '/registry/configmaps/default/x'), target).status;
+}
+
+// rpctypes' server errors with their gRPC codes (api/v3rpc/rpctypes/error.go).
+const serverErrors: ReadonlyArray<[number, string, boolean]> = [
+  [14, 'etcdserver: leader changed', true],
+  [14, 'etcdserver: no leader', true],
+  [14, 'etcdserver: request timed out', true],
+  [14, 'etcdserver: request timed out, possibly due to previous leader failure', true],
+  [14, 'etcdserver: request timed out, possibly due to connection lost', true],
+  [14, 'etcdserver: server stopped', true],
+  [14, 'etcdserver: unhealthy cluster', true],
+  [3, 'etcdserver: request is too large', false],
+  [3, 'etcdserver: too many operations in txn request', false],
+  [8, 'etcdserver: too many requests', false],
+  [8, 'etcdserver: mvcc: database space exceeded', false],
+  [9, 'etcdserver: not capable', false],
+  [15, 'etcdserver: corrupt cluster', false],
+];
+
+describe('etcd server errors', () => {
+  for (const [code, text, retriedOnRead] of serverErrors) {
+    it(`${codeNames[code]} "${text}": 500, no reason, etcd's text, no Retry-After; ${retriedOnRead ? '' : 'not '}retried on a read`, () => {
+      const e = grpcError(code, text);
+      const mapped = mapEtcdError(e);
+      assert.ok(mapped instanceof BackendError, `${mapped.name}: ${mapped.message}`);
+      assert.equal(mapped.message, text);
+      const s = statusFor(e);
+      assert.equal(s.code, 500);
+      assert.equal(s.reason ?? '', '');
+      assert.equal(s.message, text);
+      assert.equal(s.details?.retryAfterSeconds, undefined);
+      assert.equal(retryableRead(e), retriedOnRead);
+      assert.equal(neverSent(e), false, 'a server error means the request was sent');
+    });
+  }
+
+  it('any other status from the server reads as Go prints a gRPC error', () => {
+    const s = statusFor(grpcError(2, 'raft proposal dropped'));
+    assert.equal(s.code, 500);
+    assert.equal(s.reason ?? '', '');
+    assert.equal(s.message, 'rpc error: code = Unknown desc = raft proposal dropped');
+    assert.equal(retryableRead(grpcError(2, 'raft proposal dropped')), false);
+  });
+
+  it("etcd's own proposal timeout (code Unknown) is the server's error, not this client's deadline", () => {
+    const e = grpcError(2, 'context deadline exceeded');
+    assert.ok(mapEtcdError(e) instanceof BackendError);
+    const s = statusFor(e);
+    assert.equal(s.reason ?? '', '');
+    assert.equal(s.message, 'rpc error: code = Unknown desc = context deadline exceeded');
+  });
+
+  it('an oversized reply keeps the text the list pager halves its page on', () => {
+    const mapped = mapEtcdError(grpcError(8, 'Received message larger than max (5000000 vs. 4194304)'));
+    assert.ok(mapped instanceof BackendError);
+    assert.match(mapped.message, /ResourceExhausted.*larger than max/);
+  });
+});
+
+describe('compaction and future revisions', () => {
+  it('a compacted revision is 410 Expired', () => {
+    const e = grpcError(11, 'etcdserver: mvcc: required revision has been compacted');
+    assert.ok(mapEtcdError(e, 5) instanceof CompactedError);
+    const s = statusFor(e);
+    assert.equal(s.code, 410);
+    assert.equal(s.reason, 'Expired');
+  });
+
+  it('a future revision stays typed', () => {
+    assert.ok(mapEtcdError(grpcError(11, 'etcdserver: mvcc: required revision is a future revision'), 9) instanceof FutureRevisionError);
+  });
+});
+
+describe('transport failures (the documented difference from kube)', () => {
+  it("this client's deadline (a hung etcd) is 500 ServerTimeout with Retry-After 2, not retried", () => {
+    const e = grpcError(4, 'Deadline exceeded after 10.001s,LB pick: 0.000s,remote_addr=127.0.0.1:2379');
+    assert.ok(mapEtcdError(e) instanceof BackendTimeoutError);
+    const s = statusFor(e);
+    assert.equal(s.code, 500);
+    assert.equal(s.reason, 'ServerTimeout');
+    assert.equal(s.message, 'The create operation against configmaps could not be completed at this time, please try again.');
+    assert.equal(s.details?.retryAfterSeconds, 2);
+    assert.equal(retryableRead(e), false);
+  });
+
+  it('no connection is 500 ServerTimeout; a read retries it and a write may be sent again', () => {
+    const e = grpcError(14, 'No connection established. Last error: connect ECONNREFUSED 127.0.0.1:2379');
+    assert.ok(mapEtcdError(e) instanceof BackendUnavailableError);
+    assert.equal(statusFor(e).reason, 'ServerTimeout');
+    assert.equal(retryableRead(e), true);
+    assert.equal(neverSent(e), true);
+  });
+
+  it('a dropped connection is retried on a read, never on a write', () => {
+    const e = grpcError(14, 'Connection dropped');
+    assert.ok(mapEtcdError(e) instanceof BackendUnavailableError);
+    assert.equal(retryableRead(e), true);
+    assert.equal(neverSent(e), false);
+  });
+});
