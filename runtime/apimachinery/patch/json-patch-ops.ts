@@ -1,3 +1,4 @@
+import { atoi64, NumError } from '../util/strconv.js';
 import { byteLengthJSON, deepCopyJSON, deepEqualJSON, hasField, isJSONObject, ownField, setField, type JSONObject } from '../serializer/jsonvalue.js';
 
 /**
@@ -119,22 +120,27 @@ function decodePatchKey(k: string): string {
   return k.replaceAll('~1', '/').replaceAll('~0', '~');
 }
 
-/** strconv.Atoi, or undefined. */
-function atoi(key: string): number | undefined {
-  if (!/^[+-]?\d{1,18}$/.test(key)) return undefined;
-  return Number.parseInt(key, 10);
+/** strconv.Atoi of an array index, exact over int64 (an index past the array is reported as Go prints it). */
+function atoi(key: string): bigint | NumError {
+  try {
+    return atoi64(key);
+  } catch (e) {
+    if (e instanceof NumError) return e;
+    throw e;
+  }
 }
 
-function invalidIndex(idx: number | string): JSONPatchError {
+function invalidIndex(idx: bigint): JSONPatchError {
   return new JSONPatchError(`Unable to access invalid index: ${idx}`);
 }
 
-/** An existing index of `arr` (negative from the end). */
+/** An existing index of `arr` (negative from the end); a key Atoi refuses fails with Atoi's error, as v4's. */
 function existingIndex(arr: readonly unknown[], key: string): number {
   const idx = atoi(key);
-  if (idx === undefined) throw new JSONPatchError(`strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax`);
-  if (idx >= arr.length || idx < -arr.length) throw invalidIndex(idx);
-  return idx < 0 ? idx + arr.length : idx;
+  if (idx instanceof NumError) throw new JSONPatchError(idx.message);
+  const len = BigInt(arr.length);
+  if (idx >= len || idx < -len) throw invalidIndex(idx);
+  return Number(idx < 0n ? idx + len : idx);
 }
 
 /** The value at key: undefined for a missing object key (or null field); throws for a bad array index. */
@@ -159,10 +165,10 @@ function insert(con: Container, key: string, value: unknown): void {
     return;
   }
   const idx = atoi(key);
-  if (idx === undefined) throw new JSONPatchError(`value was not a proper array index: '${key}'`);
-  const size = con.arr.length + 1;
+  if (idx instanceof NumError) throw new JSONPatchError(`value was not a proper array index: '${key}'`);
+  const size = BigInt(con.arr.length + 1);
   if (idx >= size || idx < -size) throw invalidIndex(idx);
-  con.arr.splice(idx < 0 ? idx + size : idx, 0, value);
+  con.arr.splice(Number(idx < 0n ? idx + size : idx), 0, value);
 }
 
 function removeKey(con: Container, key: string): void {

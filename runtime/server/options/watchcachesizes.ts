@@ -1,4 +1,5 @@
 import { groupResourceString } from '../../apimachinery/errors/index.js';
+import { atoi64, NumError } from '../../apimachinery/util/strconv.js';
 import { OptionsError } from './flags.js';
 
 /**
@@ -11,7 +12,7 @@ export function parseWatchCacheSizes(entries: readonly string[]): Map<string, nu
   for (const entry of entries) {
     const tokens = entry.split('#');
     if (tokens.length !== 2) throw new OptionsError(`invalid value of watch cache size: ${entry}`);
-    const size = atoi(tokens[1] as string);
+    const size = sizeOf(tokens[1] as string);
     if (size === undefined) throw new OptionsError(`invalid size of watch cache size: ${entry}`);
     if (size < 0) throw new OptionsError(`watch cache size cannot be negative: ${entry}`);
     const gr = tokens[0] as string;
@@ -21,14 +22,16 @@ export function parseWatchCacheSizes(entries: readonly string[]): Map<string, nu
   return sizes;
 }
 
-const INT64_MAX = 2n ** 63n - 1n;
-
-/** Go's strconv.Atoi on a 64-bit platform: an optional sign, decimal digits, within int64; else undefined. */
-function atoi(s: string): number | undefined {
-  if (!/^[+-]?[0-9]+$/.test(s)) return undefined;
-  const n = BigInt(s);
-  if (n > INT64_MAX || n < -INT64_MAX - 1n) return undefined;
-  // Only the sign and zero matter past here (any non-zero size enables the cache), so the
-  // rounding of sizes beyond 2^53 is harmless.
-  return Number(n);
+/**
+ * The size by Go's strconv.Atoi; undefined when Atoi fails (kube replaces its error). Only the sign
+ * and zero matter past here (any non-zero size enables the cache), so rounding sizes beyond 2^53
+ * is harmless.
+ */
+function sizeOf(s: string): number | undefined {
+  try {
+    return Number(atoi64(s));
+  } catch (e) {
+    if (e instanceof NumError) return undefined;
+    throw e;
+  }
 }

@@ -7,7 +7,7 @@ import { JSONSyntaxError, MAX_NESTING_DEPTH, scanJSON } from '../../serializer/j
 import { isJSONObject, parseJSONBytes } from '../../serializer/jsonvalue.js';
 import { sortFieldList, type Field } from '../value/fields.js';
 import { goJSON, goJSONString } from '../value/json.js';
-import { goQuote } from '../value/tostring.js';
+import { atoi } from '../../util/strconv.js';
 import type { PathElement } from './element.js';
 
 /** ErrUnknownPathElementType: a key of a kind this version does not know; readers drop it. */
@@ -57,6 +57,7 @@ export function deserializePathElement(s: string): PathElement {
     case 'f':
       return { fieldName: s.slice(2) };
     case 'i':
+      // Go's Atoi; an index beyond 2^53, which Go would take, is out of range for a JS number.
       return { index: atoi(s.slice(2)) };
     case 'v':
     case 'k':
@@ -116,16 +117,4 @@ function keyFields(v: unknown): Field[] {
   const fields: Field[] = Object.entries(v).map(([name, value]) => ({ name, value }));
   sortFieldList(fields);
   return fields;
-}
-
-const DIGITS = /^[+-]?0*([0-9]*)$/;
-
-/** strconv.Atoi on a 64-bit platform, with its error texts. */
-export function atoi(s: string): number {
-  const m = DIGITS.exec(s);
-  if (!m || !/[0-9]/.test(s)) throw new Error(`strconv.Atoi: parsing ${goQuote(s)}: invalid syntax`);
-  // Beyond int64 in Go; beyond 2^53 a JS number would name another index, so refused here as well.
-  const n = m[1]!.length > 16 ? Infinity : Number(s);
-  if (!Number.isSafeInteger(n)) throw new Error(`strconv.Atoi: parsing ${goQuote(s)}: value out of range`);
-  return n;
 }

@@ -3,6 +3,7 @@
  * `[=1.5]`), with Go's fmt wording: `%v` of an int or float64, `%q` of a
  * string.
  */
+import { quote } from '../../util/strconv.js';
 import { sortedKeys, type Value } from './compare.js';
 
 /** Go's `%v` of a float64 (strconv 'g', shortest): exponent form below 1e-4 or from 1e6, as `1e+06`. */
@@ -25,38 +26,8 @@ export function formatNumber(n: number): string {
   return Number.isInteger(n) && Math.abs(n) < 2 ** 63 ? BigInt(n).toString() : formatGoFloat(n);
 }
 
-const NAMED_ESCAPES: Readonly<Record<string, string>> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-
-/** What strconv.Quote escapes: quotes, backslashes, and runes that are not printable (not letters, marks, numbers, punctuation, symbols or ASCII space). */
-const NEEDS_QUOTING = /["\\]|[^\P{C}]|[^\P{Z} ]/u;
-const QUOTED_RUNE = /["\\]|[^\P{C}]|[^\P{Z} ]/gu;
-
-/** Go's strconv.Quote (`%q`). */
-export function goQuote(s: string): string {
-  if (!NEEDS_QUOTING.test(s)) return `"${s}"`;
-  return `"${s.replace(QUOTED_RUNE, quoteRune)}"`;
-}
-
-function quoteRune(r: string): string {
-  const named = NAMED_ESCAPES[r];
-  if (named !== undefined) return named;
-  const cp = r.codePointAt(0) ?? 0xfffd;
-  // A lone surrogate is not valid UTF-8; Go would print its bytes, JS has none: U+FFFD stands in.
-  if (cp >= 0xd800 && cp <= 0xdfff) return '\\ufffd';
-  if (cp < 0x80) return `\\x${cp.toString(16).padStart(2, '0')}`;
-  if (cp < 0x10000) return `\\u${cp.toString(16).padStart(4, '0')}`;
-  return `\\U${cp.toString(16).padStart(8, '0')}`;
-}
+/** Go's strconv.Quote (`%q`), kept under the name SMD's printers import. */
+export { quote as goQuote };
 
 /** value.ToString; lists and maps print their items the same way (map keys in byte order). Iterative. */
 export function valueToString(v: Value): string {
@@ -71,7 +42,7 @@ export function valueToString(v: Value): string {
     const x = item.value;
     if (x === null || x === undefined) out += 'null';
     else if (typeof x === 'number') out += formatNumber(x);
-    else if (typeof x === 'string') out += goQuote(x);
+    else if (typeof x === 'string') out += quote(x);
     else if (typeof x === 'boolean') out += x ? 'true' : 'false';
     else if (Array.isArray(x)) {
       work.push({ text: ']' });
