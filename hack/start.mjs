@@ -11,9 +11,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'runtime/controlplane/serve.ts');
 const out = join(root, '.cache/start/serve.mjs');
-// Worker threads the command starts run their own entry, bundled beside serve.mjs (where
-// runtime/apimachinery/serializer/yaml-pool.ts looks for it).
-const workers = { 'yaml-worker': join(root, 'runtime/apimachinery/serializer/yaml-worker.ts') };
+// Worker threads the command starts run their own entry, bundled beside serve.mjs, where the
+// module that starts them looks for it (runtime/apimachinery/serializer/yaml-pool.ts for large
+// YAML bodies, runtime/controlplane/pki-thread.ts for a first start's PKI).
+const workers = {
+  'yaml-worker': join(root, 'runtime/apimachinery/serializer/yaml-worker.ts'),
+  'pki-worker': join(root, 'runtime/controlplane/pki-worker.ts'),
+};
 const inputsFile = join(root, '.cache/start/inputs.json');
 
 /** Every dependency of package.json, with its subpaths: what the bundle imports at run time. */

@@ -6,6 +6,7 @@ import type { APIGroupDefinition } from '../registry/types.js';
 import { storageConfigFor } from '../server/options/storage.js';
 import { newStorageFactory } from '../storage/index.js';
 import { assembleChain, type ChainOptions } from './chain.js';
+import type { PKI } from './certs.js';
 import { prepareDataDir } from './datadir.js';
 import { groupAdmissionPlugins, groupServer, withBuiltinGroups } from './groups.js';
 import { GarbageCollector } from '../controllers/garbagecollector/index.js';
@@ -52,6 +53,8 @@ export interface ControlPlaneOptions extends ServerRunOptions {
   readonly groups?: readonly APIGroupDefinition[];
   /** The aggregator's timings: availability check period, discovery check and connect timeouts. */
   readonly aggregator?: ChainOptions['aggregator'];
+  /** prepareDataDir for these options, when the caller began it before loading this module (the command does). */
+  readonly pki?: Promise<PKI>;
   /**
    * Listen only once ready (post-start hooks done, built-in APIServices registered) instead of
    * kube's order (listen, then the hooks): a --workers worker, which takes connections from the
@@ -67,7 +70,7 @@ export interface ControlPlaneOptions extends ServerRunOptions {
  */
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const o = completeOptions(options);
-  const pki = await prepareDataDir(o);
+  const pki = await (options.pki ?? prepareDataDir(o));
 
   const { storageConfig, storageDescription } = storageConfigFor(o, join(o.dataDir, 'kube.db'));
   const factory = newStorageFactory(storageConfig);

@@ -1,6 +1,7 @@
 import type { APIGroupDefinition } from '../registry/types.js';
 import type { ControlPlane, ControlPlaneOptions } from './controlplane.js';
 import { runServerCommand } from './command.js';
+import { prepareDataDirEarly } from './datadir.js';
 import { parseServerRunOptions, USAGE } from './options.js';
 import { workerEntry } from './workers/entry.js';
 import { resolveWorkers } from './workers/flag.js';
@@ -44,7 +45,10 @@ export function runControlPlane({ groups, argv = process.argv.slice(2) }: RunCon
       async start(options) {
         const workers = resolveWorkers(options.workers);
         if (workers > 1) return startPrimary({ options, workers, exec: workerEntry(import.meta.url), args: argv });
-        const cp = await startServing({ ...options, groups: await groupsOf(groups) });
+        // Begun before the project's groups and the control plane load: a first start makes its
+        // certificates on another thread meanwhile.
+        const pki = prepareDataDirEarly(options);
+        const cp = await startServing({ ...options, groups: await groupsOf(groups), ...(pki !== undefined ? { pki } : {}) });
         return {
           readyLines: [`serving on ${cp.url} (storage: ${cp.storageDescription})`, `ready in ${Math.round(performance.now())} ms. Try: kubectl --kubeconfig ${cp.kubeconfigPath} api-resources`],
           stop: () => cp.stop(),
