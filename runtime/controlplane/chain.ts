@@ -30,6 +30,7 @@ import { ServiceStorage } from './service/rest.js';
 import { addStorageHealthChecks } from '../server/options/storage.js';
 import type { CompletedServerRunOptions } from './options.js';
 import type { ResourceRegistry } from '../registry/resources.js';
+import type { ConnectionSource } from './workers/handoff.js';
 
 export interface ChainOptions {
   readonly options: CompletedServerRunOptions;
@@ -144,9 +145,21 @@ export async function assembleChain(c: ChainOptions) {
     singletons,
     listen: async () => {
       const address = await serving.listen({ host: o.bindAddress, port: o.securePort });
-      const host = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
-      externalAddress = `${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+      externalAddress = externalAddressOf(o.bindAddress, address.port);
       return address;
+    },
+    /**
+     * Serves the connections `source` hands over instead of listening (a --workers worker, whose
+     * primary listens). Their delivery ends when Serving would close its listener: when new
+     * requests are refused, or with --shutdown-send-retry-after once in-flight ones are drained.
+     */
+    serve: async (source: ConnectionSource) => {
+      await serving.fastify.ready();
+      const signals = aggregator.config.lifecycleSignals;
+      const stopped = aggregator.config.shutdownSendRetryAfter ? signals.inFlightRequestsDrained.wait() : signals.notAcceptingNewRequest.wait();
+      source.start((socket) => serving.httpServer.emit('connection', socket), stopped);
+      externalAddress = externalAddressOf(o.bindAddress, source.port);
+      return { port: source.port };
     },
     /** Runs the post-start hooks before listen: see Serving.startPostStartHooks. */
     startPostStartHooks: () => serving.startPostStartHooks(),
@@ -269,4 +282,10 @@ function aggregatorTimings(t: ChainOptions['aggregator']): Pick<APIAggregatorOpt
 function mount(server: GenericAPIServer, r: { path: string; prefix: boolean; handler: import('../apimachinery/request/http.js').Handler }): void {
   if (r.prefix) server.mux.handlePrefix(r.path, r.handler);
   else server.mux.handle(r.path, r.handler);
+}
+
+/** host:port clients reach the secure port at (a wildcard bind address is reached on loopback). */
+function externalAddressOf(bindAddress: string, port: number): string {
+  const host = bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

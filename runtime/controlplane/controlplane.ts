@@ -25,6 +25,7 @@ import { defaultAdvertiseAddress, KubernetesServiceController } from '../control
 import { APIServerLeases } from '../controllers/kubernetesservice/leases.js';
 import { ServiceIPRepair } from '../controllers/servicerepair/repair.js';
 import { ResourceRegistry } from '../registry/resources.js';
+import type { ConnectionSource } from './workers/handoff.js';
 
 export interface ControlPlane {
   /** https://<bind-address>:<port> */
@@ -56,11 +57,12 @@ export interface ControlPlaneOptions extends ServerRunOptions {
   /** prepareDataDir for these options, when the caller began it before loading this module (the command does). */
   readonly pki?: Promise<PKI>;
   /**
-   * Listen only once ready (post-start hooks done, built-in APIServices registered) instead of
-   * kube's order (listen, then the hooks): a --workers worker, which takes connections from the
-   * shared socket as soon as it listens, and must not before its /readyz would pass.
+   * Connections handed over by another process instead of listening (a --workers worker: its
+   * primary listens); they are taken only once ready (post-start hooks done, built-in APIServices
+   * registered), not in kube's order (listen, then the hooks), as a load balancer takes a replica
+   * into rotation once its /readyz passes.
    */
-  readonly listenOnceReady?: boolean;
+  readonly connections?: ConnectionSource;
 }
 
 /**
@@ -181,11 +183,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     await chain.autoregistrationComplete();
   };
   let port: number;
-  if (options.listenOnceReady === true) {
+  if (options.connections !== undefined) {
     // Nothing the hooks run needs the port: the Service controller above waits for `ready`.
     void chain.startPostStartHooks();
     await readyToServe();
-    ({ port } = await chain.listen());
+    ({ port } = await chain.serve(options.connections));
     bound(port);
   } else {
     ({ port } = await chain.listen());

@@ -4,6 +4,7 @@ import { runServerCommand } from './command.js';
 import { prepareDataDirEarly } from './datadir.js';
 import { parseServerRunOptions, USAGE } from './options.js';
 import { workerEntry } from './workers/entry.js';
+import { workerConnections } from './workers/handoff.js';
 import { resolveWorkers } from './workers/flag.js';
 import { workerIndex, workerPort, workerReady } from './workers/messages.js';
 import { startPrimary } from './workers/primary.js';
@@ -61,9 +62,10 @@ export function runControlPlane({ groups, argv = process.argv.slice(2) }: RunCon
 
 /**
  * One worker of --workers: the whole control plane, on the SQLite file in shared mode, campaigning
- * for the singleton controllers' Leases as `<identity>_<index>`; it joins the shared port only once
- * ready (a restarted worker gets no connection its /readyz would refuse), tells its primary when it
- * serves instead of printing the ready lines, and stops on the SIGTERM its primary forwards.
+ * for the singleton controllers' Leases as `<identity>_<index>`; it serves the connections its
+ * primary hands it (workers/handoff.ts) and only once ready (a restarted worker gets no connection
+ * its /readyz would refuse), tells its primary when it serves instead of printing the ready lines,
+ * and stops on the SIGTERM its primary forwards.
  */
 function runWorker(groups: RunControlPlaneOptions['groups'], argv: readonly string[], index: number): void {
   // A terminal's Ctrl-C reaches every process of the group: the primary handles it for all.
@@ -76,13 +78,13 @@ function runWorker(groups: RunControlPlaneOptions['groups'], argv: readonly stri
       parse: parseServerRunOptions,
       async start(options) {
         const port = workerPort();
+        if (port === undefined) throw new Error('a --workers worker needs its primary: it was started without the port its primary listens on');
         const cp = await startServing({
           ...options,
-          ...(port === undefined ? {} : { securePort: port }),
           groups: await groupsOf(groups),
           identitySuffix: String(index),
           sqliteShared: true,
-          listenOnceReady: true,
+          connections: workerConnections(port),
         });
         ready = { url: cp.url, storageDescription: cp.storageDescription, kubeconfigPath: cp.kubeconfigPath };
         return { readyLines: [], stop: () => cp.stop() };

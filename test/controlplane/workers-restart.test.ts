@@ -10,10 +10,11 @@
 // a LIST served from the watch cache (resourceVersion=0: 429 while the cache initializes) and a
 // GET of a custom resource (404 before the CRD informer has synced), and /readyz itself, which
 // a worker answers 500 until its post-start hooks are done. Every answer must be 200.
-// Requests in flight on the killed worker may fail with a reset or no answer: they are counted
-// apart, and only those that started before the primary saw the worker die may fail so. One the
-// primary was handing to the worker as it died gets no answer at all (node:cluster keeps that
-// connection open), until the client's own timeout.
+// Requests in flight on the killed worker may fail with a reset: they are counted apart, and
+// only those that started before the primary saw the worker die may fail so. None may go
+// unanswered until the client's own timeout: a connection the primary was handing to the worker
+// as it died is closed by the primary (workers/balancer.ts), where node:cluster's round-robin
+// scheduler kept it open, unserved.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { backends, ControlPlane, etcdUnavailable } from '../integration/harness.js';
@@ -136,6 +137,11 @@ for (const backend of backends) {
         for (const o of failedEarly) errors.set(o.error!.replace(/^\S+ \S+: /, ''), (errors.get(o.error!.replace(/^\S+ \S+: /, '')) ?? 0) + 1);
         console.log(`# ${backend}: ${summary}: ${[...errors].map(([e, n]) => `${n}× ${e}`).join(', ')}`);
         assert.deepEqual(answeredBadly, [], `answers other than 200 (${summary})`);
+        assert.deepEqual(
+          outcomes.filter((o) => o.error?.includes('no response within') === true),
+          [],
+          `requests left without an answer until the client's timeout (${summary})`,
+        );
         assert.deepEqual(failedLate, [], `requests started after the worker's death was seen failed (${summary})`);
         // In flight on the killed worker: at most one per loop.
         assert.ok(failedEarly.length <= LOOPS, summary);

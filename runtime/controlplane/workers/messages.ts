@@ -9,9 +9,8 @@ import cluster from 'node:cluster';
 export const WORKER_INDEX_ENV = 'KUBE_TS_APISERVER_WORKER_INDEX';
 
 /**
- * The port a restarted worker listens on: the one its predecessors got. With --secure-port 0
- * the cluster gives every worker the port of the listening socket the primary holds, but once
- * every worker died that socket is closed, and listening on 0 again would pick a new port.
+ * The secure port the primary listens on and hands connections from: the port of the worker's
+ * URL (with --secure-port 0, the flag says nothing of it).
  */
 export const WORKER_PORT_ENV = 'KUBE_TS_APISERVER_WORKER_PORT';
 
@@ -28,12 +27,62 @@ export function workerReady(m: Omit<WorkerReady, 'type'>): WorkerReady {
 }
 
 export function isWorkerReady(m: unknown): m is WorkerReady {
-  if (typeof m !== 'object' || m === null) return false;
+  if (typeOf(m) !== 'kube-ts-apiserver/worker-ready') return false;
   const r = m as Record<string, unknown>;
-  return r['type'] === 'kube-ts-apiserver/worker-ready' && typeof r['url'] === 'string' && typeof r['storageDescription'] === 'string' && typeof r['kubeconfigPath'] === 'string';
+  return typeof r['url'] === 'string' && typeof r['storageDescription'] === 'string' && typeof r['kubeconfigPath'] === 'string';
 }
 
-/** The port this worker must listen on instead of --secure-port; undefined: the flag's. */
+/**
+ * A connection the primary accepted and hands to a worker (the socket travels with the message),
+ * and the worker's answer: accepted, or refused because it no longer takes connections.
+ */
+export interface HandedConnection {
+  readonly type: 'kube-ts-apiserver/connection';
+  readonly id: number;
+}
+
+export interface ConnectionAnswer {
+  readonly type: 'kube-ts-apiserver/connection-answer';
+  readonly id: number;
+  readonly accepted: boolean;
+}
+
+/** A worker that has stopped taking connections (its graceful shutdown began): hand it nothing more. */
+export interface WorkerDraining {
+  readonly type: 'kube-ts-apiserver/worker-draining';
+}
+
+export function handedConnection(id: number): HandedConnection {
+  return { type: 'kube-ts-apiserver/connection', id };
+}
+
+export function connectionAnswer(id: number, accepted: boolean): ConnectionAnswer {
+  return { type: 'kube-ts-apiserver/connection-answer', id, accepted };
+}
+
+export function workerDraining(): WorkerDraining {
+  return { type: 'kube-ts-apiserver/worker-draining' };
+}
+
+export function isHandedConnection(m: unknown): m is HandedConnection {
+  return typeOf(m) === 'kube-ts-apiserver/connection' && typeof (m as Record<string, unknown>)['id'] === 'number';
+}
+
+export function isConnectionAnswer(m: unknown): m is ConnectionAnswer {
+  if (typeOf(m) !== 'kube-ts-apiserver/connection-answer') return false;
+  const r = m as Record<string, unknown>;
+  return typeof r['id'] === 'number' && typeof r['accepted'] === 'boolean';
+}
+
+export function isWorkerDraining(m: unknown): m is WorkerDraining {
+  return typeOf(m) === 'kube-ts-apiserver/worker-draining';
+}
+
+function typeOf(m: unknown): unknown {
+  return typeof m === 'object' && m !== null ? (m as Record<string, unknown>)['type'] : undefined;
+}
+
+/** The secure port of this worker's primary (WORKER_PORT_ENV); undefined outside a --workers worker. */
 export function workerPort(): number | undefined {
   const v = process.env[WORKER_PORT_ENV];
   if (v === undefined || !/^[0-9]{1,5}$/.test(v)) return undefined;

@@ -26,7 +26,7 @@ export async function startPrimary(p: PrimaryOptions): Promise<RunningServer> {
   await prepareDataDir(o);
   electionIdentity(o.dataDir);
 
-  const supervisor = new Supervisor({ workers: p.workers, exec: p.exec, args: p.args, log: (line) => process.stderr.write(`${line}\n`) });
+  const supervisor = new Supervisor({ workers: p.workers, exec: p.exec, args: p.args, listen: { host: o.bindAddress, port: o.securePort }, log: (line) => process.stderr.write(`${line}\n`) });
   const first = await supervisor.start();
   return {
     readyLines: [

@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
-import { isWorkerReady, WORKER_INDEX_ENV, WORKER_PORT_ENV, type WorkerReady } from './messages.js';
+import { ConnectionBalancer } from './balancer.js';
+import { isWorkerDraining, isWorkerReady, WORKER_INDEX_ENV, WORKER_PORT_ENV, type WorkerReady } from './messages.js';
 
 /** The first restart of a worker that died waits this long; each further one twice as long. */
 const INITIAL_RESTART_DELAY_MS = 500;
@@ -15,6 +16,8 @@ export interface SupervisorOptions {
   /** The file every worker runs, and its arguments (the command's flags). */
   readonly exec: string;
   readonly args: readonly string[];
+  /** The secure port's address, which the primary listens on: --bind-address, --secure-port (0: a free port). */
+  readonly listen: { readonly host: string; readonly port: number };
   /** One line for the log (stderr), kube's severity letter first. */
   readonly log: (line: string) => void;
 }
@@ -27,13 +30,11 @@ interface Slot {
   /** Restarts since the worker last ran RESET_BACKOFF_AFTER_MS: the exponent of the next delay. */
   failures: number;
   restartTimer: NodeJS.Timeout | undefined;
-  /** The port this slot's worker was told to listen on (WORKER_PORT_ENV); undefined: --secure-port. */
-  port: string | undefined;
 }
 
 /**
- * The --workers primary (node:cluster): forks one control plane per index, all on the same
- * secure port (the primary holds the listening socket and hands connections to the workers),
+ * The --workers primary (node:cluster): forks one control plane per index, all behind the same
+ * secure port (the primary listens and hands connections to the workers: ConnectionBalancer),
  * restarts a worker that dies after the start with a bounded exponential backoff, and on stop
  * forwards SIGTERM to every worker and waits for each one's graceful shutdown.
  */
@@ -45,13 +46,17 @@ export class Supervisor {
   private first: WorkerReady | undefined;
   private onAllReady: (r: WorkerReady) => void = () => {};
   private onStartFailed: (err: Error) => void = () => {};
+  private readonly balancer = new ConnectionBalancer();
+  /** The bound secure port, which every worker (restarted ones too) serves as its own. */
+  private port = 0;
 
   constructor(private readonly o: SupervisorOptions) {
-    this.slots = Array.from({ length: o.workers }, (_, index) => ({ index, worker: undefined, exited: undefined, forkedAt: 0, failures: 0, restartTimer: undefined, port: undefined }));
+    this.slots = Array.from({ length: o.workers }, (_, index) => ({ index, worker: undefined, exited: undefined, forkedAt: 0, failures: 0, restartTimer: undefined }));
   }
 
-  /** Forks every worker; resolves with the first one's ready message once all are serving. */
+  /** Listens, forks every worker; resolves with the first one's ready message once all are serving. */
   async start(): Promise<WorkerReady> {
+    this.port = await this.balancer.listen(this.o.listen.host, this.o.listen.port);
     cluster.setupPrimary({ exec: this.o.exec, args: [...this.o.args], silent: false });
     const allReady = new Promise<WorkerReady>((resolve, reject) => {
       this.onAllReady = resolve;
@@ -63,6 +68,7 @@ export class Supervisor {
     } catch (err) {
       // A worker that cannot start means the command cannot: the others are stopped as well.
       this.stopping = true;
+      this.balancer.closeNow();
       await this.signalAll('SIGTERM', FAILED_START_GRACE_MS);
       throw err;
     }
@@ -71,15 +77,16 @@ export class Supervisor {
   /** SIGTERM to every worker (no more restarts); resolves once all exited, rejects if one failed its shutdown. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.balancer.closeWhenDrained();
     const failed = await this.signalAll('SIGTERM', undefined);
+    this.balancer.closeNow();
     if (failed.length > 0) throw new Error(failed.join('; '));
   }
 
   private fork(slot: Slot): void {
-    const port = this.listenPort();
-    slot.port = port;
-    const worker = cluster.fork({ [WORKER_INDEX_ENV]: String(slot.index), ...(port === undefined ? {} : { [WORKER_PORT_ENV]: port }) });
+    const worker = cluster.fork({ [WORKER_INDEX_ENV]: String(slot.index), [WORKER_PORT_ENV]: String(this.port) });
     slot.worker = worker;
+    this.balancer.attach(worker);
     // A restart says when its worker exists (the start's workers are reported ready together).
     if (this.started) this.o.log(`I worker ${slot.index} (pid ${worker.process.pid}) started`);
     slot.forkedAt = Date.now();
@@ -88,24 +95,14 @@ export class Supervisor {
     worker.on('error', () => {});
     let ready = false;
     worker.on('message', (m: unknown) => {
+      if (isWorkerDraining(m)) this.balancer.remove(worker);
       if (ready || !isWorkerReady(m)) return;
       ready = true;
       this.o.log(`I worker ${slot.index} (pid ${worker.process.pid}) ready on ${m.url}`);
+      this.balancer.add(worker);
       this.ready(m);
     });
     worker.once('exit', (code, signal) => this.exited(slot, worker, ready, code, signal));
-  }
-
-  /**
-   * What a new worker listens on. The cluster shares one listening socket among the workers
-   * that listen with the same address and port, as given: a new worker asks as a live one did.
-   * Once none is alive the socket is closed, and asking for --secure-port 0 again would get a
-   * new port: the new worker asks for the port the first ones got.
-   */
-  private listenPort(): string | undefined {
-    const live = this.slots.find((s) => s.worker !== undefined);
-    if (live !== undefined) return live.port;
-    return this.first === undefined ? undefined : new URL(this.first.url).port;
   }
 
   private ready(m: WorkerReady): void {
