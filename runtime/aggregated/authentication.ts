@@ -7,6 +7,7 @@ import { WebhookTokenAuthenticator } from '../authentication/webhook.js';
 import { DEFAULT_WEBHOOK_RETRY_BACKOFF, shouldRetryWebhook, withExponentialBackoff } from '../authorization/webhook.js';
 import type { ClusterAuthenticationInfo } from '../controllers/clusterauthenticationtrust/index.js';
 import { readFlagFile } from '../server/options/files.js';
+import { DynamicFileCAContent, type CABundleContentProvider, type Listener } from '../server/dynamiccertificates/index.js';
 import { AuthenticationConfigMap } from './authentication-configmap.js';
 import { tokenReviewerOver, type DelegationClients } from './delegated-clients.js';
 import type { CompletedAggregatedOptions } from './options.js';
@@ -19,9 +20,9 @@ export const ANONYMOUS_HEALTH_PATHS: readonly string[] = ['/healthz', '/livez', 
 
 export interface DelegatedAuthentication {
   readonly authenticator: Authenticator;
-  /** Every CA a client certificate may come from at start: what the TLS server asks clients for. */
-  readonly clientCAPEM: string;
-  /** Stops following the control plane's ConfigMap. */
+  /** Every CA a client certificate may come from, as it is now: what the TLS server asks clients for. */
+  readonly clientCA: CABundleContentProvider;
+  /** Stops following the control plane's ConfigMap and the CA files. */
   stop(): Promise<void>;
 }
 
@@ -32,15 +33,22 @@ export interface DelegatedAuthentication {
  * certificates, then bearer tokens reviewed by the control plane (TokenReview, cached). The CAs
  * come from --requestheader-client-ca-file and --client-ca-file when given, else from the
  * control plane's kube-system/extension-apiserver-authentication ConfigMap, followed as it
- * changes so that a rotated CA is trusted without a restart. A credential that does not verify
+ * changes so that a rotated CA is trusted without a restart; the files are followed too (kube's
+ * DynamicFileCAContent). A credential that does not verify
  * is 401, never anonymous; a request without one is system:anonymous everywhere
  * (--anonymous-auth, the default with delegated authorization) or on the health paths only.
  */
 export async function delegatedAuthentication(o: CompletedAggregatedOptions, clients: DelegationClients): Promise<DelegatedAuthentication> {
   const d = o.delegation;
-  const fileCA = (flag: string, path: string | undefined): string | undefined => (path === undefined ? undefined : readFlagFile(flag, path));
-  const flagRequestHeaderCA = fileCA('requestheader-client-ca-file', o.requestheaderClientCAFile);
-  const flagClientCA = fileCA('client-ca-file', o.clientCAFile);
+  const fileCA = (flag: string, purpose: string, path: string | undefined): DynamicFileCAContent | undefined => {
+    if (path === undefined) return undefined;
+    // The start fails naming the flag, as before any reload.
+    new CABundle(readFlagFile(flag, path), `--${flag} ${path}`);
+    return new DynamicFileCAContent(purpose, path);
+  };
+  const flagRequestHeaderCA = fileCA('requestheader-client-ca-file', 'request-header', o.requestheaderClientCAFile);
+  const flagClientCA = fileCA('client-ca-file', 'client-ca-bundle', o.clientCAFile);
+  const files = [flagRequestHeaderCA, flagClientCA].filter((f) => f !== undefined);
   const rest = d.authenticationKubeconfig === undefined ? undefined : clients.client('authentication-kubeconfig', d.authenticationKubeconfig);
   const needLookup = rest !== undefined && !d.authenticationSkipLookup && (flagRequestHeaderCA === undefined || flagClientCA === undefined);
   const configMap = needLookup ? await AuthenticationConfigMap.start(rest, { tolerateLookupFailure: d.authenticationTolerateLookupFailure }) : undefined;
@@ -55,39 +63,54 @@ export async function delegatedAuthentication(o: CompletedAggregatedOptions, cli
           logger: { error: (message, details) => process.stderr.write(`E ${message}: ${String((details?.['err'] as Error | undefined)?.message ?? '')}\n`) },
         });
   const anonymous = o.anonymousAuth ? anonymousAuthenticator() : anonymousOnPaths(ANONYMOUS_HEALTH_PATHS);
-  const build = (info: ClusterAuthenticationInfo): { authenticator: Authenticator; caPEM: string } => {
+  const build = (info: ClusterAuthenticationInfo): { authenticator: Authenticator; caPEM: () => string } => {
     const authenticators: Authenticator[] = [];
-    let caPEM = '';
+    const verifiers: ClientCertificateVerifier[] = [];
     const requestHeader = flagRequestHeaderCA !== undefined ? flagRequestHeaderConfig(o, flagRequestHeaderCA) : configMapRequestHeaderConfig(info);
     if (requestHeader !== undefined) {
       authenticators.push(requestHeaderAuthenticator(requestHeader));
-      caPEM += requestHeader.verifier.bundle.toPEM();
+      verifiers.push(requestHeader.verifier);
     }
-    const clientCA =
-      flagClientCA !== undefined ? new CABundle(flagClientCA, `--client-ca-file ${o.clientCAFile}`) : info.clientCA !== undefined ? new CABundle(info.clientCA, 'client-ca-file') : undefined;
+    const clientCA = flagClientCA ?? (info.clientCA !== undefined ? new CABundle(info.clientCA, 'client-ca-file') : undefined);
     if (clientCA !== undefined) {
-      authenticators.push(x509Authenticator(new ClientCertificateVerifier(clientCA)));
-      caPEM += clientCA.toPEM();
+      const verifier = new ClientCertificateVerifier(clientCA);
+      authenticators.push(x509Authenticator(verifier));
+      verifiers.push(verifier);
     }
     if (tokens !== undefined) authenticators.push(tokens);
     // Fail on error: a credential that does not verify is refused, never served as anonymous.
-    return { authenticator: unionFailOnError(authenticatedGroupAdder(unionAuthenticator(...authenticators)), anonymous), caPEM };
+    // The verifiers read a reloaded file's bundle at each call.
+    return { authenticator: unionFailOnError(authenticatedGroupAdder(unionAuthenticator(...authenticators)), anonymous), caPEM: () => verifiers.map((v) => v.bundle.toPEM()).join('') };
   };
 
   let current = build(configMap?.current() ?? {});
+  const listeners: Listener[] = [];
+  const changed: Listener = { enqueue: () => listeners.forEach((l) => l.enqueue()) };
   configMap?.onChange((info) => {
     current = build(info);
+    changed.enqueue();
   });
+  for (const f of files) {
+    f.addListener(changed);
+    f.start();
+  }
   return {
     authenticator: { authenticate: (req) => current.authenticator.authenticate(req) },
-    clientCAPEM: current.caPEM,
-    stop: async () => configMap?.stop(),
+    clientCA: {
+      name: files.map((f) => f.name).join(',') || 'extension-apiserver-authentication',
+      addListener: (l) => listeners.push(l),
+      currentCABundleContent: () => current.caPEM(),
+    },
+    stop: async () => {
+      await Promise.all(files.map((f) => f.stop()));
+      await configMap?.stop();
+    },
   };
 }
 
-function flagRequestHeaderConfig(o: CompletedAggregatedOptions, pem: string): RequestHeaderConfig {
+function flagRequestHeaderConfig(o: CompletedAggregatedOptions, ca: DynamicFileCAContent): RequestHeaderConfig {
   return {
-    verifier: new ClientCertificateVerifier(new CABundle(pem, `--requestheader-client-ca-file ${o.requestheaderClientCAFile}`)),
+    verifier: new ClientCertificateVerifier(ca),
     allowedNames: o.requestheaderAllowedNames,
     usernameHeaders: o.requestheaderUsernameHeaders,
     uidHeaders: o.requestheaderUIDHeaders,

@@ -14,6 +14,7 @@ import type { GenericAPIServer } from '../server/genericapiserver.js';
 import type { Handler } from '../apimachinery/request/http.js';
 import { OpenAPIService, openAPIRoutes } from '../server/openapi/index.js';
 import { Serving } from '../server/serving.js';
+import { DynamicCertKeyPairContent, DynamicServingCertificateController, StaticCertKeyContent } from '../server/dynamiccertificates/index.js';
 import { newStorageFactory } from '../storage/index.js';
 import { auditLogSink } from './audit-log.js';
 import { delegatedAuthentication } from './authentication.js';
@@ -84,13 +85,26 @@ export async function startAggregatedServer(groups: readonly APIGroupDefinition[
   addStorageHealthChecks(server, o.storageBackend, factory);
   config.metrics.registerStorageObjectCounts(() => resources.objectCounts());
 
-  const serving = new Serving(server, { tls: { cert: certificate.certPEM, key: certificate.keyPEM, clientCA: authentication.clientCAPEM } });
+  // kube's dynamic serving certificates: a given pair and the client CAs are followed while the server runs.
+  const servingContent =
+    o.tlsCertFile !== undefined && o.tlsPrivateKeyFile !== undefined
+      ? new DynamicCertKeyPairContent('serving-cert', o.tlsCertFile, o.tlsPrivateKeyFile)
+      : new StaticCertKeyContent('serving-cert', certificate.certPEM, certificate.keyPEM);
+  const tls = new DynamicServingCertificateController({ serving: servingContent, clientCA: authentication.clientCA });
+  const serving = new Serving(server, { tls: tls.tls() });
+  tls.start(serving);
+  if (servingContent instanceof DynamicCertKeyPairContent) servingContent.start();
+  const stopCertificates = async (): Promise<void> => {
+    tls.stop();
+    if (servingContent instanceof DynamicCertKeyPairContent) await servingContent.stop();
+  };
   let address;
   try {
     address = await serving.listen({ host: o.bindAddress, port: o.securePort });
     await serving.postStartHooksDone();
   } catch (err) {
     await serving.shutdown({ drainTimeoutMs: 0 }).catch(() => undefined);
+    await stopCertificates();
     await authentication.stop();
     await factory.close();
     await audit?.close();
@@ -111,6 +125,7 @@ export async function startAggregatedServer(groups: readonly APIGroupDefinition[
     stop: () =>
       (stopped ??= (async () => {
         await serving.shutdown({ drainTimeoutMs: 2 * o.requestTimeoutSeconds * 1000 });
+        await stopCertificates();
         await authentication.stop();
         await factory.close();
         await audit?.close();

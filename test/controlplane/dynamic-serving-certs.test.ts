@@ -4,51 +4,14 @@
 // last good pair served; a replaced client CA decides which client certificates authenticate and
 // is published in kube-system/extension-apiserver-authentication.
 import assert from 'node:assert/strict';
-import { X509Certificate } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:https';
+import { Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, type TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { ensureCA, ensureLeaf } from '../../runtime/controlplane/certs.js';
 import { startControlPlane, type ControlPlane } from '../../runtime/controlplane/controlplane.js';
-import { eventually, replaceFile } from '../server/dynamiccertificates/helpers.js';
-
-/** The subject of the certificate a new TLS connection to `port` is given (offering HTTP/2, which must still be chosen). */
-function presentedSubject(port: number, ca: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, ca, ALPNProtocols: ['h2', 'http/1.1'], checkServerIdentity: () => undefined }, () => {
-      const subject = new X509Certificate(socket.getPeerCertificate().raw).subject;
-      const alpn = socket.alpnProtocol;
-      socket.end();
-      if (alpn !== 'h2') reject(new Error(`ALPN chose ${String(alpn)}`));
-      else resolve(subject);
-    });
-    socket.once('error', reject);
-  });
-}
-
-/** The status of GET `path` with the client certificate `client`, on a connection of its own unless `agent` is given. */
-function get(port: number, ca: string, path: string, client?: { certPEM: string; keyPEM: string }, agent?: Agent): Promise<{ status: number; socket: TLSSocket; peer: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, ca, ...(client !== undefined ? { cert: client.certPEM, key: client.keyPEM } : {}), agent: agent ?? false, checkServerIdentity: () => undefined },
-      (res) => {
-        const socket = res.socket as TLSSocket;
-        const peer = new X509Certificate(socket.getPeerCertificate().raw).subject;
-        res.resume();
-        res.once('end', () => resolve({ status: res.statusCode ?? 0, socket, peer }));
-      },
-    );
-    req.once('error', reject);
-    req.end();
-  });
-}
-
-function fingerprints(pem: string): string[] {
-  return (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((b) => new X509Certificate(b).fingerprint256);
-}
+import { eventually, fingerprints, get, presentedSubject, replaceFile } from '../server/dynamiccertificates/helpers.js';
 
 describe('serving certificate and client CA reloaded from their files', () => {
   let dir: string;

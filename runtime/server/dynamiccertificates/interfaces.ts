@@ -15,11 +15,15 @@ export interface Notifier {
   addListener(listener: Listener): void;
 }
 
-/** A CA bundle: PEM for the TLS layer and the ConfigMap, parsed for the authenticators. */
-export interface CAContentProvider extends Notifier {
+/** CA certificates as PEM that may change: what a TLS server names to clients as acceptable issuers. */
+export interface CABundleContentProvider extends Notifier {
   /** `<purpose>::<file>`: names the content in logs. */
   readonly name: string;
   currentCABundleContent(): string;
+}
+
+/** A CA bundle: PEM for the TLS layer and the ConfigMap, parsed for the authenticators. */
+export interface CAContentProvider extends CABundleContentProvider {
   currentCABundle(): CABundle;
 }
 

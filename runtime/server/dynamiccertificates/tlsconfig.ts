@@ -1,5 +1,5 @@
 import { consoleLogger, type Logger } from '../../endpoints/filters/log.js';
-import type { CAContentProvider, CertKeyContentProvider, Listener } from './interfaces.js';
+import type { CABundleContentProvider, CertKeyContentProvider, Listener } from './interfaces.js';
 
 /** What a TLS server is given: its pair and, when client certificates are asked for, the CAs it names to clients. */
 export interface TLSContent {
@@ -28,7 +28,7 @@ export class DynamicServingCertificateController implements Listener {
     private readonly o: {
       readonly serving: CertKeyContentProvider;
       /** The CAs clients are asked for a certificate from; none: no client certificate is asked for. */
-      readonly clientCA?: CAContentProvider;
+      readonly clientCA?: CABundleContentProvider;
       readonly logger?: Logger;
     },
   ) {

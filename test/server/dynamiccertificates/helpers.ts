@@ -1,5 +1,9 @@
-// Files replaced as tools replace them, and waits bounded generously for a busy machine.
+// Files replaced as tools replace them, waits bounded generously for a busy machine, and what a
+// TLS client of a reloading server sees.
+import { X509Certificate } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
+import { request, type Agent } from 'node:https';
+import { connect, type TLSSocket } from 'node:tls';
 import type { Logger } from '../../../runtime/endpoints/filters/log.js';
 
 let n = 0;
@@ -26,4 +30,39 @@ export function recordingLogger(): Logger & { readonly errors: string[]; readonl
   const errors: string[] = [];
   const infos: string[] = [];
   return { errors, infos, error: (m) => errors.push(m), info: (m) => infos.push(m) };
+}
+
+/** The subject of the certificate a new TLS connection to `port` is given (offering HTTP/2, which must still be chosen). */
+export function presentedSubject(port: number, ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, ca, ALPNProtocols: ['h2', 'http/1.1'], checkServerIdentity: () => undefined }, () => {
+      const subject = new X509Certificate(socket.getPeerCertificate().raw).subject;
+      const alpn = socket.alpnProtocol;
+      socket.end();
+      if (alpn !== 'h2') reject(new Error(`ALPN chose ${String(alpn)}`));
+      else resolve(subject);
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** The status of GET `path` with the client certificate `client`, on a connection of its own unless `agent` is given. */
+export function get(port: number, ca: string, path: string, client?: { certPEM: string; keyPEM: string }, agent?: Agent): Promise<{ status: number; socket: TLSSocket; peer: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, ca, ...(client !== undefined ? { cert: client.certPEM, key: client.keyPEM } : {}), agent: agent ?? false, checkServerIdentity: () => undefined },
+      (res) => {
+        const socket = res.socket as TLSSocket;
+        const peer = new X509Certificate(socket.getPeerCertificate().raw).subject;
+        res.resume();
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, socket, peer }));
+      },
+    );
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+export function fingerprints(pem: string): string[] {
+  return (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((b) => new X509Certificate(b).fingerprint256);
 }
