@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 import type { Logger } from '../../endpoints/filters/log.js';
 
 /** kube's FileRefreshDuration: a file is read again at least this often, whatever its watch says. */
@@ -16,8 +16,8 @@ export interface FileWatchOptions {
 }
 
 /**
- * The watch loop of kube's dynamic file contents: `load` runs after any event on one of `files`
- * and every `resyncMs`; a load that throws is logged (kube's `key failed with : <err>`) and
+ * The watch loop of kube's dynamic file contents: `load` runs after any event in the directory of
+ * one of `files` and every `resyncMs`; a load that throws is logged (kube's `key failed with : <err>`) and
  * retried with backoff, the content it guards staying as it was.
  *
  * The directories are watched, not the files: tools replace a file by writing a temporary one and
@@ -64,18 +64,12 @@ export class FileWatch {
   }
 
   private watchDirectories(): void {
-    const byDir = new Map<string, Set<string>>();
-    for (const f of this.files) {
-      const names = byDir.get(dirname(f)) ?? new Set<string>();
-      names.add(basename(f));
-      byDir.set(dirname(f), names);
-    }
     try {
-      for (const [dir, names] of byDir) {
-        const w = watch(dir, { persistent: false }, (_event, filename) => {
-          // Some platforms give no name: then any event may be ours.
-          if (filename === null || names.has(String(filename))) this.schedule(DEBOUNCE_MS);
-        });
+      for (const dir of new Set(this.files.map((f) => dirname(f)))) {
+        // Any entry of the directory, not only the files' names: a Secret or ConfigMap volume
+        // changes its files by swapping the `..data` symlink they point through. A load that
+        // finds the same bytes changes nothing.
+        const w = watch(dir, { persistent: false }, () => this.schedule(DEBOUNCE_MS));
         w.on('error', (err) => {
           this.o.logger.error('Failed to watch file, will retry later', { name: this.name, err });
           this.closeWatchers();

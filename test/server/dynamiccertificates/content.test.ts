@@ -2,7 +2,7 @@
 // files change (replaced by rename, as tools do) and on a periodic resync; a change that does not
 // parse or does not pair is refused and the last good content kept; listeners hear only of real changes.
 import assert from 'node:assert/strict';
-import { linkSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -72,6 +72,28 @@ describe('dynamic certificate contents', () => {
         replaceFile(file, caA.certPEM + caB.certPEM);
         await eventually('both CAs', () => c.currentCABundle().roots.length === 2);
         assert.equal(told, 2);
+      } finally {
+        await c.stop();
+      }
+    });
+
+    it('follows a Secret volume, whose files change by a swap of the ..data symlink they point through', async () => {
+      const volume = mkdtempSync(join(dir, 'volume-'));
+      const version = (name: string, pem: string): void => {
+        mkdirSync(join(volume, name));
+        writeFileSync(join(volume, name, 'ca.crt'), pem);
+      };
+      version('..2026_01', caA.certPEM);
+      symlinkSync('..2026_01', join(volume, '..data'));
+      symlinkSync('..data/ca.crt', join(volume, 'ca.crt'));
+      const c = new DynamicFileCAContent('client-ca-bundle', join(volume, 'ca.crt'), { logger: recordingLogger(), resyncMs: 60_000 });
+      c.start();
+      try {
+        version('..2026_02', caB.certPEM);
+        symlinkSync('..2026_02', join(volume, '..data_tmp'));
+        renameSync(join(volume, '..data_tmp'), join(volume, '..data'));
+        rmSync(join(volume, '..2026_01'), { recursive: true });
+        await eventually('the new CA', () => c.currentCABundleContent() === caB.certPEM);
       } finally {
         await c.stop();
       }
