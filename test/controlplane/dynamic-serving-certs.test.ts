@@ -2,7 +2,7 @@
 // while it runs (dynamiccertificates): a replaced pair is what new TLS handshakes get, while open
 // connections keep theirs; a broken replacement (not a certificate, a key of another) leaves the
 // last good pair served; a replaced client CA decides which client certificates authenticate and
-// is published in kube-system/extension-apiserver-authentication.
+// is published in kube-system/extension-apiserver-authentication, and so is a replaced front-proxy CA.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:https';
@@ -18,9 +18,11 @@ describe('serving certificate and client CA reloaded from their files', () => {
   let cp: ControlPlane;
   let servingCA: string;
   const src: Record<string, string> = {};
-  const served = { cert: '', key: '', clientCA: '' };
+  const served = { cert: '', key: '', clientCA: '', requestHeaderCA: '' };
   let alice: Record<'a' | 'b', { certPEM: string; keyPEM: string }>;
+  let proxy: Record<'a' | 'b', { certPEM: string; keyPEM: string }>;
   let clientCAs: Record<'a' | 'b', string>;
+  let proxyCAs: Record<'a' | 'b', string>;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kube-ts-dynamic-certs-'));
@@ -42,6 +44,15 @@ describe('serving certificate and client CA reloaded from their files', () => {
       a: await ensureLeaf(made, 'alice-a', caA, { subject: 'CN=alice, O=system:masters', server: false, hosts: [] }),
       b: await ensureLeaf(made, 'alice-b', caB, { subject: 'CN=alice, O=system:masters', server: false, hosts: [] }),
     };
+    const proxyCAA = await ensureCA(made, 'proxy-ca-a', 'proxy-ca-a');
+    const proxyCAB = await ensureCA(made, 'proxy-ca-b', 'proxy-ca-b');
+    proxyCAs = { a: proxyCAA.cert.toString('pem'), b: proxyCAB.cert.toString('pem') };
+    proxy = {
+      a: await ensureLeaf(made, 'proxy-a', proxyCAA, { subject: 'CN=front-proxy', server: false, hosts: [] }),
+      b: await ensureLeaf(made, 'proxy-b', proxyCAB, { subject: 'CN=front-proxy', server: false, hosts: [] }),
+    };
+    served.requestHeaderCA = join(flags, 'front-proxy-ca.crt');
+    replaceFile(served.requestHeaderCA, proxyCAs.a);
     served.cert = join(flags, 'tls.crt');
     served.key = join(flags, 'tls.key');
     served.clientCA = join(flags, 'client-ca.crt');
@@ -55,6 +66,7 @@ describe('serving certificate and client CA reloaded from their files', () => {
       tlsCertFile: served.cert,
       tlsPrivateKeyFile: served.key,
       clientCAFile: served.clientCA,
+      requestheaderClientCAFile: served.requestHeaderCA,
     });
   });
   after(async () => {
@@ -111,5 +123,22 @@ describe('serving certificate and client CA reloaded from their files', () => {
     });
     // The file itself was not touched by the server.
     assert.equal(readFileSync(served.clientCA, 'utf8'), clientCAs.b);
+  });
+
+  it('a replaced front-proxy CA decides which front proxy is believed, and is published in the ConfigMap', async () => {
+    const asCarol = { 'X-Remote-User': 'carol', 'X-Remote-Group': 'system:masters' };
+    const namespaces = (via: { certPEM: string; keyPEM: string }) => get(cp.port, servingCA, '/api/v1/namespaces', via, undefined, asCarol);
+    assert.equal((await namespaces(proxy.a)).status, 200);
+    assert.equal((await namespaces(proxy.b)).status, 401);
+
+    replaceFile(served.requestHeaderCA, proxyCAs.b);
+    await eventually('the new front proxy believed', async () => (await namespaces(proxy.b)).status === 200);
+    assert.equal((await namespaces(proxy.a)).status, 401, 'the removed CA is no longer trusted');
+
+    const [caB] = fingerprints(proxyCAs.b);
+    await eventually('the ConfigMap publishing the new front-proxy CA', async () => {
+      const cm = await cp.loopback.request<{ data?: Record<string, string> }>({ method: 'GET', path: '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication' });
+      return fingerprints(cm.data?.['requestheader-client-ca-file'] ?? '').includes(caB!);
+    });
   });
 });

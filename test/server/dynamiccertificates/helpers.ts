@@ -47,10 +47,17 @@ export function presentedSubject(port: number, ca: string): Promise<string> {
 }
 
 /** The status of GET `path` with the client certificate `client`, on a connection of its own unless `agent` is given. */
-export function get(port: number, ca: string, path: string, client?: { certPEM: string; keyPEM: string }, agent?: Agent): Promise<{ status: number; socket: TLSSocket; peer: string }> {
+export function get(
+  port: number,
+  ca: string,
+  path: string,
+  client?: { certPEM: string; keyPEM: string },
+  agent?: Agent,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; socket: TLSSocket; peer: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path, ca, ...(client !== undefined ? { cert: client.certPEM, key: client.keyPEM } : {}), agent: agent ?? false, checkServerIdentity: () => undefined },
+      { host: '127.0.0.1', port, path, ca, headers, ...(client !== undefined ? { cert: client.certPEM, key: client.keyPEM } : {}), agent: agent ?? false, checkServerIdentity: () => undefined },
       (res) => {
         const socket = res.socket as TLSSocket;
         const peer = new X509Certificate(socket.getPeerCertificate().raw).subject;
