@@ -40,6 +40,9 @@ export function customResourceStrategy(scale: ScalePaths | undefined, schema: JS
   const common: RESTStrategy<KubeObject> = {
     // kube's customResourceStrategy: a PUT without metadata.resourceVersion is 422, never a blind overwrite.
     allowUnconditionalUpdate: false,
+    // Custom resources are printed by the column convertor (tableconvertor.New), `Age` when the
+    // version declares no additionalPrinterColumns.
+    tablePrinter: { kind: 'columns' },
     warningsOnCreate: (obj) => finalizerWarnings(obj, undefined),
     warningsOnUpdate: (obj, old) => finalizerWarnings(obj, old),
   };

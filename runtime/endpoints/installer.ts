@@ -134,6 +134,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       ...(opts.validationRatcheting === true ? { validationRatcheting: true } : {}),
       versionKinds,
     };
+    // The convertor the kind's strategy declares (RESTStrategy.tablePrinter); tablePrinterOf says what a kind without one gets.
     const tableConvertor = newTableConvertor(definition.printerColumns, opts.now, tablePrinterOf(definition));
     const fm = opts.fieldManagers;
     const fieldManagers = kindFieldManagers({

@@ -149,7 +149,7 @@ describe('events.k8s.io/v1 Event validation and conversion', () => {
 
   test("kube's printEvent cells from the events API's objects; source selects as in core", () => {
     const e = viaV1({ metadata: { name: 'x', namespace: 'ns' }, involvedObject: { kind: 'Pod', name: 'p', fieldPath: 'spec' }, ...valid, reportingInstance: 'i-1', message: ' hi ' });
-    const cells = EventStrategy.printerCells;
+    const cells = EventStrategy.tablePrinter.cells;
     assert.equal(cells.Object(e), 'pod/p');
     assert.equal(cells.Subobject(e), 'spec');
     assert.equal(cells.Source(e), 'k8s.io/my-controller, i-1');

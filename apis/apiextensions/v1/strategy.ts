@@ -1,4 +1,3 @@
-import { formatTime } from '../../../runtime/registry/generic/context.js';
 import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionStatus, validateCustomResourceDefinitionUpdate } from '../../../runtime/apiextensions/validation/crd.js';
 import type { CustomResourceDefinition } from './types.js';
@@ -9,12 +8,6 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
   if (storage === undefined) return;
   const stored = crd.status?.storedVersions ?? [];
   if (!stored.includes(storage)) crd.status = { ...crd.status, storedVersions: [...stored, storage] };
-}
-
-/** metav1.Time's RFC 3339 form of a stored timestamp; Go's zero time for none (or one that does not parse). */
-function createdAt(ts: string | null | undefined): string {
-  const d = typeof ts === 'string' ? new Date(ts) : undefined;
-  return d === undefined || Number.isNaN(d.getTime()) ? '0001-01-01T00:00:00Z' : formatTime(d);
 }
 
 /**
@@ -35,11 +28,9 @@ export const CustomResourceDefinitionStrategy = {
     recordStorageVersion(obj);
   },
   validate: validateCustomResourceDefinition,
-  // kube serves CRDs with the default table convertor: the creation time as an RFC 3339 UTC
-  // string (Go's zero time when absent), which kubectl prints as is, not as an age.
-  printerCells: {
-    'Created At': (crd: CustomResourceDefinition) => createdAt(crd.metadata?.creationTimestamp),
-  },
+  // kube serves CRDs with its default table convertor: Name, and the creation time as an RFC 3339
+  // UTC string, which kubectl prints as is, not as an age.
+  tablePrinter: { kind: 'default' },
   validateUpdate: validateCustomResourceDefinitionUpdate,
   status: {
     validateUpdate: validateCustomResourceDefinitionStatus,

@@ -12,12 +12,15 @@ export const APIServiceStrategy = {
   validateName: validatePathSegmentName,
   // kube-aggregator's table: `Local` or the service's namespace/name, and the Available
   // condition's status with its reason when it is not True.
-  printerCells: {
-    Service: (a: APIService) => (a.spec?.service ? `${a.spec.service.namespace ?? ''}/${a.spec.service.name ?? ''}` : 'Local'),
-    Available: (a: APIService) => {
-      const c = a.status?.conditions?.find((x) => x.type === 'Available');
-      if (c === undefined) return 'Unknown';
-      return c.status !== 'True' && c.reason ? `${c.status} (${c.reason})` : c.status;
+  tablePrinter: {
+    kind: 'handwritten',
+    cells: {
+      Service: (a: APIService) => (a.spec?.service ? `${a.spec.service.namespace ?? ''}/${a.spec.service.name ?? ''}` : 'Local'),
+      Available: (a: APIService) => {
+        const c = a.status?.conditions?.find((x) => x.type === 'Available');
+        if (c === undefined) return 'Unknown';
+        return c.status !== 'True' && c.reason ? `${c.status} (${c.reason})` : c.status;
+      },
     },
   },
 } satisfies RESTStrategy<APIService>;

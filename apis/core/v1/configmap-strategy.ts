@@ -12,8 +12,11 @@ const MAX_CONFIGMAP_SIZE = 1024 * 1024;
  * 1 MiB in total, and an immutable ConfigMap keeps its data and its immutability.
  */
 export const ConfigMapStrategy = {
-  printerCells: {
-    Data: (cm: ConfigMap) => Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length,
+  tablePrinter: {
+    kind: 'handwritten',
+    cells: {
+      Data: (cm: ConfigMap) => Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length,
+    },
   },
   validate: (cm: ConfigMap) => validateConfigMap(cm),
   validateUpdate(cm: ConfigMap, old: ConfigMap): FieldError[] {

@@ -16,7 +16,7 @@ export const EventStrategy = {
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
   validateName: (name: string) => validatePathSegmentName(name, false),
-  printerCells: eventPrinterCells,
+  tablePrinter: { kind: 'handwritten', cells: eventPrinterCells },
   validate: (e: Event) => legacyValidateEvent(e),
   validateUpdate: (e: Event) => legacyValidateEvent(e),
   selectableFieldFuncs: { source: (e: Event) => firstNonEmpty(e.source?.component, e.reportingComponent) },

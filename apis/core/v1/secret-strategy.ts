@@ -11,8 +11,11 @@ import type { Secret } from './types.js';
  * the strategy merges again for writes that reach the store without the request pipeline.
  */
 export const SecretStrategy = {
-  printerCells: {
-    Data: (s: Secret) => Object.keys(s.data ?? {}).length,
+  tablePrinter: {
+    kind: 'handwritten',
+    cells: {
+      Data: (s: Secret) => Object.keys(s.data ?? {}).length,
+    },
   },
   prepareForCreate: (s: Secret) => mergeStringData(s),
   prepareForUpdate: (s: Secret) => mergeStringData(s),

@@ -27,7 +27,7 @@ export const ServiceStrategy = {
   },
   validate: (svc: Service) => validateService(svc),
   validateUpdate: (svc: Service, old: Service) => [...validateServiceUpdate(svc, old), ...validateService(svc)],
-  printerCells: servicePrinterCells,
+  tablePrinter: { kind: 'handwritten', cells: servicePrinterCells },
 } satisfies RESTStrategy<Service>;
 
 function needsNodePort(svc: Service): boolean {

@@ -3,7 +3,10 @@ import type { ServiceAccount } from './types.js';
 
 /** kube's ServiceAccount strategy: names are DNS subdomains (the default); the table counts the listed secrets. */
 export const ServiceAccountStrategy = {
-  printerCells: {
-    Secrets: (sa: ServiceAccount) => sa.secrets?.length ?? 0,
+  tablePrinter: {
+    kind: 'handwritten',
+    cells: {
+      Secrets: (sa: ServiceAccount) => sa.secrets?.length ?? 0,
+    },
   },
 } satisfies RESTStrategy<ServiceAccount>;

@@ -15,7 +15,7 @@ import { validateEventCreate, validateEventUpdate } from './validation.js';
 export const EventStrategy = {
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
-  printerCells: eventPrinterCellsV1,
+  tablePrinter: { kind: 'handwritten', cells: eventPrinterCellsV1 },
   validate: (e: Event) => validateEventCreate(e),
   validateUpdate: (e: Event, old: Event) => validateEventUpdate(e, old),
   selectableFieldFuncs: { source: (e: Event) => firstNonEmpty(e.deprecatedSource?.component, e.reportingController) },

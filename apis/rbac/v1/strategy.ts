@@ -26,14 +26,17 @@ const common = {
   allowUnconditionalUpdate: true,
 } as const;
 
+// kube prints Roles and ClusterRoles as its default convertor does: Name, Created At (RFC 3339).
 export const RoleStrategy = {
   ...common,
+  tablePrinter: { kind: 'default' },
   validate: (role: Role) => validateRole(role),
   validateUpdate: (role: Role) => validateRole(role),
 } satisfies RESTStrategy<Role>;
 
 export const ClusterRoleStrategy = {
   ...common,
+  tablePrinter: { kind: 'default' },
   validate: (role: ClusterRole) => validateClusterRole(role),
   validateUpdate: (role: ClusterRole, old: ClusterRole) => validateClusterRole(role, clusterRoleUpdateOptions(old)),
 } satisfies RESTStrategy<ClusterRole>;
@@ -58,12 +61,12 @@ export const RoleBindingStrategy = {
   ...common,
   validate: (b: RoleBinding) => validateRoleBinding(b),
   validateUpdate: (b: RoleBinding, old: RoleBinding) => [...validateRoleBinding(b), ...validateRoleRefUnchanged(b.roleRef, old.roleRef)],
-  printerCells: bindingCells,
+  tablePrinter: { kind: 'handwritten', cells: bindingCells },
 } satisfies RESTStrategy<RoleBinding>;
 
 export const ClusterRoleBindingStrategy = {
   ...common,
   validate: (b: ClusterRoleBinding) => validateClusterRoleBinding(b),
   validateUpdate: (b: ClusterRoleBinding, old: ClusterRoleBinding) => [...validateClusterRoleBinding(b), ...validateRoleRefUnchanged(b.roleRef, old.roleRef)],
-  printerCells: bindingCells,
+  tablePrinter: { kind: 'handwritten', cells: bindingCells },
 } satisfies RESTStrategy<ClusterRoleBinding>;

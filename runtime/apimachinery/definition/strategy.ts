@@ -37,10 +37,12 @@ export interface RESTStrategy<T> {
    */
   validateName?(name: string): readonly string[];
   /**
-   * Cells computed by code rather than by the printer column's JSONPath, by column name: what
-   * kube's hand-written table printers show that no JSONPath can (APIService's `Local`).
+   * Which of kube's Table convertors serves the kind (runtime/endpoints/table/printer.ts).
+   * Absent: the column convertor over the kind's printer columns (@printcolumn), or, for a kind
+   * that declares none, kube's default convertor (Name, Created At), as an aggregated server's
+   * kind without a printer of its own (rest.NewDefaultTableConvertor).
    */
-  readonly printerCells?: Readonly<Record<string, (obj: T) => unknown>>;
+  readonly tablePrinter?: TablePrinterDeclaration<T>;
   /** What deleting without an explicit propagation policy does (kube's DefaultGarbageCollectionPolicy). Default: no finalizer. */
   readonly defaultGarbageCollectionPolicy?: 'OrphanDependents' | 'DeleteDependents' | 'Unsupported';
   /**
@@ -63,3 +65,18 @@ export interface RESTStatusStrategy<T> {
   /** Top-level fields the status update resets besides `spec`, e.g. `metadata` (ResetFieldsStrategy). */
   readonly resetFields?: readonly string[];
 }
+
+/**
+ * A kind's Table convertor, as its author declares it:
+ *
+ * - `handwritten`: a port of one of kube's hand-written printers (pkg/printers/internalversion):
+ *   it lays out the kind's printer columns itself, so a column that is the name (`.metadata.name`,
+ *   format `name`) stands where it is declared, and `cells` compute by column name what no
+ *   JSONPath can (APIService's `Local`).
+ * - `columns`: the column convertor (apiextensions-apiserver's tableconvertor for CRDs): Name
+ *   first, then every printer column, or `Age` when there is none.
+ * - `default`: kube's default convertor (rest.NewDefaultTableConvertor, also the layout of the
+ *   printers of Roles and ClusterRoles): Name and the creation time (RFC 3339), whatever columns
+ *   the kind declares.
+ */
+export type TablePrinterDeclaration<T> = { readonly kind: 'handwritten'; readonly cells?: Readonly<Record<string, (obj: T) => unknown>> } | { readonly kind: 'columns' } | { readonly kind: 'default' };

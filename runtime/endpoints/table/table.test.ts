@@ -2,8 +2,8 @@ import { APIServiceStrategy } from '../../../apis/apiregistration/v1/strategy.js
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { StatusError } from '../../apimachinery/errors/index.js';
-import { NAME_COLUMN_DESCRIPTION, newTableConvertor } from './convertor.js';
-import { COLUMN_PRINTER, tablePrinterOf, type TablePrinter } from './printer.js';
+import { CREATED_AT_COLUMN_DESCRIPTION, NAME_COLUMN_DESCRIPTION, newTableConvertor } from './convertor.js';
+import { COLUMN_PRINTER, DEFAULT_PRINTER, tablePrinterOf, type TablePrinter } from './printer.js';
 import { humanAge, humanDuration } from './duration.js';
 import { goFormat } from './gofmt.js';
 import { JSONPathParseError, parseJSONPath } from './jsonpath.js';
@@ -184,7 +184,7 @@ describe('printer cells of a strategy (APIService)', () => {
     { name: 'Service', type: 'string', jsonPath: '.spec.service.name', priority: 0 },
     { name: 'Available', type: 'string', jsonPath: '.status.conditions[?(@.type=="Available")].status', priority: 0 },
   ] as const;
-  const convertor = newTableConvertor(columns, Date.now, tablePrinterOf({ strategy: APIServiceStrategy as never }));
+  const convertor = newTableConvertor(columns, Date.now, tablePrinterOf({ strategy: APIServiceStrategy as never, printerColumns: columns }));
   const row = (o: Record<string, unknown>): unknown[] | undefined => convertor.convertToTable({ metadata: { name: 'v1.x' }, ...o }, { noHeaders: true, isList: false }).rows[0]?.cells;
 
   test('Local for a local APIService, namespace/name for a service-backed one', () => {
@@ -203,7 +203,7 @@ describe('a name column: placed by a built-in printer, repeated by a CRD (crdcon
   const obj = { metadata: { name: 'e1' }, reason: 'Created' };
   const table = (printer: TablePrinter | undefined) => newTableConvertor([reason, name], Date.now, printer).convertToTable(obj, { noHeaders: false, isList: false });
 
-  test("a built-in kind's printer (its strategy declares printerCells, as Event's does) places the name where it declares it", () => {
+  test("a built-in kind's printer (its strategy declares tablePrinter handwritten, as Event's does) places the name where it declares it", () => {
     const t = table({ kind: 'handwritten', cells: {} });
     assert.deepEqual(
       t.columnDefinitions?.map((c) => [c.name, c.priority]),
@@ -234,5 +234,38 @@ describe('a name column: placed by a built-in printer, repeated by a CRD (crdcon
       const t = newTableConvertor([proto], Date.now, printer).convertToTable(obj, { noHeaders: true, isList: false });
       assert.deepEqual(t.rows[0]?.cells, ['e1', 'Created']);
     }
+  });
+});
+
+describe("kube's default convertor (rest.NewDefaultTableConvertor): Name and Created At, whatever columns are declared", () => {
+  const convertor = newTableConvertor([{ name: 'Reason', type: 'string', jsonPath: '.reason', priority: 0 }], () => 0, DEFAULT_PRINTER);
+
+  test("the name and the creation time in RFC 3339 UTC (not an age); Go's zero time when there is none", () => {
+    const t = convertor.convertToTable(
+      {
+        metadata: { resourceVersion: '7', continue: 'c', remainingItemCount: 2 },
+        items: [{ metadata: { name: 'a', creationTimestamp: '2024-03-04T05:06:07Z' }, reason: 'x' }, { metadata: { name: 'b' } }],
+      },
+      { noHeaders: false, isList: true },
+    );
+    assert.deepEqual(t.columnDefinitions, [
+      { name: 'Name', type: 'string', format: 'name', description: NAME_COLUMN_DESCRIPTION, priority: 0 },
+      { name: 'Created At', type: 'date', format: '', description: CREATED_AT_COLUMN_DESCRIPTION, priority: 0 },
+    ]);
+    assert.deepEqual(
+      t.rows.map((r) => r.cells),
+      [
+        ['a', '2024-03-04T05:06:07Z'],
+        ['b', '0001-01-01T00:00:00Z'],
+      ],
+    );
+    assert.deepEqual(t.metadata, { resourceVersion: '7', continue: 'c', remainingItemCount: 2 });
+  });
+
+  test('noHeaders leaves the column definitions out; one object is one row', () => {
+    const t = convertor.convertToTable({ metadata: { name: 'one', creationTimestamp: '2024-03-04T05:06:07.5Z', resourceVersion: '3' } }, { noHeaders: true, isList: false });
+    assert.equal(t.columnDefinitions, null);
+    assert.deepEqual(t.rows[0]?.cells, ['one', '2024-03-04T05:06:07Z']);
+    assert.deepEqual(t.metadata, { resourceVersion: '3' });
   });
 });
