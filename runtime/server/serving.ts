@@ -167,12 +167,12 @@ export class Serving {
   }
 
   /**
-   * Runs the chain's post-start hooks now, before listen (which then only listens): for a server
-   * that must take no connection before it is ready. A --workers worker is one: in a cluster
-   * worker, listening joins the primary's shared socket, whose connections are handed out at
-   * once to every worker that joined; the primary is the load balancer that, in kube, takes a
-   * replica into rotation only once its /readyz passes. No hook may need the bound port (the
-   * control plane's own clients are in process). Idempotent; resolves as postStartHooksDone.
+   * Runs the chain's post-start hooks now, before listen (which then only listens) or before
+   * connections are taken from elsewhere: for a server that must take no connection before it is
+   * ready. A --workers worker is one: its primary, which hands it connections only once it says
+   * it is ready, is the load balancer that, in kube, takes a replica into rotation only once its
+   * /readyz passes. No hook may need the bound port (the control plane's own clients are in
+   * process). Idempotent; resolves as postStartHooksDone.
    */
   startPostStartHooks(): Promise<void> {
     if (this.hooks === undefined) {
