@@ -168,7 +168,8 @@ export class CRDHandler {
     const uid = crd.metadata?.uid ?? '';
     let storage = this.storages.get(uid);
     if (storage === undefined) {
-      storage = this.opts.factory.forResource({ resourcePrefix: storagePrefix(crd.spec.group, crd.spec.names.plural) });
+      // Named as served, so a --watch-cache-sizes entry applies to it (kube's REST options getter does the same for CRDs).
+      storage = this.opts.factory.forResource({ resourcePrefix: storagePrefix(crd.spec.group, crd.spec.names.plural), servedAs: { group: crd.spec.group, resource: crd.spec.names.plural } });
       this.storages.set(uid, storage);
       storage.catch(() => this.storages.get(uid) === storage && this.storages.delete(uid));
     }
