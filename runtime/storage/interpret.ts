@@ -13,6 +13,8 @@ export function interpretStorageError(err: StorageError, { gr, name, operation }
       return newConflict(gr, name, OPTIMISTIC_LOCK_ERROR_MSG);
     case 'InvalidObj':
       return newConflict(gr, name, 'detail' in err && typeof err.detail === 'string' ? err.detail : err.message);
+    // Backends raise these only where sending the request again is safe (a read, a write that
+    // never left): the Retry-After makes client-go send it again.
     case 'Unreachable':
     case 'Timeout':
       return newServerTimeout(gr, operation, 2);

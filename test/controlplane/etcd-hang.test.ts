@@ -2,13 +2,18 @@
 // /livez report etcd failing within their 2 s check timeouts with kube's bodies, every request
 // is answered by its deadline with kube's Status, the process stays up; after SIGCONT /readyz
 // is ok again, writes succeed, a watch opened before the stop has no silent gap, and no
-// acknowledged write is lost. 10 s stays under the etcd client's keepalive; 75 s goes past
-// every gRPC keepalive and reconnect timeout (kube's own is 30 s + 10 s).
+// acknowledged write is lost. 10 s is a short hang; 75 s goes past every gRPC keepalive and
+// reconnect timeout (kube's own is 30 s + 10 s).
 //
-// The 10 s case runs with --request-timeout 4: the request deadline comes first and a write is
-// answered as kube's finisher answers it (504 Timeout). The 75 s case runs with 20: the etcd
-// call's own 10 s deadline comes first and the storage error is answered as kube answers an
-// unreachable storage (500 ServerTimeout with Retry-After: 2).
+// A create is sent at the stop. In the 10 s case (--request-timeout 4) the request deadline
+// comes first and it is answered as kube's finisher answers it (504 Timeout). In the 75 s case
+// (--request-timeout 20) the etcd client gives up first: the keepalive (5 s + 3 s) drops the
+// connection under it, or its 10 s deadline passes. Its outcome is unknown (etcd may apply it
+// when it runs again), so it is answered as kube passes its etcd client's error through: 500,
+// empty reason, `rpc error: code = Unavailable desc = …` or `context deadline exceeded`, no
+// Retry-After, so client-go does not send it again. Later creates find no connection and are
+// never sent: they, and gets, are answered 500 ServerTimeout with Retry-After: 2, and a create
+// answered so must not be stored after the recovery.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AggregatedServerProcess } from '../aggregator/aggregated-server.js';
@@ -48,6 +53,8 @@ for (const [stopSeconds, requestTimeoutS] of [
       const member = cp.etcd?.members[0];
       assert.ok(member, 'the harness started a private etcd');
       const acked = new Set<string>();
+      /** Creates answered with Retry-After: the server promised they never reached etcd. */
+      const unsent = new Set<string>();
       const create = async (name: string): Promise<{ r: RawResponse; ms: number }> => {
         const started = performance.now();
         const r = await c.request({
@@ -67,9 +74,11 @@ for (const [stopSeconds, requestTimeoutS] of [
       const watch: WatchStream = await c.watch(`${FLUNDERS}?watch=true&resourceVersion=${rv}&allowWatchBookmarks=true`);
       assert.equal(watch.status, 200);
 
-      // The stop.
+      // The stop, with a create on its way: it reaches the stopped etcd, whose outcome is then
+      // unknown (etcd may apply it once it runs again).
       member.pause();
       const stoppedAt = performance.now();
+      const sent = create(`${prefix}-sent`);
       try {
         // /readyz fails by the check timeout (not by gRPC's keepalive), with kube's verbose body.
         let slowestProbe = 0;
@@ -103,36 +112,50 @@ for (const [stopSeconds, requestTimeoutS] of [
         const plain = await c.request({ path: '/readyz', timeoutMs: 60_000 });
         assert.equal(plain.status, 500);
 
+        // The create sent to the stopped etcd: 504 at the request deadline, or the etcd client's
+        // error at its deadline or when the keepalive drops the connection; never Retry-After,
+        // which would have client-go send again a create that may have committed.
+        const { r: sentR, ms: sentMs } = await sent;
+        assert.ok(sentMs < requestTimeoutS * 1000 + SLACK_MS, `the create sent to the stopped etcd took ${sentMs} ms`);
+        const sentAnswer = createTimeoutAnswer(sentR);
+        assert.notEqual(sentAnswer, '500 ServerTimeout', `a create that reached etcd was answered with Retry-After: ${sentR.text}`);
+
         // Writes and reads are answered by their deadline, as kube answers a hung storage call: 504
-        // Timeout at the request deadline, or 500 ServerTimeout with Retry-After once the etcd
-        // client has given up on the connection. Never a hang, never a crash.
+        // Timeout at the request deadline; at the etcd client's, a create with etcd's client error
+        // and no Retry-After (it may have committed), a get 500 ServerTimeout with Retry-After.
+        // Never a hang, never a crash.
         const slowest = { ms: 0 };
         const codes = new Map<string, number>();
         let n = 0;
         while (performance.now() - stoppedAt < stopSeconds * 1000 - 1000) {
-          const { r, ms } = await create(`${prefix}-during-${n++}`);
+          const name = `${prefix}-during-${n++}`;
+          const { r, ms } = await create(name);
           slowest.ms = Math.max(slowest.ms, ms);
           assert.ok(ms < requestTimeoutS * 1000 + SLACK_MS, `a create took ${ms} ms with etcd stopped`);
-          const s = storageTimeoutStatus(r);
-          codes.set(`${r.status} ${s.reason}`, (codes.get(`${r.status} ${s.reason}`) ?? 0) + 1);
+          const answer = createTimeoutAnswer(r);
+          if (answer === '500 ServerTimeout') unsent.add(name);
+          codes.set(answer, (codes.get(answer) ?? 0) + 1);
           const started = performance.now();
           const get = await c.request({ path: `${FLUNDERS}/${prefix}-before-0`, headers: { Accept: 'application/json' }, timeoutMs: 120_000 });
           assert.ok(performance.now() - started < requestTimeoutS * 1000 + SLACK_MS, 'a get answered by its deadline');
-          if (get.status !== 200) storageTimeoutStatus(get);
+          if (get.status !== 200) readTimeoutStatus(get);
           // resourceVersion=0 (an informer's first list) is the watch cache's to answer, etcd or not.
           const cached = await c.json('GET', `${FLUNDERS}?resourceVersion=0`);
           assert.equal(cached.status, 200, JSON.stringify(cached.body));
           assert.ok((cached.body['items'] as unknown[]).length >= 5);
           assert.equal(cp.exited(), undefined, 'the server must not exit');
         }
-        // Which deadline answers first is what the two cases are built for, but a loaded machine
-        // can move it (a create that waited for the event loop past the etcd client's own give-up
-        // gets the storage's answer under the shorter request timeout too). Both are kube's
-        // answers to a hung storage, each checked above; the one expected is reported if absent.
-        const expected = requestTimeoutS < ETCD_CALL_DEADLINE_S ? '504 Timeout' : '500 ServerTimeout';
+        // Which deadline answers the sent create first is what the two cases are built for, but a
+        // loaded machine can move it (a create that waited for the event loop past the etcd
+        // client's own give-up gets the storage's answer under the shorter request timeout too).
+        // Both are kube's answers to a hung storage, each checked above; the one expected is
+        // reported if it is not the one given. Later creates find no connection (the keepalive
+        // dropped it) and are never sent: ServerTimeout with Retry-After is right for them.
+        if (requestTimeoutS < ETCD_CALL_DEADLINE_S && sentAnswer !== '504 Timeout') t.diagnostic(`the sent create was answered ${sentAnswer}, not 504 Timeout (machine under load)`);
         assert.ok(codes.size > 0, 'creates were answered while etcd was stopped');
-        if (!codes.has(expected)) t.diagnostic(`no ${expected} answer (machine under load): ${JSON.stringify([...codes])}`);
-        t.diagnostic(`etcd stopped ${stopSeconds} s: /readyz failed after ${Math.round(readyzFailedMs)} ms; ${n} creates, slowest ${Math.round(slowest.ms)} ms, answers ${JSON.stringify([...codes])}`);
+        t.diagnostic(
+          `etcd stopped ${stopSeconds} s: /readyz failed after ${Math.round(readyzFailedMs)} ms; the create sent at the stop answered ${sentAnswer} after ${Math.round(sentMs)} ms; ${n} later creates, slowest ${Math.round(slowest.ms)} ms, answers ${JSON.stringify([...codes])}`,
+        );
         const left = stopSeconds * 1000 - (performance.now() - stoppedAt);
         if (left > 0) await new Promise((r) => setTimeout(r, left));
       } finally {
@@ -166,6 +189,7 @@ for (const [stopSeconds, requestTimeoutS] of [
       assert.equal(final.status, 200);
       const stored = new Set(((final.body['items'] as Array<Record<string, unknown>>) ?? []).map((o) => String((o['metadata'] as Record<string, unknown>)['name'])));
       for (const name of acked) assert.ok(stored.has(name), `acknowledged ${name} is missing after the stop`);
+      for (const name of unsent) assert.ok(!stored.has(name), `${name} was answered with Retry-After (never sent) but is stored: a client sending it again gets 409`);
       if (seen === 'delivered') {
         // No silent gap: every object of this run stored after the watch began (acknowledged, or a
         // create whose answer was a timeout but which committed) came through the watch.
@@ -175,7 +199,7 @@ for (const [stopSeconds, requestTimeoutS] of [
         }
       }
       t.diagnostic(
-        `after SIGCONT: /readyz ok in ${Math.round(readyMs)} ms, first write in ${Math.round(writeMs)} ms; the watch ${seen === 'delivered' ? 'delivered every later event' : 'ended (client relists)'}`,
+        `after SIGCONT: /readyz ok in ${Math.round(readyMs)} ms, first write in ${Math.round(writeMs)} ms; the watch ${seen === 'delivered' ? 'delivered every later event' : 'ended (client relists)'}; the create sent at the stop is ${stored.has(`${prefix}-sent`) ? '' : 'not '}stored`,
       );
       assert.equal(cp.exited(), undefined, 'the server must not exit');
     });
@@ -259,22 +283,50 @@ describe('etcd stopped (SIGSTOP) under the standalone aggregated server', { skip
 });
 
 /**
- * A storage call that did not complete, answered as kube answers it: 504 Timeout with the
- * finisher's message at the request deadline, or 500 ServerTimeout with Retry-After when the
- * storage gave up first (the operation and resource are the request's own: NamespaceLifecycle
- * reads the namespace from the cache, as kube's plugin reads its informer).
+ * A read that did not complete, answered as kube answers it: 504 Timeout with the finisher's
+ * message at the request deadline, or 500 ServerTimeout with Retry-After when the storage gave
+ * up first (the operation and resource are the request's own: NamespaceLifecycle reads the
+ * namespace from the cache, as kube's plugin reads its informer).
  */
-function storageTimeoutStatus(r: RawResponse): StatusBody {
+function readTimeoutStatus(r: RawResponse): StatusBody {
+  const s = asStatus(r.text);
+  assert.equal(s.code, r.status);
+  if (r.status === 504) return finisherTimeout(r, s);
+  assert.equal(r.status, 500, r.text);
+  assert.equal(s.reason, 'ServerTimeout', r.text);
+  assert.match(String(s.message), /^The (get|list) operation against flunders\.wardle\.example\.com could not be completed at this time, please try again\.$/);
+  assert.equal(r.headers['retry-after'], '2', 'Retry-After on a ServerTimeout');
+  return s;
+}
+
+/**
+ * A create that did not complete, answered as kube answers it, and the answer's name: 504
+ * Timeout at the request deadline; at the etcd client's deadline or a dropped connection, the
+ * etcd client's error as a 500 with no reason and no Retry-After, since the create may have
+ * committed; 500 ServerTimeout with Retry-After only for a create that never left (no connection).
+ */
+function createTimeoutAnswer(r: RawResponse): string {
   const s = asStatus(r.text);
   assert.equal(s.code, r.status);
   if (r.status === 504) {
-    assert.equal(s.reason, 'Timeout', r.text);
-    assert.match(String(s.message), /^Timeout: request did not complete within (requested timeout - context deadline exceeded|the allotted timeout)$/);
-    return s;
+    finisherTimeout(r, s);
+    return '504 Timeout';
   }
   assert.equal(r.status, 500, r.text);
-  assert.equal(s.reason, 'ServerTimeout', r.text);
-  assert.match(String(s.message), /^The (create|get|list) operation against flunders\.wardle\.example\.com could not be completed at this time, please try again\.$/);
-  assert.equal(r.headers['retry-after'], '2', 'Retry-After on a ServerTimeout');
+  if (s.reason === 'ServerTimeout') {
+    assert.equal(s.message, 'The create operation against flunders.wardle.example.com could not be completed at this time, please try again.');
+    assert.equal(r.headers['retry-after'], '2', 'Retry-After on a ServerTimeout');
+    return '500 ServerTimeout';
+  }
+  assert.deepEqual(Object.keys(s).sort(), ['apiVersion', 'code', 'kind', 'message', 'metadata', 'status'], `kube's body for an error that is not a Status: ${r.text}`);
+  assert.match(String(s.message), /^(context deadline exceeded|rpc error: code = (Unavailable|Canceled) desc = .+)$/, r.text);
+  assert.equal(r.headers['retry-after'], undefined, 'no Retry-After: the create may have committed');
+  return `500 ${String(s.message).startsWith('rpc error') ? String(s.message).replace(/ desc = .*/, '') : s.message}`;
+}
+
+function finisherTimeout(r: RawResponse, s: StatusBody): StatusBody {
+  assert.equal(s.reason, 'Timeout', r.text);
+  assert.match(String(s.message), /^Timeout: request did not complete within (requested timeout - context deadline exceeded|the allotted timeout)$/);
+  assert.equal(r.headers['retry-after'], undefined, "no Retry-After on the finisher's timeout");
   return s;
 }

@@ -1,15 +1,17 @@
 // How an etcd error reaches the client, from the error the etcd3 client throws (built here as
 // etcd3 builds it from grpc-js's error) through the KV mapping to the Status the REST layer
 // answers with: etcd's server errors as kube's registry passes them through (500, empty reason,
-// etcd's text, no Retry-After), this client's own deadline and a missing connection as
-// 500 ServerTimeout (the documented difference), compaction as 410.
+// etcd's text, no Retry-After); a read that hit this client's deadline or lost its connection,
+// and a write that never left, as 500 ServerTimeout with Retry-After; a write that was sent and
+// then lost its connection or deadline as kube passes its etcd client's error through (500,
+// empty reason, no Retry-After: it may have committed); compaction as 410.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { castGrpcError } from 'etcd3';
+import { castGrpcError, ClientClosedError } from 'etcd3';
 import { toStatusError } from '../../runtime/apimachinery/errors/index.js';
 import { CompactedError, FutureRevisionError } from '../../runtime/storage/kv.js';
 import { BackendError, BackendTimeoutError, BackendUnavailableError, mapKVError } from '../../runtime/storage/kvstore/kvErrors.js';
-import { mapEtcdError, neverSent, retryableRead } from '../../runtime/storage/etcd3/errors.js';
+import { mapEtcdError, mapEtcdWriteError, neverSent, retryableRead } from '../../runtime/storage/etcd3/errors.js';
 
 const codeNames: Record<number, string> = {
   1: 'CANCELLED',
@@ -32,8 +34,8 @@ function grpcError(code: number, details: string): Error {
 const target = { gr: { group: '', resource: 'configmaps' }, name: 'x', operation: 'create' };
 
 /** The Status a request answers with when its storage call failed with `e`. */
-function statusFor(e: Error) {
-  return toStatusError(mapKVError(mapEtcdError(e), '/registry/configmaps/default/x'), target).status;
+function statusFor(e: Error, operation = 'create', map: (e: unknown) => Error = mapEtcdError) {
+  return toStatusError(mapKVError(map(e), '/registry/configmaps/default/x'), { ...target, operation }).status;
 }
 
 // rpctypes' server errors with their gRPC codes (api/v3rpc/rpctypes/error.go).
@@ -107,30 +109,101 @@ describe('compaction and future revisions', () => {
   });
 });
 
-describe('transport failures (the documented difference from kube)', () => {
+describe('transport failures on a read: 500 ServerTimeout with Retry-After (sending a read again is safe)', () => {
   it("this client's deadline (a hung etcd) is 500 ServerTimeout with Retry-After 2, not retried", () => {
     const e = grpcError(4, 'Deadline exceeded after 10.001s,LB pick: 0.000s,remote_addr=127.0.0.1:2379');
     assert.ok(mapEtcdError(e) instanceof BackendTimeoutError);
-    const s = statusFor(e);
+    const s = statusFor(e, 'get');
     assert.equal(s.code, 500);
     assert.equal(s.reason, 'ServerTimeout');
-    assert.equal(s.message, 'The create operation against configmaps could not be completed at this time, please try again.');
+    assert.equal(s.message, 'The get operation against configmaps could not be completed at this time, please try again.');
     assert.equal(s.details?.retryAfterSeconds, 2);
     assert.equal(retryableRead(e), false);
   });
 
-  it('no connection is 500 ServerTimeout; a read retries it and a write may be sent again', () => {
+  it('no connection is 500 ServerTimeout, retried within the deadline', () => {
     const e = grpcError(14, 'No connection established. Last error: connect ECONNREFUSED 127.0.0.1:2379');
     assert.ok(mapEtcdError(e) instanceof BackendUnavailableError);
-    assert.equal(statusFor(e).reason, 'ServerTimeout');
+    const s = statusFor(e, 'get');
+    assert.equal(s.reason, 'ServerTimeout');
+    assert.equal(s.details?.retryAfterSeconds, 2);
     assert.equal(retryableRead(e), true);
-    assert.equal(neverSent(e), true);
   });
 
-  it('a dropped connection is retried on a read, never on a write', () => {
+  it('a dropped connection is 500 ServerTimeout, retried within the deadline', () => {
     const e = grpcError(14, 'Connection dropped');
     assert.ok(mapEtcdError(e) instanceof BackendUnavailableError);
+    const s = statusFor(e, 'list');
+    assert.equal(s.reason, 'ServerTimeout');
+    assert.equal(s.details?.retryAfterSeconds, 2);
     assert.equal(retryableRead(e), true);
-    assert.equal(neverSent(e), false);
+  });
+});
+
+// client-go sends again any request answered 5xx with Retry-After, a POST or PATCH included: a
+// write that may have committed must not carry one. kube passes its etcd client's error through
+// (500, empty reason); Go's client reports its own expired deadline as `context deadline exceeded`.
+describe('transport failures on a write', () => {
+  /** kube's answer to a write whose outcome is unknown: the etcd client's error as a 500 without a reason or Retry-After. */
+  function assertUncertainWrite(e: Error, message: string): void {
+    const mapped = mapEtcdWriteError(e);
+    assert.ok(mapped instanceof BackendError, `${mapped.name}: ${mapped.message}`);
+    assert.equal(mapped.message, message);
+    assert.equal(neverSent(e), false, 'the write was sent: the client must not send it again by itself');
+    for (const operation of ['create', 'update', 'patch', 'delete']) {
+      const s = statusFor(e, operation, mapEtcdWriteError);
+      assert.deepEqual(s, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
+    }
+  }
+
+  /** A write that never left: ServerTimeout with Retry-After, which client-go follows. */
+  function assertUnsentWrite(e: Error): void {
+    const mapped = mapEtcdWriteError(e);
+    assert.ok(mapped instanceof BackendUnavailableError || mapped instanceof BackendTimeoutError, `${mapped.name}: ${mapped.message}`);
+    const s = statusFor(e, 'create', mapEtcdWriteError);
+    assert.equal(s.code, 500);
+    assert.equal(s.reason, 'ServerTimeout');
+    assert.equal(s.message, 'The create operation against configmaps could not be completed at this time, please try again.');
+    assert.equal(s.details?.retryAfterSeconds, 2);
+  }
+
+  it('sent, then the connection dropped: "rpc error: code = Unavailable desc = …", no Retry-After', () => {
+    assertUncertainWrite(grpcError(14, 'Connection dropped'), 'rpc error: code = Unavailable desc = Connection dropped');
+  });
+
+  it('sent, then the call was cancelled (channel closing): "rpc error: code = Canceled desc = …", no Retry-After', () => {
+    assertUncertainWrite(grpcError(1, 'Call cancelled'), 'rpc error: code = Canceled desc = Call cancelled');
+  });
+
+  it('sent to a hung etcd, then this client\'s deadline passed: "context deadline exceeded", no Retry-After', () => {
+    assertUncertainWrite(grpcError(4, 'Deadline exceeded after 2.001s,LB pick: 0.000s,remote_addr=127.0.0.1:2379'), 'context deadline exceeded');
+  });
+
+  it('never sent (no connection, connection refused): 500 ServerTimeout with Retry-After', () => {
+    assertUnsentWrite(grpcError(14, 'No connection established. Last error: connect ECONNREFUSED 127.0.0.1:2379'));
+    assertUnsentWrite(grpcError(14, 'No connection established. Last error: Failed to connect (connect ECONNRESET)'));
+  });
+
+  it('never sent (the deadline passed while waiting for a connection): 500 ServerTimeout with Retry-After', () => {
+    assertUnsentWrite(grpcError(4, 'Deadline exceeded after 10.002s,Waiting for LB pick'));
+  });
+
+  it('never sent (the client or channel was closed, the server refused the stream): 500 ServerTimeout with Retry-After', () => {
+    assertUnsentWrite(new ClientClosedError('KVClient'));
+    assertUnsentWrite(grpcError(14, 'Channel closed before call started'));
+    assertUnsentWrite(grpcError(14, 'Stream refused by server'));
+  });
+
+  it('a connection reset after sending is not "never sent"', () => {
+    assertUncertainWrite(grpcError(14, 'read ECONNRESET'), 'rpc error: code = Unavailable desc = read ECONNRESET');
+  });
+
+  it("etcd's server errors on a write are mapped as on a read", () => {
+    for (const [code, text] of serverErrors) {
+      const mapped = mapEtcdWriteError(grpcError(code, text));
+      assert.ok(mapped instanceof BackendError);
+      assert.equal(mapped.message, text);
+    }
+    assert.ok(mapEtcdWriteError(grpcError(11, 'etcdserver: mvcc: required revision has been compacted')) instanceof CompactedError);
   });
 });

@@ -35,6 +35,11 @@ export function grpcStatusOf(e: unknown): { code: number; details: string } | un
   return typeof code === 'number' && code > 0 && code < grpcCodeNames.length ? { code, details: e.message } : undefined;
 }
 
+/** The etcd3 client's error class: its errors keep Error's name, only the class tells them apart. */
+function etcd3Kind(e: Error): string {
+  return e.constructor.name;
+}
+
 /**
  * The text etcd's server answered with (rpctypes' `etcdserver: …` errors), as Go's client
  * reports it: the bare text, which is the message kube-apiserver's 500 carries.
@@ -43,7 +48,7 @@ function etcdServerText(e: Error): string | undefined {
   const status = grpcStatusOf(e);
   if (status?.details.startsWith('etcdserver: ')) return status.details;
   const at = e.message.indexOf('etcdserver: ');
-  return at >= 0 && e.constructor.name === 'EtcdError' ? e.message.slice(at) : undefined;
+  return at >= 0 && etcd3Kind(e) === 'EtcdError' ? e.message.slice(at) : undefined;
 }
 
 /**
@@ -55,8 +60,10 @@ function etcdServerText(e: Error): string | undefined {
  *   error through unchanged and answers 500 with an empty reason and no Retry-After, so a client
  *   does not send again a write that may have committed;
  * - this client's own deadline (a hung etcd) is a BackendTimeoutError, and no connection (or a
- *   lost one) a BackendUnavailableError: both become 500 ServerTimeout with Retry-After, a
- *   deliberate difference from kube, whose etcd client waits out the whole request deadline.
+ *   lost one) a BackendUnavailableError: both become 500 ServerTimeout with Retry-After, which
+ *   is right for a read (sending it again is harmless) and for a write that never left; a
+ *   write's error goes through mapEtcdWriteError instead, which keeps Retry-After off a write
+ *   that may have committed.
  */
 export function mapEtcdError(e: unknown, requestedRevision = 0): Error {
   const err = e instanceof Error ? e : new Error(String(e));
@@ -68,13 +75,11 @@ export function mapEtcdError(e: unknown, requestedRevision = 0): Error {
   const status = grpcStatusOf(err);
   // Only this client's deadline: etcd's server answers a proposal that outlived its own request
   // timeout with code Unknown "context deadline exceeded", which is the server's error.
-  if (err.name === 'GRPCDeadlineExceededError' || status?.code === DEADLINE_EXCEEDED || (status === undefined && /Deadline exceeded/i.test(msg))) {
+  if (etcd3Kind(err) === 'GRPCDeadlineExceededError' || status?.code === DEADLINE_EXCEEDED || (status === undefined && /Deadline exceeded/i.test(msg))) {
     return new BackendTimeoutError(`etcd request timed out: ${msg}`, { cause: err });
   }
   if (
-    err.name === 'GRPCUnavailableError' ||
-    err.name === 'ClientClosedError' ||
-    err.name === 'GRPCCancelledError' ||
+    ['GRPCUnavailableError', 'ClientClosedError', 'GRPCCancelledError'].includes(etcd3Kind(err)) ||
     status?.code === UNAVAILABLE ||
     status?.code === CANCELLED ||
     /ECONNREFUSED|No connection established|Connection dropped|failed to connect/i.test(msg)
@@ -86,13 +91,48 @@ export function mapEtcdError(e: unknown, requestedRevision = 0): Error {
 }
 
 /**
+ * Maps the error of a write (a transaction that puts or deletes). A write that may have reached
+ * etcd and then lost its connection, was cancelled, or outlived this client's deadline has an
+ * unknown outcome: it may have committed. client-go sends again any request answered 5xx with
+ * Retry-After (a create that did commit would then get 409, a JSON patch appending to a list
+ * would apply twice), so such a write is answered as kube answers it: the error Go's etcd client
+ * returns, passed through to a 500 with an empty reason and no Retry-After. Go's client gives
+ * `context deadline exceeded` when the call's context expired (toErr) and the gRPC status text
+ * otherwise. Only a write that certainly never left keeps ServerTimeout with Retry-After.
+ */
+export function mapEtcdWriteError(e: unknown): Error {
+  const mapped = mapEtcdError(e);
+  if (!(mapped instanceof BackendTimeoutError || mapped instanceof BackendUnavailableError) || writeNeverSent(e)) return mapped;
+  if (mapped instanceof BackendTimeoutError) return new BackendError('context deadline exceeded', { cause: e });
+  const status = grpcStatusOf(e);
+  const code = status?.code ?? UNAVAILABLE;
+  const details = status?.details ?? mapped.message.replace(/^etcd unavailable: /, '');
+  return new BackendError(`rpc error: code = ${grpcCodeNames[code] ?? code} desc = ${details}`, { cause: e });
+}
+
+/**
+ * True when a write certainly never reached etcd: no connection (neverSent), a client or channel
+ * already closed, a stream the server refused (HTTP/2 REFUSED_STREAM: not processed), or a
+ * deadline that passed while grpc-js still waited for a connection to send it on (its deadline
+ * text says "Waiting for LB pick": no stream was opened).
+ */
+function writeNeverSent(e: unknown): boolean {
+  if (neverSent(e)) return true;
+  if (!(e instanceof Error)) return false;
+  if (etcd3Kind(e) === 'ClientClosedError') return true;
+  const status = grpcStatusOf(e);
+  if (status?.code === UNAVAILABLE) return /^(Stream refused by server|Channel closed before call started)$/.test(status.details);
+  return status?.code === DEADLINE_EXCEEDED && /Waiting for LB pick/.test(status.details);
+}
+
+/**
  * True when a read may be sent again: etcd's client retries a range whose error has code
  * Unavailable (isSafeRetryImmutableRPC), whether etcd's server said so (leader changed, no
  * leader, request timed out) or the connection did; a call that never left is always safe.
  */
 export function retryableRead(e: unknown): boolean {
   if (neverSent(e)) return true;
-  if (e instanceof Error && e.name === 'GRPCUnavailableError') return true;
+  if (e instanceof Error && etcd3Kind(e) === 'GRPCUnavailableError') return true;
   return grpcStatusOf(e)?.code === UNAVAILABLE;
 }
 

@@ -1,6 +1,6 @@
 import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
 import { type GetResponse, type KV, type KVWatch, type KVWatchHandler, type KVWatchRequest, type ListRequest, type ListResponse, type PutOptions, type TxnResponse } from '../kv.js';
-import { mapEtcdError, neverSent, retryableRead } from './errors.js';
+import { mapEtcdError, mapEtcdWriteError, neverSent, retryableRead } from './errors.js';
 import { LeaseManager } from './leases.js';
 import { RangeBatcher, etcdRangeTxn } from './rangeBatcher.js';
 import { EtcdWatch, toKeyValue } from './watch.js';
@@ -96,6 +96,8 @@ export class EtcdKV implements KV {
 
   async optimisticPut(key: string, value: Buffer, expectedRevision: number, opts: PutOptions = {}): Promise<TxnResponse> {
     const k = Buffer.from(key);
+    // A lease grant that failed left the object unwritten, so its error is mapped as a read's:
+    // sending the request again is safe (a granted lease nobody uses just expires).
     const lease = opts.ttlSeconds ? await this.call(() => this.leases.getLease(opts.ttlSeconds ?? 0)) : undefined;
     return this.txn(k, expectedRevision, { request_put: { key: k, value, lease } });
   }
@@ -174,15 +176,17 @@ export class EtcdKV implements KV {
   }
 
   private async txn(key: Buffer, expectedRevision: number, op: NonNullable<Parameters<Etcd3['kv']['txn']>[0]['success']>[number]): Promise<TxnResponse> {
-    const resp = await this.call((options) =>
-      this.client.kv.txn(
-        {
-          compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: expectedRevision }],
-          success: [op],
-          failure: [{ request_range: { key } }],
-        },
-        options,
-      ),
+    const resp = await this.call(
+      (options) =>
+        this.client.kv.txn(
+          {
+            compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: expectedRevision }],
+            success: [op],
+            failure: [{ request_range: { key } }],
+          },
+          options,
+        ),
+      mapEtcdWriteError,
     );
     if (resp.succeeded) return { succeeded: true, revision: Number(resp.header.revision) };
     const kv = resp.responses[0]?.response_range?.kvs[0];
@@ -191,9 +195,10 @@ export class EtcdKV implements KV {
 
   /**
    * Runs a call, retrying only failures that prove the request never left this process, all
-   * within one deadline (as range does).
+   * within one deadline (as range does); `mapError` is mapEtcdWriteError for a put or delete,
+   * whose outcome a lost connection or a deadline leaves unknown.
    */
-  private async call<R>(fn: (options: { deadline: number }) => Promise<R>): Promise<R> {
+  private async call<R>(fn: (options: { deadline: number }) => Promise<R>, mapError: (e: unknown) => Error = mapEtcdError): Promise<R> {
     const deadline = Date.now() + (this.opts.requestTimeoutMs ?? defaultRequestTimeoutMs);
     for (let attempt = 0; ; attempt++) {
       try {
@@ -204,7 +209,7 @@ export class EtcdKV implements KV {
           await sleep(pause);
           continue;
         }
-        throw mapEtcdError(e);
+        throw mapError(e);
       }
     }
   }
