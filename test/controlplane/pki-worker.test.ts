@@ -1,11 +1,11 @@
 // A first start's PKI made on a thread of its own (runtime/controlplane/pki-thread.ts): the same
 // files and PEM as ensurePKI makes in the calling thread; an existing PKI read with no thread; the
 // thread's failure as the calling thread's would be; a thread that dies fails the start instead of
-// hanging it; concurrent makers on one fresh directory (threads, a process left dead holding the
-// lock) leave one CA that signs every leaf. Then `npm start`'s bundle on a fresh data dir, which
-// must find the thread's entry beside it.
+// hanging it; concurrent makers on one fresh directory (threads, processes, a process left dead
+// holding the lock) leave one CA that signs every leaf. Then `npm start`'s bundle on a fresh data
+// dir, which must find the thread's entry beside it.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -140,6 +140,31 @@ describe('the PKI made on a thread', () => {
       readdirSync(join(dir, 'pki')).filter((f) => f.endsWith('.tmp') || f === '.lock'),
       [],
     );
+  });
+
+  it('two processes starting on one fresh data dir end with the same PKI', async () => {
+    const dir = freshDir();
+    // .mts: an ES module (top-level await) outside any package.json.
+    const script = join(root, 'make.mts');
+    writeFileSync(
+      script,
+      `import { ensurePKIOffThread } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../runtime/controlplane/pki-thread.ts')).href)};\n` +
+        `process.stdout.write(JSON.stringify(await ensurePKIOffThread(${JSON.stringify(dir)}, { hosts: [] })));\n`,
+    );
+    const makers = [0, 1].map(
+      () =>
+        new Promise<PKI>((resolve, reject) => {
+          const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+          let out = '';
+          let err = '';
+          child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+          child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+          child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as PKI) : reject(new Error(`maker exited ${code}: ${err}`))));
+        }),
+    );
+    const [a, b] = await Promise.all(makers);
+    assert.deepEqual(b, a);
+    assertSignedByFilesOnDisk(a!);
   });
 
   it('a lock left by a process that is gone is taken over', async () => {
