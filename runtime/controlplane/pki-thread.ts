@@ -25,7 +25,8 @@ export function ensurePKIOffThread(dataDir: string, opts: { hosts: readonly stri
 }
 
 /** The pairs of job.plan, made by a thread running `entry` (a test names one of its own). */
-export function makeOnThread(job: PKIJob, entry: URL = workerEntry()): Promise<Record<string, KeyPairPEM>> {
+export function makeOnThread(job: PKIJob, entry?: URL): Promise<Record<string, KeyPairPEM>> {
+  // In the executor: no entry found, or a thread that cannot start, rejects like any failure.
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (f: () => void): void => {
@@ -33,7 +34,7 @@ export function makeOnThread(job: PKIJob, entry: URL = workerEntry()): Promise<R
       settled = true;
       f();
     };
-    const w = spawn(job, entry);
+    const w = spawn(job, entry ?? workerEntry());
     w.once('message', (answer: PKIAnswer) => settle(() => (answer.kind === 'made' ? resolve(answer.pairs) : reject(errorOf(answer)))));
     w.once('error', (err) => settle(() => reject(err)));
     // A thread that ends without answering (killed, out of memory) fails the start instead of hanging it.
