@@ -3,14 +3,13 @@
 // new handshakes get a replaced pair, a broken one is refused, and client certificates verify
 // against the CA file as it is now.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { wardleGroup } from '../../generated/registry/wardle.js';
 import { startAggregatedServer, type AggregatedServer } from '../../runtime/aggregated/server.js';
 import { ensureCA, ensureLeaf } from '../../runtime/controlplane/certs.js';
-import { eventually, get, presentedSubject, replaceFile } from '../server/dynamiccertificates/helpers.js';
+import { eventually, get, presentedSubject, replaceFile, certDirs, servingPairs } from '../server/dynamiccertificates/helpers.js';
 
 describe('aggregated server: certificates reloaded from their files', () => {
   let dir: string;
@@ -21,18 +20,11 @@ describe('aggregated server: certificates reloaded from their files', () => {
   let bob: Record<'a' | 'b', { certPEM: string; keyPEM: string }>;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kube-ts-aggregated-dyncerts-'));
-    const made = join(dir, 'made');
-    const flags = join(dir, 'flags');
-    mkdirSync(made);
-    mkdirSync(flags);
-    const ca = await ensureCA(made, 'serving-ca', 'serving-ca');
-    servingCA = ca.cert.toString('pem');
-    for (const name of ['a', 'b']) {
-      const pair = await ensureLeaf(made, `serving-${name}`, ca, { subject: `CN=wardle-${name}`, server: true, hosts: ['127.0.0.1'] });
-      pem[`cert-${name}`] = pair.certPEM;
-      pem[`key-${name}`] = pair.keyPEM;
-    }
+    let made: string, flags: string;
+    ({ dir, made, flags } = certDirs('kube-ts-aggregated-dyncerts-'));
+    const serving = await servingPairs(made, 'wardle');
+    servingCA = serving.ca;
+    Object.assign(pem, serving.pem);
     const caA = await ensureCA(made, 'client-ca-a', 'client-ca-a');
     const caB = await ensureCA(made, 'client-ca-b', 'client-ca-b');
     const proxyCA = await ensureCA(made, 'front-proxy-ca', 'front-proxy-ca');

@@ -4,14 +4,13 @@
 // last good pair served; a replaced client CA decides which client certificates authenticate and
 // is published in kube-system/extension-apiserver-authentication, and so is a replaced front-proxy CA.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ensureCA, ensureLeaf } from '../../runtime/controlplane/certs.js';
 import { startControlPlane, type ControlPlane } from '../../runtime/controlplane/controlplane.js';
-import { eventually, fingerprints, get, presentedSubject, replaceFile } from '../server/dynamiccertificates/helpers.js';
+import { eventually, fingerprints, get, presentedSubject, replaceFile, certDirs, servingPairs } from '../server/dynamiccertificates/helpers.js';
 
 describe('serving certificate and client CA reloaded from their files', () => {
   let dir: string;
@@ -25,18 +24,11 @@ describe('serving certificate and client CA reloaded from their files', () => {
   let proxyCAs: Record<'a' | 'b', string>;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kube-ts-dynamic-certs-'));
-    const made = join(dir, 'made');
-    const flags = join(dir, 'flags');
-    mkdirSync(made);
-    mkdirSync(flags);
-    const lbCA = await ensureCA(made, 'serving-ca', 'serving-ca');
-    servingCA = lbCA.cert.toString('pem');
-    for (const name of ['a', 'b']) {
-      const pair = await ensureLeaf(made, `serving-${name}`, lbCA, { subject: `CN=serving-${name}`, server: true, hosts: ['127.0.0.1'] });
-      src[`cert-${name}`] = pair.certPEM;
-      src[`key-${name}`] = pair.keyPEM;
-    }
+    let made: string, flags: string;
+    ({ dir, made, flags } = certDirs('kube-ts-dynamic-certs-'));
+    const serving = await servingPairs(made, 'serving');
+    servingCA = serving.ca;
+    Object.assign(src, serving.pem);
     const caA = await ensureCA(made, 'client-ca-a', 'client-ca-a');
     const caB = await ensureCA(made, 'client-ca-b', 'client-ca-b');
     clientCAs = { a: caA.cert.toString('pem'), b: caB.cert.toString('pem') };

@@ -2,13 +2,11 @@
 // own process, so once the pair is replaced, every new connection, whichever worker it is handed
 // to, is given the new certificate.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ensureCA, ensureLeaf } from '../../runtime/controlplane/certs.js';
 import { ControlPlane } from '../integration/harness.js';
-import { eventually, presentedSubject, replaceFile } from '../server/dynamiccertificates/helpers.js';
+import { eventually, presentedSubject, replaceFile, certDirs, servingPairs } from '../server/dynamiccertificates/helpers.js';
 
 /** Separate connections: the primary hands them to the workers in turn. */
 const CONNECTIONS = 8;
@@ -21,18 +19,11 @@ describe('--workers 2: a replaced serving pair reaches every worker', () => {
   const files = { cert: '', key: '' };
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kube-ts-workers-dyncerts-'));
-    const made = join(dir, 'made');
-    const flags = join(dir, 'flags');
-    mkdirSync(made);
-    mkdirSync(flags);
-    const ca = await ensureCA(made, 'serving-ca', 'serving-ca');
-    servingCA = ca.cert.toString('pem');
-    for (const name of ['a', 'b']) {
-      const pair = await ensureLeaf(made, `serving-${name}`, ca, { subject: `CN=serving-${name}`, server: true, hosts: ['127.0.0.1'] });
-      pem[`cert-${name}`] = pair.certPEM;
-      pem[`key-${name}`] = pair.keyPEM;
-    }
+    let made: string, flags: string;
+    ({ dir, made, flags } = certDirs('kube-ts-workers-dyncerts-'));
+    const serving = await servingPairs(made, 'serving');
+    servingCA = serving.ca;
+    Object.assign(pem, serving.pem);
     files.cert = join(flags, 'tls.crt');
     files.key = join(flags, 'tls.key');
     replaceFile(files.cert, pem['cert-a']!);

@@ -1,9 +1,12 @@
 // Files replaced as tools replace them, waits bounded generously for a busy machine, and what a
 // TLS client of a reloading server sees.
 import { X509Certificate } from 'node:crypto';
-import { renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request, type Agent } from 'node:https';
 import { connect, type TLSSocket } from 'node:tls';
+import { ensureCA, ensureLeaf } from '../../../runtime/controlplane/certs.js';
 import type { Logger } from '../../../runtime/endpoints/filters/log.js';
 
 let n = 0;
@@ -13,6 +16,31 @@ export function replaceFile(path: string, content: string): void {
   const tmp = `${path}.tmp-${process.pid}-${n++}`;
   writeFileSync(tmp, content);
   renameSync(tmp, path);
+}
+
+/** A temporary directory with `made/` (certificates the test makes) and `flags/` (the files the server is given). */
+export function certDirs(prefix: string): { dir: string; made: string; flags: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const made = join(dir, 'made');
+  const flags = join(dir, 'flags');
+  mkdirSync(made);
+  mkdirSync(flags);
+  return { dir, made, flags };
+}
+
+/**
+ * Two serving pairs for 127.0.0.1 (`CN=<prefix>-a`, `CN=<prefix>-b`) signed by one CA, made in
+ * `made`: what a test writes to the --tls-cert-file/--tls-private-key-file files and swaps.
+ */
+export async function servingPairs(made: string, prefix: string): Promise<{ ca: string; pem: Record<string, string> }> {
+  const ca = await ensureCA(made, 'serving-ca', 'serving-ca');
+  const pem: Record<string, string> = {};
+  for (const name of ['a', 'b']) {
+    const pair = await ensureLeaf(made, `serving-${name}`, ca, { subject: `CN=${prefix}-${name}`, server: true, hosts: ['127.0.0.1'] });
+    pem[`cert-${name}`] = pair.certPEM;
+    pem[`key-${name}`] = pair.keyPEM;
+  }
+  return { ca: ca.cert.toString('pem'), pem };
 }
 
 /** Polls `check` until it holds; fails after `timeoutMs` naming `what`. */
