@@ -6,12 +6,12 @@
 // documented difference: kube's etcd client keeps trying until the request's own deadline).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { StoredObject } from '../../runtime/apimachinery/object.js';
 import { toStatusError } from '../../runtime/apimachinery/errors/index.js';
 import { newStorageFactory, type StorageFactory } from '../../runtime/storage/factory.js';
 import type { Interface } from '../../runtime/storage/interfaces.js';
 import { BackendError } from '../../runtime/storage/kvstore/kvErrors.js';
 import { startEtcd, type EtcdCluster, type EtcdMember } from './etcdServer.js';
+import { configMap, rejection } from './failures.js';
 
 /** Above etcd's own request timeout (5 s + 2 election timeouts = 6 s here), so etcd answers a write first. */
 const requestTimeoutMs = 9000;
@@ -30,19 +30,6 @@ after(async () => {
   await factory?.close();
   await cluster?.close();
 });
-
-function configMap(name: string): StoredObject {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'd' } } as StoredObject;
-}
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  assert.fail('expected the call to fail');
-}
 
 test('quorum lost: the survivor reports no leader', async () => {
   await store.create('/configmaps/d/a', configMap('a'));

@@ -6,12 +6,12 @@
 // safe, and a write answered so is not stored afterwards.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { StoredObject } from '../../runtime/apimachinery/object.js';
 import { toStatusError } from '../../runtime/apimachinery/errors/index.js';
 import { newStorageFactory, type StorageFactory } from '../../runtime/storage/factory.js';
 import type { Interface } from '../../runtime/storage/interfaces.js';
 import { BackendError } from '../../runtime/storage/kvstore/kvErrors.js';
 import { startEtcd, type EtcdCluster, type EtcdMember } from './etcdServer.js';
+import { configMap, rejection } from './failures.js';
 
 /** Short enough that a write sent to a stopped member meets it before the keepalive (5 s + 3 s) drops the connection. */
 const shortTimeoutMs = 1500;
@@ -43,19 +43,6 @@ after(async () => {
   await long?.factory.close();
   await cluster?.close();
 });
-
-function configMap(name: string): StoredObject {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'd' } } as StoredObject;
-}
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  assert.fail('expected the call to fail');
-}
 
 /** kube's answer to a write that may have committed: the etcd client's error, 500, no reason, no Retry-After. */
 function assertUncertain(err: Error, message: RegExp): void {
