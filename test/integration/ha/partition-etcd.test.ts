@@ -25,7 +25,7 @@ const REQUEST_TIMEOUT_S = 20;
 const ETCD_CALL_DEADLINE_MS = 10_000;
 /** Scheduling slack on a busy, shared 2-core machine. */
 const SLACK_MS = 10_000;
-const OURS = /^[ab]\d+-\d+$/;
+const OURS = /^[ab](\d+|c)-\d+$/;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const log = (line: string): void => void process.stdout.write(`# ${line}\n`);
 const meta = (o: Record<string, unknown>): { name: string; resourceVersion: string } => o['metadata'] as { name: string; resourceVersion: string };

@@ -63,7 +63,7 @@ export class TrackedLoad {
   }
 
   start(writers: number): void {
-    this.running = [...Array.from({ length: writers }, (_, i) => this.writer(i)), this.reader()];
+    this.running = [...Array.from({ length: writers }, (_, i) => this.writer(i)), this.creator(), this.reader()];
   }
 
   async stop(): Promise<void> {
@@ -134,6 +134,19 @@ export class TrackedLoad {
     else if (res?.answer !== 'Conflict') obj.allowed.add(value);
     obj.rv = undefined;
     if (obj.exists !== 'yes') obj.exists = 'unknown';
+  }
+
+  /**
+   * Creates only, never reading back: the writers stop writing while they cannot learn what an
+   * uncertain write did, so this one keeps writes going to B through the whole partition.
+   */
+  private async creator(): Promise<void> {
+    for (let n = 0; !this.stopped; n++) {
+      const obj: Tracked = { name: `${this.replica.toLowerCase()}c-${n}`, allowed: new Set(), unsent: new Set(), rv: undefined, exists: 'unknown', updates: 0 };
+      this.ledger.objects.push(obj);
+      await this.write(obj, 'create');
+      await sleep(200);
+    }
   }
 
   /** A consistent read to learn what writes of unknown outcome did. */
