@@ -260,6 +260,8 @@ describe('a replica partitioned from etcd (blackholed, no resets) while another 
             'the new watch from the relist starts where the list ended',
           );
         }
+        const committed = new Set(evA.map((e) => e.value));
+        log(`writes of unknown outcome ${ledger.uncertain.length}, of which committed ${ledger.uncertain.filter((v) => committed.has(v)).length}`);
         log(
           `watch on A: ${evA.length} events, exact; watch on B: ${ended ? `ended after ${evB.length} events (${watchB.events.find((e) => e.type === 'ERROR') ? 'ERROR event' : 'closed by the server'}); relist and watch from B caught up` : `continued through the partition, ${evB.length} events, exact`}`,
         );

@@ -42,6 +42,8 @@ export class Ledger {
   readonly sent: Sent[] = [];
   readonly objects: Tracked[] = [];
   readonly acks: Ack[] = [];
+  /** Values of writes whose outcome the answer left open. */
+  readonly uncertain: number[] = [];
   seq = 0;
 }
 
@@ -131,7 +133,10 @@ export class TrackedLoad {
     }
     if (res?.answer === 'ServerTimeout') obj.unsent.add(value);
     // Conflict is a definite refusal; anything else may have been applied.
-    else if (res?.answer !== 'Conflict') obj.allowed.add(value);
+    else if (res?.answer !== 'Conflict') {
+      obj.allowed.add(value);
+      this.ledger.uncertain.push(value);
+    }
     obj.rv = undefined;
     if (obj.exists !== 'yes') obj.exists = 'unknown';
   }
