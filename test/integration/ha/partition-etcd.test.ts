@@ -2,7 +2,7 @@
 // bundle, one shared CA and service-account key) on a three-member etcd; A reaches the members
 // directly, B through proxies that cut the path as a network partition does (no byte moves, no
 // reset arrives: only B's timeouts and gRPC keepalives notice). Under writers and readers on both
-// and a watch on each, B is cut off for 15 s and then healed. B says so on /readyz and recovers;
+// and a watch on each, B is cut off for 15 s, and later for 30 s, and each time healed. B says so on /readyz and recovers;
 // no request to B hangs, and each is answered as kube answers when etcd does not (README, "When
 // etcd stops answering"); A does not notice; no acknowledged write is lost, no write B said never
 // left is stored; A's watch sees every write once and in order, and B's either continues exactly
