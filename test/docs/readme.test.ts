@@ -22,7 +22,9 @@ function copyRepository(): string {
   const dir = mkdtempSync(join(tmpdir(), 'readme-repo-'));
   const ls = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8' });
   assert.equal(ls.status, 0, ls.stderr);
-  for (const file of new Set(ls.stdout.split('\0').filter((f) => f !== ''))) {
+  // A node_modules that is itself a symlink (a clone sharing another's) is not ignored by
+  // .gitignore's `node_modules/`, which matches directories only: it is linked below instead.
+  for (const file of new Set(ls.stdout.split('\0').filter((f) => f !== '' && f !== 'node_modules'))) {
     const from = join(repoRoot, file);
     if (!existsSync(from)) continue; // deleted in the working tree
     mkdirSync(dirname(join(dir, file)), { recursive: true });
