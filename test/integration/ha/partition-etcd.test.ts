@@ -17,7 +17,8 @@ import { HttpsClient, type WatchEvent, type WatchStream } from '../https.js';
 import { startEtcd, type EtcdCluster } from '../../storage/etcdServer.js';
 import { PartitionProxy } from './lib/partitionProxy.js';
 import { SHARED_PKI_FILES } from './lib/replicas.js';
-import { Ledger, TrackedLoad, valueOf, type Sent } from './lib/trackedLoad.js';
+import { valueOf } from './lib/load.js';
+import { Ledger, TrackedLoad, type Sent } from './lib/trackedLoad.js';
 
 /** B's --request-timeout: a bound on every answer, longer than the etcd client's 10 s deadline. */
 const REQUEST_TIMEOUT_S = 20;

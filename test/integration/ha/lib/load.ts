@@ -17,7 +17,7 @@ export interface ClientError {
   detail: string;
 }
 
-interface TrackedObject {
+export interface TrackedObject {
   name: string;
   /** Values the object may hold now: the last acknowledged one and any whose outcome is unknown since. */
   allowed: Set<number>;
@@ -42,12 +42,12 @@ interface SeenEvent {
   value: number | undefined;
 }
 
-const rvOf = (obj: Record<string, unknown>): string => String((obj['metadata'] as { resourceVersion?: string } | undefined)?.resourceVersion ?? '');
-const valueOf = (obj: Record<string, unknown>): number | undefined => {
+export const rvOf = (obj: Record<string, unknown>): string => String((obj['metadata'] as { resourceVersion?: string } | undefined)?.resourceVersion ?? '');
+export const valueOf = (obj: Record<string, unknown>): number | undefined => {
   const v = (obj['data'] as Record<string, string> | undefined)?.['v'];
   return v === undefined ? undefined : Number(v);
 };
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class Load {
   readonly acks: Ack[] = [];

@@ -3,6 +3,7 @@
 // unknown (a timeout or the etcd client's error), and the values whose writes the server said
 // never left (ServerTimeout with Retry-After), which must never be stored.
 import { classify, type Answer, type Op } from './answers.js';
+import { rvOf, sleep, valueOf, type TrackedObject } from './load.js';
 import type { HttpsClient, RawResponse } from '../../https.js';
 
 export interface Sent {
@@ -14,13 +15,9 @@ export interface Sent {
   detail: string;
 }
 
-export interface Tracked {
-  name: string;
-  allowed: Set<number>;
+/** An object of load.ts's, and the values answered as never sent (which it must not hold). */
+export interface Tracked extends TrackedObject {
   unsent: Set<number>;
-  rv: string | undefined;
-  exists: 'yes' | 'no' | 'unknown';
-  updates: number;
 }
 
 export interface Ack {
@@ -29,13 +26,6 @@ export interface Ack {
   value: number;
   at: number;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const rvOf = (obj: Record<string, unknown>): string => String((obj['metadata'] as { resourceVersion?: string } | undefined)?.resourceVersion ?? '');
-export const valueOf = (obj: Record<string, unknown>): number | undefined => {
-  const v = (obj['data'] as Record<string, string> | undefined)?.['v'];
-  return v === undefined ? undefined : Number(v);
-};
 
 /** Shared by the loads of both replicas: one sequence of values, so each write is told apart. */
 export class Ledger {
