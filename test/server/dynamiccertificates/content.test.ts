@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DynamicCertKeyPairContent, DynamicFileCAContent, StaticCAContent, UnionCAContent } from '../../../runtime/server/dynamiccertificates/index.js';
-import { newCA, newLeaf, type KeyPair, type TestCA } from '../pki.js';
-import { eventually, recordingLogger, replaceFile } from './helpers.js';
+import type { KeyPair, TestCA } from '../pki.js';
+import { eventually, recordingLogger, replaceFile, testCredentials } from './helpers.js';
 
 describe('dynamic certificate contents', () => {
   let dir: string;
@@ -19,10 +19,7 @@ describe('dynamic certificate contents', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kube-ts-dyncerts-'));
-    caA = await newCA('ca-a');
-    caB = await newCA('ca-b');
-    pairA = await newLeaf(caA, { subject: 'CN=serving-a', usage: 'server', ips: ['127.0.0.1'] });
-    pairB = await newLeaf(caA, { subject: 'CN=serving-b', usage: 'server', ips: ['127.0.0.1'] });
+    ({ caA, caB, pairA, pairB } = await testCredentials());
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -8,6 +8,7 @@ import { request, type Agent } from 'node:https';
 import { connect, type TLSSocket } from 'node:tls';
 import { ensureCA, ensureLeaf } from '../../../runtime/controlplane/certs.js';
 import type { Logger } from '../../../runtime/endpoints/filters/log.js';
+import { newCA, newLeaf, type KeyPair, type TestCA } from '../pki.js';
 
 let n = 0;
 
@@ -41,6 +42,15 @@ export async function servingPairs(made: string, prefix: string): Promise<{ ca: 
     pem[`key-${name}`] = pair.keyPEM;
   }
   return { ca: ca.cert.toString('pem'), pem };
+}
+
+/** Two CAs (`CN=ca-a`, `CN=ca-b`) and two serving pairs for 127.0.0.1 that the first signs (`CN=serving-a`, `CN=serving-b`). */
+export async function testCredentials(): Promise<{ caA: TestCA; caB: TestCA; pairA: KeyPair; pairB: KeyPair }> {
+  const caA = await newCA('ca-a');
+  const caB = await newCA('ca-b');
+  const pairA = await newLeaf(caA, { subject: 'CN=serving-a', usage: 'server', ips: ['127.0.0.1'] });
+  const pairB = await newLeaf(caA, { subject: 'CN=serving-b', usage: 'server', ips: ['127.0.0.1'] });
+  return { caA, caB, pairA, pairB };
 }
 
 /** Polls `check` until it holds; fails after `timeoutMs` naming `what`. */

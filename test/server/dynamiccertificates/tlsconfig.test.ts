@@ -13,8 +13,8 @@ import {
   StaticCAContent,
   type TLSContent,
 } from '../../../runtime/server/dynamiccertificates/index.js';
-import { newCA, newLeaf, type KeyPair, type TestCA } from '../pki.js';
-import { fingerprints, recordingLogger } from './helpers.js';
+import type { KeyPair, TestCA } from '../pki.js';
+import { fingerprints, recordingLogger, testCredentials } from './helpers.js';
 
 describe('DynamicServingCertificateController', () => {
   let dir: string;
@@ -25,10 +25,7 @@ describe('DynamicServingCertificateController', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kube-ts-tlsconfig-'));
-    caA = await newCA('ca-a');
-    caB = await newCA('ca-b');
-    pairA = await newLeaf(caA, { subject: 'CN=a', usage: 'server', ips: ['127.0.0.1'] });
-    pairB = await newLeaf(caA, { subject: 'CN=b', usage: 'server', ips: ['127.0.0.1'] });
+    ({ caA, caB, pairA, pairB } = await testCredentials());
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
