@@ -1,5 +1,5 @@
 // The --workers primary's listener (runtime/controlplane/workers/balancer.ts) with real worker
-// processes that play one part each (fixtures/balancer-worker.ts): a connection handed to a
+// processes that play one part each (workers-balancer.child.ts): a connection handed to a
 // worker that dies before answering is closed at once, where node:cluster's round-robin scheduler
 // left it open until the client's timeout; a refused connection is served by another worker; a
 // connection that arrives while no worker is in rotation waits for one; once drained, the port
@@ -15,7 +15,7 @@ import { isWorkerReady } from '../../runtime/controlplane/workers/messages.js';
 /** Generous: the machine may be busy; a connection left open would take the client's whole timeout. */
 const ANSWER_TIMEOUT_MS = 20_000;
 
-cluster.setupPrimary({ exec: fileURLToPath(new URL('./fixtures/balancer-worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'], silent: false });
+cluster.setupPrimary({ exec: fileURLToPath(new URL('./workers-balancer.child.ts', import.meta.url)), execArgv: ['--import', 'tsx'], silent: false });
 const forked: Worker[] = [];
 
 function fork(behaviour: 'serve' | 'die' | 'refuse'): Promise<Worker> {
