@@ -207,7 +207,7 @@ async function withLock<T>(dir: string, make: () => Promise<T>): Promise<T> {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     if (staleLock(lock)) {
-      removeLock(lock);
+      takeOver(lock);
       continue;
     }
     await sleep(20);
@@ -241,6 +241,34 @@ function staleLock(lock: string): boolean {
 
 function removeLock(lock: string): void {
   rmSync(lock, { force: true });
+}
+
+/** A takeover older than this was left by a process that died inside it (it takes microseconds). */
+const STALE_TAKEOVER_MS = 5_000;
+
+/**
+ * Removes a stale lock, one process at a time: two makers that judged the same dead lock stale
+ * must not both remove it, or the second would remove the lock the first has just taken. The
+ * remover holds `<lock>.takeover` (created exclusively) and judges the lock again under it.
+ */
+function takeOver(lock: string): void {
+  const takeover = `${lock}.takeover`;
+  try {
+    writeFileSync(takeover, String(process.pid), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    try {
+      if (Date.now() - statSync(takeover).mtimeMs > STALE_TAKEOVER_MS) rmSync(takeover, { force: true });
+    } catch {
+      // gone meanwhile
+    }
+    return; // another maker is taking over: try the lock again
+  }
+  try {
+    if (staleLock(lock)) removeLock(lock);
+  } finally {
+    rmSync(takeover, { force: true });
+  }
 }
 
 async function exportKey(key: WebCrypto.CryptoKey): Promise<string> {

@@ -142,37 +142,60 @@ describe('the PKI made on a thread', () => {
     );
   });
 
-  it('two processes starting on one fresh data dir end with the same PKI', async () => {
-    const dir = freshDir();
+  /** The PKIs `n` processes at once make in `dir`, each through ensurePKIOffThread. */
+  async function makeInProcesses(dir: string, n: number): Promise<PKI[]> {
     // .mts: an ES module (top-level await) outside any package.json.
     const script = join(root, 'make.mts');
     writeFileSync(
       script,
       `import { ensurePKIOffThread } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../runtime/controlplane/pki-thread.ts')).href)};\n` +
-        `process.stdout.write(JSON.stringify(await ensurePKIOffThread(${JSON.stringify(dir)}, { hosts: [] })));\n`,
+        `process.stdout.write(JSON.stringify(await ensurePKIOffThread(process.argv[2], { hosts: [] })));\n`,
     );
-    const makers = [0, 1].map(
-      () =>
-        new Promise<PKI>((resolve, reject) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-          let out = '';
-          let err = '';
-          child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-          child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-          child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as PKI) : reject(new Error(`maker exited ${code}: ${err}`))));
-        }),
+    return Promise.all(
+      Array.from(
+        { length: n },
+        () =>
+          new Promise<PKI>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--import', 'tsx', script, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+            let out = '';
+            let err = '';
+            child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+            child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+            child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as PKI) : reject(new Error(`maker exited ${code}: ${err}`))));
+          }),
+      ),
     );
-    const [a, b] = await Promise.all(makers);
+  }
+
+  it('two processes starting on one fresh data dir end with the same PKI', async () => {
+    const dir = freshDir();
+    const [a, b] = await makeInProcesses(dir, 2);
     assert.deepEqual(b, a);
     assertSignedByFilesOnDisk(a!);
   });
 
-  it('a lock left by a process that is gone is taken over', async () => {
+  it('a lock left by a process that is gone is taken over, by one of several makers at a time', async () => {
     const dir = freshDir();
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     mkdirSync(join(dir, 'pki'), { recursive: true });
     writeFileSync(join(dir, 'pki', '.lock'), gone.stdout);
     assertSignedByFilesOnDisk(await ensurePKIOffThread(dir, { hosts: [] }));
+    // Each maker judges the dead lock stale; only one may remove it (pki/.lock.takeover), or a
+    // second would remove the lock the first had just taken and both would make a CA. The window
+    // is microseconds: this shows the outcome (one CA, nothing left behind), and did not catch the
+    // interleaving on the code without the takeover lock (3 runs of 3).
+    const racing = freshDir();
+    mkdirSync(join(racing, 'pki'), { recursive: true });
+    writeFileSync(join(racing, 'pki', '.lock'), gone.stdout);
+    const all = await makeInProcesses(racing, 3);
+    for (const pki of all) {
+      assert.deepEqual(pki, all[0]);
+      assertSignedByFilesOnDisk(pki);
+    }
+    assert.deepEqual(
+      readdirSync(join(racing, 'pki')).filter((f) => f.startsWith('.lock')),
+      [],
+    );
   });
 });
 
