@@ -104,7 +104,8 @@ describeBackends('clients of Kubernetes groups against the built-in kinds', (get
     assert.deepEqual(applied['data'], { a: '2', b: '3', c: '4' });
     const mine = apply.extractConfigMap(applied, 'applier');
     assert.deepEqual(mine, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS }, data: { c: '4' } });
-    const watch = await cms.watch({ resourceVersion: applied.metadata?.resourceVersion ?? '' });
+    // By name: the root-CA publisher writes kube-root-ca.crt into the new namespace meanwhile.
+    const watch = await cms.watch({ resourceVersion: applied.metadata?.resourceVersion ?? '', fieldSelector: 'metadata.name=cm' });
     try {
       await cms.delete('cm');
       for await (const event of watch) {
