@@ -77,7 +77,13 @@ describe('--workers 2: a second signal', () => {
     assert.equal(pids.length, 2, cp.log());
     process.kill(cp.pid, 'SIGTERM');
     // Two signals sent at once may be delivered as one: the second follows the first's log line.
-    await eventually('the drain to start', async () => (/^kube-ts-apiserver: SIGTERM received/m.test(cp.log()) ? true : undefined));
+    // Not anchored to a line's start: a worker's line written around the primary's would hide it.
+    await eventually('the drain to start', async () => {
+      if (/kube-ts-apiserver: SIGTERM received/.test(cp.log())) return true;
+      const exited = cp.exited();
+      if (exited !== undefined) throw new Error(`the primary exited (${JSON.stringify(exited)}) without logging the signal`);
+      return undefined;
+    }).catch((err: unknown) => assert.fail(`${String(err)}; the command's output: ${cp.log().slice(-4000)}`));
     process.kill(cp.pid, 'SIGTERM');
     const status = await eventually('the primary to exit', async () => cp.exited(), 60_000);
     assert.deepEqual(status, { code: 1, signal: null }, cp.log().slice(-3000));
