@@ -11,7 +11,7 @@ import { castGrpcError, ClientClosedError } from 'etcd3';
 import { toStatusError } from '../../runtime/apimachinery/errors/index.js';
 import { CompactedError, FutureRevisionError } from '../../runtime/storage/kv.js';
 import { BackendError, BackendTimeoutError, BackendUnavailableError, mapKVError } from '../../runtime/storage/kvstore/kvErrors.js';
-import { mapEtcdError, mapEtcdWriteError, neverSent, retryableRead } from '../../runtime/storage/etcd3/errors.js';
+import { mapEtcdError, mapEtcdReadError, mapEtcdWriteError, neverSent, retryableRead } from '../../runtime/storage/etcd3/errors.js';
 
 const codeNames: Record<number, string> = {
   1: 'CANCELLED',
@@ -119,6 +119,17 @@ describe('transport failures on a read: 500 ServerTimeout with Retry-After (send
     assert.equal(s.message, 'The get operation against configmaps could not be completed at this time, please try again.');
     assert.equal(s.details?.retryAfterSeconds, 2);
     assert.equal(retryableRead(e), false);
+  });
+
+  it("the read's deadline as etcd's server reports it (code Unknown, racing this client's own timer) is the same ServerTimeout", () => {
+    const e = grpcError(2, 'context deadline exceeded');
+    const mapped = mapEtcdReadError(e);
+    assert.ok(mapped instanceof BackendTimeoutError);
+    const s = statusFor(e, 'get', mapEtcdReadError);
+    assert.equal(s.reason, 'ServerTimeout');
+    assert.equal(s.details?.retryAfterSeconds, 2);
+    // On a write the same status is the server's error: the write may have committed.
+    assert.ok(mapEtcdWriteError(e) instanceof BackendError);
   });
 
   it('no connection is 500 ServerTimeout, retried within the deadline', () => {

@@ -23,6 +23,7 @@ const grpcCodeNames = [
 ] as const;
 
 const UNAVAILABLE = 14;
+const UNKNOWN = 2;
 const DEADLINE_EXCEEDED = 4;
 const CANCELLED = 1;
 
@@ -88,6 +89,21 @@ export function mapEtcdError(e: unknown, requestedRevision = 0): Error {
   }
   if (status !== undefined) return new BackendError(`rpc error: code = ${grpcCodeNames[status.code] ?? status.code} desc = ${status.details}`, { cause: err });
   return err;
+}
+
+/**
+ * Maps the error of a read (a range). A read that outlived its deadline is a timeout whichever
+ * end noticed first: this client (DeadlineExceeded), or etcd's server, which answers a call past
+ * the deadline it was sent with as code Unknown "context deadline exceeded" (the two race at the
+ * same instant). Sending a read again is harmless, so either way it is ServerTimeout with
+ * Retry-After; a write's Unknown stays the server's error (mapEtcdWriteError).
+ */
+export function mapEtcdReadError(e: unknown, requestedRevision = 0): Error {
+  const status = grpcStatusOf(e);
+  if (status?.code === UNKNOWN && status.details === 'context deadline exceeded') {
+    return new BackendTimeoutError(`etcd request timed out: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  return mapEtcdError(e, requestedRevision);
 }
 
 /**

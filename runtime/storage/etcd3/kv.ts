@@ -1,6 +1,6 @@
 import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
 import { type GetResponse, type KV, type KVWatch, type KVWatchHandler, type KVWatchRequest, type ListRequest, type ListResponse, type PutOptions, type TxnResponse } from '../kv.js';
-import { mapEtcdError, mapEtcdWriteError, neverSent, retryableRead } from './errors.js';
+import { mapEtcdError, mapEtcdReadError, mapEtcdWriteError, neverSent, retryableRead } from './errors.js';
 import { LeaseManager } from './leases.js';
 import { RangeBatcher, etcdRangeTxn } from './rangeBatcher.js';
 import { EtcdWatch, toKeyValue } from './watch.js';
@@ -170,7 +170,7 @@ export class EtcdKV implements KV {
           await sleep(pause);
           continue;
         }
-        throw mapEtcdError(e, revision);
+        throw mapEtcdReadError(e, revision);
       }
     }
   }
