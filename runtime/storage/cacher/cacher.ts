@@ -120,6 +120,17 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
    * backend's current revision (a local read on SQLite), asking for watch progress meanwhile.
    * False when it does not in time; the read then goes to the backend.
    */
+  /**
+   * While a request waits for the cache to reach a resourceVersion, asks the backend for watch
+   * progress (kube's conditional progress requester, which runs while anyone waits for freshness):
+   * a resourceVersion written to other resources (another process's Lease, say) reaches this
+   * cache only through progress, not through events of its own. Undefined where progress reports
+   * cannot be trusted.
+   */
+  private progressPoke(): (() => void) | undefined {
+    return this.cfg.consistentReadsFromCache ? () => void this.storage.requestWatchProgress().catch(() => undefined) : undefined;
+  }
+
   private async catchUpForConsistentRead(): Promise<boolean> {
     const current = await this.storage.getCurrentResourceVersion();
     try {
@@ -138,7 +149,7 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
       // from the cache: then the answer is the cached object, already decoded.
       if (!this.cfg.consistentReadsFromCache || !(await this.catchUpForConsistentRead())) return this.storage.get(key, opts);
     } else {
-      await this.cache.waitUntilFresh(this.versioner.parseResourceVersion(opts.resourceVersion), this.cfg.freshnessTimeoutMs);
+      await this.cache.waitUntilFresh(this.versioner.parseResourceVersion(opts.resourceVersion), this.cfg.freshnessTimeoutMs, this.progressPoke());
     }
     const entry = this.cache.store.get(pk);
     if (entry) return entry.obj;
@@ -164,7 +175,7 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
     if (rv === '') {
       if (!(await this.catchUpForConsistentRead())) return this.storage.getList(key, opts);
     } else {
-      await this.cache.waitUntilFresh(this.versioner.parseResourceVersion(rv), this.cfg.freshnessTimeoutMs);
+      await this.cache.waitUntilFresh(this.versioner.parseResourceVersion(rv), this.cfg.freshnessTimeoutMs, this.progressPoke());
     }
     // kube ignores limit for RV=0 (the whole list comes from memory anyway).
     return this.listFromCache(prefix, recursive, pred, rv === '0' ? 0 : limit);
@@ -196,9 +207,9 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
       // starts from the state it has (events after it still follow).
       await this.cache.waitUntilFresh(current, this.cfg.freshnessTimeoutMs, poke).catch(() => undefined);
     } else if (opts.sendInitialEvents === true && watchRV > 0) {
-      await this.cache.waitUntilFresh(watchRV, this.cfg.freshnessTimeoutMs);
+      await this.cache.waitUntilFresh(watchRV, this.cfg.freshnessTimeoutMs, this.progressPoke());
     } else if (watchRV > this.cache.resourceVersion) {
-      await this.cache.waitUntilFresh(watchRV, this.cfg.freshnessTimeoutMs);
+      await this.cache.waitUntilFresh(watchRV, this.cfg.freshnessTimeoutMs, this.progressPoke());
     }
     // History the backend compacted cannot be replayed.
     this.cache.compactTo(this.storage.compactRevision());
