@@ -38,6 +38,9 @@ export interface CacherConfig<T extends StoredObject> {
  * consistentReadsFromCache) are served from it once it has caught up with the backend, and
  * everything else (writes, exact-revision and continued lists) goes to the backend.
  */
+/** The shortest time between two progress requests of one cacher (the waiters' poll period). */
+const PROGRESS_REQUEST_INTERVAL_MS = 100;
+
 export class Cacher<T extends StoredObject = StoredObject> implements Interface<T> {
   readonly versioner;
   private readonly storage: Interface<T>;
@@ -128,13 +131,26 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
    * cannot be trusted.
    */
   private progressPoke(): (() => void) | undefined {
-    return this.cfg.consistentReadsFromCache ? () => void this.storage.requestWatchProgress().catch(() => undefined) : undefined;
+    return this.cfg.consistentReadsFromCache ? this.requestProgressShared : undefined;
   }
+
+  /**
+   * One progress request per cacher per PROGRESS_REQUEST_INTERVAL_MS however many requests wait
+   * (kube runs one ticker per cacher): waiters that each asked on their own timer would let a
+   * client multiply backend traffic by sending many requests with a future resourceVersion.
+   */
+  private readonly requestProgressShared = (): void => {
+    const now = performance.now();
+    if (now - this.lastProgressRequest < PROGRESS_REQUEST_INTERVAL_MS) return;
+    this.lastProgressRequest = now;
+    this.storage.requestWatchProgress().catch(() => undefined);
+  };
+  private lastProgressRequest = -Infinity;
 
   private async catchUpForConsistentRead(): Promise<boolean> {
     const current = await this.storage.getCurrentResourceVersion();
     try {
-      await this.cache.waitUntilFresh(current, this.cfg.freshnessTimeoutMs, () => void this.storage.requestWatchProgress().catch(() => undefined));
+      await this.cache.waitUntilFresh(current, this.cfg.freshnessTimeoutMs, this.requestProgressShared);
       return true;
     } catch {
       return false;
@@ -202,7 +218,7 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
     if (opts.sendInitialEvents === true && !opts.resourceVersion) {
       // A consistent watch-list: the initial state must include every write before the request.
       const current = await this.storage.getCurrentResourceVersion();
-      const poke = this.cfg.consistentReadsFromCache ? () => void this.storage.requestWatchProgress().catch(() => undefined) : undefined;
+      const poke = this.progressPoke();
       // Without trustworthy progress reports the cache may not prove freshness in time: it then
       // starts from the state it has (events after it still follow).
       await this.cache.waitUntilFresh(current, this.cfg.freshnessTimeoutMs, poke).catch(() => undefined);
