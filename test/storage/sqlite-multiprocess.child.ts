@@ -1,5 +1,5 @@
 // A child process for the SQLite multi-process tests: opens a SqliteKV in shared mode on the file
-// given as argv[2] and obeys one JSON command per stdin line. Every reply is one JSON line on
+// given as argv[2] (at the instant argv[4] gives, if any) and obeys one JSON command per stdin line. Every reply is one JSON line on
 // stdout carrying the command's id; watch events stream as {"id", "events"} lines, writes are
 // acknowledged ({"id", "ack"}) only after the KV resolved them (durable).
 import { createInterface } from 'node:readline';
@@ -7,8 +7,10 @@ import Database from 'better-sqlite3';
 import type { KVEvent, KVWatch } from '../../runtime/storage/kv.js';
 import { SqliteKV } from '../../runtime/storage/sqlite/kv.js';
 
-const [path, name = 'child'] = process.argv.slice(2);
-if (!path) throw new Error('usage: sqlite-multiprocess.child <db> [name]');
+const [path, name = 'child', openAt] = process.argv.slice(2);
+if (!path) throw new Error('usage: sqlite-multiprocess.child <db> [name] [open at, epoch ms]');
+// Several children given one instant open the file together (the race of a fresh file's open).
+if (openAt) while (Date.now() < Number(openAt));
 
 /** A watch event as it crosses the pipe. */
 export interface WireEvent {

@@ -43,9 +43,10 @@ export class Peer {
     this.exited = new Promise((r) => child.once('exit', () => r()));
   }
 
-  /** Starts a child on `db` and waits until its SqliteKV is open. */
-  static async start(db: string, name: string): Promise<Peer> {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'sqlite-multiprocess.child.ts'), db, name], {
+  /** Starts a child on `db` and waits until its SqliteKV is open (not before `openAt`, epoch ms). */
+  static async start(db: string, name: string, openAt?: number): Promise<Peer> {
+    const args = [join(here, 'sqlite-multiprocess.child.ts'), db, name, ...(openAt === undefined ? [] : [String(openAt)])];
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
       cwd: resolve(here, '../..'),
       stdio: ['pipe', 'pipe', 'inherit'],
     });

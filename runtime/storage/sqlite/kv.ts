@@ -83,9 +83,10 @@ export class SqliteKV implements KV {
     this.shared = shared !== undefined;
     // Exclusive: a short busy timeout, waiting for another owner is pointless. Shared: writers
     // wait for each other's transactions (milliseconds each; a killed one's lock dies with it).
-    this.db = new Database(opts.path, { timeout: shared ? (shared.busyTimeoutMs ?? 10_000) : 500 });
+    const busyTimeoutMs = shared ? (shared.busyTimeoutMs ?? 10_000) : 500;
+    this.db = new Database(opts.path, { timeout: busyTimeoutMs });
     try {
-      openSchema(this.db, { shared: this.shared });
+      openSchema(this.db, { shared: this.shared, busyTimeoutMs });
       this.st = prepareStatements(this.db);
       this.rev = this.headRevision();
       this.compactRev = this.fileCompactRevision();

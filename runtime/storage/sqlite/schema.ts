@@ -6,14 +6,38 @@ import type Database from 'better-sqlite3';
  * ranges, `meta` the current and compacted revisions. Revisions start at 1 on an empty store,
  * as etcd's do, so the first write gets revision 2.
  */
-export function openSchema(db: Database.Database, opts: { shared: boolean }): void {
+export function openSchema(db: Database.Database, opts: { shared: boolean; busyTimeoutMs: number }): void {
+  if (!opts.shared) return createSchema(db, false);
+  // Processes opening one fresh file at once race to turn it to WAL. SQLite refuses the loser
+  // with SQLITE_BUSY without calling the busy handler (waiting could deadlock two lock
+  // upgrades), so the open is tried again here, within the same busy timeout. Every step is
+  // idempotent.
+  const deadline = Date.now() + opts.busyTimeoutMs;
+  for (;;) {
+    try {
+      return createSchema(db, true);
+    } catch (e) {
+      if (!isBusy(e) || Date.now() >= deadline) throw e;
+      Atomics.wait(pause, 0, 0, 5 + Math.random() * 20);
+    }
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+function createSchema(db: Database.Database, shared: boolean): void {
   // FULL: a commit is on disk (WAL fsync'd) before a write is acknowledged.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   // By default one process owns the file (no shared-memory index, no lock traffic) and any
   // other opener is refused. Shared mode keeps SQLite's normal locking: several processes
   // read at once and writers take turns (BEGIN IMMEDIATE), each tailing the log for the others' writes.
-  if (!opts.shared) db.pragma('locking_mode = EXCLUSIVE');
+  if (!shared) db.pragma('locking_mode = EXCLUSIVE');
   db.pragma('cache_size = -65536');
   db.exec(`
     CREATE TABLE IF NOT EXISTS log (
