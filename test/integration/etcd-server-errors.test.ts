@@ -2,7 +2,8 @@
 // etcd's error through and the client gets a 500 with an empty reason, etcd's text as the message
 // and no Retry-After (client-go sends again only a 5xx that carries one, and a write whose
 // outcome etcd did not promise must not be sent again). The error is real: this test's etcd runs
-// with a small --max-request-bytes, so an object above it gets "etcdserver: request is too large".
+// with a small --max-request-bytes, so an object above it gets "etcdserver: request is too large";
+// one above the 2 MiB that etcd's Go client sends at most is refused by the client itself.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
@@ -11,6 +12,7 @@ import { HttpsClient, type RawResponse } from './https.js';
 import { uniqueName } from './objects.js';
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
+const EVENTS = '/api/v1/namespaces/default/events';
 /** etcd's limit for one request in this test: far above any object the control plane writes itself. */
 const MAX_REQUEST_BYTES = 256 * 1024;
 
@@ -66,5 +68,17 @@ describe('etcd server errors on writes, through the API', { skip: etcdUnavailabl
     const got = await c.request({ path: `${CONFIGMAPS}/${name}` });
     assert.equal(got.status, 200);
     assert.equal((JSON.parse(got.text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion, rv);
+  });
+
+  it("a create above the client's 2 MiB send limit (under the 3 MiB body limit): refused before it is sent, with grpc-go's text", async () => {
+    // An Event: a core/v1 Event's message has no length limit (a ConfigMap stops at 1 MiB).
+    const name = uniqueName('over-send-limit');
+    const event = { apiVersion: 'v1', kind: 'Event', metadata: { name }, involvedObject: { kind: 'ConfigMap', namespace: 'default', name }, reason: 'Big', message: 'x'.repeat(2.2 * 1024 * 1024) };
+    const r = await send('POST', EVENTS, JSON.stringify(event));
+    const message = (JSON.parse(r.text) as { message: string }).message;
+    const size = /^rpc error: code = ResourceExhausted desc = trying to send message larger than max \((\d+) vs\. 2097152\)$/.exec(message)?.[1];
+    assert.ok(size !== undefined && Number(size) > 2.2 * 1024 * 1024, message);
+    assertEtcdErrorStatus(r, message);
+    assert.equal((await c.request({ path: `${EVENTS}/${name}` })).status, 404);
   });
 });

@@ -11,7 +11,7 @@ import { castGrpcError, ClientClosedError } from 'etcd3';
 import { toStatusError } from '../../runtime/apimachinery/errors/index.js';
 import { CompactedError, FutureRevisionError } from '../../runtime/storage/kv.js';
 import { BackendError, BackendTimeoutError, BackendUnavailableError, mapKVError } from '../../runtime/storage/kvstore/kvErrors.js';
-import { mapEtcdError, mapEtcdReadError, mapEtcdWriteError, neverSent, retryableRead } from '../../runtime/storage/etcd3/errors.js';
+import { mapEtcdError, mapEtcdReadError, mapEtcdWriteError, neverSent, retryableRead, sendLimitError } from '../../runtime/storage/etcd3/errors.js';
 
 const codeNames: Record<number, string> = {
   1: 'CANCELLED',
@@ -216,5 +216,20 @@ describe('transport failures on a write', () => {
       assert.equal(mapped.message, text);
     }
     assert.ok(mapEtcdWriteError(grpcError(11, 'etcdserver: mvcc: required revision has been compacted')) instanceof CompactedError);
+  });
+
+  it("a request over the client's send limit reads as grpc-go's refusal, with the request's size", () => {
+    const e = grpcError(8, 'Attempted to send message with a size larger than 2097152');
+    const mapped = sendLimitError(e, () => 2306912);
+    assert.ok(mapped instanceof BackendError);
+    const message = 'rpc error: code = ResourceExhausted desc = trying to send message larger than max (2306912 vs. 2097152)';
+    assert.deepEqual(
+      statusFor(e, 'create', () => mapped),
+      { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 },
+    );
+    assert.equal(
+      sendLimitError(grpcError(8, 'etcdserver: too many requests'), () => 0),
+      undefined,
+    );
   });
 });

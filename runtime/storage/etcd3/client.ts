@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { Etcd3, IOptions } from 'etcd3';
 import { neverSent } from './errors.js';
 
@@ -8,6 +9,27 @@ import { neverSent } from './errors.js';
  */
 function etcd3(): typeof import('etcd3') {
   return createRequire(import.meta.url)('etcd3') as typeof import('etcd3');
+}
+
+/**
+ * The encoded size of a TxnRequest, as grpc measures it against the send limit. grpc-js reports
+ * only the limit; Go's client also names the size, and kube's answer carries it. Loaded on first
+ * use (a request over the limit): it parses etcd3's rpc.proto again, with etcd3's loader options.
+ */
+export function txnRequestSize(request: unknown): number {
+  serializeTxn ??= loadTxnSerializer();
+  return serializeTxn(request).length;
+}
+
+let serializeTxn: ((request: unknown) => Buffer) | undefined;
+
+function loadTxnSerializer(): (request: unknown) => Buffer {
+  const etcd3Require = createRequire(createRequire(import.meta.url).resolve('etcd3'));
+  const protoLoader = etcd3Require('@grpc/proto-loader') as typeof import('@grpc/proto-loader');
+  const rpcProto = join(dirname(etcd3Require.resolve('etcd3')), '..', 'proto', 'rpc.proto');
+  const definition = protoLoader.loadSync(rpcProto, { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+  const kv = definition['etcdserverpb.KV'] as unknown as Record<string, { requestSerialize: (request: unknown) => Buffer }>;
+  return kv.Txn!.requestSerialize;
 }
 
 type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
@@ -82,6 +104,9 @@ export interface EtcdClientConfig {
   grpcOptions?: IOptions['grpcOptions'];
 }
 
+/** etcd's Go client's default limit on a request it sends (clientv3 defaultMaxCallSendMsgSize). */
+export const MAX_CALL_SEND_MSG_SIZE = 2 * 1024 * 1024;
+
 /** Builds an etcd3 client wired for storage: no blind retries, per-call deadlines, fast reconnects. */
 export function newEtcdClient(config: EtcdClientConfig): Etcd3 {
   const timeout = config.requestTimeoutMs ?? 10_000;
@@ -102,6 +127,9 @@ export function newEtcdClient(config: EtcdClientConfig): Etcd3 {
       'grpc.keepalive_time_ms': 5000,
       'grpc.keepalive_timeout_ms': 3000,
       'grpc.keepalive_permit_without_calls': 1,
+      // etcd's Go client refuses to send a request above 2 MiB (defaultMaxCallSendMsgSize), so
+      // kube-apiserver answers such a write with that error before etcd's server sees it.
+      'grpc.max_send_message_length': MAX_CALL_SEND_MSG_SIZE,
       ...config.grpcOptions,
     },
   });

@@ -91,6 +91,20 @@ export function mapEtcdError(e: unknown, requestedRevision = 0): Error {
   return err;
 }
 
+const RESOURCE_EXHAUSTED = 8;
+
+/**
+ * A request over the client's send limit (grpc.max_send_message_length), refused before it was
+ * sent, with the text grpc-go gives (`trying to send message larger than max (N vs. limit)`),
+ * which kube passes through to a 500. `size` measures the request, which grpc-js does not report.
+ */
+export function sendLimitError(e: unknown, size: () => number): BackendError | undefined {
+  const status = grpcStatusOf(e);
+  const limit = status?.code === RESOURCE_EXHAUSTED ? /^Attempted to send message with a size larger than (\d+)$/.exec(status.details)?.[1] : undefined;
+  if (limit === undefined) return undefined;
+  return new BackendError(`rpc error: code = ResourceExhausted desc = trying to send message larger than max (${size()} vs. ${limit})`, { cause: e });
+}
+
 /**
  * Maps the error of a read (a range). A read that outlived its deadline is a timeout whichever
  * end noticed first: this client (DeadlineExceeded), or etcd's server, which answers a call past

@@ -1,6 +1,7 @@
 import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
 import { type GetResponse, type KV, type KVWatch, type KVWatchHandler, type KVWatchRequest, type ListRequest, type ListResponse, type PutOptions, type TxnResponse } from '../kv.js';
-import { mapEtcdError, mapEtcdReadError, mapEtcdWriteError, neverSent, retryableRead } from './errors.js';
+import { txnRequestSize } from './client.js';
+import { mapEtcdError, mapEtcdReadError, mapEtcdWriteError, neverSent, retryableRead, sendLimitError } from './errors.js';
 import { LeaseManager } from './leases.js';
 import { RangeBatcher, etcdRangeTxn } from './rangeBatcher.js';
 import { EtcdWatch, toKeyValue } from './watch.js';
@@ -176,17 +177,14 @@ export class EtcdKV implements KV {
   }
 
   private async txn(key: Buffer, expectedRevision: number, op: NonNullable<Parameters<Etcd3['kv']['txn']>[0]['success']>[number]): Promise<TxnResponse> {
+    const request = {
+      compare: [{ key, target: 'Mod' as const, result: 'Equal' as const, mod_revision: expectedRevision }],
+      success: [op],
+      failure: [{ request_range: { key } }],
+    };
     const resp = await this.call(
-      (options) =>
-        this.client.kv.txn(
-          {
-            compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: expectedRevision }],
-            success: [op],
-            failure: [{ request_range: { key } }],
-          },
-          options,
-        ),
-      mapEtcdWriteError,
+      (options) => this.client.kv.txn(request, options),
+      (e) => sendLimitError(e, () => txnRequestSize(request)) ?? mapEtcdWriteError(e),
     );
     if (resp.succeeded) return { succeeded: true, revision: Number(resp.header.revision) };
     const kv = resp.responses[0]?.response_range?.kvs[0];
