@@ -37,6 +37,12 @@ export class LoadClient {
     throw new Error(`${method} ${path}: HTTP ${r.statusCode} (want ${want}): ${(await r.body.text()).slice(0, 300)}`);
   }
 
+  /** A GET whose status and body the caller reads (set-up, not measured). */
+  async get(path: string): Promise<{ status: number; text: string }> {
+    const r = await this.pool.request({ method: 'GET', path, headers: { accept: 'application/json' } });
+    return { status: r.statusCode, text: await r.body.text() };
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }
