@@ -138,11 +138,18 @@ async function run(c: Command): Promise<unknown> {
 }
 
 send({ ready: name });
+const pending = new Set<Promise<void>>();
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
   const c = JSON.parse(line) as Command;
-  run(c).then(
+  const done = run(c).then(
     (result) => send({ id: c.id, result }),
     (e: unknown) => send({ id: c.id, error: errorOf(e) }),
   );
+  pending.add(done);
+  void done.finally(() => pending.delete(done));
 }
+// stdin ended: the test is gone (it failed, or its process was killed). The KV's timers would
+// keep this process, and the test runner's stderr pipe it shares, alive for ever.
+await Promise.allSettled(pending);
+process.exit(0);
