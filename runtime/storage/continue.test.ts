@@ -22,6 +22,11 @@ const refused: [string, string, string][] = [
   ['a string for the revision', token('{"v":"meta.k8s.io/v1","rv":"2","start":"a"}'), 'json: cannot unmarshal string into Go struct field continueToken.rv of type int64'],
   ['a fraction for the revision', token('{"v":"meta.k8s.io/v1","rv":1.5,"start":"a"}'), 'json: cannot unmarshal number 1.5 into Go struct field continueToken.rv of type int64'],
   ['an object for the start key', token('{"v":"meta.k8s.io/v1","rv":2,"start":{}}'), 'json: cannot unmarshal object into Go struct field continueToken.start of type string'],
+  [
+    'a revision beyond int64',
+    token('{"v":"meta.k8s.io/v1","rv":10000000000000000000,"start":"a"}'),
+    'json: cannot unmarshal number 10000000000000000000 into Go struct field continueToken.rv of type int64',
+  ],
   ['another version', token('{"v":"v2","rv":2,"start":"a"}'), 'server does not recognize this encoded version v2'],
   ['null', token('null'), 'server does not recognize this encoded version '],
   ['no revision', token('{"v":"meta.k8s.io/v1","start":"a"}'), 'incorrect encoded start resourceVersion (version meta.k8s.io/v1)'],
@@ -49,4 +54,8 @@ test('field names match case-insensitively and the last duplicate wins, as encod
 test('CR and LF inside a token are skipped, as Go does', () => {
   const t = encodeContinue('/pods/ns/a', '/pods/', 3);
   assert.deepEqual(decodeContinue(`${t.slice(0, 5)}\r\n${t.slice(5)}`, '/pods/'), { fromKey: '/pods/ns/a', rv: 3 });
+});
+
+test('a revision beyond 2^53 but within int64 is accepted, as Go decodes it', () => {
+  assert.equal(decodeContinue(token('{"v":"meta.k8s.io/v1","rv":1152921504606846976,"start":"a"}'), '/pods/').rv, 2 ** 60);
 });

@@ -80,7 +80,7 @@ function unmarshalToken(data: Buffer): ContinueToken {
     const field = Object.keys(tokenFields).find((f) => f === name.toLowerCase());
     if (field === undefined || value === null) continue;
     const type = tokenFields[field]!;
-    const fits = type === 'string' ? typeof value === 'string' : typeof value === 'number' && Number.isSafeInteger(value);
+    const fits = type === 'string' ? typeof value === 'string' : typeof value === 'number' && Number.isInteger(value) && value >= -(2 ** 63) && value < 2 ** 63;
     if (!fits) {
       // An integer that does not fit is quoted with its literal; any number into a string is not.
       const what = typeof value === 'number' && type === 'int64' ? `number ${value}` : goKind(value);

@@ -31,6 +31,9 @@ export interface CacherConfig<T extends StoredObject> {
   consistentReadsFromCache?: boolean;
 }
 
+/** The shortest time between two progress requests of one cacher (the waiters' poll period). */
+const PROGRESS_REQUEST_INTERVAL_MS = 100;
+
 /**
  * Cacher is kube's watch cache in front of a backend store: one upstream watch per resource
  * feeds a WatchCache; watches are always served from it (fan-out in process, events shared
@@ -38,9 +41,6 @@ export interface CacherConfig<T extends StoredObject> {
  * consistentReadsFromCache) are served from it once it has caught up with the backend, and
  * everything else (writes, exact-revision and continued lists) goes to the backend.
  */
-/** The shortest time between two progress requests of one cacher (the waiters' poll period). */
-const PROGRESS_REQUEST_INTERVAL_MS = 100;
-
 export class Cacher<T extends StoredObject = StoredObject> implements Interface<T> {
   readonly versioner;
   private readonly storage: Interface<T>;
@@ -119,11 +119,6 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
   }
 
   /**
-   * Before a consistent read from the cache: waits until the cache has caught up with the
-   * backend's current revision (a local read on SQLite), asking for watch progress meanwhile.
-   * False when it does not in time; the read then goes to the backend.
-   */
-  /**
    * While a request waits for the cache to reach a resourceVersion, asks the backend for watch
    * progress (kube's conditional progress requester, which runs while anyone waits for freshness):
    * a resourceVersion written to other resources (another process's Lease, say) reaches this
@@ -147,6 +142,11 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
   };
   private lastProgressRequest = -Infinity;
 
+  /**
+   * Before a consistent read from the cache: waits until the cache has caught up with the
+   * backend's current revision (a local read on SQLite), asking for watch progress meanwhile.
+   * False when it does not in time; the read then goes to the backend.
+   */
   private async catchUpForConsistentRead(): Promise<boolean> {
     const current = await this.storage.getCurrentResourceVersion();
     try {

@@ -26,7 +26,7 @@ export function openSchema(db: Database.Database, opts: { shared: boolean; busyT
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 function isBusy(e: unknown): boolean {
-  const code = (e as { code?: unknown }).code;
+  const code = e instanceof Error ? (e as Error & { code?: unknown }).code : undefined;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
