@@ -2,8 +2,8 @@
 // processes that play one part each (workers-balancer.child.ts): a connection handed to a
 // worker that dies before answering is closed at once, where node:cluster's round-robin scheduler
 // left it open until the client's timeout; a refused connection is served by another worker; a
-// connection that arrives while no worker is in rotation waits for one; once drained, the port
-// refuses connections.
+// connection that arrives while no worker is in rotation waits for one, up to a timeout; once
+// drained, the port refuses connections.
 import assert from 'node:assert/strict';
 import cluster, { type Worker } from 'node:cluster';
 import { connect } from 'node:net';
@@ -102,6 +102,24 @@ describe('ConnectionBalancer', () => {
       await new Promise((r) => setTimeout(r, 200));
       balancer.add(serving);
       assert.equal((await waiting).answer, `served by ${serving.process.pid}\n`);
+    } finally {
+      balancer.closeNow();
+    }
+  });
+
+  it('a connection that waits longer than the waiting timeout for a worker is closed unserved', async () => {
+    const balancer = new ConnectionBalancer(300);
+    const port = await balancer.listen('127.0.0.1', 0);
+    try {
+      const started = Date.now();
+      const waited = await exchange(port);
+      assert.equal(waited.answer, '');
+      assert.ok(Date.now() - started >= 250, `closed after ${Date.now() - started} ms, before its timeout`);
+      // The listener still takes connections, and a worker that joins serves them.
+      const serving = await fork('serve');
+      balancer.attach(serving);
+      balancer.add(serving);
+      assert.equal((await exchange(port)).answer, `served by ${serving.process.pid}\n`);
     } finally {
       balancer.closeNow();
     }

@@ -4,6 +4,12 @@ import { handedConnection, isConnectionAnswer } from './messages.js';
 
 /** Connections held while no worker takes any (all starting or restarting); beyond, new ones are closed. */
 const MAX_WAITING = 1024;
+/**
+ * How long a connection may wait for a worker: kube's default request timeout (60 s), the
+ * longest any request may take. A client still waiting then has given up or is about to, and
+ * a listener that never gets a worker again must not hold its connections for ever.
+ */
+const WAITING_TIMEOUT_MS = 60_000;
 
 /**
  * The --workers primary's listener: it accepts every connection on the secure port and hands
@@ -14,6 +20,9 @@ const MAX_WAITING = 1024;
  * where with node:cluster it stayed open, unserved, until the client's own timeout. A worker
  * that refuses (it began shutting down) gets the connection taken back and given to another.
  *
+ * While no worker is in rotation (all starting or restarting), a connection waits for one, at
+ * most WAITING_TIMEOUT_MS and at most MAX_WAITING of them.
+ *
  * A worker is in rotation from its ready message (kube's load balancer takes a replica in once
  * its /readyz passes) until it drains or exits.
  */
@@ -21,13 +30,14 @@ export class ConnectionBalancer {
   private readonly server: Server;
   private readonly rotation: Worker[] = [];
   private next = 0;
-  private readonly waiting: Socket[] = [];
+  /** Connections waiting for a worker, oldest first, each with the timer that closes it. */
+  private readonly waiting = new Map<Socket, NodeJS.Timeout>();
   /** Handed over and not yet answered, by id. */
   private readonly unanswered = new Map<number, { socket: Socket; worker: Worker }>();
   private lastId = 0;
   private closeWhenEmpty = false;
 
-  constructor() {
+  constructor(private readonly waitingTimeoutMs = WAITING_TIMEOUT_MS) {
     // Paused: the primary never reads a byte; the worker that gets the socket reads it all.
     this.server = createServer({ pauseOnConnect: true }, (socket) => this.distribute(socket));
     // A connection reset before it is handed over is nobody's concern.
@@ -68,7 +78,7 @@ export class ConnectionBalancer {
   add(worker: Worker): void {
     if (this.rotation.includes(worker) || !worker.isConnected()) return;
     this.rotation.push(worker);
-    for (const socket of this.waiting.splice(0)) this.distribute(socket);
+    for (const socket of this.takeWaiting()) this.distribute(socket);
   }
 
   /** A worker leaves the rotation (it drains, or it is gone). */
@@ -91,7 +101,7 @@ export class ConnectionBalancer {
   /** Stops listening and closes every connection not handed over. */
   closeNow(): void {
     this.server.close();
-    for (const socket of this.waiting.splice(0)) socket.destroy();
+    for (const socket of this.takeWaiting()) socket.destroy();
   }
 
   private lost(worker: Worker): void {
@@ -107,8 +117,8 @@ export class ConnectionBalancer {
     if (socket.destroyed) return;
     const worker = this.pick();
     if (worker === undefined) {
-      if (!this.server.listening || this.waiting.length >= MAX_WAITING) socket.destroy();
-      else this.waiting.push(socket);
+      if (!this.server.listening || this.waiting.size >= MAX_WAITING) socket.destroy();
+      else this.wait(socket);
       return;
     }
     const id = ++this.lastId;
@@ -121,6 +131,23 @@ export class ConnectionBalancer {
       this.remove(worker);
       this.distribute(socket);
     });
+  }
+
+  private wait(socket: Socket): void {
+    const timer = setTimeout(() => {
+      this.waiting.delete(socket);
+      socket.destroy();
+    }, this.waitingTimeoutMs);
+    timer.unref();
+    this.waiting.set(socket, timer);
+  }
+
+  /** Every waiting connection, oldest first, no longer waiting. */
+  private takeWaiting(): Socket[] {
+    const sockets = [...this.waiting.keys()];
+    for (const timer of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
+    return sockets;
   }
 
   private pick(): Worker | undefined {
