@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import type { StoredObject } from '../../runtime/apimachinery/object.js';
 import { CorruptObjError } from '../../runtime/storage/errors.js';
 import { Codec } from '../../runtime/storage/kvstore/codec.js';
-import { encodeManagedFieldsFrame, isManagedFieldsFrame, parseStoredObject } from '../../runtime/storage/kvstore/managedfields-frame.js';
+import { InflatedFieldsCache, encodeManagedFieldsFrame, isManagedFieldsFrame, parseStoredObject } from '../../runtime/storage/kvstore/managedfields-frame.js';
 import { identityTransformer } from '../../runtime/storage/transformer.js';
 import { newResourceTransformers } from '../../runtime/storage/value/resources.js';
 import { apiObjectVersioner } from '../../runtime/storage/versioner.js';
@@ -90,4 +90,30 @@ test('the codec stores plain JSON for resources whose transformer encrypts', () 
   ]);
   const plain = new Codec<StoredObject>(apiObjectVersioner, () => identityFirst.transformerForResource({ group: '', resource: 'configmaps' }));
   assert.ok(isManagedFieldsFrame(plain.encode(obj)));
+});
+
+test('the inflated entries of frames read lately are kept by their bytes, bounded in bytes, least recently used out first', () => {
+  const cache = new InflatedFieldsCache(100, 40);
+  const frame = (c: string): Buffer => Buffer.from(c.repeat(20));
+  cache.set(frame('a'), 'aaaaa'); // 20 + 2 × 5 = 30 bytes
+  cache.set(frame('b'), 'bbbbb');
+  cache.set(frame('c'), 'ccccc');
+  // The same bytes in another buffer (a watch event, a read from etcd) find the entry.
+  assert.equal(cache.get(cache.keyOf(Buffer.from(frame('a')))!), 'aaaaa');
+  cache.set(frame('d'), 'ddddd'); // 120 bytes: the least recently used (b) goes
+  assert.equal(cache.get(cache.keyOf(frame('b'))!), undefined);
+  assert.equal(cache.get(cache.keyOf(frame('a'))!), 'aaaaa');
+  assert.equal(cache.get(cache.keyOf(frame('c'))!), 'ccccc');
+  // A frame above the size limit has no key (it is inflated every time).
+  assert.equal(cache.keyOf(Buffer.alloc(41)), undefined);
+});
+
+test('the bytes of a frame in another buffer (a watch event, a read from etcd) read back the same, every time', () => {
+  const obj = configMap({ name: 'cached', namespace: 'default', managedFields: entries });
+  const stored = encodeManagedFieldsFrame(obj, encodeJSON);
+  for (let i = 0; i < 2; i++) assert.equal(JSON.stringify(parseStoredObject(Buffer.from(stored))), encodeJSON(obj));
+  // Each read is a fresh object: changing one does not change the next.
+  const first = parseStoredObject(Buffer.from(stored)) as StoredObject;
+  (first.metadata!.managedFields as unknown[]).length = 0;
+  assert.equal(JSON.stringify(parseStoredObject(Buffer.from(stored))), encodeJSON(obj));
 });

@@ -74,16 +74,63 @@ export function encodeManagedFieldsFrame(obj: StoredObject, encode: (obj: Stored
   const dictionary = dictionaryFor(body);
   const fields = deflateRawSync(input, { dictionary, ...deflateWindow(dictionary.length + input.length) });
   const frame = Buffer.concat([Buffer.from([MAGIC, VERSION]), uvarint(body.length), uvarint(index), body, fields]);
-  writtenFields.set(frame, text);
+  inflatedFields.set(frame, text);
   return frame;
 }
 
 /**
- * The managedFields JSON of the frames this process encoded, by frame: a write decodes the bytes
- * it just encoded (to answer with the object as stored), and its watch event may carry the same
- * bytes; neither needs to inflate what was deflated a moment ago. Held only as long as the frame.
+ * The managedFields JSON of frames met lately, by the frame's bytes, least recently used out
+ * first. A write decodes the bytes it just encoded (to answer with the object as stored); its
+ * watch event brings the same bytes back (from etcd, in a new buffer); a consistent GET reads
+ * the same bytes from etcd as long as the object is unchanged. None of them needs to inflate
+ * again: a small inflate costs little in zlib, but node makes a stream object for every
+ * synchronous call, which was about half of decoding a stored object (a tenth of an etcd GET's
+ * CPU). Bounded in bytes; a frame above MAX_CACHED_FRAME_BYTES is not kept (V8 hashes a longer
+ * key by its length alone, so such keys would share one bucket).
  */
-const writtenFields = new WeakMap<Buffer, string>();
+export class InflatedFieldsCache {
+  private readonly entries = new Map<string, string>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly maxFrameBytes: number,
+  ) {}
+
+  /** The frame's key, or undefined when a frame this size is not cached. */
+  keyOf(frame: Buffer): string | undefined {
+    return frame.length <= this.maxFrameBytes ? frame.toString('latin1') : undefined;
+  }
+
+  get(key: string): string | undefined {
+    const text = this.entries.get(key);
+    if (text !== undefined) {
+      // most recently used last
+      this.entries.delete(key);
+      this.entries.set(key, text);
+    }
+    return text;
+  }
+
+  set(frame: Buffer | string, text: string): void {
+    const key = typeof frame === 'string' ? frame : this.keyOf(frame);
+    if (key === undefined || this.entries.has(key)) return;
+    // a two-byte string when the entries hold a character outside Latin-1
+    const size = key.length + 2 * text.length;
+    if (size > this.maxBytes) return;
+    this.entries.set(key, text);
+    this.bytes += size;
+    for (const [oldest, oldText] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= oldest.length + 2 * oldText.length;
+    }
+  }
+}
+
+/** 16,383 characters is V8's String::kMaxHashCalcLength. */
+const MAX_CACHED_FRAME_BYTES = 16_383;
+const inflatedFields = new InflatedFieldsCache(8 * 1024 * 1024, MAX_CACHED_FRAME_BYTES);
 
 /** True when `data` is a frame (else it is JSON, or not an object at all). */
 export function isManagedFieldsFrame(data: Buffer): boolean {
@@ -103,8 +150,11 @@ export function parseStoredObject(data: Buffer): unknown {
   const body = data.subarray(at, at + length.value);
   let fields: unknown;
   try {
-    const written = writtenFields.get(data);
-    fields = JSON.parse(written ?? inflateRawSync(data.subarray(at + length.value), { dictionary: dictionaryFor(body), maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8'));
+    const key = inflatedFields.keyOf(data);
+    const known = key === undefined ? undefined : inflatedFields.get(key);
+    const text = known ?? inflateRawSync(data.subarray(at + length.value), { dictionary: dictionaryFor(body), maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8');
+    fields = JSON.parse(text);
+    if (known === undefined && key !== undefined) inflatedFields.set(key, text);
   } catch (e) {
     throw new Error(`managedFields not decodable: ${(e as Error).message}`, { cause: e });
   }
