@@ -92,19 +92,22 @@ test('the codec stores plain JSON for resources whose transformer encrypts', () 
   assert.ok(isManagedFieldsFrame(plain.encode(obj)));
 });
 
-test('the inflated entries of frames read lately are kept by their bytes, bounded in bytes, least recently used out first', () => {
+test('the inflated entries of frames met lately are kept by their bytes, in two generations bounded in bytes', () => {
+  // 30 bytes an entry (20 of key, 2 × 5 of text); a generation holds 100 / 2 = 50: one entry
   const cache = new InflatedFieldsCache(100, 40);
   const frame = (c: string): Buffer => Buffer.from(c.repeat(20));
-  cache.set(frame('a'), 'aaaaa'); // 20 + 2 × 5 = 30 bytes
-  cache.set(frame('b'), 'bbbbb');
-  cache.set(frame('c'), 'ccccc');
+  const read = (c: string): string | undefined => cache.get(cache.keyOf(Buffer.from(frame(c)))!);
+  cache.set(frame('a'), 'aaaaa');
   // The same bytes in another buffer (a watch event, a read from etcd) find the entry.
-  assert.equal(cache.get(cache.keyOf(Buffer.from(frame('a')))!), 'aaaaa');
-  cache.set(frame('d'), 'ddddd'); // 120 bytes: the least recently used (b) goes
-  assert.equal(cache.get(cache.keyOf(frame('b'))!), undefined);
-  assert.equal(cache.get(cache.keyOf(frame('a'))!), 'aaaaa');
-  assert.equal(cache.get(cache.keyOf(frame('c'))!), 'ccccc');
-  // A frame above the size limit has no key (it is inflated every time).
+  assert.equal(read('a'), 'aaaaa');
+  cache.set(frame('b'), 'bbbbb'); // a turns previous
+  assert.equal(read('a'), 'aaaaa', 'an entry of the previous generation is still found, and moves to the current one');
+  cache.set(frame('c'), 'ccccc');
+  assert.equal(read('b'), undefined, 'an entry not read for two generations is gone');
+  assert.equal(read('c'), 'ccccc');
+  // Above a generation's bytes, or above the frame size limit, nothing is kept.
+  cache.set(frame('d'), 'd'.repeat(20));
+  assert.equal(read('d'), undefined);
   assert.equal(cache.keyOf(Buffer.alloc(41)), undefined);
 });
 

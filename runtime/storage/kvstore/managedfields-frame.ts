@@ -79,52 +79,61 @@ export function encodeManagedFieldsFrame(obj: StoredObject, encode: (obj: Stored
 }
 
 /**
- * The managedFields JSON of frames met lately, by the frame's bytes, least recently used out
- * first. A write decodes the bytes it just encoded (to answer with the object as stored); its
- * watch event brings the same bytes back (from etcd, in a new buffer); a consistent GET reads
- * the same bytes from etcd as long as the object is unchanged. None of them needs to inflate
- * again: a small inflate costs little in zlib, but node makes a stream object for every
- * synchronous call, which was about half of decoding a stored object (a tenth of an etcd GET's
- * CPU). Bounded in bytes; a frame above MAX_CACHED_FRAME_BYTES is not kept (V8 hashes a longer
- * key by its length alone, so such keys would share one bucket).
+ * The managedFields JSON of frames met lately, by the frame's bytes. A write decodes the bytes
+ * it just encoded (to answer with the object as stored); its watch event brings the same bytes
+ * back (from etcd, in a new buffer); a consistent GET reads the same bytes from etcd as long as
+ * the object is unchanged. None of them needs to inflate again: a small inflate costs little in
+ * zlib, but node makes a stream object for every synchronous call, which was about half of
+ * decoding a stored object (a tenth of an etcd GET's CPU).
+ *
+ * Two generations of at most half the bytes each: entries go into the current one; when it is
+ * full it becomes the previous one, and the previous one is dropped; an entry read from the
+ * previous generation moves into the current one. So an entry read at least once a generation
+ * stays, and no entry is ever deleted from a map: V8's Map degrades to a rehash per insertion
+ * when entries are deleted and inserted in turn at its capacity (25 µs a step at 8,000 entries).
+ * A frame above maxFrameBytes is not kept (V8 hashes a longer key by its length alone, so such
+ * keys would share one bucket).
  */
 export class InflatedFieldsCache {
-  private readonly entries = new Map<string, string>();
-  private bytes = 0;
+  private current = new Map<string, string>();
+  private currentBytes = 0;
+  private previous = new Map<string, string>();
 
   constructor(
     private readonly maxBytes: number,
     private readonly maxFrameBytes: number,
   ) {}
 
-  /** The frame's key, or undefined when a frame this size is not cached. */
+  /** The frame's key, or undefined when a frame this size is not kept. */
   keyOf(frame: Buffer): string | undefined {
     return frame.length <= this.maxFrameBytes ? frame.toString('latin1') : undefined;
   }
 
   get(key: string): string | undefined {
-    const text = this.entries.get(key);
-    if (text !== undefined) {
-      // most recently used last
-      this.entries.delete(key);
-      this.entries.set(key, text);
-    }
-    return text;
+    const text = this.current.get(key);
+    if (text !== undefined) return text;
+    const old = this.previous.get(key);
+    if (old !== undefined) this.add(key, old);
+    return old;
   }
 
   set(frame: Buffer | string, text: string): void {
     const key = typeof frame === 'string' ? frame : this.keyOf(frame);
-    if (key === undefined || this.entries.has(key)) return;
+    if (key !== undefined && !this.current.has(key)) this.add(key, text);
+  }
+
+  private add(key: string, text: string): void {
     // a two-byte string when the entries hold a character outside Latin-1
     const size = key.length + 2 * text.length;
-    if (size > this.maxBytes) return;
-    this.entries.set(key, text);
-    this.bytes += size;
-    for (const [oldest, oldText] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= oldest.length + 2 * oldText.length;
+    const generationBytes = this.maxBytes / 2;
+    if (size > generationBytes) return;
+    if (this.currentBytes + size > generationBytes) {
+      this.previous = this.current;
+      this.current = new Map();
+      this.currentBytes = 0;
     }
+    this.current.set(key, text);
+    this.currentBytes += size;
   }
 }
 
