@@ -1,31 +1,29 @@
+import { LRU } from '../apimachinery/util/cache/lru.js';
+
 /**
  * cache.LRUExpireCache: at most `maxSize` entries, each expiring at its own deadline, the least
  * recently used dropped first when full. Time comes from `now` (ms) so tests can move it.
  */
 export class LRUExpireCache<V> {
-  private readonly entries = new Map<string, { readonly value: V; readonly expiresAt: number }>();
+  private readonly entries: LRU<{ readonly value: V; readonly expiresAt: number }>;
 
   constructor(
-    private readonly maxSize: number,
+    maxSize: number,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.entries = new LRU(maxSize);
+  }
 
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    if (this.now() >= entry.expiresAt) return undefined;
-    // A Map iterates in insertion order: re-inserting makes the entry the most recently used.
-    this.entries.set(key, entry);
-    return entry.value;
+    if (this.now() < entry.expiresAt) return entry.value;
+    this.entries.remove(key);
+    return undefined;
   }
 
   add(key: string, value: V, ttlMs: number): void {
-    this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
-    if (this.entries.size <= this.maxSize) return;
-    const oldest = this.entries.keys().next();
-    if (oldest.done !== true) this.entries.delete(oldest.value);
+    this.entries.add(key, { value, expiresAt: this.now() + ttlMs });
   }
 
   get size(): number {

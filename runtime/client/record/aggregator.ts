@@ -1,6 +1,6 @@
 import type { EventAggregatorKeyFunc, EventAggregatorMessageFunc } from './keys.js';
 import { getEventKey } from './keys.js';
-import { LRUCache } from './lru.js';
+import { LRU } from '../../apimachinery/util/cache/lru.js';
 import { formatTime, uniqueUnixNano, type PassiveClock } from './time.js';
 import type { Event } from './types.js';
 
@@ -18,7 +18,7 @@ interface AggregateRecord {
  * makes ("(combined from similar events): …"), which the event logger then counts.
  */
 export class EventAggregator {
-  readonly #cache: LRUCache<AggregateRecord>;
+  readonly #cache: LRU<AggregateRecord>;
 
   constructor(
     lruCacheSize: number,
@@ -28,7 +28,7 @@ export class EventAggregator {
     private readonly maxIntervalInSeconds: number,
     private readonly clock: PassiveClock,
   ) {
-    this.#cache = new LRUCache(lruCacheSize);
+    this.#cache = new LRU(lruCacheSize);
   }
 
   /**

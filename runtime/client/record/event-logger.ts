@@ -1,5 +1,5 @@
 import { getEventKey } from './keys.js';
-import { LRUCache } from './lru.js';
+import { LRU } from '../../apimachinery/util/cache/lru.js';
 import type { Event } from './types.js';
 
 /** What the logger remembers of an event it saw (eventLog). */
@@ -19,10 +19,10 @@ const EPOCH = '1970-01-01T00:00:00Z';
  * merge patch the sink applies to the stored event.
  */
 export class EventLogger {
-  readonly #cache: LRUCache<EventLog>;
+  readonly #cache: LRU<EventLog>;
 
   constructor(lruCacheEntries: number) {
-    this.#cache = new LRUCache(lruCacheEntries);
+    this.#cache = new LRU(lruCacheEntries);
   }
 
   /** Records an occurrence of the event under `key`; returns the event to write and, for a repeat, its patch. Does not mutate `newEvent`. */

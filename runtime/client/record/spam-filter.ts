@@ -1,5 +1,5 @@
 import type { EventSpamKeyFunc } from './keys.js';
-import { LRUCache } from './lru.js';
+import { LRU } from '../../apimachinery/util/cache/lru.js';
 import type { PassiveClock } from './time.js';
 import type { Event } from './types.js';
 
@@ -33,7 +33,7 @@ class PassiveTokenBucket {
  * one every 1/qps seconds; the rest are skipped. Buckets live in an LRU cache of `lruCacheSize`.
  */
 export class EventSourceObjectSpamFilter {
-  readonly #cache: LRUCache<PassiveTokenBucket>;
+  readonly #cache: LRU<PassiveTokenBucket>;
 
   constructor(
     lruCacheSize: number,
@@ -42,7 +42,7 @@ export class EventSourceObjectSpamFilter {
     private readonly clock: PassiveClock,
     private readonly spamKeyFunc: EventSpamKeyFunc,
   ) {
-    this.#cache = new LRUCache(lruCacheSize);
+    this.#cache = new LRU(lruCacheSize);
   }
 
   /** Whether the event is spam and must be skipped. */
