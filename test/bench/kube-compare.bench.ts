@@ -22,21 +22,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'yaml';
-import { ControlPlane, repoRoot, type Credentials } from '../integration/harness.js';
+import { ControlPlane, type Credentials } from '../integration/harness.js';
+import { CONCURRENCY, meanFigures, measureCronTabs, ours, postNamespace, workloadSizes, type Figures, type Subject } from './lib/crontab-workload.js';
 import { LoadClient } from './lib/load.js';
-import { cronTabKind } from './lib/kinds.js';
-import { runBench, withCpu } from './lib/process.js';
-import { medianMs, pad, throughput, type Throughput } from '../storage/bench/stats.js';
+import { runBench } from './lib/process.js';
+import type { Throughput } from '../storage/bench/stats.js';
 import { freePort, startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
 
-const quick = process.env['BENCH_QUICK'] === '1';
-const sizes = quick
-  ? { warm: 1000, creates: 1000, gets: 4000, patches: 1000, list: 1000, listIterations: 5 }
-  : { warm: 2000, creates: 5000, gets: 20_000, patches: 5000, list: 1000, listIterations: 10 };
-const CONCURRENCY = 64;
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
-const NS = 'bench';
+const quick = process.env['BENCH_QUICK'] === '1';
+const sizes = workloadSizes;
 
 /** A server measured: upstream, or ours on a backend as one process or --workers auto. */
 interface Target {
@@ -51,46 +46,6 @@ const TARGETS: readonly Target[] = [
   { label: 'ours, SQLite', ours: { backend: 'sqlite', workers: '1' } },
   { label: 'ours, SQLite, auto', ours: { backend: 'sqlite', workers: 'auto' } },
 ];
-
-interface Figures {
-  creates: Throughput;
-  gets: Throughput;
-  patches: Throughput;
-  /** Server CPU ms per request (/proc/<pid>/stat of the server and every process below it). */
-  cpu: { create: number; get: number; patch: number };
-  listMs: number;
-}
-
-/** A server under test: where to reach it, which process to charge, and how to stop it. */
-interface Subject {
-  credentials: Credentials;
-  pid: number;
-  /** Makes namespace `ns` exist where the server looks for it. */
-  namespace(ns: string): Promise<void>;
-  stop(): Promise<void>;
-}
-
-const crd = parse(readFileSync(join(repoRoot, 'apis/crds/stable.example.com_crontabs.yaml'), 'utf8')) as unknown;
-
-async function postNamespace(load: LoadClient, ns: string): Promise<void> {
-  await load.expect(201, 'POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }));
-}
-
-async function ours(backend: 'sqlite' | 'etcd3', workers: '1' | 'auto'): Promise<Subject> {
-  // As `npm start` runs it: from the bundle. From source through tsx, every function made at
-  // run time also pays esbuild's keepNames helper (about 3 % of a create's CPU in a profile).
-  const cp = await ControlPlane.start({ backend, bundled: true, extraArgs: workers === 'auto' ? ['--workers', 'auto'] : [] });
-  const load = new LoadClient(cp.credentials, 1);
-  return {
-    credentials: cp.credentials,
-    pid: cp.pid,
-    namespace: (ns) => postNamespace(load, ns),
-    stop: async () => {
-      await load.close();
-      await cp.stop();
-    },
-  };
-}
 
 /** The upstream binary on a fresh etcd, delegating to `core`; ready once /readyz answers 200. */
 async function upstream(bin: string, core: ControlPlane): Promise<Subject> {
@@ -163,70 +118,6 @@ async function upstream(bin: string, core: ControlPlane): Promise<Subject> {
     await stop();
     throw e;
   }
-}
-
-async function establishCronTabs(load: LoadClient): Promise<void> {
-  await load.expect(201, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await load.expect(200, 'GET', cronTabKind.collection(NS));
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
-/** One subject's figures: CRD established, warmed with creates, then each verb with 64 clients. */
-async function measure(subject: Subject, round: number): Promise<Figures> {
-  const load = new LoadClient(subject.credentials, CONCURRENCY);
-  const coll = (ns: string): string => cronTabKind.collection(ns);
-  const body = (name: string, ns: string): string => JSON.stringify(cronTabKind.manifest(name, ns));
-  try {
-    for (const ns of [NS, 'warm', 'list']) await subject.namespace(ns);
-    await establishCronTabs(load);
-    // Connections opened, caches filled and (ours) V8's optimizing tiers reached before anything
-    // is measured: a cold Node server spends about twice the CPU on its first thousand creates.
-    await throughput(sizes.warm, CONCURRENCY, (i) => load.expect(201, 'POST', coll('warm'), body(`warm-${pad(i)}`, 'warm')));
-    await throughput(sizes.warm, CONCURRENCY, (i) => load.expect(200, 'GET', `${coll('warm')}/warm-${pad(i)}`));
-    await throughput(sizes.warm, CONCURRENCY, (i) =>
-      load.expect(200, 'PATCH', `${coll('warm')}/warm-${pad(i)}`, JSON.stringify({ metadata: { labels: { warm: '1' } } }), 'application/merge-patch+json'),
-    );
-    const name = (i: number): string => `r${round}-${pad(i)}`;
-    const [creates, create] = await withCpu(subject.pid, sizes.creates, () => throughput(sizes.creates, CONCURRENCY, (i) => load.expect(201, 'POST', coll(NS), body(name(i), NS))));
-    const [gets, get] = await withCpu(subject.pid, sizes.gets, () => throughput(sizes.gets, CONCURRENCY, (i) => load.expect(200, 'GET', `${coll(NS)}/${name(i % sizes.creates)}`)));
-    const [patches, patch] = await withCpu(subject.pid, sizes.patches, () =>
-      throughput(sizes.patches, CONCURRENCY, (i) =>
-        load.expect(200, 'PATCH', `${coll(NS)}/${name(i % sizes.creates)}`, JSON.stringify({ metadata: { labels: { patched: String(i) } } }), 'application/merge-patch+json'),
-      ),
-    );
-    await throughput(sizes.list, CONCURRENCY, (i) => load.expect(201, 'POST', coll('list'), body(pad(i), 'list')));
-    const listMs = await medianMs(sizes.listIterations, () => load.expect(200, 'GET', coll('list')));
-    return { creates, gets, patches, cpu: { create: create.server, get: get.server, patch: patch.server }, listMs };
-  } finally {
-    await load.close();
-  }
-}
-
-const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-
-function meanFigures(runs: readonly Figures[]): Figures {
-  const tp = (pick: (f: Figures) => Throughput): Throughput => ({
-    n: runs.reduce((sum, f) => sum + pick(f).n, 0),
-    seconds: runs.reduce((sum, f) => sum + pick(f).seconds, 0),
-    perSecond: mean(runs.map((f) => pick(f).perSecond)),
-    p50: mean(runs.map((f) => pick(f).p50)),
-    p99: mean(runs.map((f) => pick(f).p99)),
-  });
-  return {
-    creates: tp((f) => f.creates),
-    gets: tp((f) => f.gets),
-    patches: tp((f) => f.patches),
-    cpu: { create: mean(runs.map((f) => f.cpu.create)), get: mean(runs.map((f) => f.cpu.get)), patch: mean(runs.map((f) => f.cpu.patch)) },
-    listMs: mean(runs.map((f) => f.listMs)),
-  };
 }
 
 const f0 = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
@@ -311,7 +202,7 @@ async function main(): Promise<void> {
             out.push(`upstream /version: ${(await probe.get('/version')).text.replace(/\s+/g, ' ')}`);
             await probe.close();
           }
-          runs.get(target)!.push(await measure(subject, round));
+          runs.get(target)!.push(await measureCronTabs(subject, round));
         } finally {
           await subject.stop();
         }
