@@ -28,6 +28,14 @@ export interface ServerCommand<O> {
    * well as the primary, whose forwarded SIGTERM is then the second; the primary alone decides.
    */
   readonly exitOnSecondSignal?: boolean;
+  /**
+   * Whether the stop signals are handled from before the server starts (default true, as kube's
+   * commands set up their signal handler first): a signal during the start stops the server as
+   * soon as it is up, instead of killing the process half-started. A --workers worker leaves the
+   * signal's default action until it serves: a worker still starting has nothing to drain, and
+   * ends by the signal at once.
+   */
+  readonly handleSignalsDuringStart?: boolean;
 }
 
 /**
@@ -48,14 +56,26 @@ export function runServerCommand<O>(cmd: ServerCommand<O>, argv: readonly string
 }
 
 async function main<O>(cmd: ServerCommand<O>, argv: readonly string[]): Promise<number> {
-  let server: RunningServer;
+  let options: O;
   try {
-    const { help, ...options } = cmd.parse(argv);
+    const { help, ...rest } = cmd.parse(argv);
     if (help) {
       console.log(cmd.usage);
       return 0;
     }
-    server = await cmd.start(options as O);
+    options = rest as O;
+  } catch (err) {
+    if (err instanceof OptionsError) {
+      console.error(`Error: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  const shutdown = new ShutdownSignals(cmd);
+  if (cmd.handleSignalsDuringStart ?? true) shutdown.listen();
+  let server: RunningServer;
+  try {
+    server = await cmd.start(options);
   } catch (err) {
     if (err instanceof OptionsError) {
       console.error(`Error: ${err.message}`);
@@ -65,23 +85,54 @@ async function main<O>(cmd: ServerCommand<O>, argv: readonly string[]): Promise<
   }
   if (cmd.announce !== undefined) cmd.announce(server);
   else for (const line of server.readyLines) console.log(`${cmd.name}: ${line}`);
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string): void => {
-      if (stopping) {
-        if (cmd.exitOnSecondSignal ?? true) process.exit(1);
-        return;
-      }
-      stopping = true;
-      console.log(`${cmd.name}: ${signal} received, draining in-flight requests`);
-      server.stop().then(
-        () => resolve(0),
-        (err: unknown) => {
-          console.error(`${cmd.name}: shutdown failed:`, err);
-          resolve(1);
-        },
-      );
-    };
-    for (const signal of cmd.stopSignals ?? ['SIGTERM', 'SIGINT']) process.on(signal, () => stop(signal));
-  });
+  shutdown.listen();
+  return shutdown.serve(server);
+}
+
+/**
+ * The stop signals of a command (kube's SetupSignalHandler): the first drains the server, at
+ * once if it serves, else as soon as it does; a second exits 1 at once (unless the command
+ * leaves that to its supervisor).
+ */
+class ShutdownSignals {
+  private listening = false;
+  private received: string | undefined;
+  private server: RunningServer | undefined;
+  private resolveExit: (code: number) => void = () => {};
+  private readonly exit = new Promise<number>((resolve) => (this.resolveExit = resolve));
+
+  constructor(private readonly cmd: ServerCommand<unknown>) {}
+
+  listen(): void {
+    if (this.listening) return;
+    this.listening = true;
+    for (const signal of this.cmd.stopSignals ?? ['SIGTERM', 'SIGINT']) process.on(signal, () => this.onSignal(signal));
+  }
+
+  /** Resolves with the exit code once the server has stopped. */
+  serve(server: RunningServer): Promise<number> {
+    this.server = server;
+    if (this.received !== undefined) this.drain(server);
+    return this.exit;
+  }
+
+  private onSignal(signal: string): void {
+    if (this.received !== undefined) {
+      if (this.cmd.exitOnSecondSignal ?? true) process.exit(1);
+      return;
+    }
+    this.received = signal;
+    console.log(`${this.cmd.name}: ${signal} received, draining in-flight requests`);
+    if (this.server !== undefined) this.drain(this.server);
+  }
+
+  private drain(server: RunningServer): void {
+    server.stop().then(
+      () => this.resolveExit(0),
+      (err: unknown) => {
+        console.error(`${this.cmd.name}: shutdown failed:`, err);
+        this.resolveExit(1);
+      },
+    );
+  }
 }

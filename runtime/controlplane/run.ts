@@ -94,6 +94,7 @@ function runWorker(groups: RunControlPlaneOptions['groups'], argv: readonly stri
       },
       stopSignals: ['SIGTERM'],
       exitOnSecondSignal: false,
+      handleSignalsDuringStart: false,
     },
     argv,
   );
