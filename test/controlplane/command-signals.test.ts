@@ -62,12 +62,11 @@ test('a second signal while the server starts exits 1 at once', async () => {
 
 test('a SIGTERM after the ready line drains and exits 0', async () => {
   const s = await startChild();
-  s.proc.stdin?.write('go\n');
+  s.proc.stdin?.end('go\n');
   await waitFor(s, 'signals-child: ready');
   s.proc.kill('SIGTERM');
   assert.deepEqual(await s.exited, { code: 0, signal: null }, s.output());
   assert.ok(s.output().includes('signals-child: stopped'));
-  s.proc.stdin?.end();
 });
 
 test('a --workers worker still starting ends by the SIGTERM itself (nothing to drain yet)', async () => {
