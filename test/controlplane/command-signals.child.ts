@@ -10,10 +10,13 @@ runServerCommand({
   async start() {
     console.log('signals-child: starting');
     await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+    // What a real server's listening socket does: the process lives until the server stops.
+    const serving = setInterval(() => {}, 60_000);
     return {
       readyLines: ['ready'],
       stop: async () => {
         await new Promise((r) => setTimeout(r, 50));
+        clearInterval(serving);
         console.log('signals-child: stopped');
       },
     };

@@ -13,6 +13,7 @@ const child = fileURLToPath(new URL('./command-signals.child.ts', import.meta.ur
 interface Started {
   proc: ChildProcess;
   output: () => string;
+  /** Once the process has exited and its output is all read (close, not exit). */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -20,7 +21,7 @@ interface Started {
 async function startChild(env: Record<string, string> = {}): Promise<Started> {
   const proc = spawn(process.execPath, ['--import', 'tsx', child], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('close', (code, signal) => resolve({ code, signal })));
   const starting = new Promise<void>((resolve, reject) => {
     const onData = (d: Buffer): void => {
       out += d.toString();
