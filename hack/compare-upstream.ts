@@ -8,7 +8,7 @@
 // Run:
 //   npx tsx hack/compare-upstream.ts [/path/to/apiextensions-apiserver]
 //   (or BENCH_KUBE_APISERVER=/tmp/kubebuild/bin/apiextensions-apiserver npx tsx hack/compare-upstream.ts)
-// Options (env): COMPARE_OUT (directory of the output, /tmp/s15 by default: diff-raw.md and
+// Options (env): COMPARE_OUT (directory of the output, $TMPDIR/compare-upstream by default: diff-raw.md and
 // results.json), COMPARE_ONLY (a substring: only the cases whose id holds it, after the set-up).
 //
 // Ours is one control plane on SQLite, run from source; it is also the upstream server's
@@ -16,6 +16,7 @@
 // a namespace created on it exists for both. Upstream runs on a fresh etcd of its own
 // (test/bench/lib/upstream.ts). Only the processes started here are stopped.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ControlPlane } from '../test/integration/harness.js';
 import { battery1, NS, W, G } from '../test/bench/lib/compare-battery.js';
@@ -69,7 +70,7 @@ function report(results: readonly Result[], bin: string): string {
 async function main(): Promise<void> {
   const bin = process.argv[2] ?? process.env['BENCH_KUBE_APISERVER'];
   if (bin === undefined || bin === '') throw new Error('usage: npx tsx hack/compare-upstream.ts <path of apiextensions-apiserver> (or BENCH_KUBE_APISERVER)');
-  const outDir = process.env['COMPARE_OUT'] ?? '/tmp/s15';
+  const outDir = process.env['COMPARE_OUT'] ?? join(tmpdir(), 'compare-upstream');
   const only = process.env['COMPARE_ONLY'];
   mkdirSync(outDir, { recursive: true });
   const core = await ControlPlane.start({ backend: 'sqlite' });
