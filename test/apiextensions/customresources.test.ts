@@ -285,7 +285,7 @@ describe('schema features of custom resources', () => {
     // The schema has CEL rules: after a type error they are not run, and kube says so.
     assert.deepEqual(causes(obj.body), [
       'spec.port: Invalid value: "object": spec.port in body must be of type integer,string: "object"',
-      '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     ]);
   });
 
@@ -302,7 +302,7 @@ describe('schema features of custom resources', () => {
       }),
     );
     assert.equal(r.status, 422);
-    assert.deepEqual(causes(r.body), ['spec.tags[1]: Duplicate value: "a"', 'spec.ports[1]: Duplicate value: {"name":"http"}']);
+    assert.deepEqual(causes(r.body), ['spec.tags[1]: Duplicate value: "a"', 'spec.ports[1]: Duplicate value: map[string]interface {}{"name":"http"}']);
   });
 
   test('embedded resources need apiVersion and kind; their metadata is ObjectMeta', async () => {
@@ -312,7 +312,7 @@ describe('schema features of custom resources', () => {
     assert.deepEqual(causes(missing.body), [
       'spec.template.apiVersion: Required value',
       'spec.template.kind: Required value',
-      '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     ]);
     const badMeta = await c.json('POST', PATH, widget('emb-meta', { template: { apiVersion: 'a/b/c', kind: 'Pod', metadata: { name: 'a/b', labels: { 'bad key!': 'x' } }, spec: { any: 1 } } }));
     assert.equal(badMeta.status, 422);

@@ -63,7 +63,7 @@ function gadgetCRD(strict: boolean): string {
 const gadget = (name: string, spec: Record<string, unknown>): string => JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: 'Gadget', metadata: { name }, spec });
 
 /** What kube adds when a schema error keeps the CEL rules from running (hasBlockingErr). */
-const RULES_NOT_CHECKED = '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+const RULES_NOT_CHECKED = '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 const LIMITS_RULE = 'spec.limits: Invalid value: "object": failed rule: self.count < 3';
 
 const INVALID_SPEC = { name: 'much-too-long', other: 'a', labels: { keep: 'toolong', edit: 'x' }, aliases: ['toolong'], tags: ['a', 'a'], ports: [{ name: 'http', port: 8080 }], limits: { count: 5 } };

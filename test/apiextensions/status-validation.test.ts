@@ -172,14 +172,14 @@ describe('custom resource validation of /status and per-version scale checks, th
       assert.deepEqual(causes(r.body), [
         ['FieldValueNotSupported', 'status.phase', 'Unsupported value: "Bogus": supported values: "Ready", "Pending"'],
         ['FieldValueTypeInvalid', 'status.replicas', 'Invalid value: "string": replicas in body must be of type integer: "string"'],
-        ['FieldValueInvalid', '<nil>', 'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation'],
+        ['FieldValueInvalid', '<nil>', 'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation'],
       ]);
       const k = await kc.run(['patch', `gadgets.${GROUP}`, 'g1', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Bogus"}}']);
       assert.equal(k.code, 1);
       assert.deepEqual(k.stderr.trim().split('\n'), [
         'The Gadget "g1" is invalid: ',
         '* status.phase: Unsupported value: "Bogus": supported values: "Ready", "Pending"',
-        '* <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+        '* <nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
       ]);
     });
 

@@ -158,7 +158,7 @@ describe('messages, field paths and reasons', () => {
     const schema = flunderV1alpha1 as JSONSchemaProps;
     const obj = { spec: { referenceType: 'Fischer' } };
     assert.deepEqual(validateCELRules(schema, obj, undefined, [{ type: 'FieldValueNotSupported', field: 'spec.referenceType', badValue: 'x', detail: '' }]).map(formatFieldError), [
-      '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     ]);
     assert.equal(validateCELRules(schema, obj, undefined, [{ type: 'FieldValueInvalid', field: 'spec.reference', badValue: 'x', detail: '' }]).length, 1);
     assert.deepEqual(validateCELRules({ type: 'object', properties: { a: str } }, {}, undefined, []), []);

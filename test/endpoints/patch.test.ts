@@ -74,7 +74,7 @@ describe('endpoints over HTTP: patch and fieldValidation', () => {
     assert.equal(invalid.status, 422);
     assert.match(
       String(invalid.json()['message']),
-      /^Flunder\.wardle\.example\.com "p" is invalid: \[spec\.referenceType: Unsupported value: "Nope".*, <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation\]$/,
+      /^Flunder\.wardle\.example\.com "p" is invalid: \[spec\.referenceType: Unsupported value: "Nope".*, <nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation\]$/,
     );
   });
 

@@ -15,7 +15,7 @@ const BLOCKING: ReadonlySet<FieldErrorType> = new Set(['FieldValueNotSupported',
 /**
  * The CEL step of a kind's Validate (old undefined) or ValidateUpdate: the rules' errors, or,
  * when the schema errors already found would make rules meaningless, kube's single notice
- * (`<nil>: Invalid value: null: some validation rules were not checked…`).
+ * (`<nil>: Invalid value: "null": some validation rules were not checked…`).
  */
 export function validateCELRules(schema: JSONSchemaProps, obj: unknown, old: unknown, schemaErrors: readonly FieldError[], options?: CELValidateOptions): FieldError[] {
   if (!celValidator.hasRules(schema, options?.isResourceRoot ?? true)) return [];

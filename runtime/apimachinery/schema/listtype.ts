@@ -1,6 +1,6 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { canonicalJSON, hasField, isJSONObject, setField } from '../serializer/jsonvalue.js';
-import type { FieldError } from '../validation/field.js';
+import { goSyntax, type FieldError } from '../validation/field.js';
 import { propertySchema } from './property.js';
 
 /**
@@ -8,7 +8,8 @@ import { propertySchema } from './property.js';
  * (listtype.ValidateListSetsAndMaps): a repeated set element, or a repeated
  * list-map key tuple, is a FieldValueDuplicate at the index of its second
  * occurrence (once per value), e.g. `spec.ports[1]: Duplicate value:
- * {"port":80}`; a list-map element that is not an object is
+ * map[string]interface {}{"port":80}` (a map or list value is printed with Go's %#v, as
+ * field.Error prints the interface{} kube holds); a list-map element that is not an object is
  * `must be an object for an array of list-type map`. Paths use kube's field
  * path syntax (`spec.map[key].list[0]`). Pure; follows the schema.
  */
@@ -29,7 +30,7 @@ export function validateListSetsAndMaps(obj: unknown, schema: JSONSchemaProps | 
 function validateArray(list: unknown[], schema: JSONSchemaProps, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (schema['x-kubernetes-list-type'] === 'set') {
-    for (const i of nonUniqueIndices(list)) errs.push({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, badValue: list[i], detail: '' });
+    for (const i of nonUniqueIndices(list)) errs.push({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, badValue: unstructured(list[i]), detail: '' });
   } else if (schema['x-kubernetes-list-type'] === 'map') {
     errs.push(...validateListMap(list, schema['x-kubernetes-list-map-keys'] ?? [], path));
   }
@@ -40,13 +41,18 @@ function validateArray(list: unknown[], schema: JSONSchemaProps, path: string): 
 
 function validateListMap(list: unknown[], keyFields: readonly string[], path: string): FieldError[] {
   const notObject = list.findIndex((x) => x !== null && !isJSONObject(x));
-  if (notObject !== -1) return [{ type: 'FieldValueInvalid', field: `${path}[${notObject}]`, badValue: list[notObject], detail: 'must be an object for an array of list-type map' }];
+  if (notObject !== -1) return [{ type: 'FieldValueInvalid', field: `${path}[${notObject}]`, badValue: unstructured(list[notObject]), detail: 'must be an object for an array of list-type map' }];
   const keys = list.map((x) => {
     const key: Record<string, unknown> = {};
     if (isJSONObject(x)) for (const f of keyFields) if (hasField(x, f)) setField(key, f, x[f]);
     return key;
   });
-  return nonUniqueIndices(keys).map((i) => ({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, badValue: keys[i], detail: '' }));
+  return nonUniqueIndices(keys).map((i) => ({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, badValue: goSyntax(keys[i]), detail: '' }));
+}
+
+/** A value of the object as field.Error shows it: maps and lists with %#v, scalars (and nil, "null") as they are. */
+function unstructured(v: unknown): unknown {
+  return typeof v === 'object' && v !== null ? goSyntax(v) : v;
 }
 
 /** Indices where a value occurs for the second time (validateListSet); objects compare by content. */

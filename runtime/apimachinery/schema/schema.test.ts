@@ -149,7 +149,7 @@ describe('validateListSetsAndMaps', () => {
       },
       spec,
     ).map(formatFieldError);
-    assert.deepEqual(errs, ['spec.ports[2]: Duplicate value: {"port":80,"protocol":"TCP"}']);
+    assert.deepEqual(errs, ['spec.ports[2]: Duplicate value: map[string]interface {}{"port":80, "protocol":"TCP"}']);
   });
   test('map element not an object', () => {
     assert.deepEqual(validateListSetsAndMaps({ spec: { ports: [1] } }, spec).map(formatFieldError), ['spec.ports[0]: Invalid value: 1: must be an object for an array of list-type map']);

@@ -2,7 +2,7 @@
 // with NumError's texts, and the Quote the texts use.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { atoi, atoi64, ERR_RANGE, ERR_SYNTAX, NumError, quote } from './strconv.js';
+import { atoi, atoi64, ERR_RANGE, ERR_SYNTAX, NumError, quote, quoteBytes } from './strconv.js';
 
 const fails = (s: string, err: string, message: string): void =>
   assert.throws(
@@ -74,5 +74,18 @@ describe('quote (strconv.Quote)', () => {
     assert.equal(quote('a"b\\c'), '"a\\"b\\\\c"');
     assert.equal(quote('\x07\t\x00\u200b'), '"\\a\\t\\x00\\u200b"');
     assert.equal(quote('héllo ☺'), '"héllo ☺"');
+  });
+  it('prints every control byte as Go does: named escapes, else \\xNN; DEL too', () => {
+    assert.equal(quote('a\x00b'), '"a\\x00b"');
+    assert.equal(quote('a\x01b'), '"a\\x01b"');
+    assert.equal(quote('\x07\b\f\n\r\t\v\x1b\x7f'), '"\\a\\b\\f\\n\\r\\t\\v\\x1b\\x7f"');
+    // C1 controls, the BOM and non-ASCII spaces are not printable (\u), astral ones \U.
+    assert.equal(quote('\u0085\ufeff\u00a0\u{e0001}\u{1f600}'), '"\\u0085\\ufeff\\u00a0\\U000e0001\u{1f600}"');
+  });
+  it('a lone surrogate is the U+FFFD Go decoded it to, printed as it is', () => {
+    assert.equal(quote('a\ud800b'), '"a\ufffdb"');
+  });
+  it('quoteBytes prints each byte of invalid UTF-8 as \\xNN', () => {
+    assert.equal(quoteBytes(Buffer.from([0x61, 0xff, 0xc3, 0xa9, 0xed, 0xa0, 0x80, 0xc3, 0x01])), '"a\\xffé\\xed\\xa0\\x80\\xc3\\x01"');
   });
 });

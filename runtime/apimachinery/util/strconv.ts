@@ -71,7 +71,12 @@ const NAMED_ESCAPES: Readonly<Record<string, string>> = {
 const NEEDS_QUOTING = /["\\]|[^\P{C}]|[^\P{Z} ]/u;
 const QUOTED_RUNE = /["\\]|[^\P{C}]|[^\P{Z} ]/gu;
 
-/** Go's strconv.Quote (`%q`). */
+/**
+ * Go's strconv.Quote (`%q`) of a string: \a \b \f \n \r \t \v, `\xNN` for the other ASCII
+ * controls and DEL, `\uNNNN` / `\UNNNNNNNN` for other runes unicode.IsPrint refuses, printable
+ * non-ASCII kept as it is. A JS string has no invalid UTF-8; its only stand-in, a lone surrogate,
+ * comes from a JSON `\ud800` escape, which Go's decoder turns into U+FFFD (printable, so kept).
+ */
 export function quote(s: string): string {
   if (!NEEDS_QUOTING.test(s)) return `"${s}"`;
   return `"${s.replace(QUOTED_RUNE, quoteRune)}"`;
@@ -81,9 +86,65 @@ function quoteRune(r: string): string {
   const named = NAMED_ESCAPES[r];
   if (named !== undefined) return named;
   const cp = r.codePointAt(0) ?? 0xfffd;
-  // A lone surrogate is not valid UTF-8; Go would print its bytes, JS has none: U+FFFD stands in.
-  if (cp >= 0xd800 && cp <= 0xdfff) return '\\ufffd';
-  if (cp < 0x80) return `\\x${cp.toString(16).padStart(2, '0')}`;
+  if (cp >= 0xd800 && cp <= 0xdfff) return '\ufffd';
+  if (cp < 0x80) return `\\x${hex2(cp)}`;
   if (cp < 0x10000) return `\\u${cp.toString(16).padStart(4, '0')}`;
   return `\\U${cp.toString(16).padStart(8, '0')}`;
+}
+
+function hex2(b: number): string {
+  return b.toString(16).padStart(2, '0');
+}
+
+/**
+ * strconv.Quote of raw bytes (a Go string that need not be UTF-8): each byte of an invalid
+ * sequence is printed as `\xNN`, valid runes as quote prints them.
+ */
+export function quoteBytes(b: Uint8Array): string {
+  let out = '"';
+  let i = 0;
+  while (i < b.length) {
+    const [cp, size] = decodeRune(b, i);
+    if (cp < 0) {
+      out += `\\x${hex2(b[i] ?? 0)}`;
+      i += 1;
+      continue;
+    }
+    const r = String.fromCodePoint(cp);
+    out += NEEDS_QUOTING.test(r) ? quoteRune(r) : r;
+    i += size;
+  }
+  return `${out}"`;
+}
+
+/** utf8.DecodeRune: the rune at i and its length, or -1 for an invalid (or short, overlong, surrogate) sequence. */
+function decodeRune(b: Uint8Array, i: number): [number, number] {
+  const b0 = b[i] ?? 0;
+  if (b0 < 0x80) return [b0, 1];
+  const cont = (k: number): number => {
+    const c = b[i + k];
+    return c !== undefined && (c & 0xc0) === 0x80 ? c & 0x3f : -1;
+  };
+  if (b0 >= 0xc2 && b0 <= 0xdf) {
+    const c1 = cont(1);
+    return c1 < 0 ? [-1, 1] : [((b0 & 0x1f) << 6) | c1, 2];
+  }
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    const c1 = cont(1);
+    const c2 = cont(2);
+    if (c1 < 0 || c2 < 0) return [-1, 1];
+    const cp = ((b0 & 0x0f) << 12) | (c1 << 6) | c2;
+    if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) return [-1, 1];
+    return [cp, 3];
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const c1 = cont(1);
+    const c2 = cont(2);
+    const c3 = cont(3);
+    if (c1 < 0 || c2 < 0 || c3 < 0) return [-1, 1];
+    const cp = ((b0 & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3;
+    if (cp < 0x10000 || cp > 0x10ffff) return [-1, 1];
+    return [cp, 4];
+  }
+  return [-1, 1];
 }

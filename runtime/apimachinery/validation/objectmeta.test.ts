@@ -101,7 +101,7 @@ describe('validateObjectMeta', () => {
       want: [
         'metadata.managedFields[0].operation: Invalid value: "Patch": must be `Apply` or `Update`',
         'metadata.managedFields[0].fieldsType: Invalid value: "FieldsV2": must be `FieldsV1`',
-        'metadata.managedFields[0].manager: Invalid value: "m\\u0007": invalid character U+0007 (at position 1)',
+        'metadata.managedFields[0].manager: Invalid value: "m\\a": invalid character U+0007 (at position 1)',
       ],
     },
   ];
