@@ -181,7 +181,7 @@ describe('pkg/registry/authorization/util', () => {
     const freq = (key: string, operator: string, values: string[]) => ({ key, operator, values });
     const fr = (key: string, operator: string, values: string[]): object => ({ requirements: [freq(key, operator, values)] });
     const lr = (key: string, operator: string, values: string[]) => ({ key, operator, values });
-    const labelRaw = `unable to parse requirement: Invalid value: "&foo": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`;
+    const labelRaw = `unable to parse requirement: <nil>: Invalid value: "&foo": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`;
     const cases: Record<string, [SubjectAccessReviewSpec, object]> = {
       nonresource: [
         { user: 'bob', groups: ['system:authenticated'], nonResourceAttributes: { verb: 'get', path: '/mypath' }, extra: { scopes: ['scope-a', 'scope-b'] } },

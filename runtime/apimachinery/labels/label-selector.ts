@@ -22,7 +22,7 @@ export function labelSelectorAsSelector(ls: LabelSelector | undefined | null): S
   const requirements: Requirement[] = matchLabels.map(([k, v]) => Requirement.create(k, '=', [v]));
   for (const expr of expressions) {
     const op = OPERATORS.get(expr.operator);
-    if (op === undefined) throw new InvalidSelectorError(`${JSON.stringify(expr.operator)} is not a valid label selector operator`);
+    if (op === undefined) throw new InvalidSelectorError(`${quote(expr.operator)} is not a valid label selector operator`);
     requirements.push(Requirement.create(expr.key, op, [...(expr.values ?? [])]));
   }
   return selectorFromRequirements(requirements);

@@ -1,5 +1,6 @@
 import { InvalidSelectorError, Requirement, type Operator } from './requirement.js';
 import { selectorFromRequirements, type Selector } from './selector.js';
+import { quote } from '../util/strconv.js';
 import { isQualifiedName } from './validation.js';
 
 /**
@@ -179,7 +180,8 @@ class Parser {
     }
     if (item.tok !== 'identifier') throw new Error(`found '${item.lit}', expected: identifier`);
     const errs = isQualifiedName(item.lit);
-    if (errs.length > 0) throw new Error(`Invalid value: ${JSON.stringify(item.lit)}: ${errs.join('; ')}`);
+    // validateLabelKey's field.Error, whose path (the parser's, nil for a server-side Parse) prints as <nil>.
+    if (errs.length > 0) throw new Error(`<nil>: Invalid value: ${quote(item.lit)}: ${errs.join('; ')}`);
     const next = this.lookahead('values').tok;
     if ((next === 'eos' || next === 'comma') && operator !== '!') operator = 'exists';
     return { key: item.lit, operator };

@@ -1,4 +1,5 @@
 import type { Labels } from './labels.js';
+import { quote } from '../util/strconv.js';
 import { isQualifiedName, isValidLabelValue } from './validation.js';
 
 /** Selector operators, spelled as k8s.io/apimachinery/pkg/selection. */
@@ -37,34 +38,34 @@ export class Requirement {
   static create(key: string, operator: Operator, values: readonly string[]): Requirement {
     const errs: string[] = [];
     const keyErrs = isQualifiedName(key);
-    if (keyErrs.length > 0) errs.push(`key: Invalid value: ${JSON.stringify(key)}: ${keyErrs.join('; ')}`);
+    if (keyErrs.length > 0) errs.push(`key: Invalid value: ${quote(key)}: ${keyErrs.join('; ')}`);
     switch (operator) {
       case 'in':
       case 'notin':
-        if (values.length === 0) errs.push(`values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty`);
+        if (values.length === 0) errs.push(`values: Invalid value: ${goStrings(values)}: for 'in', 'notin' operators, values set can't be empty`);
         break;
       case '=':
       case '==':
       case '!=':
-        if (values.length !== 1) errs.push(`values: Invalid value: ${JSON.stringify(values)}: exact-match compatibility requires one single value`);
+        if (values.length !== 1) errs.push(`values: Invalid value: ${goStrings(values)}: exact-match compatibility requires one single value`);
         break;
       case 'exists':
       case '!':
-        if (values.length !== 0) errs.push(`values: Invalid value: ${JSON.stringify(values)}: values set must be empty for exists and does not exist`);
+        if (values.length !== 0) errs.push(`values: Invalid value: ${goStrings(values)}: values set must be empty for exists and does not exist`);
         break;
       case 'gt':
       case 'lt':
-        if (values.length !== 1) errs.push(`values: Invalid value: ${JSON.stringify(values)}: for 'Gt', 'Lt' operators, exactly one value is required`);
+        if (values.length !== 1) errs.push(`values: Invalid value: ${goStrings(values)}: for 'Gt', 'Lt' operators, exactly one value is required`);
         values.forEach((v, i) => {
-          if (parseInteger(v) === undefined) errs.push(`values[${i}]: Invalid value: ${JSON.stringify(v)}: for 'Gt', 'Lt' operators, the value must be an integer`);
+          if (parseInteger(v) === undefined) errs.push(`values[${i}]: Invalid value: ${quote(v)}: for 'Gt', 'Lt' operators, the value must be an integer`);
         });
         break;
       default:
-        errs.push(`operator: Unsupported value: ${JSON.stringify(operator)}`);
+        errs.push(`operator: Unsupported value: ${quote(operator)}`);
     }
     values.forEach((v, i) => {
       const valErrs = isValidLabelValue(v);
-      if (valErrs.length > 0) errs.push(`values[${i}][${key}]: Invalid value: ${JSON.stringify(v)}: ${valErrs.join('; ')}`);
+      if (valErrs.length > 0) errs.push(`values[${i}][${key}]: Invalid value: ${quote(v)}: ${valErrs.join('; ')}`);
     });
     if (errs.length === 1) throw new InvalidSelectorError(errs[0]);
     if (errs.length > 1) throw new InvalidSelectorError(`[${errs.join(', ')}]`);
@@ -137,4 +138,9 @@ export class Requirement {
   equals(other: Requirement): boolean {
     return this.key === other.key && this.operator === other.operator && this.values.length === other.values.length && this.values.every((v, i) => v === other.values[i]);
   }
+}
+
+/** A []string bad value as field.Error prints it (%#v): `[]string{"a", "b"}`. */
+function goStrings(values: readonly string[]): string {
+  return `[]string{${values.map(quote).join(', ')}}`;
 }

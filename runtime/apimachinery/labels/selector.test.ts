@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { everything, InvalidSelectorError, labelsFromSet, parse, selectorFromSet, validatedSelectorFromSet } from './index.js';
+import { Requirement } from './requirement.js';
+import { isQualifiedName, isValidLabelValue } from './validation.js';
 
 // Cases from k8s.io/apimachinery/pkg/labels/selector_test.go.
 describe('labels', () => {
@@ -70,5 +72,37 @@ describe('labels', () => {
     for (const sel of [{}, { foo: 'bar' }, { baz: 'blah' }, { foo: 'bar', baz: 'blah' }] as Array<Record<string, string>>) assert.ok(selectorFromSet(sel).matchesSet(set));
     assert.ok(selectorFromSet(undefined).empty());
     assert.equal(selectorFromSet({ b: '2', a: '1' }).toString(), 'a=1,b=2');
+  });
+});
+
+describe('label selector errors, as v0.32 words them', () => {
+  const message = (f: () => unknown): string => {
+    try {
+      f();
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return '';
+  };
+  test('a bad key in a parsed selector is a field.Error with a nil path (<nil>: …)', () => {
+    const k = 'k'.repeat(64);
+    assert.equal(message(() => parse(k)), `unable to parse requirement: <nil>: Invalid value: "${k}": name part must be no more than 63 characters`);
+    assert.equal(
+      message(() => parse('a\x01b')),
+      `unable to parse requirement: <nil>: Invalid value: "a\\x01b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    );
+  });
+  test('an empty name part fails both the emptiness and the pattern (IsQualifiedName)', () => {
+    assert.deepEqual(isQualifiedName(''), [
+      'name part must be non-empty',
+      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    ]);
+  });
+  test('lengths count UTF-8 bytes, as Go len()', () => {
+    assert.equal(isValidLabelValue('é'.repeat(32))[0], 'must be no more than 63 characters');
+  });
+  test('a value list prints as []string{…}', () => {
+    assert.equal(message(() => Requirement.create('x', 'in', [])), "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty");
+    assert.equal(message(() => Requirement.create('x', '=', ['a', 'b'])), 'values: Invalid value: []string{"a", "b"}: exact-match compatibility requires one single value');
   });
 });

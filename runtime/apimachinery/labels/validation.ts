@@ -14,9 +14,15 @@ const dns1123SubdomainMaxLength = 253;
 
 const qualifiedNameErr = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
+/** RegexError: `msg (e.g. 'a',  or 'b', regex used for validation is 'fmt')`, or `msg (regex used for validation is 'fmt')`. */
 function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  const eg = examples.length > 0 ? ` (e.g. ${examples.map((e) => `'${e}'`).join(',  or ')}` : '';
-  return `${msg}${eg}, regex used for validation is '${fmt}')`;
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
+}
+
+/** Go's len(): the UTF-8 byte length, which is what kube's length limits count. */
+function byteLength(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
 }
 
 /** IsQualifiedName: an optional DNS-1123 subdomain prefix and '/', then a name of ≤ 63 chars. */
@@ -39,10 +45,11 @@ export function isQualifiedName(value: string): string[] {
   }
   if (name.length === 0) {
     errs.push('name part must be non-empty');
-  } else if (name.length > qualifiedNameMaxLength) {
+  } else if (byteLength(name) > qualifiedNameMaxLength) {
     errs.push(`name part must be no more than ${qualifiedNameMaxLength} characters`);
   }
-  if (name.length > 0 && !qualifiedNameRe.test(name)) {
+  // An empty name fails the pattern too: kube reports both causes.
+  if (!qualifiedNameRe.test(name)) {
     errs.push('name part ' + regexError(qualifiedNameErr, qualifiedNameChars, 'MyName', 'my.name', '123-abc'));
   }
   return errs;
@@ -51,7 +58,7 @@ export function isQualifiedName(value: string): string[] {
 /** IsDNS1123Subdomain: lower-case RFC 1123 subdomain of at most 253 characters. */
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > dns1123SubdomainMaxLength) {
+  if (byteLength(value) > dns1123SubdomainMaxLength) {
     errs.push(`must be no more than ${dns1123SubdomainMaxLength} characters`);
   }
   if (!dns1123SubdomainRe.test(value)) {
@@ -69,7 +76,7 @@ export function isDNS1123Subdomain(value: string): string[] {
 /** IsValidLabelValue: empty, or a qualified-name-like string of at most 63 characters. */
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > labelValueMaxLength) {
+  if (byteLength(value) > labelValueMaxLength) {
     errs.push(`must be no more than ${labelValueMaxLength} characters`);
   }
   if (value.length > 0 && !qualifiedNameRe.test(value)) {

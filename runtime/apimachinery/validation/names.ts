@@ -30,6 +30,11 @@ const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
 
+/** Go's len(): the UTF-8 byte length, which kube's length limits count. */
+function byteLength(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
+
 /** `must be no more than 63 characters` (validation.MaxLenError). */
 export function maxLenError(length: number): string {
   return `must be no more than ${length} characters`;
@@ -62,7 +67,7 @@ export function isQualifiedName(value: string): string[] {
     return [`a qualified name ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
-  else if (name.length > QUALIFIED_NAME_MAX_LENGTH) errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX_LENGTH)}`);
+  else if (byteLength(name) > QUALIFIED_NAME_MAX_LENGTH) errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX_LENGTH)}`);
   if (!qualifiedNameRe.test(name)) errs.push(`name part ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
@@ -70,7 +75,7 @@ export function isQualifiedName(value: string): string[] {
 /** IsValidLabelValue: empty, or a qualified-name-like string of at most 63 characters. */
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > LABEL_VALUE_MAX_LENGTH) errs.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
+  if (byteLength(value) > LABEL_VALUE_MAX_LENGTH) errs.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
   if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
 }
@@ -78,7 +83,7 @@ export function isValidLabelValue(value: string): string[] {
 /** IsDNS1123Label: a lower-case RFC 1123 label of at most 63 characters. */
 export function isDNS1123Label(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
   if (!dns1123LabelRe.test(value)) {
     // A valid subdomain of acceptable length that is not a label can only have failed on its dots.
     if (dns1123SubdomainRe.test(value)) errs.push('must not contain dots');
@@ -90,7 +95,7 @@ export function isDNS1123Label(value: string): string[] {
 /** IsDNS1123Subdomain: a lower-case RFC 1123 subdomain of at most 253 characters. */
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
   return errs;
 }
@@ -98,7 +103,7 @@ export function isDNS1123Subdomain(value: string): string[] {
 /** IsDNS1035Label: a label that starts with a letter, at most 63 characters. */
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
   if (!dns1035LabelRe.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
   return errs;
 }
