@@ -17,3 +17,20 @@ export const objectMetaSchema: JSONSchemaProps = (() => {
   if (s === undefined) throw new Error(`${OBJECT_META} missing from generated/openapi/core/v1.json`);
   return s;
 })();
+
+/**
+ * objectMetaSchema as a check of JSON types only: kube decodes metadata into the typed ObjectMeta,
+ * which enforces no `required` (an ownerReference without a uid decodes, and
+ * ValidateOwnerReferences then says `uid must not be empty`). For the type check of a body's
+ * metadata; the OpenAPI's required lists stay in objectMetaSchema for everything else.
+ */
+export const objectMetaTypeSchema: JSONSchemaProps = withoutRequired(objectMetaSchema);
+
+function withoutRequired(s: JSONSchemaProps): JSONSchemaProps {
+  const out: JSONSchemaProps = { ...s };
+  delete out.required;
+  if (s.properties !== undefined) out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, withoutRequired(v)]));
+  if (s.items !== undefined && !Array.isArray(s.items)) out.items = withoutRequired(s.items);
+  if (typeof s.additionalProperties === 'object') out.additionalProperties = withoutRequired(s.additionalProperties);
+  return out;
+}

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import namespaceSchema from '../../../generated/schemas/core/v1/namespace.json' with { type: 'json' };
 import { formatFieldError } from '../validation/field.js';
-import { applyDefaults, objectMetaSchema, prune, pruneNonNullableNullsWithoutDefaults, validateListSetsAndMaps } from './index.js';
+import { applyDefaults, objectMetaSchema, objectMetaTypeSchema, prune, pruneNonNullableNullsWithoutDefaults, validateListSetsAndMaps } from './index.js';
 
 const spec: JSONSchemaProps = {
   type: 'object',
@@ -170,5 +170,16 @@ describe('validateListSetsAndMaps', () => {
       ).length,
       1,
     );
+  });
+});
+
+describe('objectMetaTypeSchema', () => {
+  test('ownerReferences keep their types but require nothing (the typed decode does not)', () => {
+    const ref = objectMetaTypeSchema.properties?.['ownerReferences']?.items;
+    assert.ok(ref !== undefined && !Array.isArray(ref));
+    assert.equal(ref.required, undefined);
+    assert.equal(ref.properties?.['uid']?.type, 'string');
+    const orig = objectMetaSchema.properties?.['ownerReferences']?.items;
+    assert.ok(orig !== undefined && !Array.isArray(orig) && (orig.required ?? []).includes('uid'));
   });
 });

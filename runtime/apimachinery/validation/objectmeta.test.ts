@@ -76,7 +76,7 @@ describe('validateObjectMeta', () => {
     {
       name: 'orphan and foreground',
       meta: { name: 'a', finalizers: ['orphan', 'foregroundDeletion'] },
-      want: ['metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set'],
+      want: ['metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set'],
     },
     {
       name: 'owner references',
@@ -90,9 +90,9 @@ describe('validateObjectMeta', () => {
       },
       want: [
         'metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty',
-        'metadata.ownerReferences.kind: Invalid value: "": must not be empty',
-        'metadata.ownerReferences.name: Invalid value: "": must not be empty',
-        'metadata.ownerReferences.uid: Invalid value: "": must not be empty',
+        'metadata.ownerReferences.kind: Invalid value: "": kind must not be empty',
+        'metadata.ownerReferences.name: Invalid value: "": name must not be empty',
+        'metadata.ownerReferences.uid: Invalid value: "": uid must not be empty',
       ],
     },
     {
@@ -110,12 +110,26 @@ describe('validateObjectMeta', () => {
       const got = validateObjectMeta(c.meta, { namespaced: c.namespaced ?? false, nameValidation: 'DNS1123Subdomain' }).map(formatFieldError);
       if (c.name === 'owner references') {
         assert.deepEqual(got.slice(0, 4), c.want);
-        assert.match(got[4] ?? '', /^metadata\.ownerReferences: Invalid value: .*: Only one reference can have Controller set to true\. Found "true" in references for A\/x and B\/y$/);
+        // kube prints the []v1.OwnerReference with %#v; its *bool pointers are addresses.
+        assert.match(
+          got[4] ?? '',
+          /^metadata\.ownerReferences: Invalid value: \[\]v1\.OwnerReference\{v1\.OwnerReference\{APIVersion:"", Kind:"", Name:"", UID:"", Controller:\(\*bool\)\(nil\), BlockOwnerDeletion:\(\*bool\)\(nil\)\}, v1\.OwnerReference\{APIVersion:"v1", Kind:"A", Name:"x", UID:"1", Controller:\(\*bool\)\(0xc[0-9a-f]+\), BlockOwnerDeletion:\(\*bool\)\(nil\)\}, .*\}: Only one reference can have Controller set to true\. Found "true" in references for A\/x and B\/y$/,
+        );
       } else {
         assert.deepEqual(got, c.want);
       }
     });
   }
+  test('owner references: an apiVersion that does not parse has no version; an Event may not own', () => {
+    const refs = [
+      { apiVersion: 'a/b/c', kind: 'Pod', name: 'p', uid: '1' },
+      { apiVersion: 'v1', kind: 'Event', name: 'e', uid: '2' },
+    ];
+    assert.deepEqual(validateObjectMeta({ name: 'a', ownerReferences: refs }, { namespaced: false, nameValidation: 'DNS1123Subdomain' }).map(formatFieldError), [
+      'metadata.ownerReferences.apiVersion: Invalid value: "a/b/c": version must not be empty',
+      'metadata.ownerReferences: Invalid value: v1.OwnerReference{APIVersion:"v1", Kind:"Event", Name:"e", UID:"2", Controller:(*bool)(nil), BlockOwnerDeletion:(*bool)(nil)}: /v1, Kind=Event is disallowed from being an owner',
+    ]);
+  });
   test('DNS1123Label names (Namespace)', () => {
     assert.deepEqual(validateObjectMeta({ name: 'a.b' }, { namespaced: false, nameValidation: 'DNS1123Label' }).map(formatFieldError), ['metadata.name: Invalid value: "a.b": must not contain dots']);
   });

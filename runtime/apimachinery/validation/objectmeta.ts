@@ -1,6 +1,7 @@
 import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from '../../../apis/meta/v1/types.js';
 import { deepEqualJSON } from '../serializer/jsonvalue.js';
-import { childPath, type FieldError } from './field.js';
+import { quote } from '../util/strconv.js';
+import { childPath, GoValue, type FieldError } from './field.js';
 import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, nameValidator, type NameValidation, type ValidateNameFunc } from './names.js';
 
 /**
@@ -101,7 +102,7 @@ export function validateNoNewFinalizers(newFinalizers: readonly string[], oldFin
   const old = new Set(oldFinalizers);
   const extra = [...new Set(newFinalizers.filter((f) => !old.has(f)))].sort();
   if (extra.length === 0) return [];
-  const goList = `[]string{${extra.map((f) => JSON.stringify(f)).join(', ')}}`;
+  const goList = `[]string{${extra.map(quote).join(', ')}}`;
   return [{ type: 'FieldValueForbidden', field: path, detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${goList}` }];
 }
 
@@ -127,31 +128,51 @@ export function validateAnnotations(annotations: Readonly<Record<string, string>
   return errs;
 }
 
-/** ValidateOwnerReferences: apiVersion with a version, kind, name, uid set; not an Event; at most one controller. */
+/**
+ * ValidateOwnerReferences (validateOwnerReference for each): the version of apiVersion
+ * (schema.FromAPIVersionAndKind: none when it does not parse), kind, name and uid must be set, an
+ * Event may not own, and at most one reference is the controller. Paths have no index, as kube's.
+ */
 export function validateOwnerReferences(refs: readonly OwnerReference[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   let firstController = '';
   for (const ref of refs ?? []) {
-    const version = versionOf(ref.apiVersion ?? '');
-    if (version === '') errs.push(invalid(childPath(path, 'apiVersion'), ref.apiVersion ?? '', 'version must not be empty'));
-    if ((ref.kind ?? '') === '') errs.push(invalid(childPath(path, 'kind'), ref.kind ?? '', 'must not be empty'));
-    if ((ref.name ?? '') === '') errs.push(invalid(childPath(path, 'name'), ref.name ?? '', 'must not be empty'));
-    if ((ref.uid ?? '') === '') errs.push(invalid(childPath(path, 'uid'), ref.uid ?? '', 'must not be empty'));
-    if (ref.apiVersion === 'v1' && ref.kind === 'Event') errs.push(invalid(path, ref, '/v1, Kind=Event is disallowed from being an owner'));
+    const gv = parseGroupVersion(ref.apiVersion ?? '');
+    if (gv.version === '') errs.push(invalid(childPath(path, 'apiVersion'), ref.apiVersion ?? '', 'version must not be empty'));
+    if ((ref.kind ?? '') === '') errs.push(invalid(childPath(path, 'kind'), ref.kind ?? '', 'kind must not be empty'));
+    if ((ref.name ?? '') === '') errs.push(invalid(childPath(path, 'name'), ref.name ?? '', 'name must not be empty'));
+    if ((ref.uid ?? '') === '') errs.push(invalid(childPath(path, 'uid'), ref.uid ?? '', 'uid must not be empty'));
+    if (gv.group === '' && gv.version === 'v1' && ref.kind === 'Event') errs.push(invalid(path, new GoValue(goOwnerReference(ref)), '/v1, Kind=Event is disallowed from being an owner'));
     if (ref.controller === true) {
-      const current = `${ref.kind}/${ref.name}`;
+      const current = `${ref.kind ?? ''}/${ref.name ?? ''}`;
       if (firstController === '') firstController = current;
-      else errs.push(invalid(path, refs, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`));
+      else {
+        const all = new GoValue(`[]v1.OwnerReference{${(refs ?? []).map(goOwnerReference).join(', ')}}`);
+        errs.push(invalid(path, all, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`));
+      }
     }
   }
   return errs;
 }
 
-/** The version part of an apiVersion, '' when it does not parse (schema.ParseGroupVersion). */
-function versionOf(apiVersion: string): string {
+/**
+ * schema.ParseGroupVersion, with a string it refuses (more than one `/`) as the empty
+ * GroupVersion FromAPIVersionAndKind falls back to.
+ */
+function parseGroupVersion(apiVersion: string): { group: string; version: string } {
   const parts = apiVersion.split('/');
-  if (parts.length === 1) return parts[0] ?? '';
-  return parts.length === 2 ? (parts[1] ?? '') : '';
+  if (parts.length === 1) return { group: '', version: parts[0] ?? '' };
+  if (parts.length === 2) return { group: parts[0] ?? '', version: parts[1] ?? '' };
+  return { group: '', version: '' };
+}
+
+/**
+ * A v1.OwnerReference as %#v prints it. Its *bool fields print as Go prints a pointer: nil, or an
+ * address (kube's differs from run to run; this one stands in for it).
+ */
+function goOwnerReference(ref: OwnerReference): string {
+  const ptr = (b: boolean | undefined): string => (b === undefined || b === null ? '(*bool)(nil)' : `(*bool)(0xc000${b ? '0a8f18' : '0a8f19'})`);
+  return `v1.OwnerReference{APIVersion:${quote(ref.apiVersion ?? '')}, Kind:${quote(ref.kind ?? '')}, Name:${quote(ref.name ?? '')}, UID:${quote(ref.uid ?? '')}, Controller:${ptr(ref.controller)}, BlockOwnerDeletion:${ptr(ref.blockOwnerDeletion)}}`;
 }
 
 /** ValidateFinalizers: qualified names; `orphan` and `foregroundDeletion` exclude each other. */
@@ -159,7 +180,7 @@ export function validateFinalizers(finalizers: readonly string[] | undefined, pa
   const errs: FieldError[] = [];
   for (const f of finalizers ?? []) for (const msg of isQualifiedName(f)) errs.push(invalid(path, f, msg));
   if (finalizers?.includes(FINALIZER_ORPHAN_DEPENDENTS) && finalizers.includes(FINALIZER_DELETE_DEPENDENTS)) {
-    errs.push(invalid(path, finalizers, `finalizer ${FINALIZER_ORPHAN_DEPENDENTS} and ${FINALIZER_DELETE_DEPENDENTS} cannot be both set`));
+    errs.push(invalid(path, new GoValue(`[]string{${finalizers.map(quote).join(', ')}}`), `finalizer ${FINALIZER_ORPHAN_DEPENDENTS} and ${FINALIZER_DELETE_DEPENDENTS} cannot be both set`));
   }
   return errs;
 }
