@@ -1,5 +1,5 @@
 import type { JSONSchemaProps } from '../../apis/apiextensions/v1/types.js';
-import type { FieldError } from '../apimachinery/validation/field.js';
+import { formatGoFloat, formatGoNumber, type FieldError } from '../apimachinery/validation/field.js';
 import { deepEqualJSON, hasField, ownField } from '../apimachinery/serializer/jsonvalue.js';
 import { propertySchema } from '../apimachinery/schema/property.js';
 import { isQualifiedName } from '../apimachinery/validation/names.js';
@@ -66,9 +66,10 @@ function validateScaleStatus(obj: KubeObject, scale: ScalePaths | undefined): Fi
   const errs = validateReplicas(obj, scale.statusReplicasPath);
   const selectorPath = scale.labelSelectorPath;
   if (selectorPath !== undefined && selectorPath !== '') {
-    const { value, found } = nested(obj, selectorPath);
-    if (found && typeof value !== 'string') {
-      errs.push({ type: 'FieldValueInvalid', field: selectorPath, badValue: '', detail: accessorError(selectorPath, value, 'string') });
+    const got = nested(obj, selectorPath);
+    if (got.error !== undefined) errs.push({ type: 'FieldValueInvalid', field: selectorPath, badValue: '', detail: got.error });
+    else if (got.found && typeof got.value !== 'string') {
+      errs.push({ type: 'FieldValueInvalid', field: selectorPath, badValue: '', detail: accessorError(selectorPath, got.value, 'string', got.float) });
     }
   }
   return errs;
@@ -76,13 +77,16 @@ function validateScaleStatus(obj: KubeObject, scale: ScalePaths | undefined): Fi
 
 /** unstructured.NestedInt64 at a `.a.b` path, then the range kube allows for replicas. */
 function validateReplicas(obj: KubeObject, path: string): FieldError[] {
-  const { value, found } = nested(obj, path);
+  const got = nested(obj, path);
+  if (got.error !== undefined) return [{ type: 'FieldValueInvalid', field: path, badValue: 0, detail: got.error }];
+  const { value, found } = got;
   if (!found) return [];
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    return [{ type: 'FieldValueInvalid', field: path, badValue: 0, detail: accessorError(path, value, 'int64') }];
+  if (goType(value, got.float) !== 'int64') {
+    return [{ type: 'FieldValueInvalid', field: path, badValue: 0, detail: accessorError(path, value, 'int64', got.float) }];
   }
-  if (value < 0) return [{ type: 'FieldValueInvalid', field: path, badValue: value, detail: 'should be a non-negative integer' }];
-  if (value > MAX_INT32) return [{ type: 'FieldValueInvalid', field: path, badValue: value, detail: `should be less than or equal to ${MAX_INT32}` }];
+  const n = value as number;
+  if (n < 0) return [{ type: 'FieldValueInvalid', field: path, badValue: n, detail: 'should be a non-negative integer' }];
+  if (n > MAX_INT32) return [{ type: 'FieldValueInvalid', field: path, badValue: n, detail: `should be less than or equal to ${MAX_INT32}` }];
   return [];
 }
 
@@ -99,26 +103,61 @@ function at(e: FieldError, path: string): FieldError {
   return { ...e, field, detail: e.detail.replace(`${e.field === '' ? '<root>' : e.field} in body`, `${field} in body`) };
 }
 
-function nested(obj: unknown, path: string): { value: unknown; found: boolean } {
+/**
+ * A number the decoder read from a JSON literal with a fraction or an exponent (`1.0`, `1e0`) is a
+ * float64 to Go even when its value is whole. A decoder that knows it marks the object holding it
+ * with this symbol: a set of the keys whose values were written so.
+ */
+export const FLOAT_LITERAL_KEYS: unique symbol = Symbol.for('k8s.io/float64-literal-keys');
+
+interface Nested {
+  value: unknown;
+  found: boolean;
+  /** The value was decoded as a float64 (see FLOAT_LITERAL_KEYS). */
+  float: boolean;
+  /** NestedFieldNoCopy's accessor error: a step of the path is not an object. */
+  error?: string;
+}
+
+/** unstructured.NestedFieldNoCopy at a `.a.b` path: a null on the way is "not found", a non-object an error. */
+function nested(obj: unknown, path: string): Nested {
+  const fields = path.replace(/^\./, '').split('.');
   let cur: unknown = obj;
-  for (const seg of path.replace(/^\./, '').split('.')) {
-    if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !hasField(cur, seg)) return { value: undefined, found: false };
+  let float = false;
+  for (let i = 0; i < fields.length; i++) {
+    const seg = fields[i] ?? '';
+    if (cur === null || cur === undefined) return { value: undefined, found: false, float: false };
+    if (typeof cur !== 'object' || Array.isArray(cur)) {
+      return { value: undefined, found: false, float: false, error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goV(cur, false)} is of the type ${goType(cur, false)}, expected map[string]interface{}` };
+    }
+    if (!hasField(cur, seg)) return { value: undefined, found: false, float: false };
+    float = isFloatLiteral(cur, seg);
     cur = ownField(cur, seg);
   }
-  return { value: cur, found: true };
+  return { value: cur, found: true, float };
 }
 
-/** The accessor error of unstructured.Nested*, with Go's name of the value's type. */
-function accessorError(path: string, value: unknown, expected: string): string {
-  return `${path.startsWith('.') ? path : `.${path}`} accessor error: ${goValue(value)} is of the type ${goType(value)}, expected ${expected}`;
+function isFloatLiteral(container: object, key: string): boolean {
+  const keys = (container as { [FLOAT_LITERAL_KEYS]?: unknown })[FLOAT_LITERAL_KEYS];
+  return keys instanceof Set && keys.has(key);
 }
 
-function goType(v: unknown): string {
-  if (v === null) return '<nil>';
+function jsonPath(fields: readonly string[]): string {
+  return `.${fields.join('.')}`;
+}
+
+/** The accessor error of unstructured.Nested*, with Go's %v of the value and its %T. */
+function accessorError(path: string, value: unknown, expected: string, float = false): string {
+  return `${path.startsWith('.') ? path : `.${path}`} accessor error: ${goV(value, float)} is of the type ${goType(value, float)}, expected ${expected}`;
+}
+
+/** %T of a value of unstructured content: a JSON number is int64 when Go's decoder made one. */
+function goType(v: unknown, float: boolean): string {
+  if (v === null || v === undefined) return '<nil>';
   if (Array.isArray(v)) return '[]interface {}';
   switch (typeof v) {
     case 'number':
-      return Number.isInteger(v) ? 'int64' : 'float64';
+      return !float && Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? 'int64' : 'float64';
     case 'string':
       return 'string';
     case 'boolean':
@@ -128,9 +167,17 @@ function goType(v: unknown): string {
   }
 }
 
-function goValue(v: unknown): string {
+/** %v of a value of unstructured content: `<nil>`, raw strings, `[a b]`, `map[k:v]` (sorted keys). */
+function goV(v: unknown, float: boolean): string {
   if (v === null || v === undefined) return '<nil>';
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (typeof v === 'number') return float ? formatGoFloat(v) : formatGoNumber(v);
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return `[${v.map((x) => goV(x, false)).join(' ')}]`;
+  if (typeof v === 'object') {
+    const keys = Object.keys(v).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return `map[${keys.map((k) => `${k}:${goV((v as Record<string, unknown>)[k], false)}`).join(' ')}]`;
+  }
+  return String(v);
 }
 
 /** validateKubeFinalizerName as warnings, for the finalizers an update adds, in sorted order. */

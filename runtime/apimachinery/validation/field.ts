@@ -90,7 +90,7 @@ const INT64_LIMIT = 2 ** 63;
 
 /** A JSON number as Go holds it after an unstructured decode, printed with %v: int64 if it is one, else float64. */
 export function formatGoNumber(n: number): string {
-  if (Number.isInteger(n) && n >= -INT64_LIMIT && n < INT64_LIMIT && !Object.is(n, -0)) return BigInt(n).toString();
+  if (Number.isInteger(n) && n >= -INT64_LIMIT && n < INT64_LIMIT) return BigInt(n).toString();
   return formatGoFloat(n);
 }
 
