@@ -48,6 +48,11 @@ describe('CustomResourceDefinition writes are validated as kube validates them',
     assert.deepEqual(await rejected(crd), ['spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[list].items: Required value: must be specified']);
   });
 
+  test('a version without a schema: "schemas are required" (validation.go requireOpenAPISchema)', async () => {
+    const crd = cronTabCRD({ versions: [cronTabVersion('v1', { storage: true, extra: { schema: undefined, selectableFields: undefined } })] });
+    assert.deepEqual(await rejected(crd), ['spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required']);
+  });
+
   test('exactly one storage version', async () => {
     const crd = cronTabCRD({ versions: [cronTabVersion('v1'), cronTabVersion('v2')] });
     assert.deepEqual(await rejected(crd), [

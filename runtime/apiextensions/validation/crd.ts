@@ -93,7 +93,7 @@ function validateSpec(spec: InternalSpec, opts: Options, path: string): FieldErr
 
   if (spec.validation?.openAPIV3Schema === undefined) {
     spec.versions.forEach((v, i) => {
-      if (v.schema?.openAPIV3Schema === undefined) errs.push(required(child(index(child(path, 'versions'), i), 'schema', 'openAPIV3Schema')));
+      if (v.schema?.openAPIV3Schema === undefined) errs.push(required(child(index(child(path, 'versions'), i), 'schema', 'openAPIV3Schema'), 'schemas are required'));
     });
   }
 

@@ -1,3 +1,4 @@
+import { quote } from '../../apimachinery/util/strconv.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 
 /**
@@ -15,7 +16,7 @@ export const notSupported = (field: string, badValue: unknown, supported: readon
   type: 'FieldValueNotSupported',
   field,
   badValue,
-  detail: `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
+  detail: `supported values: ${supported.map(quote).join(', ')}`,
 });
 export const duplicate = (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, badValue, detail: '' });
 export const tooMany = (field: string, actual: number, max: number): FieldError => ({ type: 'FieldValueTooMany', field, detail: `${actual}: must have at most ${max} items` });
@@ -28,5 +29,5 @@ export const invalidGo = (field: string, goValue: string, detail: string): Field
 
 /** Go's %#v of a []string. */
 export function goStrings(values: readonly string[]): string {
-  return `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+  return `[]string{${values.map(quote).join(', ')}}`;
 }
