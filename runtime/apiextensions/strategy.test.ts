@@ -19,7 +19,7 @@ describe('customResourceStrategy scale checks (ValidateScaleSpec / ValidateScale
     ]);
     assert.deepEqual(validate({ spec: { replicas: null } }), ['.spec.replicas: Invalid value: 0: .spec.replicas accessor error: <nil> is of the type <nil>, expected int64']);
   });
-  test('a step of the path that is not an object is NestedFieldNoCopy\'s error', () => {
+  test("a step of the path that is not an object is NestedFieldNoCopy's error", () => {
     assert.deepEqual(validate({ spec: ['a', 1] }), ['.spec.replicas: Invalid value: 0: .spec.replicas accessor error: [a 1] is of the type []interface {}, expected map[string]interface{}']);
     assert.deepEqual(validate({ spec: null }), []);
   });

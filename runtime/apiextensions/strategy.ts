@@ -128,7 +128,12 @@ function nested(obj: unknown, path: string): Nested {
     const seg = fields[i] ?? '';
     if (cur === null || cur === undefined) return { value: undefined, found: false, float: false };
     if (typeof cur !== 'object' || Array.isArray(cur)) {
-      return { value: undefined, found: false, float: false, error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goV(cur, false)} is of the type ${goType(cur, false)}, expected map[string]interface{}` };
+      return {
+        value: undefined,
+        found: false,
+        float: false,
+        error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goV(cur, false)} is of the type ${goType(cur, false)}, expected map[string]interface{}`,
+      };
     }
     if (!hasField(cur, seg)) return { value: undefined, found: false, float: false };
     float = isFloatLiteral(cur, seg);

@@ -405,7 +405,7 @@ describe('pkg/registry/authorization: the access review storages', () => {
     assert.equal(empty.status.code, 422);
     assert.equal(
       empty.status.message,
-      '.authorization.k8s.io "" is invalid: [spec.resourceAttributes: Invalid value: \"null\": exactly one of nonResourceAttributes or resourceAttributes must be specified, spec.user: Invalid value: "": at least one of user or group must be specified]',
+      '.authorization.k8s.io "" is invalid: [spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified, spec.user: Invalid value: "": at least one of user or group must be specified]',
     );
     for (const [name, c] of Object.entries(cases)) {
       const authorizer = new RecordingAuthorizer(c.result);

@@ -1,4 +1,5 @@
 import type { LabelSelector } from '../../../apis/meta/v1/types.js';
+import { quote } from '../util/strconv.js';
 import { InvalidSelectorError, Requirement, type Operator } from './requirement.js';
 import { everything, nothing, selectorFromRequirements, type Selector } from './selector.js';
 

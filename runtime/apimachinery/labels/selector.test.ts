@@ -86,7 +86,10 @@ describe('label selector errors, as v0.32 words them', () => {
   };
   test('a bad key in a parsed selector is a field.Error with a nil path (<nil>: …)', () => {
     const k = 'k'.repeat(64);
-    assert.equal(message(() => parse(k)), `unable to parse requirement: <nil>: Invalid value: "${k}": name part must be no more than 63 characters`);
+    assert.equal(
+      message(() => parse(k)),
+      `unable to parse requirement: <nil>: Invalid value: "${k}": name part must be no more than 63 characters`,
+    );
     assert.equal(
       message(() => parse('a\x01b')),
       `unable to parse requirement: <nil>: Invalid value: "a\\x01b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
@@ -102,7 +105,13 @@ describe('label selector errors, as v0.32 words them', () => {
     assert.equal(isValidLabelValue('é'.repeat(32))[0], 'must be no more than 63 characters');
   });
   test('a value list prints as []string{…}', () => {
-    assert.equal(message(() => Requirement.create('x', 'in', [])), "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty");
-    assert.equal(message(() => Requirement.create('x', '=', ['a', 'b'])), 'values: Invalid value: []string{"a", "b"}: exact-match compatibility requires one single value');
+    assert.equal(
+      message(() => Requirement.create('x', 'in', [])),
+      "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty",
+    );
+    assert.equal(
+      message(() => Requirement.create('x', '=', ['a', 'b'])),
+      'values: Invalid value: []string{"a", "b"}: exact-match compatibility requires one single value',
+    );
   });
 });

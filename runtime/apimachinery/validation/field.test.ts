@@ -5,12 +5,17 @@ import { formatFieldError, formatGoFloat, goSyntax } from './field.js';
 describe('formatFieldError (field.Error.ErrorBody, v0.32)', () => {
   it('a nil bad value is the string "null", printed with %q', () => {
     assert.equal(
-      formatFieldError({ type: 'FieldValueInvalid', field: '<nil>', badValue: null, detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' }),
+      formatFieldError({
+        type: 'FieldValueInvalid',
+        field: '<nil>',
+        badValue: null,
+        detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      }),
       '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     );
     assert.equal(formatFieldError({ type: 'FieldValueDuplicate', field: 'a', badValue: undefined, detail: '' }), 'a: Duplicate value: "null"');
   });
-  it('a string is %q: control bytes as \\xNN, not JSON\'s \\u00NN', () => {
+  it("a string is %q: control bytes as \\xNN, not JSON's \\u00NN", () => {
     assert.equal(
       formatFieldError({ type: 'FieldValueInvalid', field: 'fieldManager', badValue: 'a\x01b', detail: 'invalid character U+0001 (at position 1)' }),
       'fieldManager: Invalid value: "a\\x01b": invalid character U+0001 (at position 1)',
@@ -29,10 +34,22 @@ describe('formatFieldError (field.Error.ErrorBody, v0.32)', () => {
 
 describe('formatGoFloat (fmt %v of a float64)', () => {
   it('uses %e when the exponent is < -4 or >= 6 (strconv g, shortest)', () => {
-    assert.deepEqual(
-      [1e20, 1e6, 123456, 123456.5, 0.0001, 0.00001, 1.5e-5, -2.25, 1e21, 1, -0, NaN, Infinity, -Infinity].map(formatGoFloat),
-      ['1e+20', '1e+06', '123456', '123456.5', '0.0001', '1e-05', '1.5e-05', '-2.25', '1e+21', '1', '-0', 'NaN', '+Inf', '-Inf'],
-    );
+    assert.deepEqual([1e20, 1e6, 123456, 123456.5, 0.0001, 0.00001, 1.5e-5, -2.25, 1e21, 1, -0, NaN, Infinity, -Infinity].map(formatGoFloat), [
+      '1e+20',
+      '1e+06',
+      '123456',
+      '123456.5',
+      '0.0001',
+      '1e-05',
+      '1.5e-05',
+      '-2.25',
+      '1e+21',
+      '1',
+      '-0',
+      'NaN',
+      '+Inf',
+      '-Inf',
+    ]);
   });
 });
 
