@@ -180,7 +180,7 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
     assert.equal((await s.req('GET', `${NS}/fin`)).status, 404);
   });
 
-  test('DELETE options: query parameters, dryRun, invalid policy (422), malformed body (400)', async () => {
+  test('DELETE options: query parameters, dryRun, invalid policy (422), malformed body (500, the decoder error as delete.go answers it)', async () => {
     await s.req('POST', NS, { body: flunderV1alpha1('opts') });
     const dry = await s.req('DELETE', `${NS}/opts?dryRun=All`);
     assert.equal(dry.status, 200);
@@ -188,12 +188,26 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
     const bad = await s.req('DELETE', `${NS}/opts`, { body: { propagationPolicy: 'Sometimes' } });
     assert.equal(bad.status, 422);
     assert.equal(bad.json()['message'], 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"');
-    const malformed = await s.req('DELETE', `${NS}/opts`, { body: '{"gracePeriodSeconds":' });
-    assert.equal(malformed.status, 400);
-    const wrongType = await s.req('DELETE', `${NS}/opts`, { body: { gracePeriodSeconds: 'soon' } });
-    assert.equal(wrongType.status, 400);
+    for (const [body, message] of [
+      ['{"gracePeriodSeconds":', "couldn't get version/kind; json parse error: unexpected end of JSON input"],
+      [
+        '[]',
+        'couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }',
+      ],
+      [{ gracePeriodSeconds: 'soon' }, 'json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64'],
+      [{ preconditions: { uid: 1 } }, 'json: cannot unmarshal number into Go struct field Preconditions.preconditions.uid of type types.UID'],
+      [{ apiVersion: 'v1', kind: 'Pod' }, 'no kind "Pod" is registered for version "v1" in scheme "pkg/apis/meta/internalversion/scheme/register.go:27"'],
+    ] as const) {
+      const r = await s.req('DELETE', `${NS}/opts`, { body });
+      assert.deepEqual([r.status, r.json()['reason'], r.json()['message']], [500, undefined, message], JSON.stringify(body));
+    }
+    // Any apiVersion names DeleteOptions (kube registers it unversioned).
+    assert.equal((await s.req('DELETE', `${NS}/opts`, { body: { apiVersion: 'v1', kind: 'DeleteOptions', dryRun: ['All'] } })).status, 200);
     const precondition = await s.req('DELETE', `${NS}/opts`, { body: { preconditions: { uid: 'not-it' } } });
     assert.equal(precondition.status, 409);
+    // null decodes as empty options (the query is not read when there is a body): deleted.
+    assert.equal((await s.req('DELETE', `${NS}/opts?dryRun=All`, { body: 'null' })).status, 200);
+    assert.equal((await s.req('GET', `${NS}/opts`)).status, 404);
   });
 
   test('deletecollection answers the list of deleted objects', async () => {

@@ -36,7 +36,7 @@ async function create(req: APIRequest, res: APIResponse, scope: RequestScope, na
   const body = await req.readBody();
   const opts = parseCreateOptions(req.query);
   const ctx = requestContext(req, res, scope);
-  const { obj, duplicates } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req);
+  const { obj, duplicates } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req, opts.fieldValidation);
   const unknown = pruneUnknownFields(scope, obj);
   applyFieldValidation(ctx, opts.fieldValidation, [...duplicates, ...unknown], strictDecodingFailure(scope, scope.version));
   wipeObjectMetaSystemFields(obj);

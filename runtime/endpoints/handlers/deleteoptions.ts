@@ -1,5 +1,6 @@
 import type { DeleteOptions as MetaDeleteOptions } from '../../../apis/meta/v1/options.js';
-import { newBadRequest, newInvalid } from '../../apimachinery/errors/index.js';
+import { newInvalid, StatusError, toStatusError } from '../../apimachinery/errors/index.js';
+import { hasField, isJSONObject, jsonTypeName, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import { decodeRequestBody, type DecodeCancellation } from '../../apimachinery/serializer/body.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import type { DeleteOptions } from '../../registry/rest.js';
@@ -53,49 +54,92 @@ const FIELDS: Readonly<Record<string, FieldType>> = {
 /** What a DELETE body decodes into; a protobuf envelope may name DeleteOptions under any apiVersion. */
 const DELETE_OPTIONS = { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' };
 
+/**
+ * The body decoded as delete.go decodes it: the meta internal scheme's non-strict codec into a
+ * metav1.DeleteOptions. Its errors are not API errors there (scope.err of the decoder's error),
+ * so every one is a 500 with the decoder's text; only the media type's 415 is a Status.
+ */
 async function decodeDeleteOptionsBody(body: Buffer, contentType: string, cancel: DecodeCancellation): Promise<MetaDeleteOptions> {
-  const { value } = await decodeRequestBody(body, contentType, { into: DELETE_OPTIONS }, cancel);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw newBadRequest(`json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type v1.DeleteOptions`);
+  let value: unknown;
+  try {
+    ({ value } = await decodeRequestBody(body, contentType, { into: DELETE_OPTIONS }, cancel));
+  } catch (err) {
+    if (err instanceof StatusError && err.code === 400) throw toStatusError(new Error(err.message));
+    throw err;
   }
-  const obj = value as Record<string, unknown>;
-  if (obj['kind'] !== undefined && obj['kind'] !== null && obj['kind'] !== '' && obj['kind'] !== 'DeleteOptions') {
-    throw newBadRequest(`decoded object cannot be converted to DeleteOptions: kind ${JSON.stringify(obj['kind'])}`);
-  }
-  const out: Record<string, unknown> = {};
-  for (const [key, type] of Object.entries(FIELDS)) {
-    const v = obj[key];
-    if (v === undefined || v === null) continue;
-    if (!hasType(v, type)) throw newBadRequest(`json: cannot unmarshal ${jsonType(v)} into Go struct field DeleteOptions.${key} of type ${goType(type)}`);
-    out[key] = v;
-  }
-  return out as MetaDeleteOptions;
+  const message = decodeDeleteOptionsError(value);
+  if (message !== undefined) throw toStatusError(new Error(message));
+  return (isJSONObject(value) ? Object.fromEntries(Object.keys(FIELDS).flatMap((k) => (hasField(value, k) && value[k] !== null ? [[k, value[k]]] : []))) : {}) as MetaDeleteOptions;
 }
 
-function hasType(v: unknown, type: FieldType): boolean {
+/** The meta internal scheme (metainternalversionscheme.Scheme), named by where kube-apiserver makes it. */
+const META_INTERNAL_SCHEME = 'pkg/apis/meta/internalversion/scheme/register.go:27';
+
+/**
+ * Why kube's decoder cannot decode `value` into DeleteOptions: the apiVersion/kind probe
+ * (json.SimpleMetaFactory.Interpret), a kind the scheme does not have (DeleteOptions is
+ * registered unversioned, so any apiVersion works for it), then Go's first type error in
+ * document order. null decodes as empty options.
+ */
+function decodeDeleteOptionsError(value: unknown): string | undefined {
+  if (value === null) return undefined;
+  const probe = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+  if (!isJSONObject(value)) return `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type ${probe}`;
+  for (const field of ['apiVersion', 'kind']) {
+    const v = ownField(value, field);
+    if (v !== undefined && v !== null && typeof v !== 'string')
+      return `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(v)} into Go struct field .${field} of type string`;
+  }
+  const apiVersion = typeof value['apiVersion'] === 'string' ? value['apiVersion'] : '';
+  if (apiVersion.split('/').length > 2) return `unexpected GroupVersion string: ${apiVersion}`;
+  const kind = typeof value['kind'] === 'string' && value['kind'] !== '' ? value['kind'] : 'DeleteOptions';
+  if (kind !== 'DeleteOptions') {
+    const slash = apiVersion === '/' ? -1 : apiVersion.indexOf('/');
+    let group = slash < 0 ? '' : apiVersion.slice(0, slash);
+    let version = slash < 0 ? (apiVersion === '/' ? '' : apiVersion) : apiVersion.slice(slash + 1);
+    if (version === '' && (group === '' || group === 'meta.k8s.io')) [group, version] = ['meta.k8s.io', 'v1'];
+    return `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(group === '' ? version : `${group}/${version}`)} in scheme ${JSON.stringify(META_INTERNAL_SCHEME)}`;
+  }
+  for (const key of Object.keys(value)) {
+    const type = hasField(FIELDS, key) ? FIELDS[key] : undefined;
+    const v = value[key];
+    if (type === undefined || v === null) continue;
+    const e = fieldTypeError(key, type, v);
+    if (e !== undefined) return e;
+  }
+  return undefined;
+}
+
+/** Go's error for a DeleteOptions field of the wrong JSON type. */
+function fieldTypeError(key: string, type: FieldType, v: unknown): string | undefined {
+  const at = (struct: string, path: string, goType: string, got: unknown): string => `json: cannot unmarshal ${goValue(got)} into Go struct field ${struct}.${path} of type ${goType}`;
   switch (type) {
     case 'int':
-      return typeof v === 'number' && Number.isInteger(v);
+      return typeof v === 'number' && Number.isInteger(v) ? undefined : at('DeleteOptions', key, 'int64', v);
     case 'string':
-      return typeof v === 'string';
+      return typeof v === 'string' ? undefined : at('DeleteOptions', key, key === 'propagationPolicy' ? 'v1.DeletionPropagation' : 'string', v);
     case 'bool':
-      return typeof v === 'boolean';
-    case 'strings':
-      return Array.isArray(v) && v.every((s) => typeof s === 'string');
+      return typeof v === 'boolean' ? undefined : at('DeleteOptions', key, 'bool', v);
+    case 'strings': {
+      if (!Array.isArray(v)) return at('DeleteOptions', key, '[]string', v);
+      const bad = v.find((x) => x !== null && typeof x !== 'string');
+      return bad === undefined ? undefined : at('DeleteOptions', key, 'string', bad);
+    }
     case 'preconditions': {
-      if (typeof v !== 'object' || Array.isArray(v)) return false;
-      const p = v as Record<string, unknown>;
-      return ['uid', 'resourceVersion'].every((k) => p[k] === undefined || p[k] === null || typeof p[k] === 'string');
+      if (!isJSONObject(v)) return at('DeleteOptions', key, 'v1.Preconditions', v);
+      for (const k of Object.keys(v)) {
+        const x = v[k];
+        if ((k === 'uid' || k === 'resourceVersion') && x !== null && typeof x !== 'string') return at('Preconditions', `preconditions.${k}`, k === 'uid' ? 'types.UID' : 'string', x);
+      }
+      return undefined;
     }
   }
 }
 
-function jsonType(v: unknown): string {
-  return Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'object' ? 'object' : typeof v;
-}
-
-function goType(t: FieldType): string {
-  return { int: 'int64', string: 'string', bool: 'bool', strings: '[]string', preconditions: 'v1.Preconditions' }[t];
+/** How Go's UnmarshalTypeError names the JSON value: `number 1.5` for a non-integer into an integer. */
+function goValue(v: unknown): string {
+  if (typeof v === 'number') return Number.isInteger(v) ? 'number' : `number ${String(v)}`;
+  return jsonTypeName(v);
 }
 
 const PROPAGATION_POLICIES = ['Foreground', 'Background', 'Orphan', 'nil'];

@@ -7,7 +7,19 @@ import { applyPatchDocument, patchGoString, type DocumentPatchType, type PatchTy
 import { APPLY_PATCH_TYPE, applyToLive, checkAppliedUID, decodeApplyPatch } from './apply.js';
 import { ensureObjectNamespace } from './create.js';
 import { trackUpdate } from './managedfields.js';
-import { applyFieldValidation, defaultAndCheckTypeMeta, defaultAndValidate, pruneUnknownFields, typedDecodeError, typedDecodeMismatch, unstructuredOfAnotherKind } from './pipeline.js';
+import {
+  applyFieldValidation,
+  decodesUnstructured,
+  defaultAndCheckTypeMeta,
+  defaultAndValidate,
+  pruneUnknownFields,
+  typedDecodeError,
+  typedDecodeMismatch,
+  typedMetadataError,
+  unstructuredMetadataError,
+  unstructuredOfAnotherKind,
+} from './pipeline.js';
+import { jsonTypeName } from '../../apimachinery/serializer/jsonvalue.js';
 import { jsonUnmarshalMessage, unstructuredConverterMessage } from '../../apimachinery/schema/typeddecode.js';
 import { headerValue, negotiateResponse } from './response.js';
 import type { RequestScope } from './scope.js';
@@ -88,8 +100,17 @@ async function appliedObject(req: APIRequest, scope: RequestScope, name: string,
 function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buffer, current: KubeObject): { obj: KubeObject; strictErrors: readonly string[] } {
   const schema = scope.codec.scheme !== undefined ? scope.definition.schema : undefined;
   const { value, strictErrors } = applyPatchDocument(type, current as Record<string, unknown>, patch, schema);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw invalidPatch(JSON.stringify(value), "Object 'Kind' is missing");
+  // kube decodes the patched JSON with the endpoint's codec (DecodeInto): json.SimpleMetaFactory
+  // reads apiVersion and kind from an object only; an unstructured decode needs a kind, and then
+  // the CR codec decodes metadata into ObjectMeta. Each failure is a 422 on `patch`.
+  if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+    const into = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+    throw invalidPatch(JSON.stringify(value), `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type ${into}`);
+  }
+  const kind = value === null ? undefined : (value as KubeObject).kind;
+  if (value === null || (decodesUnstructured(scope) && (typeof kind !== 'string' || kind === ''))) {
+    const text = JSON.stringify(value);
+    throw invalidPatch(text, decodesUnstructured(scope) ? `Object 'Kind' is missing in '${text}'` : "Object 'Kind' is missing");
   }
   const obj = value as KubeObject;
   if (type === 'application/strategic-merge-patch+json' && scope.unstructured !== true) {
@@ -101,6 +122,8 @@ function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buff
   if (typeof obj.apiVersion === 'string' && obj.apiVersion.split('/').length > 2) {
     throw invalidPatch(JSON.stringify(obj), `unexpected GroupVersion string: ${obj.apiVersion}`);
   }
+  const metaError = unstructuredMetadataError(scope, obj);
+  if (metaError !== undefined) throw invalidPatch(JSON.stringify(obj), metaError);
   defaultAndCheckTypeMeta(
     scope,
     obj,
@@ -116,6 +139,8 @@ function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buff
       ? invalidPatch(patchGoString(patch), unstructuredConverterMessage(mismatch))
       : invalidPatch(JSON.stringify(obj), jsonUnmarshalMessage(mismatch));
   }
+  const typedMetaError = typedMetadataError(scope, obj);
+  if (typedMetaError !== undefined) throw invalidPatch(JSON.stringify(obj), typedMetaError);
   return { obj, strictErrors };
 }
 

@@ -5,9 +5,11 @@ import { applyDefaults, objectMetaSchema, propertySchema, prune, pruneNonNullabl
 import { ratchetedAt } from '../../apimachinery/schema/correlation.js';
 import { jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
 import { bodyMediaTypes, decodeRequestBody, type DecodeCancellation } from '../../apimachinery/serializer/body.js';
+import { summarizeData } from '../../apimachinery/serializer/decode.js';
 import { hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { mediaTypeEssence, parseContentType } from '../../apimachinery/serializer/mediatype.js';
+import { objectMetaDecodeError } from '../../registry/generic/objectMeta.js';
 import { keepStoredStatus, prepareStatusUpdate } from '../../registry/generic/update.js';
 import type { KubeObject, RequestContext } from '../../registry/rest.js';
 import type { FieldValidationDirective } from './writeoptions.js';
@@ -31,22 +33,47 @@ export interface DecodedObject {
  * (gvkWithDefaults) and otherwise must match it (400). A large YAML body is decoded on a worker
  * thread, abandoned when `signal` (the request's) aborts, so it never holds the event loop.
  */
-export async function decodeObjectBody(scope: RequestScope, body: Buffer, contentType: string, cancel?: DecodeCancellation): Promise<DecodedObject> {
+export async function decodeObjectBody(scope: RequestScope, body: Buffer, contentType: string, cancel?: DecodeCancellation, fieldValidation?: FieldValidationDirective): Promise<DecodedObject> {
   const mt = parseContentType(contentType === '' ? 'application/json' : contentType);
   const essence = mt === undefined ? '' : mediaTypeEssence(mt);
   const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
   const accepted = bodyMediaTypes(into);
   if (!accepted.includes(essence)) throw newUnsupportedMediaType(accepted);
   const { value, duplicateFields } = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into }, cancel);
-  if (!isJSONObject(value)) {
-    throw newBadRequest(`Object 'Kind' is missing in '${body.toString('utf8').slice(0, 1024)}'`);
+  const unrecognized = (message: string): StatusError => newBadRequest(`the object provided is unrecognized (must be of type ${scope.codec.kind}): ${message} (${summarizeData(body, 30)})`);
+  // json.SimpleMetaFactory.Interpret's schema.ParseGroupVersion, before anything is decoded.
+  if (isJSONObject(value) && typeof value['apiVersion'] === 'string' && value['apiVersion'].split('/').length > 2) {
+    throw unrecognized(`unexpected GroupVersion string: ${value['apiVersion']}`);
   }
-  const obj = value as KubeObject;
+  const cannotHandle = (message: string): StatusError => newBadRequest(`${scope.codec.kind} in version ${JSON.stringify(scope.version)} cannot be handled as a ${scope.codec.kind}: ${message}`);
+  const unstructured = decodesUnstructured(scope);
+  if (unstructured) {
+    // The unstructured decode takes the group/version/kind the body carries, with no defaults: a
+    // body without a kind (null, {}) is runtime.NewMissingKindErr; without fieldValidation=Ignore
+    // the strict decoder reports it with no kind known, otherwise the unstructured scheme's
+    // decoder fails under the URL's kind.
+    if (!isJSONObject(value) || typeof value['kind'] !== 'string' || value['kind'] === '') {
+      const missing = `Object 'Kind' is missing in '${body.toString('utf8')}'`;
+      throw fieldValidation === 'Ignore' ? cannotHandle(missing) : unrecognized(missing);
+    }
+    // The CR codec then decodes metadata into a metav1.ObjectMeta (unstructuredSchemaCoercer).
+    const metaError = unstructuredMetadataError(scope, value);
+    if (metaError !== undefined) throw cannotHandle(metaError);
+    // And the handler compares the body's group version, as it carries it, with the URL's.
+    const apiVersion = typeof value['apiVersion'] === 'string' ? value['apiVersion'] : '';
+    const gv = splitAPIVersion(apiVersion === '/' ? '' : apiVersion);
+    const actual = gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
+    if (actual !== scope.codec.apiVersion) {
+      throw newBadRequest(`the API version in the data (${actual}) does not match the expected API version (${scope.codec.apiVersion})`);
+    }
+  }
+  // A typed kind decodes null as its zero value.
+  const obj = (value === null ? {} : value) as KubeObject;
   defaultAndCheckTypeMeta(scope, obj, (kind) => bodyOfAnotherKind(scope, kind, obj));
   const mismatch = typedDecodeMismatch(scope, obj);
-  if (mismatch !== undefined) {
-    throw newBadRequest(`${scope.codec.kind} in version ${JSON.stringify(scope.version)} cannot be handled as a ${scope.codec.kind}: ${jsonUnmarshalMessage(mismatch)}`);
-  }
+  if (mismatch !== undefined) throw cannotHandle(jsonUnmarshalMessage(mismatch));
+  const metaError = typedMetadataError(scope, obj);
+  if (metaError !== undefined) throw cannotHandle(metaError);
   return { obj, duplicates: duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`) };
 }
 
@@ -92,8 +119,39 @@ export function typedDecodeError(scope: RequestScope, kind: string, apiVersion: 
  * write into a string). Custom resources decode as unstructured: their schema validation judges.
  */
 export function typedDecodeMismatch(scope: RequestScope, obj: KubeObject): TypeMismatch | undefined {
-  if (scope.openapi === undefined || scope.codec.scheme === undefined || scope.codec.kind !== scope.definition.kind) return undefined;
+  if (scope.openapi === undefined || !decodesTyped(scope)) return undefined;
   return typeMismatch(scope.openapi, scope.definition.openapiDefinition, obj);
+}
+
+/** Whether the endpoint's kind is judged by typedDecodeMismatch (a kind of apis/ with its OpenAPI). */
+function decodesTyped(scope: RequestScope): boolean {
+  return scope.openapi !== undefined && scope.codec.scheme !== undefined && scope.codec.kind === scope.definition.kind && scope.unstructured !== true;
+}
+
+/**
+ * Whether bodies decode as unstructured, as kube's CRD handler decodes a custom resource (its main
+ * resource and /status); its /scale is the typed autoscaling/v1 Scale.
+ */
+export function decodesUnstructured(scope: RequestScope): boolean {
+  return scope.unstructured === true && scope.codec.kind === scope.definition.kind;
+}
+
+/**
+ * A typed kind without generated OpenAPI (the autoscaling/v1 Scale of a custom resource) still
+ * decodes its metadata into ObjectMeta: Go's error for it, undefined otherwise.
+ */
+export function typedMetadataError(scope: RequestScope, obj: KubeObject): string | undefined {
+  if (decodesUnstructured(scope) || decodesTyped(scope) || !hasField(obj, 'metadata')) return undefined;
+  return objectMetaDecodeError(obj.metadata, scope.codec.kind);
+}
+
+/**
+ * Why the CR codec cannot decode a decoded object's metadata into ObjectMeta (objectMetaDecodeError),
+ * for the endpoints that decode unstructured; undefined otherwise.
+ */
+export function unstructuredMetadataError(scope: RequestScope, obj: unknown): string | undefined {
+  if (!decodesUnstructured(scope) || !isJSONObject(obj) || !hasField(obj, 'metadata')) return undefined;
+  return objectMetaDecodeError(obj['metadata']);
 }
 
 /**
@@ -126,7 +184,16 @@ export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject, ki
  * Resource schemas declare metadata as a bare object (as CRD schemas do); this checks the
  * ObjectMeta field types (labels a string map, …) so a patch cannot store a malformed one.
  */
-const OBJECT_WITH_META: JSONSchemaProps = { type: 'object', properties: { metadata: objectMetaSchema } };
+const OBJECT_WITH_META: JSONSchemaProps = { type: 'object', properties: { metadata: withoutManagedFields(objectMetaSchema) } };
+
+/**
+ * managedFields are not judged here: kube decodes them as plain []ManagedFieldsEntry, and the field
+ * manager replaces entries it cannot decode (a bad operation, no fieldsType) before validation.
+ */
+function withoutManagedFields(meta: JSONSchemaProps): JSONSchemaProps {
+  const properties = Object.fromEntries(Object.entries(meta.properties ?? {}).filter(([k]) => k !== 'managedFields'));
+  return { ...meta, properties };
+}
 
 function splitAPIVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');

@@ -2,6 +2,9 @@ import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../ap
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { maskTrailingDash } from '../../apimachinery/validation/names.js';
 import type { ObjectMeta } from '../../apimachinery/object.js';
+import type { OpenAPIComponentsDocument } from '../../apimachinery/definition/resource.js';
+import { jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
+import { hasField, isJSONObject, jsonTypeName } from '../../apimachinery/serializer/jsonvalue.js';
 import type { KubeObject } from '../rest.js';
 
 /**
@@ -127,3 +130,197 @@ function validateFinalizers(finalizers: unknown): FieldError[] {
 
 /** NameIsDNSSubdomain: the default name rule (custom resources use it too). */
 export const dnsSubdomainName: NameValidator = (name) => isDNS1123Subdomain(name);
+
+/**
+ * ObjectMeta's Go types, as the JSON decoder sees them (k8s.io/apimachinery meta/v1 types.go), in
+ * the shape typeMismatch reads: structs are `$ref`s, date-time strings are metav1.Time (its own
+ * UnmarshalJSON, judged by timeFieldError), fieldsV1 takes any JSON.
+ */
+const str = { type: 'string' };
+const int64 = { type: 'integer', format: 'int64' };
+const time = { type: 'string', format: 'date-time' };
+const stringMap = { type: 'object', additionalProperties: str };
+const ref = (name: string): object => ({ $ref: `#/components/schemas/v1.${name}` });
+const OBJECT_META_TYPES: OpenAPIComponentsDocument = {
+  components: {
+    schemas: {
+      'v1.ObjectMeta': {
+        type: 'object',
+        properties: {
+          name: str,
+          generateName: str,
+          namespace: str,
+          selfLink: str,
+          uid: str,
+          resourceVersion: str,
+          generation: int64,
+          creationTimestamp: time,
+          deletionTimestamp: time,
+          deletionGracePeriodSeconds: int64,
+          labels: stringMap,
+          annotations: stringMap,
+          ownerReferences: { type: 'array', items: ref('OwnerReference') },
+          finalizers: { type: 'array', items: str },
+          managedFields: { type: 'array', items: ref('ManagedFieldsEntry') },
+        },
+      },
+      'v1.OwnerReference': {
+        type: 'object',
+        properties: { apiVersion: str, kind: str, name: str, uid: str, controller: { type: 'boolean' }, blockOwnerDeletion: { type: 'boolean' } },
+      },
+      'v1.ManagedFieldsEntry': {
+        type: 'object',
+        properties: { manager: str, operation: str, apiVersion: str, time, fieldsType: str, fieldsV1: {}, subresource: str },
+      },
+    },
+  },
+};
+
+/** Named string types of ObjectMeta, which Go's errors print by name. */
+function goTypeOf(m: TypeMismatch): string {
+  const field = m.fieldStack[m.fieldStack.length - 1];
+  if (field === 'uid' && (m.struct === 'ObjectMeta' || m.struct === 'OwnerReference')) return 'types.UID';
+  if (field === 'operation' && m.struct === 'ManagedFieldsEntry') return 'v1.ManagedFieldsOperationType';
+  return m.goType;
+}
+
+/**
+ * Why Go's JSON decoder cannot decode `metadata` into a metav1.ObjectMeta, or undefined when it
+ * can. Custom resources' codec does this (apiextensions-apiserver's unstructuredSchemaCoercer,
+ * objectmeta.GetObjectMetaWithOptions) on the metadata re-encoded by json.Marshal, so map keys are
+ * read in sorted order. A metav1.Time field's error (its UnmarshalJSON: a non-string, or
+ * time.Parse(RFC3339)'s) ends the decode and is the one reported; otherwise the first value of
+ * the wrong JSON type is: `json: cannot unmarshal string into Go value of type v1.ObjectMeta`,
+ * `json: cannot unmarshal array into Go struct field ObjectMeta.labels of type map[string]string`.
+ * `within` names the typed kind whose `metadata` this is (`Scale`), whose decoder reads the body
+ * in document order and names the struct fields from the kind's root.
+ */
+export function objectMetaDecodeError(metadata: unknown, within?: string): string | undefined {
+  if (metadata === undefined) return undefined;
+  const value = within === undefined ? sortedKeys(metadata, 0) : metadata;
+  const prefix = within === undefined ? [] : ['metadata'];
+  const timeError = firstTimeError(value, prefix);
+  if (timeError !== undefined) return timeError;
+  const m = typeMismatch(OBJECT_META_TYPES, 'v1.ObjectMeta', value);
+  if (m === undefined) return undefined;
+  if (within !== undefined && m.fieldStack.length === 0) return `json: cannot unmarshal ${m.value} into Go struct field ${within}.metadata of type v1.ObjectMeta`;
+  return jsonUnmarshalMessage({ ...m, goType: goTypeOf(m), fieldStack: [...prefix, ...m.fieldStack] });
+}
+
+/** A copy of a JSON value with object keys sorted, as json.Marshal writes a map (null-prototype objects: keys are data). */
+function sortedKeys(v: unknown, depth: number): unknown {
+  if (typeof v !== 'object' || v === null || depth > 64) return v;
+  if (Array.isArray(v)) return v.map((x) => sortedKeys(x, depth + 1));
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const k of Object.keys(v).sort()) out[k] = sortedKeys((v as Record<string, unknown>)[k], depth + 1);
+  return out;
+}
+
+/** The first metav1.Time of ObjectMeta (in key order) whose UnmarshalJSON fails, with Go's error. */
+function firstTimeError(meta: unknown, prefix: readonly string[]): string | undefined {
+  if (!isJSONObject(meta)) return undefined;
+  for (const k of Object.keys(meta)) {
+    const v = meta[k];
+    if (k === 'creationTimestamp' || k === 'deletionTimestamp') {
+      const e = timeFieldError(v, 'ObjectMeta', [...prefix, k]);
+      if (e !== undefined) return e;
+    } else if (k === 'managedFields' && Array.isArray(v)) {
+      for (const entry of v) {
+        if (!isJSONObject(entry) || !hasField(entry, 'time')) continue;
+        const e = timeFieldError(entry['time'], 'ManagedFieldsEntry', [...prefix, 'managedFields', 'time']);
+        if (e !== undefined) return e;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** metav1.Time.UnmarshalJSON's error for `v` at a struct field, or undefined (null is the zero time). */
+function timeFieldError(v: unknown, struct: string, stack: readonly string[]): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v !== 'string') return `json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${struct}.${stack.join('.')} of type string`;
+  return parseRFC3339Error(v);
+}
+
+const RFC3339 = '2006-01-02T15:04:05Z07:00';
+
+/** Go's time.quote: printable ASCII as is (`"` and `\` escaped), every other byte as \xNN. */
+function goTimeQuote(s: string): string {
+  let out = '"';
+  for (const b of Buffer.from(s, 'utf8')) {
+    if (b >= 0x80 || b < 0x20) out += `\\x${b.toString(16).padStart(2, '0')}`;
+    else out += b === 0x22 || b === 0x5c ? `\\${String.fromCharCode(b)}` : String.fromCharCode(b);
+  }
+  return `${out}"`;
+}
+
+/**
+ * time.Parse(time.RFC3339, value)'s error (Go's layout walk: `parsing time "x" as
+ * "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"`, `…: month out of range`,
+ * `…: extra text: "…"`, `…: day out of range`), or undefined when it parses.
+ */
+export function parseRFC3339Error(value: string): string | undefined {
+  const cannot = (valueElem: string, layoutElem: string): string =>
+    `parsing time ${goTimeQuote(value)} as ${goTimeQuote(RFC3339)}: cannot parse ${goTimeQuote(valueElem)} as ${goTimeQuote(layoutElem)}`;
+  const message = (m: string): string => `parsing time ${goTimeQuote(value)}${m}`;
+  const digit = (s: string, i: number): boolean => i < s.length && s.charCodeAt(i) >= 0x30 && s.charCodeAt(i) <= 0x39;
+  /** Go's getnum: one or two digits (two when fixed). */
+  const getnum = (s: string, fixed: boolean): [number, string] | undefined => {
+    if (!digit(s, 0)) return undefined;
+    if (!digit(s, 1)) return fixed ? undefined : [Number(s[0]), s.slice(1)];
+    return [Number(s.slice(0, 2)), s.slice(2)];
+  };
+  let v = value;
+  const skip = (p: string): boolean => {
+    if (!v.startsWith(p)) return false;
+    v = v.slice(p.length);
+    return true;
+  };
+  // 2006
+  if (v.length < 4 || !digit(v, 0) || !/^[0-9]{4}$/.test(v.slice(0, 4))) return cannot(v, '2006');
+  const year = Number(v.slice(0, 4));
+  v = v.slice(4);
+  const fields: Array<[string, string, boolean, number, string]> = [
+    ['-', '01', true, 13, 'month'],
+    ['-', '02', true, 100, ''],
+    ['T', '15', false, 24, 'hour'],
+    [':', '04', true, 60, 'minute'],
+    [':', '05', true, 60, 'second'],
+  ];
+  const nums: number[] = [];
+  for (const [sep, elem, fixed, limit, range] of fields) {
+    if (!skip(sep)) return cannot(v, sep);
+    const hold = v;
+    const got = getnum(v, fixed);
+    if (elem === '01' && got !== undefined && (got[0] <= 0 || got[0] > 12)) return message(': month out of range');
+    if (elem === '15' && (got?.[0] ?? 0) >= limit) return message(': hour out of range');
+    if (got === undefined) return cannot(hold, elem);
+    if (range !== '' && elem !== '01' && got[0] >= limit) return message(`: ${range} out of range`);
+    nums.push(got[0]);
+    v = got[1];
+  }
+  // A fractional second the layout does not name is read anyway.
+  if (v.length >= 2 && (v[0] === '.' || v[0] === ',') && digit(v, 1)) {
+    let n = 2;
+    while (digit(v, n)) n++;
+    v = v.slice(n);
+  }
+  // Z07:00
+  const hold = v;
+  if (v.startsWith('Z')) v = v.slice(1);
+  else {
+    if (v.length < 6 || v[3] !== ':') return cannot(hold, 'Z07:00');
+    const hr = getnum(v.slice(1, 3), true);
+    const mm = hr === undefined ? undefined : getnum(v.slice(4, 6), true);
+    if (hr !== undefined && hr[0] > 24) return message(': time zone offset hour out of range');
+    if (mm !== undefined && mm[0] > 60) return message(': time zone offset minute out of range');
+    if (hr === undefined || mm === undefined || (v[0] !== '+' && v[0] !== '-')) return cannot(hold, 'Z07:00');
+    v = v.slice(6);
+  }
+  if (v !== '') return `parsing time ${goTimeQuote(value)}: extra text: ${goTimeQuote(v)}`;
+  const [month = 1, day = 1] = nums;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 31;
+  if (day < 1 || day > days) return message(': day out of range');
+  return undefined;
+}

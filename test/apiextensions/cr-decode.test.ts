@@ -1,0 +1,236 @@
+// How kube 1.32 decodes a custom resource body (apimachinery's json serializer into an
+// Unstructured, then apiextensions-apiserver's unstructuredSchemaCoercer, which decodes metadata
+// into a metav1.ObjectMeta): a missing kind, a missing apiVersion and a metadata of the wrong JSON
+// type are 400s with kube's wording on create and update, and 422s on `patch` for a patch; the
+// /scale subresource decodes a typed autoscaling/v1 Scale. Never a 500 with a JavaScript error.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { apiextensionsGroup } from '../../generated/registry/apiextensions.js';
+import { newAdmissionChain } from '../../runtime/admission/types.js';
+import { newCRDHandler, StorageCRDSource, type CRDHandler } from '../../runtime/apiextensions/index.js';
+import { systemContext } from '../../runtime/controlplane/loopback.js';
+import { resolveRequestInfo } from '../../runtime/apimachinery/request/requestinfo.js';
+import { adaptRequest } from '../../runtime/apimachinery/request/http.js';
+import { createResourceStorage, storagePrefix } from '../../runtime/registry/generic/index.js';
+import type { KubeObject, ResourceStorage } from '../../runtime/registry/rest.js';
+import { notFoundHandler } from '../../runtime/server/delegation.js';
+import { newStorageFactory, type StorageFactory } from '../../runtime/storage/index.js';
+import { cronTabCRD, eventually, type Obj } from './env.js';
+
+const ctx = systemContext('', { signal: new AbortController().signal });
+const allow = async (): Promise<void> => {};
+const write = { dryRun: false, fieldManager: 'test' };
+const PATH = '/apis/stable.example.com/v1/namespaces/default/crontabs';
+const cannotHandle = (cause: string): string => `CronTab in version "v1" cannot be handled as a CronTab: ${cause}`;
+const unrecognized = (cause: string): string => `the object provided is unrecognized (must be of type CronTab): ${cause}`;
+const body = (metadata: unknown, extra: Obj = {}): Obj => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata, spec: { image: 'x' }, ...extra });
+
+describe('custom resource decoding as kube 1.32', () => {
+  let dir: string;
+  let factory: StorageFactory;
+  let crds: ResourceStorage;
+  let source: StorageCRDSource;
+  let handler: CRDHandler;
+  let server: Server;
+  let port: number;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cr-decode-'));
+    factory = newStorageFactory({ backend: { backend: 'sqlite', path: join(dir, 'db') } });
+    crds = createResourceStorage({
+      group: apiextensionsGroup,
+      kind: 'CustomResourceDefinition',
+      storage: await factory.forResource({ resourcePrefix: storagePrefix('apiextensions.k8s.io', 'customresourcedefinitions') }),
+    });
+    source = new StorageCRDSource({ storage: crds.main, context: (parent) => systemContext('', parent), relistDelayMs: 50 });
+    handler = newCRDHandler({ source, factory, admission: newAdmissionChain([]), delegate: notFoundHandler() });
+    await source.start();
+    server = createServer((raw, response) => {
+      const { req, res } = adaptRequest(raw, response);
+      req.info = resolveRequestInfo(req.method, req.path, req.query);
+      void handler.handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    const crd = cronTabCRD();
+    const spec = crd['spec'] as { names: Obj };
+    spec.names['listKind'] = 'CronTabList';
+    await crds.main.create(ctx, structuredClone(crd) as KubeObject, allow, write);
+    await crds.status!.update(
+      ctx,
+      'crontabs.stable.example.com',
+      {
+        preconditions: () => undefined,
+        updatedObject: async (_c, old) => ({
+          ...(old as KubeObject),
+          status: {
+            acceptedNames: spec.names,
+            conditions: [
+              { type: 'NamesAccepted', status: 'True' },
+              { type: 'Established', status: 'True' },
+            ],
+          },
+        }),
+      },
+      { create: allow, update: allow },
+      { ...write, forceAllowCreate: false },
+    );
+    await eventually(async () => assert.equal((await call('GET', PATH)).status, 200));
+    const created = await call('POST', PATH, body({ name: 'ct', labels: { a: 'b' } }, { spec: { image: 'x', replicas: 1 } }));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+  });
+
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await source.stop();
+    await handler.stop();
+    await factory.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function call(method: string, path: string, payload?: unknown, contentType = 'application/json'): Promise<{ status: number; body: Obj }> {
+    return new Promise((resolve, reject) => {
+      const text = payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload);
+      const headers = text === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) };
+      const r = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const t = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: /json/.test(res.headers['content-type'] ?? '') ? (JSON.parse(t) as Obj) : { text: t } });
+        });
+      });
+      r.on('error', reject);
+      r.end(text);
+    });
+  }
+
+  const answer = (r: { status: number; body: Obj }): [number, unknown, unknown] => [r.status, r.body['reason'], r.body['message']];
+
+  test('metadata of the wrong JSON type: 400 with Go decoding metadata into ObjectMeta, on create and update', async () => {
+    for (const [metadata, cause] of [
+      ['x', 'json: cannot unmarshal string into Go value of type v1.ObjectMeta'],
+      [5, 'json: cannot unmarshal number into Go value of type v1.ObjectMeta'],
+      [true, 'json: cannot unmarshal bool into Go value of type v1.ObjectMeta'],
+      [[], 'json: cannot unmarshal array into Go value of type v1.ObjectMeta'],
+      [{ name: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.name of type string'],
+      [{ name: 'l', labels: ['a'] }, 'json: cannot unmarshal array into Go struct field ObjectMeta.labels of type map[string]string'],
+      [{ name: 'l', labels: { a: 1 } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string'],
+      [{ name: 'l', uid: 1 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.uid of type types.UID'],
+      [{ name: 'l', generation: 1.5 }, 'json: cannot unmarshal number 1.5 into Go struct field ObjectMeta.generation of type int64'],
+      [{ name: 'l', managedFields: 'x' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.managedFields of type []v1.ManagedFieldsEntry'],
+      [{ name: 'l', managedFields: [{ manager: 1 }] }, 'json: cannot unmarshal number into Go struct field ManagedFieldsEntry.managedFields.manager of type string'],
+      [{ name: 'l', ownerReferences: [{ controller: 'yes' }] }, 'json: cannot unmarshal string into Go struct field OwnerReference.ownerReferences.controller of type bool'],
+      // json.Marshal sorts the keys before the decode: labels comes before name.
+      [{ name: 5, labels: 'x' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.labels of type map[string]string'],
+      // A metav1.Time's error ends the decode and wins over an earlier type error.
+      [{ annotations: 1, creationTimestamp: 'yesterday' }, 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"'],
+      [{ creationTimestamp: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.creationTimestamp of type string'],
+      [{ creationTimestamp: '2024-13-01T00:00:00Z' }, 'parsing time "2024-13-01T00:00:00Z": month out of range'],
+      [{ creationTimestamp: '2023-02-29T00:00:00Z' }, 'parsing time "2023-02-29T00:00:00Z": day out of range'],
+      [{ creationTimestamp: '2024-01-01 00:00:00Z' }, 'parsing time "2024-01-01 00:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse " 00:00:00Z" as "T"'],
+      [{ creationTimestamp: '2024-01-01T00:00:00' }, 'parsing time "2024-01-01T00:00:00" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"'],
+      [{ creationTimestamp: '2024-01-01T00:00:00Zjunk' }, 'parsing time "2024-01-01T00:00:00Zjunk": extra text: "junk"'],
+      [{ deletionTimestamp: '\u00e9' }, 'parsing time "\\xc3\\xa9" as "2006-01-02T15:04:05Z07:00": cannot parse "\\xc3\\xa9" as "2006"'],
+      [{ managedFields: [{ time: 'now' }] }, 'parsing time "now" as "2006-01-02T15:04:05Z07:00": cannot parse "now" as "2006"'],
+    ] as const) {
+      const created = await call('POST', PATH, body(metadata));
+      assert.deepEqual(answer(created), [400, 'BadRequest', cannotHandle(cause)], JSON.stringify(metadata));
+      const updated = await call('PUT', `${PATH}/ct`, body(metadata));
+      assert.deepEqual(answer(updated), [400, 'BadRequest', cannotHandle(cause)], JSON.stringify(metadata));
+    }
+    // Through /status the same decoder runs.
+    const status = await call('PUT', `${PATH}/ct/status`, body('x'));
+    assert.deepEqual(answer(status), [400, 'BadRequest', cannotHandle('json: cannot unmarshal string into Go value of type v1.ObjectMeta')]);
+    // A valid time is decoded (and wiped by the create).
+    const ok = await call('POST', PATH, body({ name: 'timed', creationTimestamp: '2024-02-29T23:59:59.5+01:00' }));
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  });
+
+  test('a missing kind is runtime.NewMissingKindErr, a missing apiVersion is not defaulted', async () => {
+    for (const [text, message] of [
+      ['null', unrecognized("Object 'Kind' is missing in 'null' (6e756c6c)")],
+      ['{}', unrecognized("Object 'Kind' is missing in '{}' ({})")],
+      [
+        '{"apiVersion":"stable.example.com/v1","metadata":{"name":"nokind"}}',
+        unrecognized(`Object 'Kind' is missing in '{"apiVersion":"stable.example.com/v1","metadata":{"name":"nokind"}}' ({"apiVersion":"stable.example. ...)`),
+      ],
+      ['{"kind":"CronTab","metadata":{"name":"noapi"}}', 'the API version in the data () does not match the expected API version (stable.example.com/v1)'],
+      ['{"apiVersion":"a/b/c","kind":"CronTab","metadata":{"name":"mal"}}', unrecognized('unexpected GroupVersion string: a/b/c ({"apiVersion":"a/b/c","kind":" ...)')],
+    ] as const) {
+      assert.deepEqual(answer(await call('POST', PATH, text)), [400, 'BadRequest', message], text);
+    }
+    // YAML: the message quotes the original body.
+    for (const [text, message] of [
+      ['', unrecognized("Object 'Kind' is missing in '' (<empty>)")],
+      ['# nothing\n', unrecognized("Object 'Kind' is missing in '# nothing\n' (23206e6f7468696e670a)")],
+      ['null\n', unrecognized("Object 'Kind' is missing in 'null\n' (6e756c6c0a)")],
+    ] as const) {
+      assert.deepEqual(answer(await call('POST', PATH, text, 'application/yaml')), [400, 'BadRequest', message], JSON.stringify(text));
+    }
+    // fieldValidation=Ignore decodes without the strict decoder: the unstructured scheme fails under the URL's kind.
+    assert.deepEqual(answer(await call('POST', `${PATH}?fieldValidation=Ignore`, '{}')), [400, 'BadRequest', cannotHandle("Object 'Kind' is missing in '{}'")]);
+  });
+
+  test('patch: a patched object that does not decode is a 422 on `patch` with the decoder error', async () => {
+    const invalid = async (patch: unknown, type: string): Promise<{ field?: string; message?: string; status: number; message0: unknown }> => {
+      const r = await call('PATCH', `${PATH}/ct`, patch, type);
+      const cause = ((r.body['details'] as Obj | undefined)?.['causes'] as Array<{ field?: string; message?: string }> | undefined)?.[0] ?? {};
+      return { ...cause, status: r.status, message0: r.body['message'] };
+    };
+    for (const [patch, type, detail] of [
+      [
+        [{ op: 'copy', from: '/spec/image', path: '/metadata/labels' }],
+        'application/json-patch+json',
+        'json: cannot unmarshal string into Go struct field ObjectMeta.labels of type map[string]string',
+      ],
+      [{ metadata: 'x' }, 'application/merge-patch+json', 'json: cannot unmarshal string into Go value of type v1.ObjectMeta'],
+      [{ metadata: { creationTimestamp: 'x' } }, 'application/merge-patch+json', 'parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"'],
+      [
+        [{ op: 'replace', path: '', value: [] }],
+        'application/json-patch+json',
+        'couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }',
+      ],
+    ] as const) {
+      const got = await invalid(patch, type);
+      assert.equal(got.status, 422, JSON.stringify(got));
+      assert.equal(got.field, 'patch');
+      assert.ok(got.message?.endsWith(`: ${detail}`), `${JSON.stringify(patch)}: ${String(got.message)}`);
+      assert.ok(String(got.message0).startsWith(' "" is invalid: patch: Invalid value: '), String(got.message0));
+    }
+    const removedKind = await invalid([{ op: 'remove', path: '/kind' }], 'application/json-patch+json');
+    assert.equal(removedKind.status, 422);
+    assert.match(removedKind.message ?? '', /: Object 'Kind' is missing in '\{.*\}'$/);
+    const stored = await call('GET', `${PATH}/ct`);
+    assert.deepEqual((stored.body['metadata'] as Obj)['labels'], { a: 'b' }, 'the stored object is unchanged');
+  });
+
+  test('/scale decodes a typed Scale: its metadata errors name Scale.metadata', async () => {
+    const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: 'x', spec: { replicas: 2 } };
+    assert.deepEqual(answer(await call('PUT', `${PATH}/ct/scale`, scale)), [
+      400,
+      'BadRequest',
+      'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal string into Go struct field Scale.metadata of type v1.ObjectMeta',
+    ]);
+    assert.deepEqual(answer(await call('PUT', `${PATH}/ct/scale`, { ...scale, metadata: { name: 'ct', labels: [] } })), [
+      400,
+      'BadRequest',
+      'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string',
+    ]);
+    const patched = await call('PATCH', `${PATH}/ct/scale`, { metadata: 'x' }, 'application/merge-patch+json');
+    assert.equal(patched.status, 422, JSON.stringify(patched.body));
+  });
+
+  test('managedFields entries the field manager cannot decode are replaced, not refused (1.32 decodeLiveOrNew)', async () => {
+    const created = await call('POST', PATH, body({ name: 'badop', managedFields: [{ manager: 'm', operation: 'Bogus', apiVersion: 'stable.example.com/v1', fieldsType: 'FieldsV1', fieldsV1: {} }] }));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const managed = (created.body['metadata'] as Obj)['managedFields'] as Obj[];
+    assert.ok(managed.length > 0 && managed.every((e) => e['manager'] !== 'm' && e['operation'] === 'Update'), JSON.stringify(managed));
+  });
+});
