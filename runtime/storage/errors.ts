@@ -25,11 +25,12 @@ export type StorageErrorCode =
   | 'InvalidKey';
 
 /**
- * The text of every storage error, in k8s.io/apiserver's StorageError format,
- * so logs read the same as kube-apiserver's.
+ * The text of every storage error, in k8s.io/apiserver's StorageError format (Error()), so logs
+ * and the messages that carry it (a Conflict on update or delete) read as kube-apiserver's; an
+ * error without an additional message prints Go's `%v` of a nil error, `<nil>`.
  */
 function storageErrorMessage(e: { what: string; code: number; key: string; resourceVersion?: number; detail?: string }): string {
-  return `StorageError: ${e.what}, Code: ${e.code}, Key: ${e.key}, ResourceVersion: ${e.resourceVersion ?? 0}, AdditionalErrorMsg: ${e.detail ?? ''}`;
+  return `StorageError: ${e.what}, Code: ${e.code}, Key: ${e.key}, ResourceVersion: ${e.resourceVersion ?? 0}, AdditionalErrorMsg: ${e.detail ?? '<nil>'}`;
 }
 
 export abstract class StorageError extends InterpretableError {
@@ -91,7 +92,11 @@ export class ResourceVersionConflictsError extends StorageError {
   }
 }
 
-/** A precondition failed, or an unsafe delete found a decodable object (409). */
+/**
+ * A precondition failed, or an unsafe delete found a decodable object (409). The Conflict an
+ * update or delete answers with carries the whole StorageError text (InterpretUpdateError and
+ * InterpretDeleteError wrap the error itself), `additionalErrorMsg` being only its last part.
+ */
 export class InvalidObjError extends StorageError {
   readonly code = 'InvalidObj';
   readonly httpCode = 409;
@@ -99,9 +104,9 @@ export class InvalidObjError extends StorageError {
   override readonly name = 'InvalidObjError';
   constructor(
     readonly key: string,
-    readonly detail: string,
+    readonly additionalErrorMsg: string,
   ) {
-    super(storageErrorMessage({ what: 'invalid object', code: 4, key, detail }));
+    super(storageErrorMessage({ what: 'invalid object', code: 4, key, detail: additionalErrorMsg }));
   }
 }
 
@@ -194,7 +199,10 @@ export class ExpiredError extends StorageError {
   }
 }
 
-/** 504 with a ResourceVersionTooLarge cause: the storage has not reached the requested revision. */
+/**
+ * 504 with a ResourceVersionTooLarge cause: the storage has not reached the requested revision.
+ * kube makes it with apierrors.NewTimeoutError, whose message starts `Timeout: `.
+ */
 export class TooLargeResourceVersionError extends StorageError {
   readonly code = 'TooLargeResourceVersion';
   readonly httpCode = 504;
@@ -205,7 +213,7 @@ export class TooLargeResourceVersionError extends StorageError {
     readonly currentRevision: number,
     readonly retryAfterSeconds = 1,
   ) {
-    super(`Too large resource version: ${minimumResourceVersion}, current: ${currentRevision}`);
+    super(`Timeout: Too large resource version: ${minimumResourceVersion}, current: ${currentRevision}`);
   }
   override toStatus(): Status {
     const s = super.toStatus();

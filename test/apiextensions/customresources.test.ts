@@ -205,6 +205,44 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
     assert.equal((await c.json('GET', `${CRONTABS}/held`)).status, 404);
   });
 
+  test('updates: a stale resourceVersion is a 409 before validation; a body without a name; storage preconditions', async () => {
+    const c = env.client;
+    const created = await c.json('POST', CRONTABS, cronTab('upd'));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const stale = { ...created.body, spec: { ...spec(created.body), replicas: 'many' } };
+    (stale['metadata'] as Obj)['resourceVersion'] = '1';
+    const conflict = await c.json('PUT', `${CRONTABS}/upd`, stale);
+    assert.deepEqual(
+      [conflict.status, conflict.body['reason'], conflict.body['message']],
+      [409, 'Conflict', 'Operation cannot be fulfilled on crontabs.stable.example.com "upd": the object has been modified; please apply your changes to the latest version and try again'],
+    );
+    const unnamed = structuredClone(created.body);
+    delete (unnamed['metadata'] as Obj)['name'];
+    const noName = await c.json('PUT', `${CRONTABS}/upd`, unnamed);
+    assert.deepEqual([noName.status, noName.body['reason'], noName.body['message']], [400, 'BadRequest', 'the name of the object (upd based on URL) was undeterminable: name must be provided']);
+    const otherUID = structuredClone(created.body);
+    (otherUID['metadata'] as Obj)['uid'] = 'other-uid';
+    const precondition = await c.json('PUT', `${CRONTABS}/upd`, otherUID);
+    assert.deepEqual(
+      [precondition.status, precondition.body['reason'], precondition.body['message']],
+      [
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on crontabs.stable.example.com "upd": StorageError: invalid object, Code: 4, Key: /registry/stable.example.com/crontabs/default/upd, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: other-uid, UID in object meta: ${String(meta(created.body)['uid'])}`,
+      ],
+    );
+  });
+
+  test('a resourceVersion that does not parse is dropped on create; a future one is a Timeout', async () => {
+    const r = await env.client.json('POST', CRONTABS, cronTab('rv-garbage', undefined, undefined, { resourceVersion: 'abc' }));
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    assert.match(String(meta(r.body)['resourceVersion']), /^\d+$/);
+    const future = await env.client.json('GET', `${CRONTABS}?resourceVersion=99999999`);
+    assert.equal(future.status, 504);
+    assert.equal(future.body['reason'], 'Timeout');
+    assert.match(String(future.body['message']), /^Timeout: Too large resource version: 99999999, current: \d+$/);
+  });
+
   test('requests for resources no CRD serves fall through to 404', async () => {
     // Past the CRD handler nothing serves them: kube's plain-text 404.
     const plain404 = async (path: string, why?: string): Promise<void> => {

@@ -242,7 +242,7 @@ describe('fake clientset: typed client verbs', () => {
     assert.equal(exact.items.length, 5);
     const future = await statusError(fischers.list({ resourceVersion: '999' }));
     assert.equal(future.code, 504);
-    assert.equal(future.status.message, 'Too large resource version: 999, current: 7');
+    assert.equal(future.status.message, 'Timeout: Too large resource version: 999, current: 7');
   });
 
   test('a continue token older than the history is 410 Expired', async () => {

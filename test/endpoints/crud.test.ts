@@ -136,6 +136,14 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
       stale.json()['message'],
       'Operation cannot be fulfilled on flunders.wardle.example.com "a": the object has been modified; please apply your changes to the latest version and try again',
     );
+    // Store.Update compares resourceVersions before BeforeUpdate validates: still the 409.
+    const staleInvalid = await s.req('PUT', `${NS}/a`, { body: { ...cur, spec: { reference: 'Bad_Name', referenceType: 'Nope' } } });
+    assert.equal(staleInvalid.status, 409, staleInvalid.text);
+    assert.equal(staleInvalid.json()['message'], stale.json()['message']);
+    const { name: _name, ...unnamedMeta } = updated.json()['metadata'] as Record<string, unknown>;
+    const unnamed = await s.req('PUT', `${NS}/a`, { body: { ...updated.json(), metadata: unnamedMeta } });
+    assert.equal(unnamed.status, 400);
+    assert.equal(unnamed.json()['message'], 'the name of the object (a based on URL) was undeterminable: name must be provided');
     const absent = await s.req('PUT', `${NS}/absent`, { body: flunderV1alpha1('absent', {}, { resourceVersion: '1' }) });
     assert.equal(absent.status, 404);
   });

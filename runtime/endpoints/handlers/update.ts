@@ -1,4 +1,4 @@
-import { checkName } from '../../registry/generic/update.js';
+import { checkName, checkResourceVersionConflict } from '../../registry/generic/update.js';
 import type { KubeObject, RequestContext, Updater, UpdatedObjectInfo } from '../../registry/rest.js';
 import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
@@ -34,6 +34,9 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
   const objInfo: UpdatedObjectInfo = {
     preconditions: () => preconditionsOf(obj),
     updatedObject: async (c, old) => {
+      // A stale resourceVersion is a conflict before anything is validated (kube's Store.Update
+      // compares them before BeforeUpdate).
+      if (old !== undefined) checkResourceVersionConflict(scope.groupResource, name, obj, old);
       // Validated here, where the current object is known: transition rules compare with it.
       const next = structuredClone(obj);
       defaultAndValidate(scope, next, old !== undefined && validationReadsOld(scope) ? await scope.codec.fromHub(old) : undefined, c.warn);

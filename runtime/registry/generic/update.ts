@@ -1,6 +1,7 @@
-import { newBadRequest, newInvalid } from '../../apimachinery/errors/index.js';
+import { newBadRequest, newConflict, newInvalid, OPTIMISTIC_LOCK_ERROR_MSG, type GroupResource } from '../../apimachinery/errors/index.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { setField } from '../../apimachinery/serializer/jsonvalue.js';
+import { apiObjectVersioner } from '../../storage/versioner.js';
 import type { KubeObject, RequestContext } from '../rest.js';
 import type { ResourceInfo } from './context.js';
 import { metaOf, validateObjectMetaUpdate } from './objectMeta.js';
@@ -102,6 +103,25 @@ function keepSystemFields(obj: KubeObject, old: KubeObject): void {
   }
 }
 
+/**
+ * Store.Update's optimistic-concurrency check of the updated object against the stored one (both
+ * in any version), made, as in kube, before rest.BeforeUpdate validates: a stale resourceVersion is
+ * the 409 whatever else is wrong with the object. For the handlers, whose request-version
+ * validation runs before the store's own check; no resourceVersion (an unconditional update) and
+ * one that does not parse are left to the store.
+ */
+export function checkResourceVersionConflict(gr: GroupResource, name: string, obj: KubeObject, current: KubeObject): void {
+  let rv: number;
+  let currentRV: number;
+  try {
+    rv = apiObjectVersioner.objectResourceVersion(obj);
+    currentRV = apiObjectVersioner.objectResourceVersion(current);
+  } catch {
+    return;
+  }
+  if (rv !== 0 && currentRV !== 0 && rv !== currentRV) throw newConflict(gr, name, OPTIMISTIC_LOCK_ERROR_MSG);
+}
+
 /** ShouldDeleteDuringUpdate: the update removed the last finalizer of an object being deleted (grace 0 or unset). */
 export function shouldDeleteDuringUpdate(obj: KubeObject, old: KubeObject): boolean {
   const finalizers = obj.metadata?.finalizers;
@@ -111,9 +131,14 @@ export function shouldDeleteDuringUpdate(obj: KubeObject, old: KubeObject): bool
   return oldMeta.deletionGracePeriodSeconds === undefined || oldMeta.deletionGracePeriodSeconds === null || oldMeta.deletionGracePeriodSeconds === 0;
 }
 
-/** checkName: a PUT or patched body names the object of the URL; a namespace, when both have one, too (400 otherwise). */
+/**
+ * checkName: a PUT or patched body names the object of the URL; a namespace, when both have one,
+ * too (400 otherwise). A body without a name is the namer's error (ContextBasedNaming.ObjectName:
+ * "name must be provided"), reported as undeterminable.
+ */
 export function checkName(obj: KubeObject, name: string, namespace: string): void {
   const objName = typeof obj.metadata?.name === 'string' ? obj.metadata.name : '';
+  if (objName === '') throw newBadRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
   if (objName !== name) throw newBadRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
   const objNamespace = typeof obj.metadata?.namespace === 'string' ? obj.metadata.namespace : '';
   if (namespace !== '' && objNamespace !== '' && objNamespace !== namespace) {

@@ -76,7 +76,7 @@ export class Store<T extends StoredObject = StoredObject> implements Interface<T
 
   async create(key: string, obj: T, opts: CreateOptions = {}): Promise<T> {
     const pk = this.prepareKey(key, false);
-    if (this.versioner.objectResourceVersion(obj) !== 0) throw new ResourceVersionSetOnCreateError();
+    if (resourceVersionSet(this.versioner, obj)) throw new ResourceVersionSetOnCreateError();
     const data = this.codec.encode(obj);
     const value = this.codec.toStorage(data, pk);
     const resp = await this.call(pk, () => this.kv.optimisticPut(pk, value, 0, { ttlSeconds: opts.ttlSeconds ?? 0 }));
@@ -300,6 +300,19 @@ function isCorrupt(e: unknown): boolean {
     if (cur instanceof CorruptDataError) return true;
   }
   return false;
+}
+
+/**
+ * Whether a create was given a resourceVersion (ErrResourceVersionSetOnCreate). As kube's etcd3
+ * store, one that does not parse counts as unset: it is dropped with the rest when the object is
+ * encoded for storage.
+ */
+function resourceVersionSet(versioner: Versioner, obj: StoredObject): boolean {
+  try {
+    return versioner.objectResourceVersion(obj) !== 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Preconditions.Check: a UID or resourceVersion mismatch is InvalidObjError. */
