@@ -243,6 +243,18 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
     assert.match(String(future.body['message']), /^Timeout: Too large resource version: 99999999, current: \d+$/);
   });
 
+  test('lists carry an empty continue; PartialObjectMetadata of a list names the unstructured list type', async () => {
+    const list = await env.client.json('GET', CRONTABS);
+    assert.equal(list.status, 200);
+    assert.deepEqual(Object.keys(meta(list.body)).sort(), ['continue', 'resourceVersion']);
+    assert.equal(meta(list.body)['continue'], '');
+    const pom = await env.client.json('GET', CRONTABS, undefined, { Accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' });
+    assert.deepEqual(
+      [pom.status, pom.body['reason'], pom.body['message']],
+      [406, 'NotAcceptable', 'you requested PartialObjectMetadata, but the requested object is a list (*unstructured.UnstructuredList)'],
+    );
+  });
+
   test('requests for resources no CRD serves fall through to 404', async () => {
     // Past the CRD handler nothing serves them: kube's plain-text 404.
     const plain404 = async (path: string, why?: string): Promise<void> => {

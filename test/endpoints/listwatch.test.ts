@@ -34,6 +34,7 @@ describe('endpoints over HTTP: list, watch, Table', () => {
     assert.equal(body['kind'], 'FlunderList');
     assert.equal(body['apiVersion'], 'wardle.example.com/v1beta1');
     assert.match(String((body['metadata'] as Record<string, unknown>)['resourceVersion']), /^\d+$/);
+    assert.equal('continue' in (body['metadata'] as Record<string, unknown>), false, 'a typed ListMeta omits an empty continue');
     const items = body['items'] as Record<string, unknown>[];
     assert.deepEqual(
       items.map((i) => (i['metadata'] as { name: string }).name),
@@ -131,6 +132,13 @@ describe('endpoints over HTTP: list, watch, Table', () => {
     assert.equal(bad.status, 400);
     const pom = await s.req('GET', `${NS}`, { headers: { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' } });
     assert.equal(pom.json()['kind'], 'PartialObjectMetadataList');
+    // The 406s print the registry's Go type (%T): the internal version's.
+    const pomOfList = await s.req('GET', NS, { headers: { accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' } });
+    assert.equal(pomOfList.status, 406);
+    assert.equal(pomOfList.json()['message'], 'you requested PartialObjectMetadata, but the requested object is a list (*wardle.FlunderList)');
+    const listOfOne = await s.req('GET', `${NS}/a`, { headers: { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' } });
+    assert.equal(listOfOne.status, 406);
+    assert.equal(listOfOne.json()['message'], 'you requested PartialObjectMetadataList, but the requested object is not a list (*wardle.Flunder)');
     const notAcceptable = await s.req('GET', NS, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
     assert.equal(notAcceptable.status, 406);
     assert.equal(notAcceptable.json()['message'], 'only the following media types are accepted: application/json, application/yaml');

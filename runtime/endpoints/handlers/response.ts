@@ -33,11 +33,14 @@ type VersionedList = KubeObject & { items: KubeObject[] };
 
 /**
  * A hub list as the request version's `<Kind>List`, each item converted with kind and apiVersion
- * set; a promise only when the items' conversion is asynchronous.
+ * set; a promise only when the items' conversion is asynchronous. A typed list's ListMeta omits
+ * an empty continue; a custom resource's UnstructuredList always has the key (the storage's
+ * UpdateList calls SetContinue, which writes "" too).
  */
 export function versionedList(scope: RequestScope, list: ObjectList): MaybePromise<VersionedList> {
   const metadata: Record<string, unknown> = { resourceVersion: list.metadata.resourceVersion };
   if (list.metadata.continue !== undefined && list.metadata.continue !== '') metadata['continue'] = list.metadata.continue;
+  else if (scope.unstructured === true) metadata['continue'] = '';
   if (list.metadata.remainingItemCount !== undefined) metadata['remainingItemCount'] = list.metadata.remainingItemCount;
   const kind = scope.subresource === '' ? scope.definition.listKind : `${scope.codec.kind}List`;
   const build = (items: KubeObject[]): VersionedList => ({ kind, apiVersion: scope.codec.apiVersion, metadata, items }) as VersionedList;
@@ -49,7 +52,22 @@ export function versionedList(scope: RequestScope, list: ObjectList): MaybePromi
 export function transformResponse(scope: RequestScope, target: ResponseTarget, obj: KubeObject, isList: boolean): unknown {
   const convert = target.media.convert;
   if (convert === undefined) return obj;
-  return transformObject(obj as TableSource, isList, convert, scope.tableConvertor, target.table);
+  return transformObject(obj as TableSource, isList, convert, scope.tableConvertor, target.table, goTypeName(scope, obj, isList));
+}
+
+/** Internal API packages whose Go name is not the group's first label (or whose registry keeps another group's type). */
+const INTERNAL_PACKAGES: Readonly<Record<string, string>> = { '': 'core', 'internal.apiserver.k8s.io': 'apiserverinternal', 'events.k8s.io': 'core' };
+
+/**
+ * Go's %T of the object kube's handler transforms: the registry's own type, so custom resources'
+ * `*unstructured.Unstructured(List)` and otherwise the internal version's (`*core.ConfigMapList`,
+ * `*apps.Deployment`, `*wardle.FlunderList`).
+ */
+function goTypeName(scope: RequestScope, obj: KubeObject, isList: boolean): string {
+  if (scope.unstructured === true) return isList ? '*unstructured.UnstructuredList' : '*unstructured.Unstructured';
+  const pkg = Object.hasOwn(INTERNAL_PACKAGES, scope.group) ? INTERNAL_PACKAGES[scope.group] : scope.group.split('.')[0];
+  const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : isList ? `${scope.codec.kind}List` : scope.codec.kind;
+  return `*${pkg}.${kind}`;
 }
 
 /** Writes a versioned object or list with the negotiated encoding. */

@@ -140,11 +140,11 @@ describe('Table convertor', () => {
 
   test('includeObject: Metadata (default) / Object / None', () => {
     const convert = { group: 'meta.k8s.io', version: 'v1', kind: 'Table' };
-    const meta = transformObject(obj, false, convert, convertor, parseTableOptions(new URLSearchParams())) as { rows: { object?: unknown }[] };
+    const meta = transformObject(obj, false, convert, convertor, parseTableOptions(new URLSearchParams()), '*k.K') as { rows: { object?: unknown }[] };
     assert.deepEqual(meta.rows[0]?.object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata });
-    const full = transformObject(obj, false, convert, convertor, parseTableOptions(new URLSearchParams('includeObject=Object'))) as { rows: { object?: unknown }[] };
+    const full = transformObject(obj, false, convert, convertor, parseTableOptions(new URLSearchParams('includeObject=Object')), '*k.K') as { rows: { object?: unknown }[] };
     assert.deepEqual(full.rows[0]?.object, obj);
-    const none = transformObject(obj, false, convert, convertor, parseTableOptions(new URLSearchParams('includeObject=None'))) as { rows: object[] };
+    const none = transformObject(obj, false, convert, convertor, parseTableOptions(new URLSearchParams('includeObject=None')), '*k.K') as { rows: object[] };
     assert.equal('object' in (none.rows[0] ?? {}), false);
     assert.throws(
       () => parseTableOptions(new URLSearchParams('includeObject=All')),
@@ -158,24 +158,25 @@ describe('Table convertor', () => {
   test('PartialObjectMetadata(List) and their 406s', () => {
     const pom = { group: 'meta.k8s.io', version: 'v1', kind: 'PartialObjectMetadata' };
     const poml = { ...pom, kind: 'PartialObjectMetadataList' };
-    assert.deepEqual(transformObject(obj, false, pom, undefined, undefined), { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata });
+    assert.deepEqual(transformObject(obj, false, pom, undefined, undefined, '*k.K'), { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata });
     const list = { kind: 'KList', apiVersion: 'x/v1', metadata: { resourceVersion: '9' }, items: [obj] };
-    assert.deepEqual(transformObject(list, true, poml, undefined, undefined), {
+    assert.deepEqual(transformObject(list, true, poml, undefined, undefined, '*k.KList'), {
       kind: 'PartialObjectMetadataList',
       apiVersion: 'meta.k8s.io/v1',
       metadata: { resourceVersion: '9' },
       items: [{ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata }],
     });
+    // The 406s name the Go type kube's handler holds (%T), not the versioned kind.
     assert.throws(
-      () => transformObject(list, true, pom, undefined, undefined),
-      (e: unknown) => e instanceof StatusError && e.code === 406,
+      () => transformObject(list, true, pom, undefined, undefined, '*unstructured.UnstructuredList'),
+      (e: unknown) => e instanceof StatusError && e.code === 406 && e.status.message === 'you requested PartialObjectMetadata, but the requested object is a list (*unstructured.UnstructuredList)',
     );
     assert.throws(
-      () => transformObject(obj, false, poml, undefined, undefined),
-      (e: unknown) => e instanceof StatusError && e.code === 406,
+      () => transformObject(obj, false, poml, undefined, undefined, '*core.ConfigMap'),
+      (e: unknown) => e instanceof StatusError && e.code === 406 && e.status.message === 'you requested PartialObjectMetadataList, but the requested object is not a list (*core.ConfigMap)',
     );
     const status = { kind: 'Status', apiVersion: 'v1', status: 'Success' };
-    assert.equal(transformObject(status, false, pom, undefined, undefined), status);
+    assert.equal(transformObject(status, false, pom, undefined, undefined, '*k.K'), status);
   });
 });
 

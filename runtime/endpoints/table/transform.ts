@@ -28,14 +28,18 @@ export function parseTableOptions(query: URLSearchParams): TableOptions {
 
 const META_VERSIONS: ReadonlySet<string> = new Set(['v1', 'v1beta1']);
 
-/** A versioned object or list, transformed as `convert` asks; Status objects pass unchanged. */
-export function transformObject(obj: TableSource, isList: boolean, convert: GroupVersionKind, convertor: TableConvertor | undefined, tableOptions: TableOptions | undefined): unknown {
+/**
+ * A versioned object or list, transformed as `convert` asks; Status objects pass unchanged.
+ * `goType` is how Go's %T prints the object kube's handler holds (the registry's type, e.g.
+ * `*core.ConfigMapList`, `*unstructured.UnstructuredList`), which the 406s name.
+ */
+export function transformObject(obj: TableSource, isList: boolean, convert: GroupVersionKind, convertor: TableConvertor | undefined, tableOptions: TableOptions | undefined, goType: string): unknown {
   if (obj['kind'] === 'Status' && obj['apiVersion'] === 'v1') return obj;
   switch (convert.kind) {
     case 'PartialObjectMetadata':
-      return asPartialObjectMetadata(obj, isList, convert.version);
+      return asPartialObjectMetadata(obj, isList, convert.version, goType);
     case 'PartialObjectMetadataList':
-      return asPartialObjectMetadataList(obj, isList, convert.version);
+      return asPartialObjectMetadataList(obj, isList, convert.version, goType);
     case 'Table':
       if (convertor === undefined || tableOptions === undefined) throw newNotAcceptableMessage('no Table convertor for this resource');
       return asTable(obj, isList, convert.version, convertor, tableOptions);
@@ -67,14 +71,14 @@ function partial(obj: TableSource | undefined, version: string): Record<string, 
   return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata: obj?.metadata ?? {} };
 }
 
-function asPartialObjectMetadata(obj: TableSource, isList: boolean, version: string): unknown {
-  if (isList) throw newNotAcceptableMessage(`you requested PartialObjectMetadata, but the requested object is a list (${String(obj['kind'])})`);
+function asPartialObjectMetadata(obj: TableSource, isList: boolean, version: string, goType: string): unknown {
+  if (isList) throw newNotAcceptableMessage(`you requested PartialObjectMetadata, but the requested object is a list (${goType})`);
   if (!META_VERSIONS.has(version)) throw newNotAcceptableMessage(`no PartialObjectMetadataList exists in group version meta.k8s.io/${version}`);
   return partial(obj, version);
 }
 
-function asPartialObjectMetadataList(obj: TableSource, isList: boolean, version: string): unknown {
-  if (!isList) throw newNotAcceptableMessage(`you requested PartialObjectMetadataList, but the requested object is not a list (${String(obj['kind'])})`);
+function asPartialObjectMetadataList(obj: TableSource, isList: boolean, version: string, goType: string): unknown {
+  if (!isList) throw newNotAcceptableMessage(`you requested PartialObjectMetadataList, but the requested object is not a list (${goType})`);
   if (!META_VERSIONS.has(version)) throw newNotAcceptableMessage(`no PartialObjectMetadataList exists in group version meta.k8s.io/${version}`);
   const m = obj.metadata ?? {};
   const metadata: Record<string, unknown> = {};
