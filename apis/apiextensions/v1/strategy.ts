@@ -20,7 +20,11 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
 export const CustomResourceDefinitionStrategy = {
   allowUnconditionalUpdate: false,
   prepareForCreate(obj: CustomResourceDefinition): void {
-    obj.status = {};
+    // Reset to the Go zero status kube writes: acceptedNames' plural and kind have no omitempty,
+    // so a new CRD answers empty accepted names until the naming controller fills them. kube
+    // writes `conditions: null` too; not yet here, where the controllers' removeCondition
+    // takes a null list for a list.
+    obj.status = { acceptedNames: { plural: '', kind: '' } };
     recordStorageVersion(obj);
   },
   prepareForUpdate(obj: CustomResourceDefinition, old: CustomResourceDefinition): void {
