@@ -1,6 +1,8 @@
 import type { CustomResourceDefinition } from '../../apis/apiextensions/v1/types.js';
 import type { AdmissionChain } from '../admission/types.js';
-import { newInternalError, newMethodNotSupported, StatusError } from '../apimachinery/errors/index.js';
+import { newBadRequest, newInternalError, newMethodNotSupported, newUnsupportedMediaType, StatusError } from '../apimachinery/errors/index.js';
+import { patchTypeOf } from '../apimachinery/serializer/mediatype.js';
+import { PATCH_TYPES_WITHOUT_STRATEGIC } from '../endpoints/handlers/patchers.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { InstalledResource } from '../registry/resources.js';
 import { storagePrefix } from '../registry/generic/index.js';
@@ -37,6 +39,22 @@ export interface CRDHandlerOptions {
   readonly webhookTimeoutMs?: number;
   /** Receives failures of building a CRD's serving state in the background. Default: ignored. */
   readonly onError?: (err: unknown) => void;
+}
+
+/**
+ * A PUT or PATCH of a custom resource collection: crdHandler routes it by its verb to
+ * UpdateResource or PatchResource, whose namer finds no name in the URL (400 "name must be
+ * provided"); a patch checks its Content-Type before that (415).
+ */
+function unnamedWrite(req: APIRequest): StatusError | undefined {
+  const info = req.info;
+  if (info.name !== '' || info.subresource !== '' || (info.verb !== 'update' && info.verb !== 'patch')) return undefined;
+  if (info.verb === 'patch') {
+    const contentType = req.headers['content-type'];
+    const patchType = patchTypeOf((Array.isArray(contentType) ? contentType.join(',') : contentType) ?? '');
+    if (!(PATCH_TYPES_WITHOUT_STRATEGIC as readonly string[]).includes(patchType)) return newUnsupportedMediaType(PATCH_TYPES_WITHOUT_STRATEGIC);
+  }
+  return newBadRequest('name must be provided');
 }
 
 /** Verbs a namespaced resource also answers without a namespace in the path. */
@@ -89,6 +107,13 @@ export class CRDHandler {
     }
     const handler = serving.handlerFor(info.apiVersion);
     if (handler === undefined) return this.opts.delegate(req, res);
+    const unnamed = unnamedWrite(req);
+    if (unnamed !== undefined) return res.writeError(unnamed);
+    if (info.verb === 'create' && info.subresource === '' && info.name !== '') {
+      // crdHandler serves the resource by the RequestInfo verb alone: a POST naming an object is
+      // the collection's create, of the object the body names (namedCreaterAdapter ignores the URL's).
+      req.info = { ...info, name: '', parts: [info.resource] };
+    }
     return serving.serve(req, res, handler);
   };
 

@@ -255,6 +255,26 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
     );
   });
 
+  test('routing by verb alone: PUT or PATCH of the collection needs a name; POST naming an object creates', async () => {
+    const c = env.client;
+    const put = await c.json('PUT', CRONTABS, cronTab('coll'));
+    assert.deepEqual([put.status, put.body['reason'], put.body['message']], [400, 'BadRequest', 'name must be provided']);
+    const patch = await c.json('PATCH', CRONTABS, { spec: {} }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.deepEqual([patch.status, patch.body['message']], [400, 'name must be provided']);
+    const smp = await c.json('PATCH', CRONTABS, { spec: {} }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    assert.equal(smp.status, 415);
+    const named = await c.json('POST', `${CRONTABS}/posted`, cronTab('posted'));
+    assert.equal(named.status, 201, JSON.stringify(named.body));
+    const again = await c.json('POST', `${CRONTABS}/posted`, cronTab('posted'));
+    assert.deepEqual([again.status, again.body['reason'], again.body['message']], [409, 'AlreadyExists', 'crontabs.stable.example.com "posted" already exists']);
+    // The body names the object; the URL's name is not checked against it.
+    const elsewhere = await c.json('POST', `${CRONTABS}/posted`, cronTab('posted-too'));
+    assert.equal(elsewhere.status, 201, JSON.stringify(elsewhere.body));
+    assert.equal(meta(elsewhere.body)['name'], 'posted-too');
+    const status = await c.json('POST', `${CRONTABS}/posted/status`, cronTab('posted'));
+    assert.equal(status.status, 405);
+  });
+
   test('requests for resources no CRD serves fall through to 404', async () => {
     // Past the CRD handler nothing serves them: kube's plain-text 404.
     const plain404 = async (path: string, why?: string): Promise<void> => {
