@@ -36,7 +36,7 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
   });
 
   test('create in v1beta1 with a YAML body; hand-written defaults applied', async () => {
-    const yaml = 'apiVersion: wardle.example.com/v1beta1\nkind: Flunder\nmetadata:\n  name: y\nspec:\n  flunderReference: other\n';
+    const yaml = 'apiVersion: wardle.example.com/v1beta1\nkind: Flunder\nmetadata:\n  name: yml\nspec:\n  flunderReference: other\n';
     const r = await s.req('POST', NS_BETA, { body: yaml, headers: { 'content-type': 'application/yaml' } });
     assert.equal(r.status, 201, r.text);
     assert.deepEqual(r.json()['spec'], { flunderReference: 'other', referenceType: 'Flunder' });

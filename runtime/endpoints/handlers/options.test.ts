@@ -65,6 +65,12 @@ describe('write options', () => {
       ),
     );
   });
+  test('dryRun values and fieldValidation print with Go %q (a control character as a \\x escape)', () => {
+    assert.throws(
+      () => parseCreateOptions(new URLSearchParams('dryRun=a%01b&fieldValidation=c%00')),
+      fails(422, 'CreateOptions.meta.k8s.io "" is invalid: [dryRun: Unsupported value: []string{"a\\x01b"}: supported values: "All", fieldValidation: Unsupported value: "c\\x00": supported values: "", "Ignore", "Strict", "Warn"]'),
+    );
+  });
   test('apply patches need a fieldManager; others may not force', () => {
     assert.throws(() => parsePatchOptions(new URLSearchParams(), true), fails(422, 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch'));
     assert.equal(parsePatchOptions(new URLSearchParams('force=true&fieldManager=m'), true).force, true);

@@ -1,6 +1,7 @@
 import { newInvalid } from '../../apimachinery/errors/index.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { queryBool, queryString, queryStrings } from './queryparams.js';
+import { quote } from '../../apimachinery/util/strconv.js';
 
 /**
  * CreateOptions, UpdateOptions and PatchOptions from the query, validated as
@@ -96,7 +97,7 @@ function isPrint(ch: string): boolean {
 /** ValidateDryRun: only `All`. The value is shown as Go prints a []string (`[]string{"x"}`). */
 export function validateDryRun(dryRun: readonly string[]): FieldError[] {
   if (dryRun.every((v) => v === 'All')) return [];
-  const shown = `[]string{${dryRun.map((v) => JSON.stringify(v)).join(', ')}}`;
+  const shown = `[]string{${dryRun.map(quote).join(', ')}}`;
   return [{ type: 'FieldValueNotSupported', field: 'dryRun', detail: `${shown}: supported values: "All"` }];
 }
 
@@ -104,5 +105,5 @@ const FIELD_VALIDATION_VALUES = ['', 'Ignore', 'Strict', 'Warn'];
 
 export function validateFieldValidation(value: string): FieldError[] {
   if (FIELD_VALIDATION_VALUES.includes(value)) return [];
-  return [{ type: 'FieldValueNotSupported', field: 'fieldValidation', badValue: value, detail: `supported values: ${FIELD_VALIDATION_VALUES.map((v) => JSON.stringify(v)).join(', ')}` }];
+  return [{ type: 'FieldValueNotSupported', field: 'fieldValidation', badValue: value, detail: `supported values: ${FIELD_VALIDATION_VALUES.map(quote).join(', ')}` }];
 }
