@@ -68,7 +68,10 @@ describe('write options', () => {
   test('dryRun values and fieldValidation print with Go %q (a control character as a \\x escape)', () => {
     assert.throws(
       () => parseCreateOptions(new URLSearchParams('dryRun=a%01b&fieldValidation=c%00')),
-      fails(422, 'CreateOptions.meta.k8s.io "" is invalid: [dryRun: Unsupported value: []string{"a\\x01b"}: supported values: "All", fieldValidation: Unsupported value: "c\\x00": supported values: "", "Ignore", "Strict", "Warn"]'),
+      fails(
+        422,
+        'CreateOptions.meta.k8s.io "" is invalid: [dryRun: Unsupported value: []string{"a\\x01b"}: supported values: "All", fieldValidation: Unsupported value: "c\\x00": supported values: "", "Ignore", "Strict", "Warn"]',
+      ),
     );
   });
   test('apply patches need a fieldManager; others may not force', () => {
