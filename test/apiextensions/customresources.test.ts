@@ -209,7 +209,7 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
     const c = env.client;
     const created = await c.json('POST', CRONTABS, cronTab('upd'));
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    const stale = { ...created.body, spec: { ...spec(created.body), replicas: 'many' } };
+    const stale: Obj = { ...structuredClone(created.body), spec: { ...spec(created.body), replicas: 'many' } };
     (stale['metadata'] as Obj)['resourceVersion'] = '1';
     const conflict = await c.json('PUT', `${CRONTABS}/upd`, stale);
     assert.deepEqual(
