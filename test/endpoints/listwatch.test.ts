@@ -169,6 +169,21 @@ describe('endpoints over HTTP: list, watch, Table', () => {
     assert.equal(timed.ended, true, 'the server ends the stream after timeoutSeconds');
   });
 
+  test('bookmarks of a one-second watch: none from a resourceVersion; a watch-list (the 1.32 default) ends its initial events with one', async () => {
+    const rv = ((await s.req('GET', NS)).json()['metadata'] as { resourceVersion: string }).resourceVersion;
+    // cacheWatcher.nextBookmarkTime: 2 s before the deadline is already past, so no bookmark at all.
+    const plain = await s.watch(`${NS}?watch=true&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=1`);
+    assert.deepEqual(plain.lines, []);
+    // No resourceVersion: SetListOptionsDefaults makes it a watch-list; "bogus" is true, as Go's
+    // Convert_Slice_string_To_bool reads it. The bookmark the watch-list awaits may follow, plain.
+    const wl = await s.watch(`${NS}?watch=true&allowWatchBookmarks=bogus&timeoutSeconds=1&fieldSelector=metadata.name%3Dnosuch`);
+    const events = wl.lines.map((l) => JSON.parse(l) as { type: string; object: { metadata: { annotations?: Record<string, string> } } });
+    assert.ok(events.length >= 1 && events.length <= 2, wl.lines.join('\n'));
+    assert.equal(events[0]?.type, 'BOOKMARK');
+    assert.deepEqual(events[0]?.object.metadata.annotations, { 'k8s.io/initial-events-end': 'true' });
+    for (const e of events.slice(1)) assert.deepEqual([e.type, e.object.metadata.annotations], ['BOOKMARK', undefined]);
+  });
+
   test('watch without resourceVersion starts with ADDED events; by name via the legacy /watch/ path', async () => {
     const all = await s.watch(`${NS}?watch=true&timeoutSeconds=5`, { until: (lines) => lines.length >= 2 });
     assert.deepEqual(

@@ -11,6 +11,8 @@ export class CacheWatcher<T extends StoredObject> {
   sentRV: number;
   /** When this watcher is next owed a bookmark (0: never). */
   nextBookmarkAt: number;
+  private readonly bookmarkFrequencyMs: number;
+  private readonly deadline: number | undefined;
   private readonly acceptAll: boolean;
   /** Internal clients asked for backend progress notifications as bookmarks. */
   readonly progressNotify: boolean;
@@ -20,17 +22,29 @@ export class CacheWatcher<T extends StoredObject> {
     private readonly end: string,
     private readonly pred: SelectionPredicate<T>,
     startRV: number,
-    opts: { capacity: number; bookmarkFrequencyMs: number; deadline?: number; progressNotify?: boolean; onClose: () => void },
+    opts: { capacity: number; bookmarkFrequencyMs: number; deadline?: number; progressNotify?: boolean; watchList?: boolean; onClose: () => void },
   ) {
     this.progressNotify = opts.progressNotify ?? false;
     this.acceptAll = predicateEmpty(pred as SelectionPredicate<never>);
     this.sentRV = startRV;
     this.queue = new WatchQueue<T>({ capacity: opts.capacity, onClose: opts.onClose });
+    this.bookmarkFrequencyMs = opts.bookmarkFrequencyMs;
+    this.deadline = opts.deadline;
     const now = Date.now();
-    // kube: a bookmark at least every bookmarkFrequency, and one shortly before the watch times out.
-    let next = now + opts.bookmarkFrequencyMs;
-    if (opts.deadline !== undefined) next = Math.min(next, opts.deadline - 2000);
-    this.nextBookmarkAt = pred.allowWatchBookmarks ? Math.max(next, now) : 0;
+    // A watch-list waits for a bookmark at the revision it was synced to: kube schedules one at
+    // once (the next dispatch), besides the initial-events-end bookmark.
+    if (!pred.allowWatchBookmarks) this.nextBookmarkAt = 0;
+    else this.nextBookmarkAt = opts.watchList === true ? now : this.nextBookmarkAfter(now);
+  }
+
+  /**
+   * cacheWatcher.nextBookmarkTime once no bookmark is awaited: bookmarkFrequency from `now`, but
+   * 2 s before the watch's deadline if that is sooner, and none (0) when that moment has passed.
+   */
+  nextBookmarkAfter(now: number): number {
+    let next = now + this.bookmarkFrequencyMs;
+    if (this.deadline !== undefined) next = Math.min(next, this.deadline - 2000);
+    return next < now ? 0 : next;
   }
 
   /** Whether this watcher covers key at all (before any predicate). */

@@ -239,6 +239,7 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
       bookmarkFrequencyMs: this.cfg.bookmarkFrequencyMs,
       deadline,
       progressNotify: opts.progressNotify ?? false,
+      watchList: opts.sendInitialEvents === true && (pred.allowWatchBookmarks ?? false),
       onClose: () => {
         this.watchers.delete(w);
         if (timer) clearTimeout(timer);
@@ -348,7 +349,7 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
     for (const w of this.watchers) {
       if (w.nextBookmarkAt === 0 || w.nextBookmarkAt > now) continue;
       w.bookmark(rv);
-      w.nextBookmarkAt = now + this.cfg.bookmarkFrequencyMs;
+      w.nextBookmarkAt = w.nextBookmarkAfter(now);
     }
   }
 
