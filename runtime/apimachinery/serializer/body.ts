@@ -31,7 +31,9 @@ export function decodeTypedBody(bytes: Uint8Array, contentType: string, opts: Ty
     const decodeOpts = { into: opts.into, scheme, ...(opts.kind === undefined ? {} : { kind: opts.kind }) };
     return { value: decodeProtobufObject(bytes, decodeOpts), duplicateFields: [] };
   }
-  return decodeBody(bytes, contentType, { ...opts, acceptedMediaTypes: accepted });
+  // Kinds with protobuf descriptors are the typed ones; others (custom resources) decode as unstructured.
+  const unstructured = opts.unstructured ?? !scheme.supports(opts.into);
+  return decodeBody(bytes, contentType, { ...opts, acceptedMediaTypes: accepted, unstructured, defaultAPIVersion: opts.defaultAPIVersion ?? opts.into.apiVersion });
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { StatusError } from '../errors/index.js';
-import { decodeBody, deepCopyJSON, deepEqualJSON, parseMediaType, scanJSON, strictDecodingErrorMessage, duplicateFieldErrors } from './index.js';
+import { bodyStrictErrors, decodeBody, deepCopyJSON, deepEqualJSON, parseMediaType, scanJSON, strictDecodingErrorMessage, duplicateFieldErrors } from './index.js';
 
 const b = (s: string): Buffer => Buffer.from(s, 'utf8');
 
@@ -99,21 +99,19 @@ describe('decodeBody', () => {
     assert.deepEqual(r.value, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'b', labels: { x: '1' } } });
     assert.deepEqual(r.duplicateFields, ['metadata.name']);
     assert.deepEqual(decodeBody(b('base: &b {a: 1}\nx:\n  <<: *b\n  c: 2\n'), 'application/yaml').value, { base: { a: 1 }, x: { a: 1, c: 2 } });
-    assert.match(
+    // sigs.k8s.io/yaml's YAMLToJSON error, bare, at go-yaml's line; only the first document is read.
+    assert.equal(
       badRequest(() => decodeBody(b('a: [1\n'), 'application/yaml')),
-      /^error converting YAML to JSON: yaml: line 2: /,
+      "yaml: line 1: did not find expected ',' or ']'",
     );
-    assert.match(
-      badRequest(() => decodeBody(b('a: 1\n---\nb: 2\n'), 'application/yaml')),
-      /multiple documents/,
-    );
+    assert.deepEqual(decodeBody(b('a: 1\n---\nb: 2\n'), 'application/yaml').value, { a: 1 });
     assert.match(
       badRequest(() => decodeBody(b('a: .inf\n'), 'application/yaml')),
       /unsupported value: \+Inf/,
     );
     assert.match(
       badRequest(() => decodeBody(b('? [1, 2]\n: x\n'), 'application/yaml')),
-      /unsupported map key/,
+      /^yaml: invalid map key: \[\]interface \{\}\{1, 2\}$/,
     );
   });
 
@@ -169,5 +167,37 @@ describe('JSON values', () => {
     assert.equal(Object.getPrototypeOf(c), Object.prototype);
     assert.ok(!deepEqualJSON({ a: [1, 2] }, { a: [2, 1] }));
     assert.ok(deepEqualJSON({ a: 1, b: 2 }, { b: 2, a: 1 }));
+  });
+});
+
+describe('strict decoding errors of a body (1.32 wording)', () => {
+  test('JSON: duplicate field errors; YAML: go-yaml\'s "key already set in map" lines, one error or one warning per line', () => {
+    const json = decodeBody(b('{"spec":{"image":"a","image":"b"}}'), 'application/json');
+    assert.deepEqual(bodyStrictErrors(json), { errors: ['duplicate field "spec.image"'], warnings: ['duplicate field "spec.image"'] });
+    const yaml = decodeBody(b('apiVersion: probe.example.com/v1\nkind: Widget\nmetadata:\n  name: ydup1\nspec:\n  image: a\n  image: b\n'), 'application/yaml');
+    assert.deepEqual(bodyStrictErrors(yaml), {
+      errors: ['yaml: unmarshal errors:\n  line 7: key "image" already set in map'],
+      warnings: ['line 7: key "image" already set in map'],
+    });
+    assert.equal(strictDecodingErrorMessage(bodyStrictErrors(yaml).errors), 'strict decoding error: yaml: unmarshal errors:\n  line 7: key "image" already set in map');
+    assert.deepEqual(bodyStrictErrors(decodeBody(b('a: 1\n'), 'application/yaml')), { errors: [], warnings: [] });
+  });
+
+  test('JSON numbers out of float64 range fail an unstructured decode as sigs.k8s.io/json does (400, the literal quoted)', () => {
+    const body = b('{"apiVersion":"probe.example.com/v1","kind":"Widget","metadata":{"name":"n"},"spec":{"replicas":1e400,"ratio":-2e999}}');
+    const opts = { kind: 'Widget', unstructured: true, defaultAPIVersion: 'probe.example.com/v1' };
+    assert.equal(
+      badRequest(() => decodeBody(body, 'application/json', opts)),
+      'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number 1e400 into Go value of type float64',
+    );
+    // A typed decode fails per field type elsewhere; 1e308 is in range.
+    assert.doesNotThrow(() => decodeBody(body, 'application/json', { kind: 'Widget' }));
+    assert.doesNotThrow(() => decodeBody(b('{"kind":"Widget","a":1e308,"b":-1.7976931348623157e308}'), 'application/json', opts));
+    assert.match(
+      badRequest(() => decodeBody(b(`{"kind":"Widget","a":${'9'.repeat(309)}}`), 'application/json', opts)),
+      /cannot unmarshal number 9{309} into Go value of type float64$/,
+    );
+    // In YAML go-yaml reads 1e400 as a string.
+    assert.deepEqual(decodeBody(b('kind: Widget\nspec:\n  replicas: 1e400\n'), 'application/yaml', opts).value, { kind: 'Widget', spec: { replicas: '1e400' } });
   });
 });

@@ -1,8 +1,8 @@
 import { newBadRequest, newUnsupportedMediaType, type StatusError } from '../errors/index.js';
-import { JSONSyntaxError, MAX_OBJECT_DEPTH, scanJSON } from './json-scan.js';
+import { JSONSyntaxError, MAX_OBJECT_DEPTH, scanJSONBody } from './json-scan.js';
 import { isJSONObject, jsonTypeName, parseJSONBytes } from './jsonvalue.js';
 import { parseContentType } from './mediatype.js';
-import { decodeYAML, MAX_ALIAS_COUNT, toJSONCompatible, YAMLConversionError } from './yaml.js';
+import { decodeYAML, MAX_ALIAS_COUNT, toJSONCompatible, YAMLConversionError, type YAMLDecoded } from './yaml.js';
 
 /** The body media types decodeBody accepts, as listed in its 415. */
 export const DECODABLE_MEDIA_TYPES: readonly string[] = ['application/json', 'application/yaml'];
@@ -31,6 +31,16 @@ export interface DecodeOptions {
   readonly maxAliasCount?: number;
   /** The media types a 415 lists; default DECODABLE_MEDIA_TYPES (callers that also decode protobuf list it). */
   readonly acceptedMediaTypes?: readonly string[];
+  /**
+   * Whether the body decodes into an unstructured object (custom resources), as kube's
+   * UnmarshalCaseSensitivePreserveInts into interface{} does: a JSON number outside float64's
+   * range fails it, `<Kind> in version "<v>" cannot be handled as a <Kind>: json: cannot
+   * unmarshal number 1e400 into Go value of type float64` (needs `kind`). Typed decoders fail
+   * per field type instead (left to the typed decode check).
+   */
+  readonly unstructured?: boolean;
+  /** The URL's apiVersion, whose version names the object in that message when the body has none. */
+  readonly defaultAPIVersion?: string;
 }
 
 export interface DecodedBody {
@@ -38,11 +48,17 @@ export interface DecodedBody {
   readonly value: unknown;
   /** Paths of duplicated keys (`metadata.name`, `spec.ports[0].port`); the last occurrence wins in `value`. */
   readonly duplicateFields: string[];
+  /**
+   * YAML bodies: go-yaml's strict errors for the repeated keys (`line 7: key "image" already set
+   * in map`), which kube reports instead of duplicate fields for YAML (see strict.ts).
+   */
+  readonly yamlDuplicateKeys?: string[];
 }
 
 /**
  * Decodes a request body by its Content-Type: `application/json` (and any
- * `+json` suffix) or `application/yaml` (and `+yaml`; one document). Never
+ * `+json` suffix) or `application/yaml` (and `+yaml`; the first document, as
+ * sigs.k8s.io/yaml reads it). Never
  * mutates `bytes`. Throws a StatusError: 415 for other or malformed media
  * types (mime.ParseMediaType's errors: `application/json;;;`), 400
  * BadRequest for malformed input, nesting past `maxDepth` or YAML alias bombs.
@@ -57,54 +73,85 @@ export function decodeBody(bytes: Uint8Array, contentType: string, opts: DecodeO
 
 /** decodeBody for JSON bytes. */
 export function decodeJSONBody(bytes: Uint8Array, opts: DecodeOptions = {}): DecodedBody {
-  let duplicateFields: string[];
+  let scanned: ReturnType<typeof scanJSONBody>;
   try {
-    duplicateFields = scanJSON(bytes, opts.maxDepth ?? MAX_OBJECT_DEPTH);
+    scanned = scanJSONBody(bytes, opts.maxDepth ?? MAX_OBJECT_DEPTH);
   } catch (err) {
     if (err instanceof JSONSyntaxError) throw decodeError(`couldn't get version/kind; json parse error: ${err.message}`, bytes, opts);
     throw err;
   }
   const value = parseJSONBytes(bytes);
   checkTypeMeta(value, bytes, opts);
-  return { value, duplicateFields };
+  if (scanned.outOfRange !== undefined && opts.unstructured === true && opts.kind !== undefined) {
+    throw newBadRequest(`${cannotBeHandled(value, opts)}: json: cannot unmarshal number ${scanned.outOfRange} into Go value of type float64`);
+  }
+  return { value, duplicateFields: scanned.duplicateFields };
 }
 
-/** decodeBody for YAML bytes (JSON is valid YAML and decodes the same). */
+/** transformDecodeError's prefix once the body's kind is known: the kind and version from the body, defaulted from the URL. */
+function cannotBeHandled(value: unknown, opts: DecodeOptions): string {
+  const obj = isJSONObject(value) ? value : {};
+  const kind = typeof obj['kind'] === 'string' && obj['kind'] !== '' ? obj['kind'] : (opts.kind ?? '');
+  const versionOf = (apiVersion: unknown): string => (typeof apiVersion === 'string' ? (apiVersion.split('/').pop() ?? '') : '');
+  const version = versionOf(obj['apiVersion']) || versionOf(opts.defaultAPIVersion);
+  return `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${opts.kind ?? kind}`;
+}
+
+/**
+ * decodeBody for YAML bytes (JSON is valid YAML and decodes the same). Errors are
+ * sigs.k8s.io/yaml YAMLToJSON's, bare (`yaml: line 7: …`), as kube's serializer returns them;
+ * yaml.Unmarshal callers (apply) add its `error converting YAML to JSON: `.
+ */
 export function decodeYAMLBody(bytes: Uint8Array, opts: DecodeOptions = {}): DecodedBody {
   let decoded: DecodedBody | undefined;
   try {
     decoded =
       asJSON(bytes, opts.maxDepth ?? MAX_OBJECT_DEPTH) ??
-      decodeYAML(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), {
-        maxAliasCount: opts.maxAliasCount ?? MAX_ALIAS_COUNT,
-        maxDepth: opts.maxDepth ?? MAX_OBJECT_DEPTH,
-      });
+      fromYAML(
+        decodeYAML(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), {
+          maxAliasCount: opts.maxAliasCount ?? MAX_ALIAS_COUNT,
+          maxDepth: opts.maxDepth ?? MAX_OBJECT_DEPTH,
+        }),
+      );
   } catch (err) {
-    if (err instanceof YAMLConversionError) throw decodeError(`error converting YAML to JSON: ${err.message}`, bytes, opts);
+    if (err instanceof YAMLConversionError) throw decodeError(err.message, bytes, opts);
     throw err;
   }
   checkTypeMeta(decoded.value, bytes, opts);
   return decoded;
 }
 
+function fromYAML(d: YAMLDecoded): DecodedBody {
+  return { value: d.value, duplicateFields: d.duplicateFields, yamlDuplicateKeys: d.duplicateKeys };
+}
+
 /**
- * A YAML body that is JSON text, decoded as JSON (the same value, duplicates
- * included, and orders of magnitude faster than the YAML library on large
- * bodies); undefined when it is not JSON.
+ * A YAML body that is JSON text, decoded as JSON (the same value, and orders
+ * of magnitude faster than the YAML library on large bodies); undefined when
+ * it is not JSON, or is JSON go-yaml reads otherwise than JSON.parse or
+ * reports on: a number out of float64's range (a string to go-yaml), a
+ * repeated key (reported with go-yaml's lines), a character YAML refuses.
  */
 function asJSON(bytes: Uint8Array, maxDepth: number): DecodedBody | undefined {
   let i = 0;
   while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
   if (bytes[i] !== 0x7b && bytes[i] !== 0x5b) return undefined;
-  let duplicateFields: string[];
+  let scanned: ReturnType<typeof scanJSONBody>;
   try {
-    duplicateFields = scanJSON(bytes, maxDepth);
+    scanned = scanJSONBody(bytes, maxDepth);
   } catch (err) {
     if (err instanceof JSONSyntaxError) return undefined;
     throw err;
   }
+  if (scanned.outOfRange !== undefined || scanned.duplicateFields.length > 0 || hasNonPrintable(bytes)) return undefined;
   const value = toJSONCompatible(parseJSONBytes(bytes), maxDepth);
-  return { value, duplicateFields };
+  return { value, duplicateFields: [], yamlDuplicateKeys: [] };
+}
+
+/** Whether the bytes hold a control character (other than tab and line breaks) or DEL: go-yaml's reader refuses them. */
+function hasNonPrintable(bytes: Uint8Array): boolean {
+  for (const b of bytes) if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f) return true;
+  return false;
 }
 
 /** The probe of apiVersion/kind kube runs first (json.SimpleMetaFactory.Interpret), when a Kind is given. */

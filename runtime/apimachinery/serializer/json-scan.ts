@@ -61,11 +61,24 @@ export function scanJSON(buf: Uint8Array, maxDepth = MAX_NESTING_DEPTH): string[
   return s.run();
 }
 
+/**
+ * scanJSON, also returning the first number literal outside float64's range (`1e400`): Go's
+ * decoder fails that number where it decodes into interface{} or a float (`json: cannot
+ * unmarshal number 1e400 into Go value of type float64`), JSON.parse makes it Infinity.
+ */
+export function scanJSONBody(buf: Uint8Array, maxDepth = MAX_NESTING_DEPTH): { duplicateFields: string[]; outOfRange: string | undefined } {
+  const s = new Scanner(buf, maxDepth);
+  const duplicateFields = s.run();
+  return { duplicateFields, outOfRange: s.outOfRange };
+}
+
 class Scanner {
   private pos = 0;
   private readonly stack: Frame[] = [];
   private readonly dups: string[] = [];
   private readonly seenDups = new Set<string>();
+  /** The first number literal a float64 cannot hold. */
+  outOfRange: string | undefined;
 
   constructor(
     private readonly buf: Uint8Array,
@@ -221,6 +234,7 @@ class Scanner {
   private number(): void {
     const buf = this.buf;
     const at = (): number => (this.pos < buf.length ? (buf[this.pos] ?? 0) : 0x20);
+    const start = this.pos;
     if (at() === 0x2d) {
       this.pos++;
       if (!isDigit(at())) this.fail(at(), 'in numeric literal');
@@ -237,7 +251,17 @@ class Scanner {
       if (at() === 0x2b || at() === 0x2d) this.pos++;
       if (!isDigit(at())) this.fail(at(), 'in exponent of numeric literal');
       while (isDigit(at())) this.pos++;
+      this.checkRange(start);
+    } else if (this.pos - start > 308) {
+      this.checkRange(start);
     }
+  }
+
+  /** Only literals with an exponent or over 308 characters can overflow a float64. */
+  private checkRange(start: number): void {
+    if (this.outOfRange !== undefined) return;
+    const literal = Buffer.from(this.buf.buffer, this.buf.byteOffset + start, this.pos - start).toString('latin1');
+    if (!Number.isFinite(Number(literal))) this.outOfRange = literal;
   }
 
   private literal(word: 'true' | 'false' | 'null'): void {

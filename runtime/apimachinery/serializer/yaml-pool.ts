@@ -104,7 +104,7 @@ export async function decodeYAMLBodyOffThread(bytes: Uint8Array, opts: DecodeOpt
       done();
       release(worker);
       // JSON.parse makes a `__proto__` key an own property, as the decoder did.
-      if (a.kind === 'decoded') resolve({ value: JSON.parse(a.json) as unknown, duplicateFields: a.duplicateFields });
+      if (a.kind === 'decoded') resolve({ value: JSON.parse(a.json) as unknown, duplicateFields: a.duplicateFields, yamlDuplicateKeys: a.yamlDuplicateKeys });
       else reject(a.kind === 'status' ? new StatusError(a.status) : newInternalError(new Error(a.message)));
     };
     const onError = (err: Error): void => {

@@ -14,15 +14,15 @@ export interface YAMLJob {
 
 export type YAMLAnswer =
   /** The value as JSON text: the main thread parses it faster than it deserializes a cloned object graph. */
-  | { readonly kind: 'decoded'; readonly json: string; readonly duplicateFields: string[] }
+  | { readonly kind: 'decoded'; readonly json: string; readonly duplicateFields: string[]; readonly yamlDuplicateKeys: string[] }
   | { readonly kind: 'status'; readonly status: StatusError['status'] }
   | { readonly kind: 'error'; readonly message: string };
 
 parentPort?.on('message', (job: YAMLJob) => {
   let answer: YAMLAnswer;
   try {
-    const { value, duplicateFields } = decodeYAMLBody(job.bytes, job.opts);
-    answer = { kind: 'decoded', json: JSON.stringify(value), duplicateFields };
+    const { value, duplicateFields, yamlDuplicateKeys = [] } = decodeYAMLBody(job.bytes, job.opts);
+    answer = { kind: 'decoded', json: JSON.stringify(value), duplicateFields, yamlDuplicateKeys };
   } catch (err) {
     answer = err instanceof StatusError ? { kind: 'status', status: err.status } : { kind: 'error', message: err instanceof Error ? err.message : String(err) };
   }
