@@ -64,9 +64,6 @@ const INTERNAL_PACKAGES: Readonly<Record<string, string>> = { '': 'core', 'inter
  * `*apps.Deployment`, `*wardle.FlunderList`).
  */
 function goTypeName(scope: RequestScope, obj: KubeObject, isList: boolean): string {
-  // The internal Scale (a custom resource's ScaleREST holds autoscaling/v1's, *v1.Scale, which its
-  // scale scope cannot tell yet: the installer does not mark it unstructured).
-  if (scope.subresource === 'scale') return scope.unstructured === true ? '*v1.Scale' : '*autoscaling.Scale';
   if (scope.unstructured === true) return isList ? '*unstructured.UnstructuredList' : '*unstructured.Unstructured';
   const pkg = Object.hasOwn(INTERNAL_PACKAGES, scope.group) ? INTERNAL_PACKAGES[scope.group] : scope.group.split('.')[0];
   const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : isList ? `${scope.codec.kind}List` : scope.codec.kind;
