@@ -253,6 +253,9 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
       [pom.status, pom.body['reason'], pom.body['message']],
       [406, 'NotAcceptable', 'you requested PartialObjectMetadata, but the requested object is a list (*unstructured.UnstructuredList)'],
     );
+    // Built-in types name the internal version's type.
+    const cms = await env.client.json('GET', '/api/v1/namespaces/default/configmaps', undefined, { Accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' });
+    assert.deepEqual([cms.status, cms.body['message']], [406, 'you requested PartialObjectMetadata, but the requested object is a list (*core.ConfigMapList)']);
   });
 
   test('routing by verb alone: PUT or PATCH of the collection needs a name; POST naming an object creates', async () => {
