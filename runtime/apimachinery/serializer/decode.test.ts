@@ -201,3 +201,17 @@ describe('strict decoding errors of a body (1.32 wording)', () => {
     assert.deepEqual(decodeBody(b('kind: Widget\nspec:\n  replicas: 1e400\n'), 'application/yaml', opts).value, { kind: 'Widget', spec: { replicas: '1e400' } });
   });
 });
+
+describe('numbers Go decodes as float64 although they are integers here', () => {
+  test('JSON: 1.0, 1e0, -0.0 and integers beyond int64 are reported by path; 1.5, 1 and int64 bounds are not; YAML has none', () => {
+    const body = b('{"spec":{"replicas":1.0,"n":1,"r":1.5,"e":1e0,"z":-0.0,"l":[2.00,{"x":9223372036854775808}],"max":9223372036854775807,"min":-9223372036854775808}}');
+    assert.deepEqual(decodeBody(body, 'application/json').integralFloats, [
+      ['spec', 'replicas'],
+      ['spec', 'e'],
+      ['spec', 'z'],
+      ['spec', 'l', 0],
+      ['spec', 'l', 1, 'x'],
+    ]);
+    assert.equal(decodeBody(b('spec:\n  replicas: 1.0\n'), 'application/yaml').integralFloats, undefined);
+  });
+});

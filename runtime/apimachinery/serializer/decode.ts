@@ -53,6 +53,13 @@ export interface DecodedBody {
    * in map`), which kube reports instead of duplicate fields for YAML (see strict.ts).
    */
   readonly yamlDuplicateKeys?: string[];
+  /**
+   * JSON bodies: the paths (keys and indexes) of numbers Go's decoder makes float64 where the
+   * value here is an integer: `1.0`, `1e0`, integers beyond int64. kube's consumers see a float64
+   * there (the scale accessor's `1 is of the type float64, expected int64`, CEL's `expected int,
+   * got float64`); YAML bodies have none (YAMLToJSON writes an integral float as an integer).
+   */
+  readonly integralFloats?: ReadonlyArray<ReadonlyArray<string | number>>;
 }
 
 /**
@@ -85,7 +92,7 @@ export function decodeJSONBody(bytes: Uint8Array, opts: DecodeOptions = {}): Dec
   if (scanned.outOfRange !== undefined && opts.unstructured === true && opts.kind !== undefined) {
     throw newBadRequest(`${cannotBeHandled(value, opts)}: json: cannot unmarshal number ${scanned.outOfRange} into Go value of type float64`);
   }
-  return { value, duplicateFields: scanned.duplicateFields };
+  return { value, duplicateFields: scanned.duplicateFields, integralFloats: scanned.integralFloats };
 }
 
 /** transformDecodeError's prefix once the body's kind is known: the kind and version from the body, defaulted from the URL. */

@@ -66,11 +66,15 @@ export function scanJSON(buf: Uint8Array, maxDepth = MAX_NESTING_DEPTH): string[
  * decoder fails that number where it decodes into interface{} or a float (`json: cannot
  * unmarshal number 1e400 into Go value of type float64`), JSON.parse makes it Infinity.
  */
-export function scanJSONBody(buf: Uint8Array, maxDepth = MAX_NESTING_DEPTH): { duplicateFields: string[]; outOfRange: string | undefined } {
+export function scanJSONBody(buf: Uint8Array, maxDepth = MAX_NESTING_DEPTH): { duplicateFields: string[]; outOfRange: string | undefined; integralFloats: Array<Array<string | number>> } {
   const s = new Scanner(buf, maxDepth);
   const duplicateFields = s.run();
-  return { duplicateFields, outOfRange: s.outOfRange };
+  return { duplicateFields, outOfRange: s.outOfRange, integralFloats: s.integralFloats };
 }
+
+/** At most this many integral floats are recorded (a body of nothing else stays cheap). */
+const MAX_INTEGRAL_FLOATS = 1000;
+const INT64_DIGITS = 19;
 
 class Scanner {
   private pos = 0;
@@ -79,6 +83,12 @@ class Scanner {
   private readonly seenDups = new Set<string>();
   /** The first number literal a float64 cannot hold. */
   outOfRange: string | undefined;
+  /**
+   * Where numbers Go decodes as float64 although JavaScript has an integer: an integral value
+   * written with a fraction or exponent (`1.0`, `1e0`), or an integer beyond int64 (sigs.k8s.io/json
+   * keeps int64 only for what ParseInt takes). Each a path of keys and indexes.
+   */
+  readonly integralFloats: Array<Array<string | number>> = [];
 
   constructor(
     private readonly buf: Uint8Array,
@@ -241,10 +251,12 @@ class Scanner {
     }
     if (at() === 0x30) this.pos++;
     else while (isDigit(at())) this.pos++;
+    let float = false;
     if (at() === 0x2e /* . */) {
       this.pos++;
       if (!isDigit(at())) this.fail(at(), 'after decimal point in numeric literal');
       while (isDigit(at())) this.pos++;
+      float = true;
     }
     if (at() === 0x65 || at() === 0x45) {
       this.pos++;
@@ -252,9 +264,24 @@ class Scanner {
       if (!isDigit(at())) this.fail(at(), 'in exponent of numeric literal');
       while (isDigit(at())) this.pos++;
       this.checkRange(start);
+      float = true;
     } else if (this.pos - start > 308) {
       this.checkRange(start);
     }
+    if (float || this.pos - start >= INT64_DIGITS) this.checkIntegral(start, float);
+  }
+
+  /** Records the literal's path when Go reads it as a float64 JavaScript cannot tell from an integer. */
+  private checkIntegral(start: number, float: boolean): void {
+    if (this.integralFloats.length >= MAX_INTEGRAL_FLOATS) return;
+    const literal = Buffer.from(this.buf.buffer, this.buf.byteOffset + start, this.pos - start).toString('latin1');
+    if (float) {
+      if (!Number.isInteger(Number(literal))) return;
+    } else {
+      const v = BigInt(literal);
+      if (v >= -(2n ** 63n) && v < 2n ** 63n) return;
+    }
+    this.integralFloats.push(this.stack.map((f) => (f.isObject ? f.key : f.index)));
   }
 
   /** Only literals with an exponent or over 308 characters can overflow a float64. */
