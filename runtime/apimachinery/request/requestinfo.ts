@@ -1,3 +1,4 @@
+import { sliceStringToBool } from '../conversion/querybool.js';
 import { parseSelector } from '../fields/index.js';
 import { parse as parseLabelSelector } from '../labels/index.js';
 import type { RequestInfo } from './types.js';
@@ -127,7 +128,7 @@ function unescapePath(path: string): string {
  * decode discards the field-selector name and keeps only `watch`.
  */
 function decodeListOptions(query: URLSearchParams): { watch: boolean; nameFromFieldSelector?: string } {
-  const watch = queryBool(query.getAll('watch'));
+  const watch = sliceStringToBool(query.getAll('watch')) ?? false;
   try {
     for (const key of ['limit', 'timeoutSeconds'] as const) {
       const v = query.get(key);
@@ -146,12 +147,6 @@ function decodeListOptions(query: URLSearchParams): { watch: boolean; nameFromFi
 }
 
 /** Convert_Slice_string_To_bool: only absence, `0` and `false` (any case) are false. */
-function queryBool(values: readonly string[]): boolean {
-  const first = values[0];
-  if (first === undefined) return false;
-  return !(first === '0' || first.toLowerCase() === 'false');
-}
-
 function isValidPathSegmentName(name: string): boolean {
   return !NAME_MAY_NOT_BE.has(name) && NAME_MAY_NOT_CONTAIN.every((s) => !name.includes(s));
 }

@@ -1,3 +1,4 @@
+import { sliceStringToBool } from '../../apimachinery/conversion/querybool.js';
 import { newBadRequest } from '../../apimachinery/errors/index.js';
 
 /**
@@ -5,11 +6,9 @@ import { newBadRequest } from '../../apimachinery/errors/index.js';
  * the first value counts; a malformed number is a 400 with strconv's wording.
  */
 
-/** Convert_Slice_string_To_bool: `0`, `f`, `false`, `n`, `no` (any case) are false; anything else, empty included, is true. */
+/** A boolean parameter (Convert_Slice_string_To_bool); undefined when absent. */
 export function queryBool(query: URLSearchParams, key: string): boolean | undefined {
-  const v = query.get(key);
-  if (v === null) return undefined;
-  return !['0', 'f', 'false', 'n', 'no'].includes(v.toLowerCase());
+  return sliceStringToBool(query.getAll(key));
 }
 
 /** strconv.ParseInt(v, 10, 64). */
