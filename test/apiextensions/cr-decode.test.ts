@@ -176,6 +176,8 @@ describe('custom resource decoding as kube 1.32', () => {
     }
     // fieldValidation=Ignore decodes without the strict decoder: the unstructured scheme fails under the URL's kind.
     assert.deepEqual(answer(await call('POST', `${PATH}?fieldValidation=Ignore`, '{}')), [400, 'BadRequest', cannotHandle("Object 'Kind' is missing in '{}'")]);
+    // A PUT decodes the same way (its fieldValidation reaches the decoder too).
+    assert.deepEqual(answer(await call('PUT', `${PATH}/ct?fieldValidation=Ignore`, '{}')), [400, 'BadRequest', cannotHandle("Object 'Kind' is missing in '{}'")]);
   });
 
   test('patch: a patched object that does not decode is a 422 on `patch` with the decoder error', async () => {

@@ -216,6 +216,14 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
       [conflict.status, conflict.body['reason'], conflict.body['message']],
       [409, 'Conflict', 'Operation cannot be fulfilled on crontabs.stable.example.com "upd": the object has been modified; please apply your changes to the latest version and try again'],
     );
+    // A merge patch or an apply configuration (replicas over the schema's maximum) that sets a
+    // stale resourceVersion: the same 409.
+    const modified = 'Operation cannot be fulfilled on crontabs.stable.example.com "upd": the object has been modified; please apply your changes to the latest version and try again';
+    const patched = await c.json('PATCH', `${CRONTABS}/upd`, { metadata: { resourceVersion: '1' }, spec: { replicas: 'many' } }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.deepEqual([patched.status, patched.body['reason'], patched.body['message']], [409, 'Conflict', modified]);
+    const applyConfig = { apiVersion: created.body['apiVersion'], kind: created.body['kind'], metadata: { name: 'upd', resourceVersion: '1' }, spec: { replicas: 11 } };
+    const applied = await c.json('PATCH', `${CRONTABS}/upd?fieldManager=stale&force=true`, applyConfig, { 'Content-Type': 'application/apply-patch+yaml' });
+    assert.deepEqual([applied.status, applied.body['reason'], applied.body['message']], [409, 'Conflict', modified]);
     const unnamed = structuredClone(created.body);
     delete (unnamed['metadata'] as Obj)['name'];
     const noName = await c.json('PUT', `${CRONTABS}/upd`, unnamed);

@@ -23,7 +23,7 @@ import { jsonTypeName } from '../../apimachinery/serializer/jsonvalue.js';
 import { jsonUnmarshalMessage, unstructuredConverterMessage } from '../../apimachinery/schema/typeddecode.js';
 import { headerValue, negotiateResponse } from './response.js';
 import type { RequestScope } from './scope.js';
-import { checkName } from '../../registry/generic/update.js';
+import { checkName, checkResourceVersionConflict } from '../../registry/generic/update.js';
 import { storeUpdateAndAnswer } from './update.js';
 import { parsePatchOptions } from './writeoptions.js';
 
@@ -72,6 +72,8 @@ function documentPatched(req: APIRequest, scope: RequestScope, name: string, pat
     const unknown = pruneUnknownFields(scope, patched);
     applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, patched, message));
     checkName(patched, name, c.namespace);
+    // A patch that sets a stale resourceVersion is a conflict before validation, as PUT's (Store.Update).
+    checkResourceVersionConflict(scope.groupResource, name, patched, current);
     defaultAndValidate(scope, patched, current, c.warn);
     return trackUpdate(scope, req, old, await scope.codec.toHub(patched), opts.fieldManager);
   };
@@ -91,6 +93,7 @@ async function appliedObject(req: APIRequest, scope: RequestScope, name: string,
     ensureObjectNamespace(merged, c.namespace);
     checkName(merged, name, c.namespace);
     const applied = await scope.codec.fromHub(merged);
+    if (old !== undefined) checkResourceVersionConflict(scope.groupResource, name, applied, old);
     defaultAndValidate(scope, applied, old === undefined ? undefined : await scope.codec.fromHub(old), c.warn);
     return scope.codec.toHub(applied);
   };

@@ -23,7 +23,7 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
   const opts = parseUpdateOptions(req.query);
   const ctx = requestContext(req, res, scope);
   const name = req.info.name;
-  const { obj, duplicates } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req);
+  const { obj, duplicates } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req, opts.fieldValidation);
   const unknown = pruneUnknownFields(scope, obj);
   applyFieldValidation(ctx, opts.fieldValidation, [...duplicates, ...unknown], strictDecodingFailure(scope, scope.version));
   checkName(obj, name, ctx.namespace);
