@@ -12,7 +12,8 @@ export function interpretStorageError(err: StorageError, { gr, name, operation }
     case 'ResourceVersionConflicts':
       return newConflict(gr, name, OPTIMISTIC_LOCK_ERROR_MSG);
     case 'InvalidObj':
-      return newConflict(gr, name, 'detail' in err && typeof err.detail === 'string' ? err.detail : err.message);
+      // Its whole text, as kube's: "StorageError: invalid object, Code: 4, Key: …, AdditionalErrorMsg: …".
+      return newConflict(gr, name, err.message);
     // Backends raise these only where sending the request again is safe (a read, a write that
     // never left): the Retry-After makes client-go send it again.
     case 'Unreachable':

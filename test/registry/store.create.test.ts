@@ -59,6 +59,9 @@ describe('generic Store: create', () => {
   test('a client resourceVersion is a 500 with an empty reason', async () => {
     const { main } = await env.storages(wardleGroup, 'Flunder');
     await assert.rejects(main.create(ctx('default'), flunder('rv', {}, { resourceVersion: '5' }), allow, write), statusIs(500, 'resourceVersion should not be set on objects to be created', ''));
+    // A dry run never reads it (DryRunnableStorage.Create): the object comes back as sent.
+    const dry = await main.create(ctx('default'), flunder('rv', {}, { resourceVersion: '5' }), allow, dryRun);
+    assert.equal(dry.metadata?.resourceVersion, '5');
   });
 
   test('invalid and missing names are 422 with kube wording', async () => {

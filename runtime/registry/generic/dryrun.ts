@@ -1,5 +1,5 @@
 import { checkPreconditions } from '../../storage/kvstore/store.js';
-import { KeyExistsError, KeyNotFoundError, ResourceVersionSetOnCreateError, type CreateOptions, type DeleteOptions, type GuaranteedUpdateOptions, type Interface } from '../../storage/index.js';
+import { KeyExistsError, KeyNotFoundError, type CreateOptions, type DeleteOptions, type GuaranteedUpdateOptions, type Interface } from '../../storage/index.js';
 import type { KubeObject } from '../rest.js';
 
 /**
@@ -10,10 +10,12 @@ import type { KubeObject } from '../rest.js';
 export class DryRunnableStorage {
   constructor(readonly storage: Interface<KubeObject>) {}
 
-  /** Dry run: KeyExists when the key exists; returns obj itself, without a resourceVersion. */
+  /**
+   * Dry run: KeyExists when the key exists; returns obj itself. As kube's, it never reads the
+   * resourceVersion: one a client set is not the storage's 500 here, and is answered back.
+   */
   async create(key: string, obj: KubeObject, dryRun: boolean, opts: CreateOptions = {}): Promise<KubeObject> {
     if (!dryRun) return this.storage.create(key, obj, opts);
-    if (this.storage.versioner.objectResourceVersion(obj) !== 0) throw new ResourceVersionSetOnCreateError();
     if ((await this.storage.get(key, { ignoreNotFound: true })) !== undefined) throw new KeyExistsError(key, 0);
     return obj;
   }
