@@ -67,7 +67,7 @@ export function decodeYAML(text: string, opts: { maxAliasCount?: number; maxDept
     const go = goSyntaxMessage(text, doc.errors);
     throw new YAMLConversionError(`yaml: ${go ?? `line ${lineNumber(text, first.pos[0])}: ${message}`}`);
   }
-  const keys = resolveScalars(doc, maxDepth);
+  const keys = resolveScalars(doc, text, maxDepth);
   const duplicateFields = duplicateKeys(doc.contents, maxDepth);
   let value: unknown;
   try {
@@ -76,7 +76,8 @@ export function decodeYAML(text: string, opts: { maxAliasCount?: number; maxDept
     if (err instanceof RangeError) throw new YAMLConversionError('yaml: exceeded max depth');
     const message = messageOf(err);
     if (message.startsWith('Excessive alias count')) throw new YAMLConversionError('yaml: document contains excessive aliasing');
-    const unresolved = /^Unresolved alias[^:]*: (.*)$/.exec(message);
+    // go-yaml's anchor names are letters, digits, `_` and `-`: another name is a syntax error there.
+    const unresolved = BAD_ANCHOR.test(text) ? null : /^Unresolved alias[^:]*: ([0-9A-Za-z_-]+)$/.exec(message);
     throw new YAMLConversionError(unresolved !== null ? `yaml: unknown anchor '${unresolved[1]}' referenced` : `yaml: ${message}`);
   }
   value = toJSONCompatible(value, maxDepth);
@@ -101,6 +102,9 @@ function lineNumber(text: string, offset: number): number {
   return n;
 }
 
+/** An anchor or alias go-yaml's scanner refuses (an empty name, or one another character ends): it fails there first. */
+const BAD_ANCHOR = /(?:^|[\s[{,])[&*](?:[0-9A-Za-z_-]*[^0-9A-Za-z_\-\s?:,\]}%@`]|(?![0-9A-Za-z_-]))/;
+
 const STANDARD_TAGS = /^tag:yaml\.org,2002:(str|int|float|bool|null|timestamp)$/;
 
 /**
@@ -108,14 +112,14 @@ const STANDARD_TAGS = /^tag:yaml\.org,2002:(str|int|float|bool|null|timestamp)$/
  * sigs.k8s.io/yaml makes of it; returns each key's resolved value, for the strict duplicate check.
  * Fails as go-yaml does for tagged scalars it cannot decode and for aliases to unknown anchors.
  */
-function resolveScalars(doc: Document.Parsed, maxDepth: number): Map<Scalar, GoResolved> {
+function resolveScalars(doc: Document.Parsed, text: string, maxDepth: number): Map<Scalar, GoResolved> {
   const keys = new Map<Scalar, GoResolved>();
   const work: Array<{ node: unknown; key: boolean; depth: number }> = [{ node: doc.contents, key: false, depth: 0 }];
   for (let item = work.pop(); item !== undefined; item = work.pop()) {
     const { node, key, depth } = item;
     if (depth > maxDepth) continue;
     if (isAlias(node)) {
-      if (node.resolve(doc) === undefined) throw new YAMLConversionError(`yaml: unknown anchor '${node.source}' referenced`);
+      if (node.resolve(doc) === undefined && /^[0-9A-Za-z_-]+$/.test(node.source) && !BAD_ANCHOR.test(text)) throw new YAMLConversionError(`yaml: unknown anchor '${node.source}' referenced`);
     } else if (isScalar(node)) {
       let r: GoResolved | undefined;
       try {
@@ -306,7 +310,10 @@ function duplicateKeys(root: unknown, maxDepth: number): string[] {
       for (const pair of node.items) {
         const key = pair.key as Node | null;
         // go-yaml refuses a sequence or mapping key, printing it with %#v.
-        if (key !== null && !isScalar(key) && !isAlias(key)) throw new YAMLConversionError(`yaml: invalid map key: ${goSharpV((key as { toJSON(): unknown }).toJSON())}`);
+        if (key !== null && !isScalar(key) && !isAlias(key)) {
+          // In a flow mapping go-yaml's parser refuses such a key before its decoder does.
+          throw new YAMLConversionError(node.flow === true ? 'yaml: unsupported map key: only scalar keys are allowed' : `yaml: invalid map key: ${goSharpV((key as { toJSON(): unknown }).toJSON())}`);
+        }
         const name = key === null ? '' : isScalar(key) ? String(key.value) : String(key.toJSON());
         if (name === '<<') continue;
         const child = path === '' ? name : `${path}.${name}`;
