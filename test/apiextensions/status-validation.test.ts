@@ -172,6 +172,8 @@ describe('custom resource validation of /status and per-version scale checks, th
       assert.deepEqual(causes(r.body), [
         ['FieldValueNotSupported', 'status.phase', 'Unsupported value: "Bogus": supported values: "Ready", "Pending"'],
         ['FieldValueTypeInvalid', 'status.replicas', 'Invalid value: "string": replicas in body must be of type integer: "string"'],
+        // ValidateScaleStatus, after the status schema (validator.go ValidateStatusUpdate).
+        ['FieldValueInvalid', '.status.replicas', 'Invalid value: 0: .status.replicas accessor error: one is of the type string, expected int64'],
         ['FieldValueInvalid', '<nil>', 'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation'],
       ]);
       const k = await kc.run(['patch', `gadgets.${GROUP}`, 'g1', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Bogus"}}']);

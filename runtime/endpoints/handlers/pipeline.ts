@@ -1,15 +1,19 @@
 import { newBadRequest, newInvalid, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
-import { celValidator, validateCELRules } from '../../apimachinery/cel/index.js';
-import { applyDefaults, objectMetaSchema, propertySchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
+import { celValidator, type CELValidateOptions } from '../../apimachinery/cel/index.js';
+import { applyDefaults, propertySchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
 import { ratchetedAt } from '../../apimachinery/schema/correlation.js';
+import { objectMetaTypeSchema } from '../../apimachinery/schema/objectmeta.js';
 import { jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
 import { bodyMediaTypes, decodeRequestBody, type DecodeCancellation } from '../../apimachinery/serializer/body.js';
 import { summarizeData } from '../../apimachinery/serializer/decode.js';
 import { hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { mediaTypeEssence, parseContentType } from '../../apimachinery/serializer/mediatype.js';
-import { objectMetaDecodeError } from '../../registry/generic/objectMeta.js';
+import { dnsSubdomainName, objectMetaDecodeError, validateObjectMetaCreate, validateObjectMetaUpdate } from '../../registry/generic/objectMeta.js';
+import { generateName } from '../../registry/generic/names.js';
+import type { ObjectMeta } from '../../apimachinery/object.js';
+import type { RESTStrategy } from '../../apimachinery/definition/strategy.js';
 import { keepStoredStatus, prepareStatusUpdate } from '../../registry/generic/update.js';
 import type { KubeObject, RequestContext } from '../../registry/rest.js';
 import type { FieldValidationDirective } from './writeoptions.js';
@@ -79,12 +83,14 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
 
 /**
  * A create or update body of the URL's group version but another kind, as kube's handlers answer
- * it. Custom resources decode as unstructured whatever their kind, and their validation refuses it
- * before anything else: 422 on `kind`. A typed decoder makes the body's kind if the version has
+ * it. Custom resources decode as unstructured whatever their kind, and their strategy's
+ * validation refuses it (ValidateTypeMeta, in defaultAndValidate: undefined here), a 422 on `kind`
+ * with what 1.32 still runs after it; their /scale's Scale the same way at once. A typed decoder makes the body's kind if the version has
  * it, then finds no conversion to the URL's kind; otherwise it has no such kind at all: either
  * way a 400 `<kind> in version "<v>" cannot be handled as a <Kind>: …` (transformDecodeError).
  */
-function bodyOfAnotherKind(scope: RequestScope, kind: string, obj: KubeObject): StatusError {
+function bodyOfAnotherKind(scope: RequestScope, kind: string, obj: KubeObject): StatusError | undefined {
+  if (decodesUnstructured(scope) && scope.codec.scheme !== undefined) return undefined;
   if (scope.unstructured === true) return unstructuredOfAnotherKind(scope, kind, obj);
   return newBadRequest(`${kind} in version ${JSON.stringify(scope.version)} cannot be handled as a ${scope.codec.kind}: ${typedDecodeError(scope, kind)}`);
 }
@@ -157,9 +163,15 @@ export function unstructuredMetadataError(scope: RequestScope, obj: unknown): st
 /**
  * Fills apiVersion/kind from the URL where absent; a different group/version is
  * `versionMismatch`'s error (by default a 400, as kube's create and update handlers answer); a
- * different kind is `kindMismatch`'s error (by default a 400 naming both).
+ * different kind is `kindMismatch`'s error (by default a 400 naming both; none when it returns
+ * undefined, and the object keeps its kind for validation to judge).
  */
-export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject, kindMismatch?: (kind: string) => StatusError, versionMismatch?: (apiVersion: string, kind: string) => StatusError): void {
+export function defaultAndCheckTypeMeta(
+  scope: RequestScope,
+  obj: KubeObject,
+  kindMismatch?: (kind: string) => StatusError | undefined,
+  versionMismatch?: (apiVersion: string, kind: string) => StatusError,
+): void {
   const expected = splitAPIVersion(scope.codec.apiVersion);
   const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : scope.codec.kind;
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
@@ -174,7 +186,9 @@ export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject, ki
     throw versionMismatch?.(actual, kind) ?? newBadRequest(`the API version in the data (${actual}) does not match the expected API version (${scope.codec.apiVersion})`);
   }
   if (kind !== scope.codec.kind) {
-    throw kindMismatch?.(kind) ?? newBadRequest(`the kind in the data (${kind}) does not match the expected kind (${scope.codec.kind})`);
+    if (kindMismatch === undefined) throw newBadRequest(`the kind in the data (${kind}) does not match the expected kind (${scope.codec.kind})`);
+    const err = kindMismatch(kind);
+    if (err !== undefined) throw err;
   }
   obj.apiVersion = actual;
   obj.kind = kind;
@@ -182,9 +196,11 @@ export function defaultAndCheckTypeMeta(scope: RequestScope, obj: KubeObject, ki
 
 /**
  * Resource schemas declare metadata as a bare object (as CRD schemas do); this checks the
- * ObjectMeta field types (labels a string map, …) so a patch cannot store a malformed one.
+ * ObjectMeta field types (labels a string map, …) so a patch cannot store a malformed one. Types
+ * only: the typed ObjectMeta requires nothing (an ownerReference without a uid decodes, and
+ * ValidateOwnerReferences says `uid must not be empty`).
  */
-const OBJECT_WITH_META: JSONSchemaProps = { type: 'object', properties: { metadata: withoutManagedFields(objectMetaSchema) } };
+const OBJECT_WITH_META: JSONSchemaProps = { type: 'object', properties: { metadata: withoutManagedFields(objectMetaTypeSchema) } };
 
 /**
  * managedFields are not judged here: kube decodes them as plain []ManagedFieldsEntry, and the field
@@ -205,7 +221,7 @@ function splitAPIVersion(apiVersion: string): { group: string; version: string }
  * as `unknown field "spec.foo"` errors. Objects without a scheme (Scale) are left alone.
  */
 export function pruneUnknownFields(scope: RequestScope, obj: KubeObject): string[] {
-  if (scope.codec.scheme === undefined) return [];
+  if (scope.codec.scheme === undefined || isOtherKind(scope, obj)) return [];
   return prune(obj, scope.definition.schema, { isResourceRoot: true }).map((p) => `unknown field ${JSON.stringify(p)}`);
 }
 
@@ -221,29 +237,112 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: K
   const scheme = scope.codec.scheme;
   if (scheme === undefined) return;
   const schema = scope.definition.schema;
-  applyDefaults(obj, schema);
-  pruneNonNullableNullsWithoutDefaults(obj, schema);
+  // The CR codec prunes, defaults and coerces only an object of the CRD's kind (unstructuredSchemaCoercer, unstructuredDefaulter).
+  if (!isOtherKind(scope, obj)) {
+    applyDefaults(obj, schema);
+    pruneNonNullableNullsWithoutDefaults(obj, schema);
+  }
   dropNullObjectMetaFields(obj);
-  scheme.defaultInPlace(obj, scope.version);
+  if (!isOtherKind(scope, obj)) scheme.defaultInPlace(obj, scope.version);
   const ratcheting = old !== undefined && scope.validationRatcheting === true;
-  // Custom resources are validated as their strategy will store them (kube validates them after
-  // PrepareForCreate/PrepareForUpdate), so what the write cannot change is not judged.
-  const subject = scope.unstructured === true ? asStrategyPrepares(scope, obj, old) : obj;
-  const status = scope.unstructured === true && scope.subresource === 'status' && old !== undefined;
+  const celOptions = ratcheting ? { ratcheting, ...(warn !== undefined ? { warn } : {}) } : undefined;
+  if (scope.unstructured === true) {
+    validateCustomResource(scope, obj, old, ratcheting, celOptions);
+    return;
+  }
   const errs = [
-    ...(status
-      ? validateStatusStanza(scope, subject, old, ratcheting)
-      : [
-          ...scope.validator.validate(schema, subject, ratcheting ? ratchetedAt(schema, subject, old) : undefined),
-          ...scope.validator.validate(OBJECT_WITH_META, subject),
-          ...validateEmbeddedResources(subject, schema),
-        ]),
-    // Ratcheted as a whole, as kube's customResourceStrategy does: duplicates an update brings are
-    // reported only when the stored object had none.
-    ...(ratcheting && validateListSetsAndMaps(old, schema).length > 0 ? [] : validateListSetsAndMaps(subject, schema)),
+    ...scope.validator.validate(schema, obj, ratcheting ? ratchetedAt(schema, obj, old) : undefined),
+    ...scope.validator.validate(OBJECT_WITH_META, obj),
+    ...validateEmbeddedResources(obj, schema),
+    ...(ratcheting && validateListSetsAndMaps(old, schema).length > 0 ? [] : validateListSetsAndMaps(obj, schema)),
   ];
-  errs.push(...validateCELRules(schema, subject, old, errs, ratcheting ? { ratcheting, ...(warn !== undefined ? { warn } : {}) } : undefined));
+  // A built-in kind's declared rules run on an object its schema accepts; the notice that some
+  // were not checked (hasBlockingErr) is customResourceStrategy's alone.
+  if (!hasBlockingError(errs)) errs.push(...celValidator.validate(schema, obj, old, celOptions));
   if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
+}
+
+/** A custom resource body of another kind, which its strategy's validation refuses (decodeObjectBody lets it through). */
+function isOtherKind(scope: RequestScope, obj: KubeObject): boolean {
+  return scope.unstructured === true && obj.kind !== scope.codec.kind;
+}
+
+/** Field error types after which customResourceStrategy runs no CEL rule (hasBlockingErr). */
+const BLOCKING: ReadonlySet<FieldError['type']> = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+
+function hasBlockingError(errs: readonly FieldError[]): boolean {
+  return errs.some((e) => BLOCKING.has(e.type));
+}
+
+/**
+ * A custom resource's validation as 1.32's customResourceStrategy runs it (Validate,
+ * ValidateUpdate, and statusStrategy.ValidateUpdate for /status), on the object as its strategy
+ * prepares it: the validator's part, which is the type meta alone when the kind is wrong
+ * (ValidateTypeMeta), otherwise ObjectMeta, the schema (the status schema for /status) and the
+ * scale subresource's replica paths (spec, not for /status, and status); then embedded resources
+ * (not for /status) and list types; then, when the schema has rules, either the rules or, after a
+ * blocking error, the notice that some were not checked. The ObjectMeta errors are those the
+ * store's BeforeCreate/BeforeUpdate would find (on the name generateName yields, and the system
+ * fields an update keeps), so they share the 422 and the blocking rule with the schema's.
+ */
+function validateCustomResource(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined, ratcheting: boolean, celOptions: CELValidateOptions | undefined): void {
+  const schema = scope.definition.schema;
+  // customResourceStrategy's own checks are the scale subresource's replica paths: validate has
+  // both (ValidateScaleSpec, ValidateScaleStatus), its /status hook the status one.
+  const strategy = scope.definition.strategy as RESTStrategy<KubeObject> | undefined;
+  const subject = asStrategyPrepares(scope, obj, old);
+  const status = scope.subresource === 'status' && old !== undefined;
+  const kind = typeof obj.kind === 'string' ? obj.kind : '';
+  const typeMeta: FieldError[] = [];
+  if (kind !== scope.codec.kind) typeMeta.push({ type: 'FieldValueInvalid', field: 'kind', badValue: kind, detail: `must be ${scope.codec.kind}` });
+  if (obj.apiVersion !== scope.codec.apiVersion) typeMeta.push({ type: 'FieldValueInvalid', field: 'apiVersion', badValue: obj.apiVersion ?? '', detail: `must be ${scope.codec.apiVersion}` });
+  const errs: FieldError[] = [];
+  if (typeMeta.length > 0) errs.push(...typeMeta);
+  else if (status) {
+    errs.push(...objectMetaErrors(scope, subject, old), ...validateStatusStanza(scope, subject, old, ratcheting), ...(strategy?.status?.validateUpdate?.(subject, old) ?? []));
+  } else {
+    errs.push(
+      ...objectMetaErrors(scope, subject, old),
+      ...scope.validator.validate(schema, subject, ratcheting ? ratchetedAt(schema, subject, old) : undefined),
+      ...scope.validator.validate(OBJECT_WITH_META, subject),
+      ...(strategy?.validate?.(subject) ?? []),
+    );
+  }
+  if (!status) errs.push(...validateEmbeddedResources(subject, schema));
+  // Ratcheted as a whole, as kube's strategies do: duplicates an update brings are reported only
+  // when the stored object had none.
+  if (!(old !== undefined && validateListSetsAndMaps(old, schema).length > 0)) errs.push(...validateListSetsAndMaps(subject, schema));
+  if (celValidator.hasRules(schema, true)) {
+    if (hasBlockingError(errs)) {
+      errs.push({
+        type: 'FieldValueInvalid',
+        field: '<nil>',
+        badValue: null,
+        detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      });
+    } else {
+      errs.push(...celValidator.validate(schema, subject, old, celOptions));
+    }
+  }
+  if (errs.length > 0) throw newInvalid(kind === scope.codec.kind ? scope.groupKind : { group: scope.groupKind.group, kind }, String(obj.metadata?.name ?? ''), errs);
+}
+
+/**
+ * The ObjectMeta errors the store's BeforeCreate (on the name generateName yields) or BeforeUpdate
+ * (uid, creationTimestamp, deletionTimestamp and deletionGracePeriodSeconds kept from the stored
+ * object, as it keeps them) will find in a custom resource's metadata.
+ */
+function objectMetaErrors(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): FieldError[] {
+  const meta: ObjectMeta = { ...(isJSONObject(obj.metadata) ? obj.metadata : {}) };
+  if (old === undefined) {
+    if (typeof meta.generateName === 'string' && meta.generateName !== '' && (meta.name === undefined || meta.name === '')) meta.name = generateName(meta.generateName, () => 0);
+    return validateObjectMetaCreate(meta, scope.definition.namespaced, dnsSubdomainName);
+  }
+  const oldMeta: ObjectMeta = isJSONObject(old.metadata) ? old.metadata : {};
+  if (typeof meta.uid !== 'string' || meta.uid === '') meta.uid = oldMeta.uid;
+  for (const f of ['creationTimestamp', 'deletionTimestamp'] as const) if (oldMeta[f] !== undefined && oldMeta[f] !== null) meta[f] = oldMeta[f];
+  if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+  return validateObjectMetaUpdate(meta, oldMeta, scope.definition.namespaced);
 }
 
 /**
@@ -296,11 +395,12 @@ function validateStatusStanza(scope: RequestScope, obj: KubeObject, old: KubeObj
 }
 
 /**
- * Whether defaultAndValidate reads the stored object (validation ratchets, or the schema has CEL
- * rules, which may be transition rules): only then must an update convert it to the request version.
+ * Whether defaultAndValidate reads the stored object (a custom resource, whose ObjectMeta update
+ * checks compare with it; validation ratchets; or the schema has CEL rules, which may be
+ * transition rules): only then must an update convert it to the request version.
  */
 export function validationReadsOld(scope: RequestScope): boolean {
-  return scope.codec.scheme !== undefined && (scope.validationRatcheting === true || celValidator.hasRules(scope.definition.schema, true));
+  return scope.codec.scheme !== undefined && (scope.unstructured === true || scope.validationRatcheting === true || celValidator.hasRules(scope.definition.schema, true));
 }
 
 /**

@@ -1,0 +1,206 @@
+// The order of a custom resource's validation errors, and the CEL step after them, as 1.32's
+// customResourceStrategy (registry/customresource strategy.go Validate/ValidateUpdate,
+// status_strategy.go ValidateUpdate, validator.go): a wrong kind alone (ValidateTypeMeta), with
+// CEL still run after it; otherwise ObjectMeta, the schema, the scale subresource's replica paths
+// (spec and status), embedded resources and list types, and only then either the CEL rules or,
+// after a blocking error (hasBlockingErr), the notice that some were not checked.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { apiextensionsGroup } from '../../generated/registry/apiextensions.js';
+import { newAdmissionChain } from '../../runtime/admission/types.js';
+import { newCRDHandler, StorageCRDSource, type CRDHandler } from '../../runtime/apiextensions/index.js';
+import { systemContext } from '../../runtime/controlplane/loopback.js';
+import { resolveRequestInfo } from '../../runtime/apimachinery/request/requestinfo.js';
+import { adaptRequest } from '../../runtime/apimachinery/request/http.js';
+import { createResourceStorage, storagePrefix } from '../../runtime/registry/generic/index.js';
+import type { KubeObject, ResourceStorage } from '../../runtime/registry/rest.js';
+import { notFoundHandler } from '../../runtime/server/delegation.js';
+import { newStorageFactory, type StorageFactory } from '../../runtime/storage/index.js';
+import { cronTabCRD, cronTabSchema, cronTabVersion, eventually, type Obj } from './env.js';
+
+const ctx = systemContext('', { signal: new AbortController().signal });
+const allow = async (): Promise<void> => {};
+const write = { dryRun: false, fieldManager: 'test' };
+const PATH = '/apis/stable.example.com/v1/namespaces/default/crontabs';
+const body = (metadata: unknown, extra: Obj = {}): Obj => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata, spec: { image: 'x' }, ...extra });
+const NOT_CHECKED = '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+const RULE = 'spec: Invalid value: "object": minReplicas must not exceed replicas';
+
+const SCHEMA: Obj = (() => {
+  const s = cronTabSchema({ minReplicas: { type: 'integer', default: 0 } });
+  const spec = (s['properties'] as Obj)['spec'] as Obj;
+  spec['required'] = ['image'];
+  spec['x-kubernetes-validations'] = [{ rule: 'self.minReplicas <= self.replicas', message: 'minReplicas must not exceed replicas' }];
+  return s;
+})();
+
+describe('custom resource validation in 1.32 customResourceStrategy order', () => {
+  let dir: string;
+  let factory: StorageFactory;
+  let crds: ResourceStorage;
+  let source: StorageCRDSource;
+  let handler: CRDHandler;
+  let server: Server;
+  let port: number;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cr-valorder-'));
+    factory = newStorageFactory({ backend: { backend: 'sqlite', path: join(dir, 'db') } });
+    crds = createResourceStorage({
+      group: apiextensionsGroup,
+      kind: 'CustomResourceDefinition',
+      storage: await factory.forResource({ resourcePrefix: storagePrefix('apiextensions.k8s.io', 'customresourcedefinitions') }),
+    });
+    source = new StorageCRDSource({ storage: crds.main, context: (parent) => systemContext('', parent), relistDelayMs: 50 });
+    handler = newCRDHandler({ source, factory, admission: newAdmissionChain([]), delegate: notFoundHandler() });
+    await source.start();
+    server = createServer((raw, response) => {
+      const { req, res } = adaptRequest(raw, response);
+      req.info = resolveRequestInfo(req.method, req.path, req.query);
+      void handler.handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    const crd = cronTabCRD({ versions: [cronTabVersion('v1', { storage: true, schema: SCHEMA })] });
+    const spec = crd['spec'] as { names: Obj };
+    spec.names['listKind'] = 'CronTabList';
+    await crds.main.create(ctx, structuredClone(crd) as KubeObject, allow, write);
+    await crds.status!.update(
+      ctx,
+      'crontabs.stable.example.com',
+      {
+        preconditions: () => undefined,
+        updatedObject: async (_c, old) => ({
+          ...(old as KubeObject),
+          status: {
+            acceptedNames: spec.names,
+            conditions: [
+              { type: 'NamesAccepted', status: 'True' },
+              { type: 'Established', status: 'True' },
+            ],
+          },
+        }),
+      },
+      { create: allow, update: allow },
+      { ...write, forceAllowCreate: false },
+    );
+    await eventually(async () => assert.equal((await call('GET', PATH)).status, 200));
+    const created = await call('POST', PATH, body({ name: 'ct' }, { spec: { image: 'x', replicas: 1 } }));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+  });
+
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await source.stop();
+    await handler.stop();
+    await factory.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function call(method: string, path: string, payload?: unknown, contentType = 'application/json'): Promise<{ status: number; body: Obj }> {
+    return new Promise((resolve, reject) => {
+      const text = payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload);
+      const headers = text === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) };
+      const r = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const t = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: /json/.test(res.headers['content-type'] ?? '') ? (JSON.parse(t) as Obj) : { text: t } });
+        });
+      });
+      r.on('error', reject);
+      r.end(text);
+    });
+  }
+
+  const invalid = (r: { status: number; body: Obj }, name: string, causes: string[], kind = 'CronTab'): void => {
+    const list = causes.length === 1 ? causes[0] : `[${causes.join(', ')}]`;
+    assert.deepEqual([r.status, r.body['reason'], r.body['message']], [422, 'Invalid', `${kind}.stable.example.com "${name}" is invalid: ${list}`]);
+  };
+
+  test('create: the schema, then the scale path, then the rules or the notice', async () => {
+    invalid(await call('POST', PATH, body({ name: 'neg' }, { spec: { image: 'a', replicas: -1 } })), 'neg', [
+      'spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
+      '.spec.replicas: Invalid value: -1: should be a non-negative integer',
+      RULE,
+    ]);
+    invalid(await call('POST', PATH, body({ name: 'f' }, { spec: { image: 'a', replicas: 1.5 } })), 'f', [
+      'spec.replicas: Invalid value: "number": spec.replicas in body must be of type integer: "number"',
+      '.spec.replicas: Invalid value: 0: .spec.replicas accessor error: 1.5 is of the type float64, expected int64',
+      NOT_CHECKED,
+    ]);
+    invalid(await call('POST', PATH, body({ name: 's' }, { spec: 'x' })), 's', [
+      'spec: Invalid value: "string": spec in body must be of type object: "string"',
+      '.spec.replicas: Invalid value: 0: .spec.replicas accessor error: x is of the type string, expected map[string]interface{}',
+      NOT_CHECKED,
+    ]);
+  });
+
+  test('create: ObjectMeta errors come first and count for the blocking rule', async () => {
+    invalid(await call('POST', PATH, body({ name: '' })), '', ['metadata.name: Required value: name or generateName is required', NOT_CHECKED]);
+    invalid(await call('POST', PATH, body({ name: 'ann', annotations: { a: 'x'.repeat(256 * 1024) } })), 'ann', ['metadata.annotations: Too long: may not be more than 262144 bytes', NOT_CHECKED]);
+    // Invalid is not blocking: the rules run.
+    invalid(await call('POST', PATH, body({ name: 'Bad' }, { spec: { image: 'a', replicas: 1, minReplicas: 5 } })), 'Bad', [
+      "metadata.name: Invalid value: \"Bad\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      RULE,
+    ]);
+    // generateName is judged on the name it yields.
+    const generated = await call('POST', PATH, body({ generateName: 'gen-' }));
+    assert.equal(generated.status, 201, JSON.stringify(generated.body));
+  });
+
+  test('ownerReferences as ValidateOwnerReferences words them, not as schema-required fields', async () => {
+    invalid(await call('POST', PATH, body({ name: 'o1', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p' }] })), 'o1', [
+      'metadata.ownerReferences.uid: Invalid value: "": uid must not be empty',
+    ]);
+    invalid(await call('POST', PATH, body({ name: 'o2', ownerReferences: [{ name: 'p', uid: '1' }] })), 'o2', [
+      'metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty',
+      'metadata.ownerReferences.kind: Invalid value: "": kind must not be empty',
+    ]);
+    invalid(await call('POST', PATH, body({ name: 'o3', ownerReferences: [{ apiVersion: 'a/b/c', kind: 'Pod', name: 'p', uid: '1' }] })), 'o3', [
+      'metadata.ownerReferences.apiVersion: Invalid value: "a/b/c": version must not be empty',
+    ]);
+    const two = await call(
+      'POST',
+      PATH,
+      body({
+        name: 'o4',
+        ownerReferences: [
+          { apiVersion: 'v1', kind: 'Pod', name: 'p', uid: '1', controller: true },
+          { apiVersion: 'v1', kind: 'Pod', name: 'q', uid: '2', controller: true },
+        ],
+      }),
+    );
+    assert.equal(two.status, 422);
+    assert.match(
+      String(two.body['message']),
+      /^CronTab\.stable\.example\.com "o4" is invalid: metadata\.ownerReferences: Invalid value: \[\]v1\.OwnerReference\{.*\}: Only one reference can have Controller set to true\. Found "true" in references for Pod\/p and Pod\/q$/,
+    );
+  });
+
+  test('another kind: the type meta error alone from the validator, then the rules on the undefaulted object', async () => {
+    const r = await call('POST', PATH, { apiVersion: 'stable.example.com/v1', kind: 'Gizmo', metadata: { name: 'kg' }, spec: { image: 'img', replicas: 2 } });
+    invalid(r, 'kg', ['kind: Invalid value: "Gizmo": must be CronTab', 'spec: Invalid value: "object": no such key: minReplicas evaluating rule: minReplicas must not exceed replicas'], 'Gizmo');
+    assert.equal((await call('GET', `${PATH}/kg`)).status, 404);
+  });
+
+  test('update and /status: the scale paths with the schema, the notice after them', async () => {
+    const got = await call('GET', `${PATH}/ct`);
+    const current = got.body;
+    const put = await call('PUT', `${PATH}/ct`, { ...current, spec: { image: 'a', replicas: 'x' } });
+    invalid(put, 'ct', [
+      'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+      '.spec.replicas: Invalid value: 0: .spec.replicas accessor error: x is of the type string, expected int64',
+      NOT_CHECKED,
+    ]);
+    const status = await call('PUT', `${PATH}/ct/status`, { ...current, status: { replicas: -2 } });
+    invalid(status, 'ct', ['.status.replicas: Invalid value: -2: should be a non-negative integer']);
+  });
+});
