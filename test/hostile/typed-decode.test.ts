@@ -49,6 +49,12 @@ describeBackends(
       }
       const ns = await c.json('PUT', '/api/v1/namespaces/default', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', finalizers: 'x' } });
       assert.deepEqual([ns.status, ns.body['message']], [400, cannotHandle('Namespace', 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string')]);
+      // metav1.Time's UnmarshalJSON: time.Parse(RFC3339)'s error as it is.
+      const ts = await c.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ts', creationTimestamp: 'yesterday' } });
+      assert.deepEqual(
+        [ts.status, ts.body['reason'], ts.body['message']],
+        [400, 'BadRequest', cannotHandle('Namespace', 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"')],
+      );
     });
 
     test('patch: 422 on `patch` with the decoder (JSON, merge) or unstructured converter (strategic) error', async () => {

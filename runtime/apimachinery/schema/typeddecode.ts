@@ -1,5 +1,6 @@
 import type { OpenAPIComponentsDocument } from '../definition/resource.js';
 import { hasField, isJSONObject, jsonTypeName } from '../serializer/jsonvalue.js';
+import { parseRFC3339Error } from '../util/gotime.js';
 
 /**
  * The JSON-type half of kube's typed decoding of a generated kind: a decoded body whose value at a
@@ -8,8 +9,11 @@ import { hasField, isJSONObject, jsonTypeName } from '../serializer/jsonvalue.js
  * such value in document order, as Go's decoder reports the first one, described by the kind's
  * OpenAPI definitions (named structs are `$ref`s; their Go type is `<package>.<Name>`, the package
  * being the segment before the name: `io.k8s.api.core.v1.ServiceSpec` → `v1.ServiceSpec`).
- * Values of types with their own decoders (IntOrString, Quantity, Time, RawExtension: no
- * properties, or int-or-string) are left to validation; null decodes into anything, as in Go.
+ * Values of types with their own decoders (IntOrString, Quantity, MicroTime, RawExtension: no
+ * properties, or int-or-string) are left to validation; null decodes into anything, as in Go. A
+ * metav1.Time (a date-time string) is decoded by its UnmarshalJSON: a value that is not a string is
+ * Go's type error for a string, a string that time.Parse(RFC3339) refuses is its parse error
+ * (`timeError`), and either ends the decode, so it is the one reported even after a type mismatch.
  */
 export interface TypeMismatch {
   /** What the body holds: `string`, `number`, `number 1.5`, `bool`, `array`, `object`. */
@@ -24,18 +28,28 @@ export interface TypeMismatch {
   readonly unstructuredKind: string;
   /** What the Go type is: a struct, a slice, a map or a scalar (for the unstructured converter's message). */
   readonly goKind: 'struct' | 'slice' | 'map' | 'scalar';
+  /** time.Parse's error for a metav1.Time's string, which Go reports as it is (no field context). */
+  readonly timeError?: string;
 }
+
+/**
+ * The date-time fields of built-in kinds that are metav1.MicroTime (RFC3339Micro: another
+ * layout), as `<struct>.<field>` (k8s.io/api v0.32 core/v1, events/v1, coordination/v1).
+ */
+const MICRO_TIME_FIELDS: ReadonlySet<string> = new Set(['Event.eventTime', 'EventSeries.lastObservedTime', 'LeaseSpec.acquireTime', 'LeaseSpec.renewTime']);
 
 type Node = Readonly<Record<string, unknown>>;
 
 /** Go's `json: cannot unmarshal string into Go struct field Service.spec of type v1.ServiceSpec`. */
 export function jsonUnmarshalMessage(m: TypeMismatch): string {
+  if (m.timeError !== undefined) return m.timeError;
   const at = m.fieldStack.length === 0 ? `Go value of type ${m.goType}` : `Go struct field ${m.struct}.${m.fieldStack.join('.')} of type ${m.goType}`;
   return `json: cannot unmarshal ${m.value} into ${at}`;
 }
 
 /** runtime.DefaultUnstructuredConverter.FromUnstructured's error for the mismatch (strategic merge patches). */
 export function unstructuredConverterMessage(m: TypeMismatch): string {
+  if (m.timeError !== undefined) return m.timeError;
   switch (m.goKind) {
     case 'struct':
       return `cannot restore struct from: ${m.unstructuredKind}`;
@@ -71,7 +85,13 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
     | { kind: 'slice'; goType: string; items: Shape }
     | { kind: 'map'; goType: string; values: Shape }
     | { kind: 'scalar'; goType: string; json: 'string' | 'integer' | 'number' | 'boolean'; bits?: number }
+    | { kind: 'time'; goType: 'string' }
     | { kind: 'any' };
+  /** The shape of field `field` of struct `struct` (a date-time string is a metav1.Time unless it is a MicroTime). */
+  const fieldShape = (s: Node, struct: string, field: string, depth: number): Shape => {
+    if (s['type'] === 'string' && s['format'] === 'date-time' && !MICRO_TIME_FIELDS.has(`${struct}.${field}`)) return { kind: 'time', goType: 'string' };
+    return shapeOf(s, depth);
+  };
   const shapeOf = (s: Node, depth: number): Shape => {
     if (depth > 64 || s['x-kubernetes-int-or-string'] === true) return { kind: 'any' };
     const ref = refOf(s);
@@ -110,16 +130,28 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
     return Array.isArray(v) ? 'slice' : 'map';
   };
 
+  // Go's decoder goes on after a type mismatch (the first is the one it returns) and stops at a
+  // metav1.Time's error: walk returns only the latter, `first` keeps the former.
+  let first: TypeMismatch | undefined;
   const walk = (v: unknown, shape: Shape, struct: string, stack: readonly string[], depth: number): TypeMismatch | undefined => {
     if (v === null || shape.kind === 'any') return undefined;
-    const mismatch = (value: string): TypeMismatch => ({ value, goType: shape.goType, struct, fieldStack: stack, unstructuredKind: unstructuredKind(v), goKind: shape.kind });
+    const mismatch = (value: string): undefined => {
+      first ??= { value, goType: shape.goType, struct, fieldStack: stack, unstructuredKind: unstructuredKind(v), goKind: shape.kind === 'time' ? 'scalar' : shape.kind };
+      return undefined;
+    };
     switch (shape.kind) {
+      case 'time': {
+        const base = { goType: 'string', struct, fieldStack: stack, unstructuredKind: unstructuredKind(v), goKind: 'scalar' } as const;
+        if (typeof v !== 'string') return { ...base, value: typeof v === 'number' ? 'number' : jsonTypeName(v) };
+        const timeError = parseRFC3339Error(v);
+        return timeError === undefined ? undefined : { ...base, value: 'string', timeError };
+      }
       case 'struct': {
         if (!isJSONObject(v)) return mismatch(jsonTypeName(v));
         for (const [k, child] of Object.entries(v)) {
           const p = hasField(shape.props, k) ? shape.props[k] : undefined;
           if (!isJSONObject(p)) continue; // unknown fields are dropped, not decoded
-          const found = walk(child, shapeOf(p, depth + 1), shape.name, [...stack, k], depth + 1);
+          const found = walk(child, fieldShape(p, shape.name, k, depth + 1), shape.name, [...stack, k], depth + 1);
           if (found !== undefined) return found;
         }
         return undefined;
@@ -155,5 +187,5 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
   const props = top?.['properties'];
   if (top === undefined || !isJSONObject(props)) return undefined;
   const name = root.slice(root.lastIndexOf('.') + 1);
-  return walk(obj, { kind: 'struct', goType: goName(root), name, props }, name, [], 0);
+  return walk(obj, { kind: 'struct', goType: goName(root), name, props }, name, [], 0) ?? first;
 }
