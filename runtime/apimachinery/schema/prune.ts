@@ -30,7 +30,8 @@ interface Work {
  * pruning inside the specified ones. Embedded resources (and the root when
  * `isResourceRoot`) keep apiVersion/kind/metadata; their metadata is pruned
  * as ObjectMeta. Returns the pruned paths sorted (`spec.foo`,
- * `spec.items[0].bar`, `metadata.foo`), as kube reports `unknown field "…"`.
+ * `spec.items[0].bar`), as kube reports `unknown field "…"`, a resource root's own metadata
+ * fields first (`metadata.foo`).
  * Walks with an explicit stack, so deep values cannot exhaust the call stack.
  */
 export function prune(obj: unknown, schema: JSONSchemaProps | undefined, opts: PruneOptions): string[] {
@@ -66,5 +67,10 @@ export function prune(obj: unknown, schema: JSONSchemaProps | undefined, opts: P
       }
     }
   }
-  return pruned.sort();
+  pruned.sort();
+  if (!opts.isResourceRoot) return pruned;
+  // The root's metadata first: kube's CR codec reads ObjectMeta (reporting its unknown fields)
+  // before it prunes the rest (unstructuredSchemaCoercer), so its errors lead.
+  const meta = pruned.filter((p) => p.startsWith('metadata.'));
+  return meta.length === 0 ? pruned : [...meta, ...pruned.filter((p) => !p.startsWith('metadata.'))];
 }

@@ -55,6 +55,13 @@ describe('prune', () => {
       out: { apiVersion: 'v1', kind: 'X', metadata: { name: 'n', labels: { a: 'b' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': {} } }] } },
       pruned: ['metadata.foo', 'status'],
     },
+    {
+      name: "root: metadata's unknown fields lead, as the CR codec reads ObjectMeta before it prunes",
+      root: true,
+      in: { apiVersion: 'v1', kind: 'X', aTop: 1, metadata: { name: 'n', zMeta: 2 }, spec: { replicas: 1, foo: 1 } },
+      out: { apiVersion: 'v1', kind: 'X', metadata: { name: 'n' }, spec: { replicas: 1 } },
+      pruned: ['metadata.zMeta', 'aTop', 'spec.foo'],
+    },
     { name: 'non-root drops apiVersion too', in: { apiVersion: 'v1', spec: {} }, out: { spec: {} }, pruned: ['apiVersion'] },
     {
       name: 'Namespace schema: spec.foo',
