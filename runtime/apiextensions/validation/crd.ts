@@ -8,6 +8,7 @@ import type {
   SelectableField,
 } from '../../../apis/apiextensions/v1/types.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
+import { markGoValidation } from '../../apimachinery/validation/typed.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../apimachinery/validation/names.js';
 import { isCRDConditionTrue } from '../apihelpers.js';
 import { allowInvalidCABundle, REVIEW_VERSIONS, validateConversion, type ConversionOptions } from './conversion.js';
@@ -31,8 +32,12 @@ interface Options extends ConversionOptions {
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
 const MAX_SELECTABLE_FIELDS = 8;
-/** ValidateCustomResourceDefinition: a CRD being created (after defaulting and PrepareForCreate). */
-export function validateCustomResourceDefinition(crd: CustomResourceDefinition): FieldError[] {
+/**
+ * ValidateCustomResourceDefinition: a CRD being created (after defaulting and PrepareForCreate).
+ * The CRD kind's whole validation, as in kube (markGoValidation): its generated schema's required
+ * fields and declared rules are not run before it.
+ */
+export const validateCustomResourceDefinition = markGoValidation(function validateCustomResourceDefinition(crd: CustomResourceDefinition): FieldError[] {
   const errs: FieldError[] = [];
   const name = crd.metadata?.name ?? '';
   if (name !== '' && name !== `${crd.spec?.names?.plural ?? ''}.${crd.spec?.group ?? ''}`) {
@@ -45,12 +50,12 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition):
   errs.push(...validateAPIApproval(crd, undefined));
   errs.push(...validatePreserveUnknownFields(crd, undefined));
   return errs;
-}
+});
 
 /** ValidateCustomResourceDefinitionUpdate. */
 export function validateCustomResourceDefinitionUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition): FieldError[] {
-  const spec = toInternalSpec(crd.spec);
-  const oldSpec = toInternalSpec(old.spec);
+  const spec = toInternalSpec(crd.spec ?? ({} as CustomResourceDefinition['spec']));
+  const oldSpec = toInternalSpec(old.spec ?? ({} as CustomResourceDefinition['spec']));
   const oldReviewVersions = oldSpec.conversion?.conversionReviewVersions ?? [];
   const opts: Options = {
     requireRecognizedConversionReviewVersion: oldReviewVersions.length === 0 || oldReviewVersions.some((v) => REVIEW_VERSIONS.includes(v)),

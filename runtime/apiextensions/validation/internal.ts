@@ -62,7 +62,8 @@ export function toInternalSpec(spec: CustomResourceDefinitionSpec): InternalSpec
   return {
     group: spec.group ?? '',
     scope: spec.scope ?? '',
-    names: spec.names ?? { plural: '', kind: '' },
+    // Go's zero values for what a body leaves out (no schema stands in front of this validation).
+    names: { ...spec.names, plural: spec.names?.plural ?? '', kind: spec.names?.kind ?? '' },
     version: first?.name ?? '',
     versions: versions.map((v) => ({
       name: v.name ?? '',

@@ -9,6 +9,7 @@ import { bodyMediaTypes, decodeRequestBody, type DecodeCancellation } from '../.
 import { summarizeData } from '../../apimachinery/serializer/decode.js';
 import { hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
+import { isGoValidation } from '../../apimachinery/validation/typed.js';
 import { mediaTypeEssence, parseContentType } from '../../apimachinery/serializer/mediatype.js';
 import { dnsSubdomainName, objectMetaDecodeError, validateObjectMetaCreate, validateObjectMetaUpdate } from '../../registry/generic/objectMeta.js';
 import { generateName } from '../../registry/generic/names.js';
@@ -237,17 +238,26 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: K
   const scheme = scope.codec.scheme;
   if (scheme === undefined) return;
   const schema = scope.definition.schema;
+  if (isGoValidation(scope.definition.strategy?.validate)) zeroRequiredStructs(obj, schema);
   // The CR codec prunes, defaults and coerces only an object of the CRD's kind (unstructuredSchemaCoercer, unstructuredDefaulter).
   if (!isOtherKind(scope, obj)) {
     applyDefaults(obj, schema);
     pruneNonNullableNullsWithoutDefaults(obj, schema);
   }
+  // (`spec: null` decodes into the zero struct too.)
+  if (isGoValidation(scope.definition.strategy?.validate)) zeroRequiredStructs(obj, schema);
   dropNullObjectMetaFields(obj);
   if (!isOtherKind(scope, obj)) scheme.defaultInPlace(obj, scope.version);
   const ratcheting = old !== undefined && scope.validationRatcheting === true;
   const celOptions = ratcheting ? { ratcheting, ...(warn !== undefined ? { warn } : {}) } : undefined;
   if (scope.unstructured === true) {
     validateCustomResource(scope, obj, old, ratcheting, celOptions);
+    return;
+  }
+  if (isGoValidation(scope.definition.strategy?.validate)) {
+    // Its strategy validates it as kube's Go functions do; only the decode's type check of metadata is left.
+    const errs = scope.validator.validate(OBJECT_WITH_META, obj);
+    if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
     return;
   }
   const errs = [
@@ -260,6 +270,18 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: K
   // were not checked (hasBlockingErr) is customResourceStrategy's alone.
   if (!hasBlockingError(errs)) errs.push(...celValidator.validate(schema, obj, old, celOptions));
   if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
+}
+
+/**
+ * What Go's typed decode leaves in a kind's top-level struct fields that have no omitempty (the
+ * schema's required objects, `spec`) when the body has none: the zero struct. Kinds that no schema
+ * validates (isGoValidation) get it, so their Go-style validation and defaulting find a `spec`.
+ */
+function zeroRequiredStructs(obj: KubeObject, schema: JSONSchemaProps): void {
+  for (const k of schema.required ?? []) {
+    if (k === 'metadata' || hasField(obj, k) || propertySchema(schema, k)?.type !== 'object') continue;
+    (obj as Record<string, unknown>)[k] = {};
+  }
 }
 
 /** A custom resource body of another kind, which its strategy's validation refuses (decodeObjectBody lets it through). */
