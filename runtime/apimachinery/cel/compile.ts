@@ -2,6 +2,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps, ValidationRule } from '../../../apis/apiextensions/v1/schema.js';
 import { evaluableForm } from './engine.js';
 import { environmentFor, ruleEnvironment } from './environment.js';
+import { goCompileErrors, goInvalidMatchesArgument } from './errors.js';
 import { normalizeFieldPath } from './fieldpath.js';
 import { regexError } from './library/regex.js';
 import type { DeclType } from './model.js';
@@ -32,21 +33,23 @@ export function compileRule(rule: ValidationRule, schema: JSONSchemaProps, opts:
   return problems;
 }
 
-/** The problem with an expression in env, or undefined: syntax, types, result type, regex literals. */
+/**
+ * The problem with an expression in env, or undefined: syntax and types (cel-go's issues text,
+ * errors.ts), the result type, regex literals.
+ */
 function checkExpression(env: Environment, expression: string, want: 'bool' | 'string'): string | undefined {
   const result = env.check(expression);
-  if (!result.valid) return firstLine(result.error?.message ?? 'does not compile');
+  if (!result.valid) return goCompileErrors(env, expression, result.error);
   if (result.type !== want && result.type !== 'dyn') return `must evaluate to ${want}, not ${result.type}`;
   const parsed = env.parse(expression);
-  for (const pattern of regexLiterals(parsed.ast)) {
+  for (const { name, pattern, node } of regexLiterals(parsed.ast)) {
     const err = regexError(pattern);
-    if (err !== undefined) return `invalid regular expression ${JSON.stringify(pattern)}: ${err}`;
+    if (err === undefined) continue;
+    // matches() is checked by cel.ValidateRegexLiterals, a compile-time issue; find and findAll
+    // compile their constant patterns when the program is made.
+    return name === 'matches' ? goInvalidMatchesArgument(expression, node) : `invalid regular expression ${JSON.stringify(pattern)}: ${err}`;
   }
   return undefined;
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0]!.trim();
 }
 
 /** What a compiled expression is evaluated with. */
@@ -112,6 +115,9 @@ export function program(env: Environment, expression: string): Program {
 interface AstLike {
   readonly op: string;
   readonly args: unknown;
+  readonly pos: number;
+  readonly start: number;
+  readonly end: number;
 }
 
 function isAst(v: unknown): v is AstLike {
@@ -134,14 +140,14 @@ function referencesOldSelf(ast: unknown): boolean {
 }
 
 /** Constant patterns given to matches, find and findAll: checked at compile time (ValidateRegexLiterals). */
-function regexLiterals(ast: unknown): string[] {
-  const out: string[] = [];
+function regexLiterals(ast: unknown): { name: string; pattern: string; node: AstLike }[] {
+  const out: { name: string; pattern: string; node: AstLike }[] = [];
   for (const node of walk(ast)) {
     if (node.op !== 'rcall') continue;
     const [name, , args] = node.args as [string, unknown, unknown[]];
     const pattern = args[0];
     if ((name === 'matches' || name === 'find' || name === 'findAll') && isAst(pattern) && pattern.op === 'value' && typeof pattern.args === 'string') {
-      out.push(pattern.args);
+      out.push({ name, pattern: pattern.args, node: pattern });
     }
   }
   return out;

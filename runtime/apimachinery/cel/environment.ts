@@ -46,7 +46,9 @@ export function ruleEnvironment(decl: DeclType, optionalOldSelf = false): Enviro
   let env = envs[key];
   if (env === undefined) {
     env = baseEnvironment().clone();
-    const selfType = new TypeRegistrar(env).typeOf(decl, 'selfType');
+    const registrar = new TypeRegistrar(env);
+    const selfType = registrar.typeOf(decl, 'selfType', 'selfType');
+    typeNames.set(env, registrar.kubeNames);
     env.registerVariable('self', selfType);
     env.registerVariable('oldSelf', optionalOldSelf ? `optional<${selfType}>` : selfType);
     instrumentEnvironment(env, OVERRIDES);
@@ -64,21 +66,33 @@ export function environmentFor(schema: JSONSchemaProps, opts: { isResourceRoot?:
   return decl === undefined ? undefined : ruleEnvironment(decl, opts.optionalOldSelf ?? false);
 }
 
+const typeNames = new WeakMap<Environment, ReadonlyMap<string, string>>();
+
+/**
+ * The object types of a rule environment by their cel-js name, as kube names them
+ * (DeclType.MaybeAssignTypeName: `selfType.spec`, list items `….@idx`, map values `….@elem`;
+ * the root's nanosecond suffix is added where a name is printed).
+ */
+export function kubeTypeNames(env: Environment): ReadonlyMap<string, string> | undefined {
+  return typeNames.get(env);
+}
+
 /** Registers the object types of a DeclType tree in one environment, each under one name. */
 class TypeRegistrar {
   private readonly names = new Map<DeclType, string>();
   private readonly used = new Set<string>();
+  readonly kubeNames = new Map<string, string>();
 
   constructor(private readonly env: Environment) {}
 
-  typeOf(decl: DeclType, name: string): string {
+  typeOf(decl: DeclType, name: string, kubeName: string): string {
     switch (decl.kind) {
       case 'dyn':
         return 'dyn';
       case 'list':
-        return `list<${this.typeOf(decl.items, name)}>`;
+        return `list<${this.typeOf(decl.items, name, `${kubeName}.@idx`)}>`;
       case 'map':
-        return `map<string, ${this.typeOf(decl.value, name)}>`;
+        return `map<string, ${this.typeOf(decl.value, name, `${kubeName}.@elem`)}>`;
       case 'scalar':
         switch (decl.scalar) {
           case 'timestamp':
@@ -93,8 +107,9 @@ class TypeRegistrar {
         if (known !== undefined) return known;
         const typeName = this.unique(name);
         this.names.set(decl, typeName);
+        this.kubeNames.set(typeName, kubeName);
         const fields: Record<string, string> = {};
-        for (const [escaped, field] of decl.fields) fields[escaped] = this.typeOf(field.type, `${typeName}.${escaped.replace(/\W/g, '_')}`);
+        for (const [escaped, field] of decl.fields) fields[escaped] = this.typeOf(field.type, `${typeName}.${escaped.replace(/\W/g, '_')}`, `${kubeName}.${escaped}`);
         this.env.registerType(typeName, { ctor: decl.ctor, fields });
         // CEL compares objects structurally; cel-js has no == for declared types of its own.
         this.env.registerOperator(`${typeName} == ${typeName}`, (a: unknown, b: unknown) => celEquals(a, b));
