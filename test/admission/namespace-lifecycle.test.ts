@@ -44,16 +44,16 @@ describe('NamespaceLifecycle lookups', () => {
   it('admits a write into a cached namespace without a live read, even while storage is unreachable', async () => {
     const { lookup, calls, setDown } = lookups(new Map([['a', ns('a')]]), new Map());
     setDown(true);
-    await namespaceLifecycle(lookup).validate(attrs('CREATE', 'a'), ctx);
+    await namespaceLifecycle(lookup).admit(attrs('CREATE', 'a'), ctx);
     assert.equal(calls.live, 0);
   });
 
   it('reads live when the cache does not have the namespace yet, and answers NotFound when neither has it', async () => {
     const { lookup, calls } = lookups(new Map(), new Map([['fresh', ns('fresh')]]));
     const plugin = namespaceLifecycle(lookup);
-    await plugin.validate(attrs('CREATE', 'fresh'), ctx);
+    await plugin.admit(attrs('CREATE', 'fresh'), ctx);
     assert.equal(calls.live, 1);
-    await assert.rejects(plugin.validate(attrs('CREATE', 'nope'), ctx), (e: unknown) => e instanceof StatusError && e.status.code === 404 && e.status.message === 'namespaces "nope" not found');
+    await assert.rejects(plugin.admit(attrs('CREATE', 'nope'), ctx), (e: unknown) => e instanceof StatusError && e.status.code === 404 && e.status.message === 'namespaces "nope" not found');
   });
 
   it('does not trust the cache for a namespace deleted within the TTL, and trusts it again after', async () => {
@@ -61,22 +61,27 @@ describe('NamespaceLifecycle lookups', () => {
     const cache = new Map([['gone', ns('gone')]]);
     const { lookup, calls } = lookups(cache, new Map());
     const plugin = namespaceLifecycle(lookup, () => t);
-    await plugin.validate(deleteNamespace('gone'), ctx);
-    await assert.rejects(plugin.validate(attrs('CREATE', 'gone'), ctx), (e: unknown) => e instanceof StatusError && e.status.code === 404);
+    await plugin.admit(deleteNamespace('gone'), ctx);
+    await assert.rejects(plugin.admit(attrs('CREATE', 'gone'), ctx), (e: unknown) => e instanceof StatusError && e.status.code === 404);
     assert.equal(calls.live, 1);
     t += 30_001;
-    await plugin.validate(attrs('CREATE', 'gone'), ctx);
+    await plugin.admit(attrs('CREATE', 'gone'), ctx);
     assert.equal(calls.live, 1);
   });
 
   it('refuses creates in a terminating namespace and deletion of the immortal namespaces', async () => {
     const { lookup } = lookups(new Map([['t', ns('t', 'Terminating')]]), new Map());
     const plugin = namespaceLifecycle(lookup);
-    await assert.rejects(
-      plugin.validate(attrs('CREATE', 't'), ctx),
-      (e: unknown) => e instanceof StatusError && e.status.code === 403 && /because it is being terminated/.test(e.status.message ?? ''),
-    );
-    await plugin.validate(attrs('UPDATE', 't'), ctx);
-    await assert.rejects(plugin.validate(deleteNamespace('kube-system'), ctx), (e: unknown) => e instanceof StatusError && e.status.code === 403);
+    await assert.rejects(plugin.admit(attrs('CREATE', 't'), ctx), (e: unknown) => e instanceof StatusError && e.status.code === 403 && /because it is being terminated/.test(e.status.message ?? ''));
+    // admission.NewForbidden's name and cause: a create before its name is generated names its generateName.
+    await assert.rejects(plugin.admit(attrs('CREATE', 't', { name: '', object: { metadata: { generateName: 'gen-' } } }), ctx), (e: unknown) => {
+      assert.ok(e instanceof StatusError);
+      assert.equal(e.status.message, 'flunders.wardle.example.com "gen-" is forbidden: unable to create new content in namespace t because it is being terminated');
+      assert.deepEqual(e.status.details?.causes, [{ reason: 'NamespaceTerminating', message: 'namespace t is being terminated', field: 'metadata.namespace' }]);
+      return true;
+    });
+    await assert.rejects(plugin.admit(attrs('CREATE', 't', { name: '', object: {} }), ctx), (e: unknown) => e instanceof StatusError && /"Unknown" is forbidden/.test(e.status.message ?? ''));
+    await plugin.admit(attrs('UPDATE', 't'), ctx);
+    await assert.rejects(plugin.admit(deleteNamespace('kube-system'), ctx), (e: unknown) => e instanceof StatusError && e.status.code === 403);
   });
 });

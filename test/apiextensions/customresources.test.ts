@@ -241,6 +241,14 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
     );
   });
 
+  test("a write into a namespace that does not exist is NamespaceLifecycle's 404 before any validation", async () => {
+    // A mutating plugin (kube's Admit): it runs before the namespace's name is validated.
+    for (const ns of ['missing']) {
+      const r = await env.client.json('POST', CRONTABS.replace('/default/', `/${ns}/`), cronTab('x'));
+      assert.deepEqual([r.status, r.body['reason'], r.body['message']], [404, 'NotFound', `namespaces "${ns}" not found`]);
+    }
+  });
+
   test('a resourceVersion that does not parse is dropped on create; a future one is a Timeout', async () => {
     const r = await env.client.json('POST', CRONTABS, cronTab('rv-garbage', undefined, undefined, { resourceVersion: 'abc' }));
     assert.equal(r.status, 201, JSON.stringify(r.body));

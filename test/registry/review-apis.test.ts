@@ -598,7 +598,7 @@ describe('NamespaceLifecycle and access reviews', () => {
       resource: 'localsubjectaccessreviews',
       kind: 'LocalSubjectAccessReview',
     } as AdmissionAttributes;
-    await plugin.validate(review, ctx);
-    await assert.rejects(plugin.validate({ ...review, group: '', resource: 'configmaps', kind: 'ConfigMap' }, ctx), (e: unknown) => isStatusError(e) && e.status.code === 404);
+    await plugin.admit(review, ctx);
+    await assert.rejects(plugin.admit({ ...review, group: '', resource: 'configmaps', kind: 'ConfigMap' }, ctx), (e: unknown) => isStatusError(e) && e.status.code === 404);
   });
 });

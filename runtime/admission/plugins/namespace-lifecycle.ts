@@ -1,5 +1,5 @@
 import { newForbidden, newNotFound } from '../../apimachinery/errors/index.js';
-import type { AdmissionContext, Attributes, ObjectLookup, Operation, ValidationInterface } from '../types.js';
+import type { AdmissionContext, Attributes, MutationInterface, ObjectLookup, Operation } from '../types.js';
 
 /** Namespaces the API refuses to delete. */
 export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
@@ -17,9 +17,11 @@ const FORCE_LIVE_LOOKUP_TTL_MS = 30_000;
  * may be created in a namespace that is terminating, and the system namespaces cannot be deleted.
  * As kube's plugin, it reads the namespace from the cache (so writes into a namespace do not
  * wait on, or fail with, a storage round trip) and reads it live only when the cache does not
- * have it or it was deleted moments ago. `now` is injectable for tests.
+ * have it or it was deleted moments ago. It is a mutating plugin that mutates nothing (kube's
+ * Admit): it refuses before the object is validated, so a write into a missing namespace is
+ * its 404 whatever else is wrong with it. `now` is injectable for tests.
  */
-export function namespaceLifecycle(lookup: ObjectLookup, now: () => number = Date.now): ValidationInterface {
+export function namespaceLifecycle(lookup: ObjectLookup, now: () => number = Date.now): MutationInterface {
   const recentlyDeleted = new Map<string, number>();
   const liveLookupForced = (name: string): boolean => {
     const until = recentlyDeleted.get(name);
@@ -42,7 +44,7 @@ export function namespaceLifecycle(lookup: ObjectLookup, now: () => number = Dat
   return {
     name: 'NamespaceLifecycle',
     handles: (op: Operation) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE',
-    async validate(a: Attributes, ctx: AdmissionContext): Promise<void> {
+    async admit(a: Attributes, ctx: AdmissionContext): Promise<void> {
       const isNamespace = a.group === '' && a.kind === 'Namespace';
       if (isNamespace) {
         if (a.operation === 'DELETE') {
@@ -61,8 +63,21 @@ export function namespaceLifecycle(lookup: ObjectLookup, now: () => number = Dat
       const phase = (namespace.status as { phase?: string } | undefined)?.phase;
       if (a.operation === 'CREATE' && phase === 'Terminating') {
         const message = `unable to create new content in namespace ${a.namespace} because it is being terminated`;
-        throw newForbidden({ group: a.group, resource: a.resource }, a.name, message, [{ reason: 'NamespaceTerminating', message, field: 'metadata.namespace' }]);
+        const cause = { reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' };
+        throw newForbidden({ group: a.group, resource: a.resource }, forbiddenName(a), message, [cause]);
       }
     },
   };
+}
+
+/**
+ * The name admission.NewForbidden puts in its message (extractResourceName): the request's, else
+ * the object's name or generateName (a create before its name is generated), else "Unknown".
+ */
+function forbiddenName(a: Attributes): string {
+  if (a.name !== '') return a.name;
+  const meta = a.object?.metadata;
+  if (typeof meta?.name === 'string' && meta.name !== '') return meta.name;
+  if (typeof meta?.generateName === 'string' && meta.generateName !== '') return meta.generateName;
+  return 'Unknown';
 }

@@ -62,10 +62,16 @@ export function validatingAdmission(scope: RequestScope, ctx: RequestContext, r:
   };
 }
 
-/** The validating phase of a DELETE: the object being deleted is the old object (AdmissionToValidateObjectDeleteFunc). */
+/**
+ * Admission of a DELETE (AdmissionToValidateObjectDeleteFunc): the store calls it with the object
+ * being deleted, the old object, and both phases run on it, mutating plugins first (nothing to
+ * mutate, but a mutating plugin may refuse: NamespaceLifecycle's immortal namespaces).
+ */
 export function deleteValidatingAdmission(scope: RequestScope, ctx: RequestContext, r: AdmissionRequest): ValidateObjectFunc {
   return async (obj) => {
     const name = r.name !== '' ? r.name : String(obj.metadata?.name ?? '');
-    await scope.admission.validate(admissionAttributes(scope, ctx, { ...r, name }, undefined, obj), ctx);
+    const attrs = admissionAttributes(scope, ctx, { ...r, name }, undefined, obj);
+    await scope.admission.admit(attrs, ctx);
+    await scope.admission.validate(attrs, ctx);
   };
 }
