@@ -143,6 +143,16 @@ describe('custom resource validation in 1.32 customResourceStrategy order', () =
     ]);
   });
 
+  test('create: 1.0 and 1e0 are float64s to Go: the scale accessor refuses them', async () => {
+    for (const literal of ['1.0', '1e0']) {
+      const r = await call('POST', PATH, `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"fl"},"spec":{"image":"a","replicas":${literal}}}`);
+      assert.equal(r.status, 422, JSON.stringify(r.body));
+      const causes = (r.body['details'] as { causes: Array<{ field: string; message: string }> }).causes;
+      // kube 1.32 adds CEL's "invalid data, expected int, got float64 evaluating rule: …" after it.
+      assert.deepEqual(causes[0], { reason: 'FieldValueInvalid', field: '.spec.replicas', message: 'Invalid value: 0: .spec.replicas accessor error: 1 is of the type float64, expected int64' });
+    }
+  });
+
   test('create: ObjectMeta errors come first and count for the blocking rule', async () => {
     invalid(await call('POST', PATH, body({ name: '' })), '', ['metadata.name: Required value: name or generateName is required', NOT_CHECKED]);
     invalid(await call('POST', PATH, body({ name: 'ann', annotations: { a: 'x'.repeat(256 * 1024) } })), 'ann', ['metadata.annotations: Too long: may not be more than 262144 bytes', NOT_CHECKED]);

@@ -44,7 +44,7 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
   const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
   const accepted = bodyMediaTypes(into);
   if (!accepted.includes(essence)) throw newUnsupportedMediaType(accepted);
-  const { value, duplicateFields } = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into }, cancel);
+  const { value, duplicateFields, integralFloats } = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into }, cancel);
   const unrecognized = (message: string): StatusError => newBadRequest(`the object provided is unrecognized (must be of type ${scope.codec.kind}): ${message} (${summarizeData(body, 30)})`);
   // json.SimpleMetaFactory.Interpret's schema.ParseGroupVersion, before anything is decoded.
   if (isJSONObject(value) && typeof value['apiVersion'] === 'string' && value['apiVersion'].split('/').length > 2) {
@@ -71,6 +71,7 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
     if (actual !== scope.codec.apiVersion) {
       throw newBadRequest(`the API version in the data (${actual}) does not match the expected API version (${scope.codec.apiVersion})`);
     }
+    markFloatLiterals(value, integralFloats ?? []);
   }
   // A typed kind decodes null as its zero value.
   const obj = (value === null ? {} : value) as KubeObject;
@@ -80,6 +81,26 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
   const metaError = typedMetadataError(scope, obj);
   if (metaError !== undefined) throw cannotHandle(metaError);
   return { obj, duplicates: duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`) };
+}
+
+/** The marker of the keys whose numbers Go's decoder made float64s (the CR strategy's FLOAT_LITERAL_KEYS). */
+const FLOAT_LITERAL_KEYS = Symbol.for('k8s.io/float64-literal-keys');
+
+/**
+ * Marks, on the object or array holding each, the numbers of an unstructured body that Go's
+ * decoder makes float64s although they are integers here (`1.0`, `1e0`, beyond int64: the
+ * decoder's integralFloats), so the scale accessor reports them as kube does. Not enumerable: a
+ * copy or an encoding of the object does not carry it.
+ */
+function markFloatLiterals(root: unknown, paths: ReadonlyArray<ReadonlyArray<string | number>>): void {
+  for (const path of paths) {
+    let container: unknown = root;
+    for (const step of path.slice(0, -1)) container = typeof container === 'object' && container !== null ? ownField(container, String(step)) : undefined;
+    if (typeof container !== 'object' || container === null || path.length === 0) continue;
+    const holder = container as { [FLOAT_LITERAL_KEYS]?: Set<string> };
+    if (!(holder[FLOAT_LITERAL_KEYS] instanceof Set)) Object.defineProperty(holder, FLOAT_LITERAL_KEYS, { value: new Set<string>(), enumerable: false });
+    holder[FLOAT_LITERAL_KEYS]?.add(String(path[path.length - 1]));
+  }
 }
 
 /**
