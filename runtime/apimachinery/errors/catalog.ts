@@ -2,6 +2,7 @@ import type { StatusCause, StatusDetails } from '../../../apis/meta/v1/status.js
 import { formatFieldError, formatFieldErrorBody, type FieldError } from '../validation/field.js';
 import { InterpretableError } from './interpretable.js';
 import { StatusError, type FailureStatus, type StatusReason } from './status-error.js';
+import { quote } from '../util/strconv.js';
 
 /**
  * The one catalog of API errors (k8s.io/apimachinery/pkg/api/errors). Messages and details
@@ -53,7 +54,7 @@ function resourceDetails(gr: GroupResource, name: string, extra?: Partial<Status
 }
 
 export function newNotFound(gr: GroupResource, name: string): StatusError {
-  return failure(404, 'NotFound', `${groupResourceString(gr)} ${JSON.stringify(name)} not found`, resourceDetails(gr, name));
+  return failure(404, 'NotFound', `${groupResourceString(gr)} ${quote(name)} not found`, resourceDetails(gr, name));
 }
 
 /** A path no server of the chain serves (the delegation chain's end, and unknown discovery paths). */
@@ -62,7 +63,7 @@ export function newPathNotFound(): StatusError {
 }
 
 export function newAlreadyExists(gr: GroupResource, name: string): StatusError {
-  return failure(409, 'AlreadyExists', `${groupResourceString(gr)} ${JSON.stringify(name)} already exists`, resourceDetails(gr, name));
+  return failure(409, 'AlreadyExists', `${groupResourceString(gr)} ${quote(name)} already exists`, resourceDetails(gr, name));
 }
 
 /** generateName ran out of retries: the client may try again later. */
@@ -70,14 +71,14 @@ export function newGenerateNameConflict(gr: GroupResource, name: string, retryAf
   return failure(
     409,
     'AlreadyExists',
-    `${groupResourceString(gr)} ${JSON.stringify(name)} already exists, the server was not able to generate a unique name for the object`,
+    `${groupResourceString(gr)} ${quote(name)} already exists, the server was not able to generate a unique name for the object`,
     resourceDetails(gr, name, { retryAfterSeconds }),
   );
 }
 
 /** The object has been modified since the client read it (stale resourceVersion or failed precondition). */
 export function newConflict(gr: GroupResource, name: string, reason: string): StatusError {
-  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${groupResourceString(gr)} ${JSON.stringify(name)}: ${reason}`, resourceDetails(gr, name));
+  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${groupResourceString(gr)} ${quote(name)}: ${reason}`, resourceDetails(gr, name));
 }
 
 export const OPTIMISTIC_LOCK_ERROR_MSG = 'the object has been modified; please apply your changes to the latest version and try again';
@@ -87,8 +88,15 @@ export function newInvalid(gk: GroupKind, name: string, errs: readonly FieldErro
   const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: formatFieldErrorBody(e), field: e.field }));
   const messages = [...new Set(errs.map(formatFieldError))];
   const aggregate = messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
-  const details: StatusDetails = { ...(name !== '' ? { name } : {}), ...(gk.group !== '' ? { group: gk.group } : {}), ...(gk.kind !== '' ? { kind: gk.kind } : {}), causes };
-  return failure(422, 'Invalid', `${groupKindString(gk)} ${JSON.stringify(name)} is invalid: ${aggregate}`, details);
+  const details: StatusDetails = {
+    ...(name !== '' ? { name } : {}),
+    ...(gk.group !== '' ? { group: gk.group } : {}),
+    ...(gk.kind !== '' ? { kind: gk.kind } : {}),
+    ...(causes.length > 0 ? { causes } : {}),
+  };
+  // No errors at all (a strategy refusing without a field): no aggregate to print.
+  const message = messages.length === 0 ? `${groupKindString(gk)} ${quote(name)} is invalid` : `${groupKindString(gk)} ${quote(name)} is invalid: ${aggregate}`;
+  return failure(422, 'Invalid', message, details);
 }
 
 /** A server-side apply that would take fields other managers own (NewApplyConflict): 409 with one cause per field. */
@@ -101,7 +109,7 @@ export function newBadRequest(message: string): StatusError {
 }
 
 export function newMethodNotSupported(gr: GroupResource, action: string): StatusError {
-  return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind ${JSON.stringify(groupResourceString(gr))}`, resourceDetails(gr, ''));
+  return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind ${quote(groupResourceString(gr))}`, resourceDetails(gr, ''));
 }
 
 export function newNotAcceptable(accepted: readonly string[]): StatusError {
@@ -128,7 +136,7 @@ export function newUnsupportedMediaType(accepted: readonly string[]): StatusErro
 }
 
 export function newForbidden(gr: GroupResource, name: string, reason: string, causes?: StatusCause[]): StatusError {
-  const what = gr.group === '' && gr.resource === '' ? 'forbidden' : name === '' ? `${groupResourceString(gr)} is forbidden` : `${groupResourceString(gr)} ${JSON.stringify(name)} is forbidden`;
+  const what = gr.group === '' && gr.resource === '' ? 'forbidden' : name === '' ? `${groupResourceString(gr)} is forbidden` : `${groupResourceString(gr)} ${quote(name)} is forbidden`;
   return failure(403, 'Forbidden', `${what}: ${reason}`, resourceDetails(gr, name, causes ? { causes } : undefined));
 }
 
@@ -163,7 +171,7 @@ export function newGenericServerResponse(code: number, serverMessage = ''): Stat
   };
   const fallback: [StatusReason, string] =
     code >= 500
-      ? ['InternalError', `an error on the server (${JSON.stringify(serverMessage)}) has prevented the request from succeeding`]
+      ? ['InternalError', `an error on the server (${quote(serverMessage)}) has prevented the request from succeeding`]
       : ['', `the server responded with the status code ${code} but did not return more information`];
   const [reason, message] = generic[code] ?? fallback;
   return failure(code, reason, message, {});
