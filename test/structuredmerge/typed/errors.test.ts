@@ -10,7 +10,7 @@ const parser = Parser.fromYAML(`types:
     fields:
     - name: s
       type: {scalar: string}
-    - name: n
+    - name: "n" # quoted: go-yaml v2 (YAML 1.1) reads a plain n as false
       type: {scalar: numeric}
     - name: b
       type: {scalar: boolean}

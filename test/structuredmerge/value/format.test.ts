@@ -26,7 +26,8 @@ describe('value.ToString', () => {
     assert.equal(goQuote('\x01\x7f'), '"\\x01\\x7f"');
     assert.equal(goQuote('\u00a0\u2028'), '"\\u00a0\\u2028"');
     assert.equal(goQuote('ünïcødé 🚀 你好'), '"ünïcødé 🚀 你好"');
-    assert.equal(goQuote('\ud800'), '"\\ufffd"');
+    // A lone surrogate is what Go's JSON decoder makes U+FFFD of; strconv.Quote prints that printable rune as it is.
+    assert.equal(goQuote('\ud800'), '"\ufffd"');
   });
   test('lists and maps', () => {
     assert.equal(valueToString([1, 'a', null, true, [2.5]]), '[1,"a",null,true,[2.5]]');
