@@ -94,7 +94,7 @@ describe('custom resource decoding as kube 1.32', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function call(method: string, path: string, payload?: unknown, contentType = 'application/json'): Promise<{ status: number; body: Obj }> {
+  function call(method: string, path: string, payload?: unknown, contentType = 'application/json'): Promise<{ status: number; body: Obj; warnings: string[] }> {
     return new Promise((resolve, reject) => {
       const text = payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload);
       const headers = text === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) };
@@ -103,7 +103,9 @@ describe('custom resource decoding as kube 1.32', () => {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const t = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, body: /json/.test(res.headers['content-type'] ?? '') ? (JSON.parse(t) as Obj) : { text: t } });
+          const warning = res.headers['warning'];
+          const warnings = (warning === undefined ? [] : Array.isArray(warning) ? warning : warning.split(/,(?=\s*299)/)).map((w) => JSON.parse(w.trim().replace(/^299 - /, '')) as string);
+          resolve({ status: res.statusCode ?? 0, body: /json/.test(res.headers['content-type'] ?? '') ? (JSON.parse(t) as Obj) : { text: t }, warnings });
         });
       });
       r.on('error', reject);
@@ -151,6 +153,16 @@ describe('custom resource decoding as kube 1.32', () => {
     // A valid time is decoded (and wiped by the create).
     const ok = await call('POST', PATH, body({ name: 'timed', creationTimestamp: '2024-02-29T23:59:59.5+01:00' }));
     assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  });
+
+  test("a YAML body's duplicate keys are go-yaml's strict error, ahead of the pruned unknown fields", async () => {
+    const yaml = (name: string): string => `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: ${name}\nspec:\n  image: a\n  image: b\n  bogus: 1\n`;
+    const strict = await call('POST', `${PATH}?fieldValidation=Strict`, yaml('ydup1'), 'application/yaml');
+    assert.deepEqual(answer(strict), [400, 'BadRequest', cannotHandle('strict decoding error: yaml: unmarshal errors:\n  line 7: key "image" already set in map, unknown field "spec.bogus"')]);
+    const warn = await call('POST', `${PATH}?fieldValidation=Warn`, yaml('ydup2'), 'application/yaml');
+    assert.equal(warn.status, 201, JSON.stringify(warn.body));
+    assert.deepEqual(warn.warnings, ['line 7: key "image" already set in map', 'unknown field "spec.bogus"']);
+    assert.equal((warn.body['spec'] as Obj)['image'], 'b');
   });
 
   test('a missing kind is runtime.NewMissingKindErr, a missing apiVersion is not defaulted', async () => {

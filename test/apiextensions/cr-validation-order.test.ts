@@ -153,6 +153,34 @@ describe('custom resource validation in 1.32 customResourceStrategy order', () =
     }
   });
 
+  test('update: a PUT or a patch carries 1.0 and 1e0 as float64s too (the body is copied for each round of the update)', async () => {
+    const current = (await call('GET', `${PATH}/ct`)).body;
+    for (const literal of ['1.0', '1e0']) {
+      const text = JSON.stringify({ ...current, spec: { image: 'a', replicas: 0 } }).replace('"replicas":0', `"replicas":${literal}`);
+      const r = await call('PUT', `${PATH}/ct`, text);
+      assert.equal(r.status, 422, JSON.stringify(r.body));
+      const causes = (r.body['details'] as { causes: Array<{ field: string; message: string }> }).causes;
+      assert.deepEqual(causes[0], { reason: 'FieldValueInvalid', field: '.spec.replicas', message: 'Invalid value: 0: .spec.replicas accessor error: 1 is of the type float64, expected int64' });
+    }
+    // kube's patchers keep the patch's number text in the patched JSON: merge and JSON patches alike.
+    for (const [patch, type] of [
+      ['{"spec":{"replicas":1.0}}', 'application/merge-patch+json'],
+      ['[{"op":"replace","path":"/spec/replicas","value":1e0}]', 'application/json-patch+json'],
+      ['[{"op":"add","path":"/spec","value":{"image":"a","replicas":1.0}}]', 'application/json-patch+json'],
+    ]) {
+      const r = await call('PATCH', `${PATH}/ct`, patch, type);
+      assert.equal(r.status, 422, JSON.stringify(r.body));
+      const causes = (r.body['details'] as { causes: Array<{ field: string; message: string }> }).causes;
+      assert.deepEqual(
+        causes[0],
+        { reason: 'FieldValueInvalid', field: '.spec.replicas', message: 'Invalid value: 0: .spec.replicas accessor error: 1 is of the type float64, expected int64' },
+        patch,
+      );
+    }
+    const plain = await call('PATCH', `${PATH}/ct`, '{"spec":{"replicas":1}}', 'application/merge-patch+json');
+    assert.equal(plain.status, 200, JSON.stringify(plain.body));
+  });
+
   test('create: ObjectMeta errors come first and count for the blocking rule', async () => {
     invalid(await call('POST', PATH, body({ name: '' })), '', ['metadata.name: Required value: name or generateName is required', NOT_CHECKED]);
     invalid(await call('POST', PATH, body({ name: 'ann', annotations: { a: 'x'.repeat(256 * 1024) } })), 'ann', ['metadata.annotations: Too long: may not be more than 262144 bytes', NOT_CHECKED]);

@@ -242,11 +242,28 @@ describe('custom resources of the CronTab CRD over HTTP (control plane on SQLite
   });
 
   test("a write into a namespace that does not exist is NamespaceLifecycle's 404 before any validation", async () => {
-    // A mutating plugin (kube's Admit): it runs before the namespace's name is validated.
-    for (const ns of ['missing']) {
-      const r = await env.client.json('POST', CRONTABS.replace('/default/', `/${ns}/`), cronTab('x'));
-      assert.deepEqual([r.status, r.body['reason'], r.body['message']], [404, 'NotFound', `namespaces "${ns}" not found`]);
+    // A mutating plugin (kube's Admit): it runs before the namespace's name and the object are
+    // validated (the store's BeforeCreate), for a custom resource as for a built-in kind.
+    for (const ns of ['missing', 'Bad_NS']) {
+      for (const body of [cronTab('x'), cronTab('x', { cronSpec: 'not a cron', image: 'x', replicas: 11 })]) {
+        const r = await env.client.json('POST', CRONTABS.replace('/default/', `/${ns}/`), body);
+        assert.deepEqual([r.status, r.body['reason'], r.body['message']], [404, 'NotFound', `namespaces "${ns}" not found`]);
+      }
+      const cm = await env.client.json('POST', `/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { 'bad key!': 'v' } });
+      assert.deepEqual([cm.status, cm.body['reason'], cm.body['message']], [404, 'NotFound', `namespaces "${ns}" not found`]);
     }
+    // In a namespace that exists, the same bodies are the validation's 422s.
+    const invalid = await env.client.json('POST', CRONTABS, cronTab('x', { cronSpec: 'not a cron', image: 'x', replicas: 11 }));
+    assert.deepEqual([invalid.status, invalid.body['reason']], [422, 'Invalid']);
+    const cm = await env.client.json('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { 'bad key!': 'v' } });
+    assert.deepEqual(
+      [cm.status, cm.body['reason'], cm.body['message']],
+      [
+        422,
+        'Invalid',
+        `ConfigMap "x" is invalid: data[bad key!]: Invalid value: "bad key!": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+      ],
+    );
   });
 
   test('a resourceVersion that does not parse is dropped on create; a future one is a Timeout', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { flunderV1alpha1, flunderV1beta1, startServer, V1ALPHA1, V1BETA1, warnings, type TestServer } from './helpers.js';
+import { flunderV1alpha1, flunderV1beta1, startServer, V1ALPHA1, V1BETA1, warnings, type Response, type TestServer } from './helpers.js';
 
 const NS = `${V1ALPHA1}/namespaces/default/flunders`;
 const NS_BETA = `${V1BETA1}/namespaces/default/flunders`;
@@ -86,6 +86,33 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
     assert.equal(details.kind, 'Flunder');
     // An unsupported value blocks the declared rules; the cause saying so (hasBlockingErr) is custom resources' alone.
     assert.deepEqual(details.causes.map((c) => `${c.field}:${c.reason}`).sort(), ['spec.reference:FieldValueInvalid', 'spec.referenceType:FieldValueNotSupported']);
+  });
+
+  test('validation runs on the object as mutating admission left it (create, PUT, patch; either version)', async () => {
+    // kube 1.32: mutating admission, then the store's BeforeCreate/BeforeUpdate validates.
+    const MERGE = { 'content-type': 'application/merge-patch+json' };
+    // (The plugin works on the hub, v1beta1: a v1alpha1 request is validated in v1alpha1, converted back.)
+    for (const [path, make, ref] of [
+      [NS, flunderV1alpha1, 'reference'],
+      [NS_BETA, flunderV1beta1, 'flunderReference'],
+    ] as const) {
+      const spec = (o: Response): Record<string, unknown> => o.json()['spec'] as Record<string, unknown>;
+      const created = await s.req('POST', path, { body: make('mended-x', { [ref]: 'r', referenceType: 'Nope' }) });
+      assert.equal(created.status, 201, created.text);
+      assert.deepEqual(spec(created), { [ref]: 'r', referenceType: 'Flunder' });
+      const resourceVersion = (created.json()['metadata'] as Record<string, unknown>)['resourceVersion'];
+      const put = await s.req('PUT', `${path}/mended-x`, { body: make('mended-x', { [ref]: 'r2', referenceType: 'Nope' }, { resourceVersion }) });
+      assert.equal(put.status, 200, put.text);
+      assert.deepEqual(spec(put), { [ref]: 'r2', referenceType: 'Flunder' });
+      const patched = await s.req('PATCH', `${path}/mended-x`, { body: { spec: { [ref]: 'r3', referenceType: 'Nope' } }, headers: MERGE });
+      assert.equal(patched.status, 200, patched.text);
+      assert.deepEqual(spec(patched), { [ref]: 'r3', referenceType: 'Flunder' });
+      assert.equal((await s.req('DELETE', `${path}/mended-x`)).status, 200);
+    }
+    // Without the plugin's mending, the same body is the 422.
+    const unmended = await s.req('POST', NS_BETA, { body: flunderV1beta1('unmended', { flunderReference: 'r', referenceType: 'Nope' }) });
+    assert.equal(unmended.status, 422, unmended.text);
+    assert.equal(unmended.json()['message'], 'Flunder.wardle.example.com "unmended" is invalid: spec.referenceType: Unsupported value: "Nope": supported values: "Flunder", "Fischer"');
   });
 
   test('validating admission rejects (403)', async () => {

@@ -17,8 +17,10 @@ import { newStorageFactory, type StorageFactory } from '../../runtime/storage/in
 export { wardleGroup };
 
 /**
- * Admission for the tests: a mutating plugin labels every created Flunder `admitted=yes`, a
- * validating one rejects Flunders named `banned` (as BanFlunder rejects by name).
+ * Admission for the tests: a mutating plugin labels every created Flunder `admitted=yes`, another
+ * mends the invalid `spec.referenceType: Nope` of Flunders named `mended-…` (validation runs on the
+ * object as mutating admission leaves it), a validating one rejects Flunders named `banned` (as
+ * BanFlunder rejects by name).
  */
 const testPlugins: AdmissionPlugin[] = [
   {
@@ -28,6 +30,15 @@ const testPlugins: AdmissionPlugin[] = [
       if (attrs.kind !== 'Flunder' || attrs.object === undefined) return;
       const meta = (attrs.object.metadata ??= {});
       meta.labels = { ...(meta.labels ?? {}), admitted: 'yes' };
+    },
+  },
+  {
+    name: 'MendReferenceType',
+    handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    async admit(attrs) {
+      if (attrs.kind !== 'Flunder' || !attrs.name.startsWith('mended-')) return;
+      const spec = attrs.object?.['spec'] as Record<string, unknown> | undefined;
+      if (spec?.['referenceType'] === 'Nope') spec['referenceType'] = 'Flunder';
     },
   },
   {

@@ -81,6 +81,32 @@ describe('endpoints over HTTP: patch and fieldValidation', () => {
     assert.equal(r.status, 409);
   });
 
+  test("fieldValidation of a YAML body: go-yaml's duplicate-key error first, one warning per line", async () => {
+    // 1.32's strict serializer: YAMLToJSONStrict's error, then the JSON decoder's; as warnings,
+    // parseYAMLWarnings splits the go-yaml error into its lines.
+    const yaml = (name: string): string =>
+      `apiVersion: wardle.example.com/v1alpha1\nkind: Flunder\nmetadata:\n  name: ${name}\nspec:\n  reference: a\n  reference: b\n  foo: 1\n  referenceType: Flunder\n  referenceType: Fischer\n`;
+    const YAML = { 'content-type': 'application/yaml' };
+    const strict = await s.req('POST', `${NS}?fieldValidation=Strict`, { body: yaml('y1'), headers: YAML });
+    assert.equal(strict.status, 400, strict.text);
+    assert.equal(
+      strict.json()['message'],
+      'Flunder in version "v1alpha1" cannot be handled as a Flunder: strict decoding error: yaml: unmarshal errors:\n  line 7: key "reference" already set in map\n  line 10: key "referenceType" already set in map, unknown field "spec.foo"',
+    );
+    const warn = await s.req('POST', NS, { body: yaml('y1'), headers: YAML });
+    assert.equal(warn.status, 201, warn.text);
+    assert.deepEqual(warnings(warn), ['line 7: key "reference" already set in map', 'line 10: key "referenceType" already set in map', 'unknown field "spec.foo"']);
+    assert.deepEqual(warn.json()['spec'], { reference: 'b', referenceType: 'Fischer' });
+    const ignore = await s.req('POST', `${NS}?fieldValidation=Ignore`, { body: yaml('y2'), headers: YAML });
+    assert.equal(ignore.status, 201, ignore.text);
+    assert.deepEqual(warnings(ignore), []);
+    // A PUT decodes its body the same way.
+    const rv = (warn.json()['metadata'] as Record<string, unknown>)['resourceVersion'];
+    const put = await s.req('PUT', `${NS}/y1?fieldValidation=Strict`, { body: yaml('y1').replace('metadata:\n', `metadata:\n  resourceVersion: "${String(rv)}"\n`), headers: YAML });
+    assert.equal(put.status, 400, put.text);
+    assert.match(String(put.json()['message']), /strict decoding error: yaml: unmarshal errors:\n {2}line 8: key "reference" already set in map\n {2}line 11: /);
+  });
+
   test('fieldValidation on create: Strict 400, Warn headers, Ignore silent; unknown fields always dropped', async () => {
     const body = '{"apiVersion":"wardle.example.com/v1alpha1","kind":"Flunder","metadata":{"name":"s1","name":"s1"},"spec":{"foo":1,"reference":"r"}}';
     const strict = await s.req('POST', `${NS}?fieldValidation=Strict`, { body });

@@ -3,7 +3,7 @@ import type { Creater, KubeObject, RequestContext, ValidateObjectFunc, WriteOpti
 import type { NamedCreater } from '../../registry/types.js';
 import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
-import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure } from './pipeline.js';
+import { applyFieldValidation, decodeObjectBody, defaultObject, pruneUnknownFields, strictDecodingFailure, validateAdmitted } from './pipeline.js';
 import { trackUpdate } from './managedfields.js';
 import { headerValue, negotiateResponse, writeObject } from './response.js';
 import type { RequestScope } from './scope.js';
@@ -11,9 +11,11 @@ import { parseCreateOptions } from './writeoptions.js';
 
 /**
  * POST to a collection (createHandler): negotiation (406), body (413), CreateOptions (422),
- * decoding (415/400), fieldValidation, system fields wiped, namespace from the URL, defaulting
- * and schema validation (422) in the request version; then, in the hub, managedFields (an Update
- * by the request's manager), mutating admission and the store with validating admission. 201 with the created object in the request version.
+ * decoding (415/400), fieldValidation, system fields wiped, namespace from the URL, defaulting in
+ * the request version; then, in the hub, managedFields (an Update by the request's manager) and
+ * mutating admission; then the schema's and CEL validation (422) in the request version, as the
+ * store's BeforeCreate runs the strategy's, and the store with validating admission. 201 with the
+ * created object in the request version.
  */
 export async function createResource(req: APIRequest, res: APIResponse, scope: RequestScope, storage: Creater): Promise<void> {
   await create(req, res, scope, undefined, (ctx, hub, validate, opts) => storage.create(ctx, hub, validate, opts));
@@ -36,16 +38,18 @@ async function create(req: APIRequest, res: APIResponse, scope: RequestScope, na
   const body = await req.readBody();
   const opts = parseCreateOptions(req.query);
   const ctx = requestContext(req, res, scope);
-  const { obj, duplicates } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req, opts.fieldValidation);
+  const { obj, strict } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req, opts.fieldValidation);
   const unknown = pruneUnknownFields(scope, obj);
-  applyFieldValidation(ctx, opts.fieldValidation, [...duplicates, ...unknown], strictDecodingFailure(scope, scope.version));
+  applyFieldValidation(ctx, opts.fieldValidation, [...strict.errors, ...unknown], strictDecodingFailure(scope, scope.version), [...strict.warnings, ...unknown]);
   wipeObjectMetaSystemFields(obj);
   ensureObjectNamespace(obj, ctx.namespace);
-  defaultAndValidate(scope, obj);
+  defaultObject(scope, obj);
 
   const hub = await trackUpdate(scope, req, undefined, await scope.codec.toHub(obj), opts.fieldManager);
   const r: AdmissionRequest = { operation: 'CREATE', name: name ?? String(hub.metadata?.name ?? ''), dryRun: opts.dryRun, options: opts.raw };
   await admit(scope, ctx, r, hub, undefined);
+  // The strategy's validation (BeforeCreate in the store), on the object as admission left it.
+  await validateAdmitted(scope, hub, undefined, ctx.warn);
   const out = await store(ctx, hub, validatingAdmission(scope, ctx, r), { dryRun: opts.dryRun, fieldManager: opts.fieldManager });
   writeObject(req, res, scope, target, 201, await scope.codec.fromHub(out));
 }

@@ -11,15 +11,18 @@ import {
   applyFieldValidation,
   decodesUnstructured,
   defaultAndCheckTypeMeta,
-  defaultAndValidate,
+  defaultObject,
+  markFloatLiterals,
   pruneUnknownFields,
   typedDecodeError,
   typedDecodeMismatch,
   typedMetadataError,
   unstructuredMetadataError,
   unstructuredOfAnotherKind,
+  validateAdmitted,
 } from './pipeline.js';
 import { jsonTypeName } from '../../apimachinery/serializer/jsonvalue.js';
+import { scanJSONBody } from '../../apimachinery/serializer/json-scan.js';
 import { jsonUnmarshalMessage, unstructuredConverterMessage } from '../../apimachinery/schema/typeddecode.js';
 import { headerValue, negotiateResponse } from './response.js';
 import type { RequestScope } from './scope.js';
@@ -32,7 +35,8 @@ import { parsePatchOptions } from './writeoptions.js';
  * other, first of all), then negotiation, PatchOptions (422), the patch decoded once (400).
  * Inside the store's retry loop the current object is converted to the request version,
  * patched, and sent through the create pipeline from pruning on, and managedFields record the
- * change as an Update; a missing object is a 404. An apply patch (server-side apply) merges
+ * change as an Update, then mutating admission, the resourceVersion comparison and validation;
+ * a missing object is a 404. An apply patch (server-side apply) merges
  * through the field manager instead, and creates the object when it is missing.
  */
 export async function patchResource(req: APIRequest, res: APIResponse, scope: RequestScope, storage: Updater): Promise<void> {
@@ -51,8 +55,13 @@ export async function patchResource(req: APIRequest, res: APIResponse, scope: Re
   const objInfo: UpdatedObjectInfo = {
     preconditions: () => undefined,
     updatedObject: async (c, old) => {
-      const hub = await patched(c, old);
+      // objInfo.UpdatedObject (the patch, the field manager, mutating admission), then Store.Update's
+      // resourceVersion comparison (a patch that sets a stale one is a conflict before validation,
+      // as a PUT's), then BeforeUpdate's validation.
+      const { hub, oldInVersion } = await patched(c, old);
       await admit(scope, c, old === undefined ? create : update, hub, old);
+      if (old !== undefined) checkResourceVersionConflict(scope.groupResource, name, hub, old);
+      await validateAdmitted(scope, hub, old, c.warn, oldInVersion);
       return hub;
     },
   };
@@ -60,30 +69,71 @@ export async function patchResource(req: APIRequest, res: APIResponse, scope: Re
 }
 
 type PatchOptions = ReturnType<typeof parsePatchOptions>;
-/** The patched object in the hub version, before mutating admission; `old` is the stored object (hub), absent when there is none. */
-type Patched = (c: RequestContext, old: KubeObject | undefined) => Promise<KubeObject>;
+/**
+ * The patched object in the hub version, before mutating admission; `old` is the stored object
+ * (hub), absent when there is none; `oldInVersion` its copy in the request version when one was made.
+ */
+type Patched = (c: RequestContext, old: KubeObject | undefined) => Promise<{ hub: KubeObject; oldInVersion?: KubeObject }>;
 
 /** JSON, merge and strategic merge patches: applied to the current object in the request version; 404 when there is none. */
 function documentPatched(req: APIRequest, scope: RequestScope, name: string, patchType: DocumentPatchType, body: Buffer, opts: PatchOptions): Patched {
+  let floats: ReadonlyArray<ReadonlyArray<string | number>> | undefined;
   return async (c, old) => {
     if (old === undefined) throw newNotFound(scope.groupResource, name);
     const current = await scope.codec.fromHub(old);
     const { obj: patched, strictErrors } = patchedObject(scope, patchType, body, current);
+    if (decodesUnstructured(scope)) markFloatLiterals(patched, (floats ??= patchedFloatLiterals(patchType, body)));
     const unknown = pruneUnknownFields(scope, patched);
     applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, patched, message));
     checkName(patched, name, c.namespace);
-    // A patch that sets a stale resourceVersion is a conflict before validation, as PUT's (Store.Update).
-    checkResourceVersionConflict(scope.groupResource, name, patched, current);
-    defaultAndValidate(scope, patched, current, c.warn);
-    return trackUpdate(scope, req, old, await scope.codec.toHub(patched), opts.fieldManager);
+    defaultObject(scope, patched);
+    return { hub: await trackUpdate(scope, req, old, await scope.codec.toHub(patched), opts.fieldManager), oldInVersion: current };
   };
+}
+
+/**
+ * Where, in the patched object, the patch put numbers Go's decoder makes float64s (`1.0`, `1e0`,
+ * beyond int64): kube's patchers keep the patch's number text in the patched JSON, which the CR
+ * codec then decodes. A merge patch's paths are the object's; a JSON patch's `add` and `replace`
+ * values land at their `path` (an append, `-`, is left out). A patch that does not scan has none.
+ */
+function patchedFloatLiterals(type: DocumentPatchType, patch: Buffer): ReadonlyArray<ReadonlyArray<string | number>> {
+  let found: ReadonlyArray<ReadonlyArray<string | number>>;
+  try {
+    found = scanJSONBody(patch).integralFloats;
+  } catch {
+    return [];
+  }
+  if (found.length === 0 || type === 'application/merge-patch+json') return found;
+  let ops: unknown;
+  try {
+    ops = JSON.parse(patch.toString('utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(ops)) return [];
+  const out: Array<ReadonlyArray<string | number>> = [];
+  for (const path of found) {
+    const [index, field, ...rest] = path;
+    const op: unknown = typeof index === 'number' ? ops[index] : undefined;
+    if (field !== 'value' || typeof op !== 'object' || op === null) continue;
+    const { op: verb, path: pointer } = op as { op?: unknown; path?: unknown };
+    if ((verb !== 'add' && verb !== 'replace') || typeof pointer !== 'string' || !pointer.startsWith('/')) continue;
+    const tokens = pointer
+      .slice(1)
+      .split('/')
+      .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    if (tokens[tokens.length - 1] === '-') continue;
+    out.push([...tokens, ...rest]);
+  }
+  return out;
 }
 
 /**
  * Apply patches (the applyPatcher): the configuration is merged into the stored object, or into
  * an empty one when there is none (then the operation is a create, and a uid in the
  * configuration is a 409); the result keeps the request's namespace and name, and is defaulted
- * and validated in the request version as any other write.
+ * in the request version as any other write (validated after mutating admission).
  */
 async function appliedObject(req: APIRequest, scope: RequestScope, name: string, body: Buffer, opts: PatchOptions): Promise<Patched> {
   const patch = await decodeApplyPatch(body, req);
@@ -93,9 +143,8 @@ async function appliedObject(req: APIRequest, scope: RequestScope, name: string,
     ensureObjectNamespace(merged, c.namespace);
     checkName(merged, name, c.namespace);
     const applied = await scope.codec.fromHub(merged);
-    if (old !== undefined) checkResourceVersionConflict(scope.groupResource, name, applied, old);
-    defaultAndValidate(scope, applied, old === undefined ? undefined : await scope.codec.fromHub(old), c.warn);
-    return scope.codec.toHub(applied);
+    defaultObject(scope, applied);
+    return { hub: await scope.codec.toHub(applied) };
   };
 }
 

@@ -7,6 +7,7 @@ import { objectMetaTypeSchema } from '../../apimachinery/schema/objectmeta.js';
 import { jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
 import { bodyMediaTypes, decodeRequestBody, type DecodeCancellation } from '../../apimachinery/serializer/body.js';
 import { summarizeData } from '../../apimachinery/serializer/decode.js';
+import { bodyStrictErrors } from '../../apimachinery/serializer/strict.js';
 import { hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { isGoValidation } from '../../apimachinery/validation/typed.js';
@@ -28,8 +29,14 @@ import type { RequestScope } from './scope.js';
 
 export interface DecodedObject {
   readonly obj: KubeObject;
-  /** `duplicate field "x"` for each repeated key, in document order. */
-  readonly duplicates: string[];
+  /**
+   * The decoder's strict errors (bodyStrictErrors): a JSON body's `duplicate field "x"` for each
+   * repeated key, in document order, as errors and warnings alike; a YAML body's one go-yaml
+   * `yaml: unmarshal errors:` error, as warnings one per line.
+   */
+  readonly strict: { readonly errors: readonly string[]; readonly warnings: readonly string[] };
+  /** Where the numbers Go's decoder makes float64s are (marked on obj; cloneDecoded marks a copy). */
+  readonly floatLiterals: ReadonlyArray<ReadonlyArray<string | number>>;
 }
 
 /**
@@ -44,7 +51,8 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
   const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
   const accepted = bodyMediaTypes(into);
   if (!accepted.includes(essence)) throw newUnsupportedMediaType(accepted);
-  const { value, duplicateFields, integralFloats } = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into }, cancel);
+  const decoded = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into }, cancel);
+  const { value, integralFloats } = decoded;
   const unrecognized = (message: string): StatusError => newBadRequest(`the object provided is unrecognized (must be of type ${scope.codec.kind}): ${message} (${summarizeData(body, 30)})`);
   // json.SimpleMetaFactory.Interpret's schema.ParseGroupVersion, before anything is decoded.
   if (isJSONObject(value) && typeof value['apiVersion'] === 'string' && value['apiVersion'].split('/').length > 2) {
@@ -52,6 +60,7 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
   }
   const cannotHandle = (message: string): StatusError => newBadRequest(`${scope.codec.kind} in version ${JSON.stringify(scope.version)} cannot be handled as a ${scope.codec.kind}: ${message}`);
   const unstructured = decodesUnstructured(scope);
+  let floatLiterals: ReadonlyArray<ReadonlyArray<string | number>> = [];
   if (unstructured) {
     // The unstructured decode takes the group/version/kind the body carries, with no defaults: a
     // body without a kind (null, {}) is runtime.NewMissingKindErr; without fieldValidation=Ignore
@@ -71,7 +80,8 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
     if (actual !== scope.codec.apiVersion) {
       throw newBadRequest(`the API version in the data (${actual}) does not match the expected API version (${scope.codec.apiVersion})`);
     }
-    markFloatLiterals(value, integralFloats ?? []);
+    floatLiterals = integralFloats ?? [];
+    markFloatLiterals(value, floatLiterals);
   }
   // A typed kind decodes null as its zero value.
   const obj = (value === null ? {} : value) as KubeObject;
@@ -80,7 +90,17 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
   if (mismatch !== undefined) throw cannotHandle(jsonUnmarshalMessage(mismatch));
   const metaError = typedMetadataError(scope, obj);
   if (metaError !== undefined) throw cannotHandle(metaError);
-  return { obj, duplicates: duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`) };
+  return { obj, strict: bodyStrictErrors(decoded), floatLiterals };
+}
+
+/**
+ * A copy of a decoded body for one round of an update (structuredClone), carrying its float64
+ * marks (`floatLiterals`, as decodeObjectBody found them), which a clone does not copy.
+ */
+export function cloneDecoded(obj: KubeObject, floatLiterals: ReadonlyArray<ReadonlyArray<string | number>>): KubeObject {
+  const copy = structuredClone(obj);
+  if (floatLiterals.length > 0) markFloatLiterals(copy, floatLiterals);
+  return copy;
 }
 
 /** The marker of the keys whose numbers Go's decoder made float64s (the CR strategy's FLOAT_LITERAL_KEYS). */
@@ -92,7 +112,7 @@ const FLOAT_LITERAL_KEYS = Symbol.for('k8s.io/float64-literal-keys');
  * decoder's integralFloats), so the scale accessor reports them as kube does. Not enumerable: a
  * copy or an encoding of the object does not carry it.
  */
-function markFloatLiterals(root: unknown, paths: ReadonlyArray<ReadonlyArray<string | number>>): void {
+export function markFloatLiterals(root: unknown, paths: ReadonlyArray<ReadonlyArray<string | number>>): void {
   for (const path of paths) {
     let container: unknown = root;
     for (const step of path.slice(0, -1)) container = typeof container === 'object' && container !== null ? ownField(container, String(step)) : undefined;
@@ -106,7 +126,7 @@ function markFloatLiterals(root: unknown, paths: ReadonlyArray<ReadonlyArray<str
 /**
  * A create or update body of the URL's group version but another kind, as kube's handlers answer
  * it. Custom resources decode as unstructured whatever their kind, and their strategy's
- * validation refuses it (ValidateTypeMeta, in defaultAndValidate: undefined here), a 422 on `kind`
+ * validation refuses it (ValidateTypeMeta, in validateObject: undefined here), a 422 on `kind`
  * with what 1.32 still runs after it; their /scale's Scale the same way at once. A typed decoder makes the body's kind if the version has
  * it, then finds no conversion to the URL's kind; otherwise it has no such kind at all: either
  * way a 400 `<kind> in version "<v>" cannot be handled as a <Kind>: …` (transformDecodeError).
@@ -248,14 +268,11 @@ export function pruneUnknownFields(scope: RequestScope, obj: KubeObject): string
 }
 
 /**
- * Schema defaults, then the version's hand-written defaulter, then schema validation and the
- * schema's CEL rules (422 on the Kind with every cause). `old` is the current object in the
- * request version on update (transition rules and ratcheting need it), undefined on create.
- * With the scope's validationRatcheting, what an update left unchanged is not failed: schema
- * errors are dropped, CEL errors of rules that do not read oldSelf become warnings (`warn`), and
- * list-type set/map duplicates count only when the stored object had none. Mutates obj.
+ * The decoder's half of a write (the CR codec's defaulter, a typed kind's defaulting decode):
+ * schema defaults, nulls the schema does not allow dropped, ObjectMeta's null fields dropped,
+ * then the version's hand-written defaulter, in the request version. Mutates obj.
  */
-export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: KubeObject, warn?: (message: string) => void): void {
+export function defaultObject(scope: RequestScope, obj: KubeObject): void {
   const scheme = scope.codec.scheme;
   if (scheme === undefined) return;
   const schema = scope.definition.schema;
@@ -269,6 +286,35 @@ export function defaultAndValidate(scope: RequestScope, obj: KubeObject, old?: K
   if (isGoValidation(scope.definition.strategy?.validate)) zeroRequiredStructs(obj, schema);
   dropNullObjectMetaFields(obj);
   if (!isOtherKind(scope, obj)) scheme.defaultInPlace(obj, scope.version);
+}
+
+/**
+ * The store's half (rest.BeforeCreate/BeforeUpdate's strategy validation, run after mutating
+ * admission): `hub` as admission left it is validated in the request version, converted back from
+ * the hub only when the two differ. `old` is the stored object (hub), undefined on create; it is
+ * converted only when validation reads it (validationReadsOld) and the caller has no
+ * `oldInVersion` (its copy in the request version) at hand.
+ */
+export async function validateAdmitted(scope: RequestScope, hub: KubeObject, old: KubeObject | undefined, warn?: (message: string) => void, oldInVersion?: KubeObject): Promise<void> {
+  const scheme = scope.codec.scheme;
+  if (scheme === undefined) return;
+  const sameVersion = scope.version === scheme.hubVersion;
+  const obj = sameVersion ? hub : await scope.codec.fromHub(hub);
+  const oldSeen = old === undefined || !validationReadsOld(scope) ? undefined : sameVersion ? old : (oldInVersion ?? (await scope.codec.fromHub(old)));
+  validateObject(scope, obj, oldSeen, warn);
+}
+
+/**
+ * Schema validation and the schema's CEL rules (422 on the Kind with every cause), in the request
+ * version. `old` is the current object in the request version on update (transition rules and
+ * ratcheting need it), undefined on create. With the scope's validationRatcheting, what an update
+ * left unchanged is not failed: schema errors are dropped, CEL errors of rules that do not read
+ * oldSelf become warnings (`warn`), and list-type set/map duplicates count only when the stored
+ * object had none. Reads obj only.
+ */
+export function validateObject(scope: RequestScope, obj: KubeObject, old?: KubeObject, warn?: (message: string) => void): void {
+  if (scope.codec.scheme === undefined) return;
+  const schema = scope.definition.schema;
   const ratcheting = old !== undefined && scope.validationRatcheting === true;
   const celOptions = ratcheting ? { ratcheting, ...(warn !== undefined ? { warn } : {}) } : undefined;
   if (scope.unstructured === true) {
@@ -438,7 +484,7 @@ function validateStatusStanza(scope: RequestScope, obj: KubeObject, old: KubeObj
 }
 
 /**
- * Whether defaultAndValidate reads the stored object (a custom resource, whose ObjectMeta update
+ * Whether validateObject reads the stored object (a custom resource, whose ObjectMeta update
  * checks compare with it; validation ratchets; or the schema has CEL rules, which may be
  * transition rules): only then must an update convert it to the request version.
  */
@@ -448,15 +494,22 @@ export function validationReadsOld(scope: RequestScope): boolean {
 
 /**
  * fieldValidation for the strict decoding errors of a body: Strict fails with `fail(message)`,
- * Warn turns each into a Warning header, Ignore drops them.
+ * Warn turns each of `warnings` (by default the errors themselves; a YAML body's go-yaml error
+ * is one warning per line) into a Warning header, Ignore drops them.
  */
-export function applyFieldValidation(ctx: RequestContext, directive: FieldValidationDirective, errors: readonly string[], fail: (strictMessage: string) => StatusError): void {
-  if (errors.length === 0 || directive === 'Ignore') return;
+export function applyFieldValidation(
+  ctx: RequestContext,
+  directive: FieldValidationDirective,
+  errors: readonly string[],
+  fail: (strictMessage: string) => StatusError,
+  warnings: readonly string[] = errors,
+): void {
+  if (directive === 'Ignore') return;
   if (directive === 'Warn') {
-    for (const e of errors) ctx.warn(e);
+    for (const w of warnings) ctx.warn(w);
     return;
   }
-  throw fail(`strict decoding error: ${errors.join(', ')}`);
+  if (errors.length > 0) throw fail(`strict decoding error: ${errors.join(', ')}`);
 }
 
 /** The 400 kube answers for strict decoding errors of a create or update body. */

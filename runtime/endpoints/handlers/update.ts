@@ -4,7 +4,7 @@ import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js
 import { admit, requestContext, validatingAdmission, type AdmissionRequest } from './context.js';
 import { ensureObjectNamespace } from './create.js';
 import { withCreateAuthorization } from './create-on-update.js';
-import { applyFieldValidation, decodeObjectBody, defaultAndValidate, pruneUnknownFields, strictDecodingFailure, validationReadsOld } from './pipeline.js';
+import { applyFieldValidation, cloneDecoded, decodeObjectBody, defaultObject, pruneUnknownFields, strictDecodingFailure, validateAdmitted } from './pipeline.js';
 import { trackUpdate } from './managedfields.js';
 import { headerValue, negotiateResponse, writeObject, type ResponseTarget } from './response.js';
 import type { RequestScope } from './scope.js';
@@ -12,9 +12,10 @@ import { parseUpdateOptions } from './writeoptions.js';
 
 /**
  * PUT of one object (UpdateResource): the create pipeline plus the name check against the URL;
- * the body's uid/resourceVersion are the preconditions; defaulting, validation (with the
- * current object for CEL transition rules), managedFields and mutating admission run inside the
- * store's retry loop on a copy (CREATE when the object is absent and the store may create it).
+ * the body's uid/resourceVersion are the preconditions; defaulting, managedFields, mutating
+ * admission, the resourceVersion comparison and validation (with the current object for CEL
+ * transition rules) run inside the store's retry loop on a copy (CREATE when the object is
+ * absent and the store may create it).
  * 200, or 201 when the update created the object.
  */
 export async function updateResource(req: APIRequest, res: APIResponse, scope: RequestScope, storage: Updater): Promise<void> {
@@ -23,9 +24,9 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
   const opts = parseUpdateOptions(req.query);
   const ctx = requestContext(req, res, scope);
   const name = req.info.name;
-  const { obj, duplicates } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req, opts.fieldValidation);
+  const { obj, strict, floatLiterals } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req, opts.fieldValidation);
   const unknown = pruneUnknownFields(scope, obj);
-  applyFieldValidation(ctx, opts.fieldValidation, [...duplicates, ...unknown], strictDecodingFailure(scope, scope.version));
+  applyFieldValidation(ctx, opts.fieldValidation, [...strict.errors, ...unknown], strictDecodingFailure(scope, scope.version), [...strict.warnings, ...unknown]);
   checkName(obj, name, ctx.namespace);
   ensureObjectNamespace(obj, ctx.namespace);
 
@@ -34,14 +35,15 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
   const objInfo: UpdatedObjectInfo = {
     preconditions: () => preconditionsOf(obj),
     updatedObject: async (c, old) => {
-      // A stale resourceVersion is a conflict before anything is validated (kube's Store.Update
-      // compares them before BeforeUpdate).
-      if (old !== undefined) checkResourceVersionConflict(scope.groupResource, name, obj, old);
-      // Validated here, where the current object is known: transition rules compare with it.
-      const next = structuredClone(obj);
-      defaultAndValidate(scope, next, old !== undefined && validationReadsOld(scope) ? await scope.codec.fromHub(old) : undefined, c.warn);
+      // objInfo.UpdatedObject (the body, the field manager, mutating admission), then Store.Update's
+      // resourceVersion comparison (a stale one is a conflict before anything is validated), then
+      // BeforeUpdate's validation, where the current object is known (transition rules, ratcheting).
+      const next = cloneDecoded(obj, floatLiterals);
+      defaultObject(scope, next);
       const hub = await trackUpdate(scope, req, old, await scope.codec.toHub(next), opts.fieldManager);
       await admit(scope, c, old === undefined ? create : update, hub, old);
+      if (old !== undefined) checkResourceVersionConflict(scope.groupResource, name, hub, old);
+      await validateAdmitted(scope, hub, old, c.warn);
       return hub;
     },
   };
