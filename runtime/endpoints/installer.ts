@@ -15,6 +15,7 @@ import { getResource } from './handlers/get.js';
 import { listResource } from './handlers/list.js';
 import { patchResource } from './handlers/patch.js';
 import { PATCH_TYPES, PATCH_TYPES_WITHOUT_STRATEGIC } from './handlers/patchers.js';
+import { writeErrorNegotiated } from './handlers/response.js';
 import { endpointStorage, kindCodec, SCALE_CODEC, type EndpointStorage, type ObjectCodec, type RequestScope } from './handlers/scope.js';
 import { updateResource } from './handlers/update.js';
 import { watchResource } from './handlers/watch.js';
@@ -110,6 +111,8 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
   const validator = opts.validator ?? new SchemaValidator({ trusted: true });
   const deprecationWarning = versionDef.deprecation?.warning;
   const returnDeleted = opts.returnDeletedObject ?? new Set<string>();
+  // Custom resources negotiate over their serializer's media types (protobuf listed, never served).
+  const customResource = opts.unstructured === true;
 
   const versionKinds: ReadonlySet<string> = new Set(versionDef.resources.flatMap((r) => [r.kind, r.listKind]));
   const resources = new Map<string, InstalledResource>();
@@ -150,7 +153,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       ...base,
       subresource: '',
       tableConvertor,
-      restrictions: resourceEndpointRestrictions({ tableConvertor: true }),
+      restrictions: resourceEndpointRestrictions({ tableConvertor: true, customResource }),
       codec: (opts.codec ?? kindCodec)(scheme, opts.version),
       ...(opts.unstructured === true ? { unstructured: true } : { openapi: versionDef.openapi }),
       fieldManager: fieldManagers.main,
@@ -162,7 +165,8 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
         ...base,
         subresource: 'scale',
         tableConvertor: opts.scaleTableFromResource === true ? tableConvertor : undefined,
-        restrictions: resourceEndpointRestrictions({ tableConvertor: opts.scaleTableFromResource === true }),
+        // A custom resource's scale scope keeps its StandardSerializers (1.32 copies the main scope).
+        restrictions: resourceEndpointRestrictions({ tableConvertor: opts.scaleTableFromResource === true, customResource }),
         codec: SCALE_CODEC,
         fieldManager: fieldManagers.scale,
       });
@@ -189,7 +193,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       if (deprecationWarning !== undefined) res.addWarning(deprecationWarning);
       await dispatch(req, res, scope, storage, r.definition, returnDeleted.has(r.definition.plural));
     } catch (err) {
-      res.writeError(toStatusError(err, { gr: { group, resource: req.info.resource }, name: req.info.name }));
+      writeErrorNegotiated(req, res, toStatusError(err, { gr: { group, resource: req.info.resource }, name: req.info.name }));
     }
   };
   return { prefix, handler };

@@ -17,6 +17,7 @@ import { resolveRequestInfo } from '../../runtime/apimachinery/request/requestin
 import { createResourceStorage, storagePrefix } from '../../runtime/registry/generic/index.js';
 import type { ResourceStorage } from '../../runtime/registry/rest.js';
 import { adaptRequest } from '../../runtime/apimachinery/request/http.js';
+import { decodeStatusProtobuf } from '../../runtime/apimachinery/serializer/protobuf/status.js';
 import { newStorageFactory, type StorageFactory } from '../../runtime/storage/index.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
@@ -121,7 +122,13 @@ describe('protobuf bodies over HTTP (core group on SQLite)', () => {
       const r = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (resp) => {
         const chunks: Buffer[] = [];
         resp.on('data', (c: Buffer) => chunks.push(c));
-        resp.on('end', () => resolve({ status: resp.statusCode ?? 0, contentType: resp.headers['content-type'], json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> }));
+        // An error is written in protobuf, the Accept's first choice (ErrorNegotiated), objects in JSON.
+        resp.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          const contentType = resp.headers['content-type'];
+          const json = contentType === PROTOBUF ? decodeStatusProtobuf(bytes) : (JSON.parse(bytes.toString('utf8')) as Record<string, unknown>);
+          resolve({ status: resp.statusCode ?? 0, contentType, json });
+        });
         resp.on('error', reject);
       });
       r.on('error', reject);

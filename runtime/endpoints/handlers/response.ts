@@ -1,6 +1,16 @@
 import type { KubeObject, ObjectList } from '../../registry/rest.js';
+import { toStatusError } from '../../apimachinery/errors/index.js';
 import type { APIRequest, APIResponse } from '../../apimachinery/request/http.js';
-import { negotiateOutputMediaType, type MediaTypeOptions, type SerializerInfo } from '../negotiation/negotiate.js';
+import { encodeStatusProtobuf } from '../../apimachinery/serializer/protobuf/status.js';
+import {
+  DEFAULT_ENDPOINT_RESTRICTIONS,
+  JSON_SERIALIZER,
+  negotiateOutputMediaType,
+  PROTOBUF_SERIALIZER,
+  tryNegotiateOutputMediaType,
+  type MediaTypeOptions,
+  type SerializerInfo,
+} from '../negotiation/negotiate.js';
 import type { TableSource } from '../table/convertor.js';
 import { parseTableOptions, transformObject, type TableOptions } from '../table/transform.js';
 import type { MaybePromise, RequestScope } from './scope.js';
@@ -106,10 +116,37 @@ export function encode(serializer: SerializerInfo, body: unknown, pretty: boolea
   return pretty ? `${JSON.stringify(body, null, 2)}\n` : JSON.stringify(body);
 }
 
-/** `?pretty=true`, or a curl/wget User-Agent (isPrettyPrint). */
+/**
+ * responsewriters.ErrorNegotiated, for errors of resource endpoints (and paths below a group
+ * version that name none): the Status in the encoding the Accept header asks for, negotiated
+ * again without the endpoint's restrictions (DefaultEndpointRestrictions: no `as=`, no `sv=`) over
+ * the scope's serializer, which in kube always has protobuf (built-in codecs and custom resources'
+ * alike), so `Accept: application/vnd.kubernetes.protobuf` gets the Status as protobuf even where
+ * the object would have been refused. When nothing matches (`text/html`, `as=Table`), the Status
+ * as indented JSON (WriteRawJSON). Retry-After from the details, as every error writer.
+ */
+export function writeErrorNegotiated(req: APIRequest, res: APIResponse, err: unknown): void {
+  const status = toStatusError(err).status;
+  const retry = status.details?.retryAfterSeconds;
+  if (retry !== undefined && retry > 0) res.setHeader('Retry-After', String(retry));
+  const media = tryNegotiateOutputMediaType(headerValue(req.headers['accept']), DEFAULT_ENDPOINT_RESTRICTIONS);
+  if (media === undefined) return res.writeBytes(status.code, JSON.stringify(status, null, 2), JSON_SERIALIZER.mediaType);
+  const serializer = media.serializer;
+  if (serializer === PROTOBUF_SERIALIZER) return res.writeBytes(status.code, Buffer.from(encodeStatusProtobuf(status as unknown as Record<string, unknown>)), serializer.mediaType);
+  // Only JSON has a pretty serializer.
+  res.writeBytes(status.code, encode(serializer, status, serializer === JSON_SERIALIZER && (media.pretty || isPrettyPrint(req))), serializer.mediaType);
+}
+
+/**
+ * isPrettyPrint: a non-empty `pretty` parameter as strconv.ParseBool reads it (anything it cannot
+ * parse is false), otherwise a curl, Wget or browser (`Mozilla/5.0`) User-Agent.
+ */
 function isPrettyPrint(req: APIRequest): boolean {
   const pretty = req.query.get('pretty');
-  if (pretty !== null) return !(pretty === '0' || pretty.toLowerCase() === 'false');
+  if (pretty !== null && pretty !== '') return GO_TRUE.has(pretty);
   const ua = headerValue(req.headers['user-agent']) ?? '';
-  return ua.startsWith('curl') || ua.startsWith('Wget');
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
 }
+
+/** What strconv.ParseBool reads as true. */
+const GO_TRUE: ReadonlySet<string> = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);

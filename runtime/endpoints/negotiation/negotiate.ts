@@ -19,9 +19,23 @@ export interface SerializerInfo {
 
 export const JSON_SERIALIZER: SerializerInfo = { mediaType: 'application/json', type: 'application', subtype: 'json', streaming: true };
 export const YAML_SERIALIZER: SerializerInfo = { mediaType: 'application/yaml', type: 'application', subtype: 'yaml', streaming: false };
+export const PROTOBUF_SERIALIZER: SerializerInfo = { mediaType: 'application/vnd.kubernetes.protobuf', type: 'application', subtype: 'vnd.kubernetes.protobuf', streaming: true };
 
-/** What resource endpoints encode to, in preference order (protobuf is not offered). */
+/** What the endpoints of built-in kinds encode objects to, in preference order (no protobuf: the gap to kube, whose codecs serve it). */
 export const RESOURCE_SERIALIZERS: readonly SerializerInfo[] = [JSON_SERIALIZER, YAML_SERIALIZER];
+
+/**
+ * The media types of a custom resource's serializer (1.32's unstructuredNegotiatedSerializer):
+ * protobuf is listed (406 and 415 name it) though objects are never encoded in it
+ * (StandardSerializers leave it out).
+ */
+export const CUSTOM_RESOURCE_SERIALIZERS: readonly SerializerInfo[] = [JSON_SERIALIZER, YAML_SERIALIZER, PROTOBUF_SERIALIZER];
+
+/**
+ * The media types an error Status is written in (the scope's NegotiatedSerializer, built-in codecs and
+ * custom resources' alike): a Status has a protobuf form wherever the objects have none.
+ */
+export const STATUS_SERIALIZERS: readonly SerializerInfo[] = [JSON_SERIALIZER, YAML_SERIALIZER, PROTOBUF_SERIALIZER];
 
 export interface GroupVersionKind {
   readonly group: string;
@@ -43,12 +57,36 @@ export interface EndpointRestrictions {
   allowsMediaTypeTransform(type: string, subtype: string, convert: GroupVersionKind | undefined): boolean;
   allowsServerVersion(version: string): boolean;
   allowsStreamSchema(schema: string): boolean;
+  /**
+   * The media types of the endpoint's serializer (NegotiatedSerializer.SupportedMediaTypes): what
+   * is negotiated over and what a 406 lists. Default RESOURCE_SERIALIZERS.
+   */
+  readonly serializers?: readonly SerializerInfo[];
 }
 
-/** The restrictions of a resource endpoint (RequestScope): Table only with a convertor, as JSON or YAML. */
-export function resourceEndpointRestrictions(opts: { tableConvertor: boolean }): EndpointRestrictions {
+/**
+ * negotiation.DefaultEndpointRestrictions: no transformation, no server version, watch streams.
+ * What an error is negotiated with (ErrorNegotiated), over STATUS_SERIALIZERS.
+ */
+export const DEFAULT_ENDPOINT_RESTRICTIONS: EndpointRestrictions = {
+  allowsMediaTypeTransform: (_type, _subtype, convert) => convert === undefined,
+  allowsServerVersion: () => false,
+  allowsStreamSchema: (schema) => schema === 'watch',
+  serializers: STATUS_SERIALIZERS,
+};
+
+/**
+ * The restrictions of a resource endpoint (RequestScope): Table only with a convertor, as JSON or
+ * YAML. A custom resource's (`customResource`) negotiate over CUSTOM_RESOURCE_SERIALIZERS and
+ * refuse protobuf for the object itself (its StandardSerializers); protobuf is refused for
+ * PartialObjectMetadata too, which kube encodes and we cannot.
+ */
+export function resourceEndpointRestrictions(opts: { tableConvertor: boolean; customResource?: boolean }): EndpointRestrictions {
+  const customResource = opts.customResource === true;
   return {
+    ...(customResource ? { serializers: CUSTOM_RESOURCE_SERIALIZERS } : {}),
     allowsMediaTypeTransform(type, subtype, convert) {
+      if (customResource && type === PROTOBUF_SERIALIZER.type && subtype === PROTOBUF_SERIALIZER.subtype) return false;
       if (convert === undefined) return true;
       if (convert.group !== 'meta.k8s.io' || (convert.version !== 'v1' && convert.version !== 'v1beta1')) return false;
       switch (convert.kind) {
@@ -68,16 +106,25 @@ export function resourceEndpointRestrictions(opts: { tableConvertor: boolean }):
 
 /** Negotiates the encoding of a response; 406 NotAcceptable when no clause can be served. */
 export function negotiateOutputMediaType(accept: string | undefined, restrictions: EndpointRestrictions): MediaTypeOptions {
-  const found = negotiateMediaTypeOptions(accept ?? '', RESOURCE_SERIALIZERS, restrictions);
-  if (found === undefined) throw newNotAcceptable(RESOURCE_SERIALIZERS.map((s) => s.mediaType));
+  const found = tryNegotiateOutputMediaType(accept, restrictions);
+  if (found === undefined) throw newNotAcceptable((restrictions.serializers ?? RESOURCE_SERIALIZERS).map((s) => s.mediaType));
   return found;
 }
 
-/** Negotiates the encoding of a watch stream: only streaming serializers qualify. */
+/** negotiateOutputMediaType, undefined where that throws 406. */
+export function tryNegotiateOutputMediaType(accept: string | undefined, restrictions: EndpointRestrictions): MediaTypeOptions | undefined {
+  return negotiateMediaTypeOptions(accept ?? '', restrictions.serializers ?? RESOURCE_SERIALIZERS, restrictions);
+}
+
+/**
+ * Negotiates the encoding of a watch stream (NegotiateOutputMediaTypeStream): over all the
+ * endpoint's serializers, a match without a stream serializer fails too; the 406 lists the
+ * streaming ones with `;stream=watch`.
+ */
 export function negotiateOutputMediaTypeStream(accept: string | undefined, restrictions: EndpointRestrictions): MediaTypeOptions {
-  const streaming = RESOURCE_SERIALIZERS.filter((s) => s.streaming);
-  const found = negotiateMediaTypeOptions(accept ?? '', streaming, restrictions);
-  if (found === undefined) throw newNotAcceptable(streaming.map((s) => `${s.mediaType};stream=watch`));
+  const serializers = restrictions.serializers ?? RESOURCE_SERIALIZERS;
+  const found = negotiateMediaTypeOptions(accept ?? '', serializers, restrictions);
+  if (found === undefined || !found.serializer.streaming) throw newNotAcceptable(serializers.filter((s) => s.streaming).map((s) => `${s.mediaType};stream=watch`));
   return found;
 }
 

@@ -371,6 +371,42 @@ describe('which kinds take protobuf bodies', () => {
     assert.equal(text.message, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   });
 
+  test("a custom resource's 415 lists protobuf, as 1.32's CR serializer does (unstructuredNegotiatedSerializer)", () => {
+    const THREE = 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf';
+    assert.deepEqual(bodyMediaTypes(widget, undefined, true), ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+    for (const ct of ['text/plain', 'bogus', 'multipart/form-data; boundary=x']) {
+      const err = statusOf(() => decodeTypedBody(Buffer.from('{}'), ct, { into: widget, unstructured: true }));
+      assert.equal(err.code, 415, ct);
+      assert.equal(err.message, THREE);
+    }
+  });
+
+  test("a custom resource in protobuf: 415 under Warn and Strict (1.32 panics on the unset StrictSerializer), the protobuf decoder's 400s under Ignore", () => {
+    const THREE = 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf';
+    const json = Buffer.from('{"apiVersion":"example.com/v1","kind":"Widget"}');
+    for (const fieldValidation of [undefined, '', 'Warn', 'Strict']) {
+      const err = statusOf(() => decodeTypedBody(json, 'application/vnd.kubernetes.protobuf', { into: widget, unstructured: true, ...(fieldValidation === undefined ? {} : { fieldValidation }) }));
+      assert.equal(err.code, 415);
+      assert.equal(err.message, THREE);
+    }
+    const ignore = (bytes: Uint8Array): StatusError => statusOf(() => decodeTypedBody(bytes, 'application/vnd.kubernetes.protobuf', { into: widget, unstructured: true, fieldValidation: 'Ignore' }));
+    const noPrefix = ignore(json);
+    assert.equal(noPrefix.code, 400);
+    assert.equal(noPrefix.status.reason, 'BadRequest');
+    assert.equal(
+      noPrefix.message,
+      'the object provided is unrecognized (must be of type Widget): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] ({"apiVersion":"example.com/v1" ...)',
+    );
+    assert.equal(ignore(new Uint8Array(0)).message, 'the object provided is unrecognized (must be of type Widget): empty data (<empty>)');
+    assert.equal(ignore(Buffer.from([0x6b, 0x38, 0x73, 0x00])).message, 'the object provided is unrecognized (must be of type Widget): empty body (6b387300)');
+    // A whole envelope: its kind (defaulted from the URL's) meets an *unstructured.Unstructured.
+    const namespace = Buffer.from(fixture.cases[0]!.protobuf, 'hex');
+    assert.equal(
+      ignore(namespace).message,
+      'Namespace in version "v1" cannot be handled as a Widget: object *unstructured.Unstructured does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message',
+    );
+  });
+
   test('decodeTypedBody takes protobuf (with parameters) and JSON alike', () => {
     const body = Buffer.from(fixture.cases[0]!.protobuf, 'hex');
     const pb = decodeTypedBody(body, 'application/vnd.kubernetes.protobuf; charset=binary', { into: NAMESPACE, kind: 'Namespace' });
