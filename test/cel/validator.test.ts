@@ -321,3 +321,21 @@ describe('compiled once per schema', () => {
     for (let i = 0; i < 3; i++) assert.equal(messages(schema, { a: i }).length, i === 0 ? 1 : 0);
   });
 });
+
+describe('numbers Go decodes as float64 (UnstructuredToVal, v0.32.9 pkg/cel/common/values.go)', () => {
+  const F = Symbol.for('k8s.io/float64-literal-keys');
+  const marked = <T extends object>(o: T, ...keys: string[]): T => Object.defineProperty(o, F, { value: new Set(keys) });
+  const schema = object({ replicas: int, min: int, ratio: { type: 'number' }, l: { type: 'array', items: { ...int, 'x-kubernetes-validations': [{ rule: 'self >= 0' }] } } }, [
+    { rule: 'self.min <= self.replicas', message: 'min must not exceed replicas' },
+    { rule: 'has(self.ratio) ? self.ratio > 0.0 : true' },
+  ]);
+  test('an integer field holding a float64 (1.0) fails the rules reading it; a number field takes it', () => {
+    assert.deepEqual(messages(schema, marked({ replicas: 1, min: 0, ratio: 1 }, 'replicas', 'ratio')), [
+      '<nil>: Invalid value: "object": invalid data, expected int, got float64 evaluating rule: min must not exceed replicas',
+    ]);
+    assert.deepEqual(messages(schema, { replicas: 1, min: 0, ratio: 1 }), []);
+  });
+  test('a float64 self at an integer node (a list item 2.0) fails its rules', () => {
+    assert.deepEqual(messages(schema, { replicas: 1, min: 0, l: marked([1, 2], '1') }), ['l[1]: Invalid value: "integer": invalid data, expected int, got float64 evaluating rule: self >= 0']);
+  });
+});

@@ -2,7 +2,8 @@ import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { chargeActive } from './engine.js';
 import { escapeProperty } from './escaping.js';
 import { isMapList, mapListEquals } from './listtypes.js';
-import { CelObject } from './model.js';
+import { EvaluationError } from '@marcbachmann/cel-js';
+import { CelObject, INVALID_DATA } from './model.js';
 
 /** Values with an equality of their own (Quantity, URL). */
 export interface CelEquatable {
@@ -22,6 +23,9 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a === 'bigint' || typeof a === 'number') {
     return (typeof b === 'bigint' || typeof b === 'number') && Number(a) === Number(b) && (typeof a !== typeof b || a === b);
+  }
+  for (const v of [a, b]) {
+    if (typeof v === 'object' && v !== null && (v as { invalidData?: unknown }).invalidData === INVALID_DATA) throw new EvaluationError((v as { message: string }).message);
   }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   chargeActive(1);

@@ -1,4 +1,5 @@
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import { EvaluationError } from '@marcbachmann/cel-js';
 import { escapeProperty } from './escaping.js';
 
 /**
@@ -57,7 +58,19 @@ export class CelObject extends Map<string, unknown> {
   constructor(readonly raw: Record<string, unknown>) {
     super();
   }
+
+  /** A field whose value does not fit its schema fails whoever reads it (values.ts InvalidData). */
+  override get(key: string): unknown {
+    const v = super.get(key);
+    if (typeof v === 'object' && v !== null && (v as { invalidData?: unknown }).invalidData === INVALID_DATA) {
+      throw new EvaluationError((v as { message: string }).message);
+    }
+    return v;
+  }
 }
+
+/** The brand of values.ts InvalidData (kept here so the two modules do not import each other). */
+export const INVALID_DATA: unique symbol = Symbol('invalid data');
 
 const declCache = new WeakMap<JSONSchemaProps, DeclType | null>();
 const rootCache = new WeakMap<JSONSchemaProps, DeclType | null>();

@@ -10,7 +10,8 @@ import { correlatedItems, mapIsCorrelatable } from '../schema/correlation.js';
 import { jsonEquals } from './equality.js';
 import { child, fieldString, index, key, type FieldPath } from './fieldpath.js';
 import { declTypeOf, withTypeAndObjectMeta, type DeclType } from './model.js';
-import { isPlainObject, ValueConverter } from './values.js';
+import { isFloatLiteral } from '../validation/gofloat.js';
+import { invalidData, isPlainObject, ValueConverter } from './values.js';
 
 export interface CELValidateOptions {
   /** What all rules of the call may spend together; default the apiserver's 10,000,000. */
@@ -162,11 +163,12 @@ interface Correlation {
   readonly nearest?: { readonly value: unknown; readonly old: unknown };
 }
 
-function validateNode(node: NodeValidator, path: FieldPath, obj: unknown, old: unknown, corr: Correlation, run: Run): void {
+/** `float`: obj is a number Go's decoder made a float64 (its holder marks it, see gofloat.ts). */
+function validateNode(node: NodeValidator, path: FieldPath, obj: unknown, old: unknown, corr: Correlation, run: Run, float = false): void {
   if (obj === null || obj === undefined) return;
   const correlation: Correlation =
     old === undefined ? { ...(corr.nearest !== undefined ? { nearest: corr.nearest } : {}) } : { current: { value: obj, old }, ...(corr.nearest !== undefined ? { nearest: corr.nearest } : {}) };
-  validateExpressions(node, path, obj, old, correlation, run);
+  validateExpressions(node, path, obj, old, correlation, run, float);
   if (run.remaining < 0) return;
   for (const branch of node.allOf) {
     validateNode(branch, path, obj, old, correlation.nearest !== undefined ? { nearest: correlation.nearest } : {}, run);
@@ -177,14 +179,14 @@ function validateNode(node: NodeValidator, path: FieldPath, obj: unknown, old: u
     if (node.items === undefined) return;
     const oldItems = correlatedItems(node.schema, Array.isArray(old) ? old : undefined);
     for (let i = 0; i < obj.length; i++) {
-      validateNode(node.items, index(path, i), obj[i], oldItems(obj[i]), below, run);
+      validateNode(node.items, index(path, i), obj[i], oldItems(obj[i]), below, run, isFloatLiteral(obj, i));
       if (run.remaining < 0) return;
     }
   } else if (isPlainObject(obj)) {
     const oldMap = isPlainObject(old) && mapIsCorrelatable(node.schema) ? old : undefined;
     if (node.additionalProperties !== undefined) {
       for (const [k, v] of Object.entries(obj)) {
-        validateNode(node.additionalProperties, key(path, k), v, oldMap === undefined ? undefined : (ownField(oldMap, k) ?? undefined), below, run);
+        validateNode(node.additionalProperties, key(path, k), v, oldMap === undefined ? undefined : (ownField(oldMap, k) ?? undefined), below, run, isFloatLiteral(obj, k));
         if (run.remaining < 0) return;
       }
     }
@@ -192,7 +194,7 @@ function validateNode(node: NodeValidator, path: FieldPath, obj: unknown, old: u
       for (const [k, v] of Object.entries(obj)) {
         const sub = node.properties.get(k);
         if (sub === undefined) continue;
-        validateNode(sub, child(path, k), v, oldMap === undefined ? undefined : (ownField(oldMap, k) ?? undefined), below, run);
+        validateNode(sub, child(path, k), v, oldMap === undefined ? undefined : (ownField(oldMap, k) ?? undefined), below, run, isFloatLiteral(obj, k));
         if (run.remaining < 0) return;
       }
     }
@@ -201,7 +203,7 @@ function validateNode(node: NodeValidator, path: FieldPath, obj: unknown, old: u
 
 const BUDGET_EXHAUSTED = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
-function validateExpressions(node: NodeValidator, path: FieldPath, obj: unknown, old: unknown, corr: Correlation, run: Run): void {
+function validateExpressions(node: NodeValidator, path: FieldPath, obj: unknown, old: unknown, corr: Correlation, run: Run, float = false): void {
   const type = node.schema.type ?? '';
   if (node.compileError !== undefined) {
     run.errors.push(invalid(path, type, `rule compiler initialization error: ${node.compileError}`));
@@ -213,7 +215,9 @@ function validateExpressions(node: NodeValidator, path: FieldPath, obj: unknown,
     run.remaining = -1;
     return;
   }
-  const self = run.converter.convert(obj, node.decl);
+  // self that UnstructuredToVal makes an error (a float64 at an integer node) fails each rule.
+  const invalidSelf = invalidData(obj, node.decl, float);
+  const self = run.converter.convert(obj, node.decl, float);
   const oldSelf = old === undefined ? undefined : run.converter.convert(old, node.decl);
   const activation: Activation = oldSelf === undefined ? { self } : { self, oldSelf };
   for (const compiled of node.rules) {
@@ -225,6 +229,10 @@ function validateExpressions(node: NodeValidator, path: FieldPath, obj: unknown,
     if (compiled.program === undefined) continue;
     if (compiled.usesOldSelf && oldSelf === undefined && !compiled.optionalOldSelf) continue;
     const ruleActivation: Activation = compiled.optionalOldSelf ? { self, oldSelf: oldSelf === undefined ? Optional.none() : Optional.of(oldSelf) } : activation;
+    if (invalidSelf !== undefined) {
+      run.errors.push(invalid(path, type, `${invalidSelf.message} evaluating rule: ${ruleErrorString(rule.rule, rule.message)}`));
+      continue;
+    }
 
     const outcome = evaluate(compiled.program, ruleActivation, run);
     if (outcome.cost > run.remaining) {

@@ -1,7 +1,8 @@
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { ownField } from '../serializer/jsonvalue.js';
+import { isFloatLiteral, isGoFloat } from '../validation/gofloat.js';
 import { markMapList } from './listtypes.js';
-import type { DeclType, ObjectDecl } from './model.js';
+import { INVALID_DATA, type DeclType, type ObjectDecl } from './model.js';
 
 /**
  * Decoded JSON → CEL values, typed by a DeclType (UnstructuredToVal): integers become bigint,
@@ -9,8 +10,11 @@ import type { DeclType, ObjectDecl } from './model.js';
  * objects become instances of their type's class holding only the fields rules can read
  * (null fields count as absent), maps become Map, set lists Set, map lists arrays marked
  * with their keys (listtypes.ts). Strings with format byte,
- * date/date-time and duration become bytes, timestamps and durations. Values that do not fit
- * the schema are passed through; the evaluator then reports them as type errors.
+ * date/date-time and duration become bytes, timestamps and durations. A scalar field of an
+ * object that does not fit its schema (a float64 to Go, see gofloat.ts, in an integer field) is
+ * InvalidData: reading it fails the rule with UnstructuredToVal's error (`invalid data, expected
+ * int, got float64`). Other values that do not fit are passed through; the evaluator then
+ * reports them as type errors.
  *
  * One converter serves one validation call: a decoded object is converted once however many
  * rule-bearing nodes above it read it.
@@ -19,7 +23,8 @@ export class ValueConverter {
   /** Per DeclType, since a resource root and its embedded objects may be read through two. */
   private readonly memo = new WeakMap<DeclType, WeakMap<object, unknown>>();
 
-  convert(value: unknown, decl: DeclType): unknown {
+  /** `float`: the value is a number Go's decoder made a float64 (its holder marks it, see gofloat.ts). */
+  convert(value: unknown, decl: DeclType, float = false): unknown {
     if (value === null || value === undefined) return null;
     if (typeof value === 'object') {
       let byValue = this.memo.get(decl);
@@ -30,7 +35,13 @@ export class ValueConverter {
       byValue.set(value, out);
       return out;
     }
-    return convertScalar(value, decl);
+    return convertScalar(value, decl, float);
+  }
+
+  /** A field of an object: a scalar that does not fit its schema is InvalidData (see the class). */
+  private convertField(holder: object, property: string, value: unknown, decl: DeclType): unknown {
+    const float = typeof value === 'number' && isFloatLiteral(holder, property);
+    return invalidData(value, decl, float) ?? this.convert(value, decl, float);
   }
 
   private convertComposite(value: object, decl: DeclType): unknown {
@@ -59,18 +70,63 @@ export class ValueConverter {
     const out = new decl.ctor(value);
     for (const [escaped, field] of decl.fields) {
       const v = ownField(value, field.property);
-      if (v !== null && v !== undefined) out.set(escaped, this.convert(v, field.type));
+      if (v !== null && v !== undefined) out.set(escaped, this.convertField(value, field.property, v, field.type));
     }
     return out;
   }
 }
 
-function convertScalar(value: unknown, decl: DeclType): unknown {
-  if (decl.kind === 'dyn') return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : value;
+/**
+ * A value UnstructuredToVal turns into an error (types.NewErr): reading it, as a field of an
+ * object (CelObject.get) or as `self`, fails the rule with the message.
+ */
+export class InvalidData {
+  readonly invalidData = INVALID_DATA;
+  constructor(readonly message: string) {}
+}
+
+/** Go's %T of a value of unstructured content. */
+function goTypeOf(value: unknown, float: boolean): string {
+  if (Array.isArray(value)) return '[]interface {}';
+  switch (typeof value) {
+    case 'number':
+      return isGoFloat(value) || float ? 'float64' : 'int64';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'map[string]interface {}';
+  }
+}
+
+/** UnstructuredToVal's error for a non-null value its scalar schema (or int-or-string) does not take; undefined when it fits. */
+export function invalidData(value: unknown, decl: DeclType, float = false): InvalidData | undefined {
+  if (value === null || value === undefined) return undefined;
+  const goInt = typeof value === 'number' && !float && !isGoFloat(value);
+  if (decl.kind === 'dyn') {
+    return typeof value === 'string' || goInt ? undefined : new InvalidData('invalid data, expected XIntOrString value to be either a string or integer');
+  }
+  if (decl.kind !== 'scalar') return undefined;
+  const expected = (want: string): InvalidData => new InvalidData(`invalid data, expected ${want}, got ${goTypeOf(value, float)}`);
+  switch (decl.scalar) {
+    case 'int':
+      return goInt ? undefined : expected('int');
+    case 'double':
+      return typeof value === 'number' ? undefined : expected('float');
+    case 'bool':
+      return typeof value === 'boolean' ? undefined : expected('bool');
+    default:
+      return typeof value === 'string' ? undefined : expected('string');
+  }
+}
+
+function convertScalar(value: unknown, decl: DeclType, float = false): unknown {
+  if (decl.kind === 'dyn') return typeof value === 'number' && Number.isInteger(value) && !float ? BigInt(value) : value;
   if (decl.kind !== 'scalar') return value;
   switch (decl.scalar) {
     case 'int':
-      return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : value;
+      return typeof value === 'number' && Number.isInteger(value) && !float ? BigInt(value) : value;
     case 'string':
     case 'double':
     case 'bool':
