@@ -30,6 +30,24 @@ describe('media types of custom resources and their errors (CronTab on SQLite)',
     }
   });
 
+  test("a body in an unknown format: 415 listing protobuf too (unstructuredNegotiatedSerializer); a protobuf body under Ignore is the protobuf decoder's 400", async () => {
+    const body = JSON.stringify(cronTab('ct'));
+    for (const type of ['text/plain', 'application/merge-patch+json', 'application/apply-patch+yaml', 'bogus/bogus', 'multipart/form-data']) {
+      const r = await env.client.request({ method: 'POST', path: CRONTABS, body, headers: { 'Content-Type': type } });
+      assert.deepEqual(
+        [r.status, (JSON.parse(r.text) as { message?: string }).message],
+        [415, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf'],
+        type,
+      );
+    }
+    const ignored = await env.client.request({ method: 'POST', path: `${CRONTABS}?fieldValidation=Ignore`, body, headers: { 'Content-Type': PROTOBUF } });
+    assert.equal(ignored.status, 400);
+    assert.match(
+      String((JSON.parse(ignored.text) as { message?: string }).message),
+      /^the object provided is unrecognized \(must be of type CronTab\): provided data does not appear to be a protobuf message, expected prefix \[107 56 115 0\] \(/,
+    );
+  });
+
   test('Accept: protobuf is a 406 written in protobuf, byte for byte as 1.32 (probe #290, #305)', async () => {
     const want = '6b3873000a0c0a02763112065374617475731299010a060a0012001a0012074661696c7572651a74' + Buffer.from(THREE).toString('hex') + '220d4e6f7441636365707461626c653096031a002200';
     for (const path of [CRONTABS, `${CRONTABS}/media`, `${CRONTABS}/absent`]) {

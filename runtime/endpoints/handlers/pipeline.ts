@@ -49,9 +49,11 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
   const mt = parseContentType(contentType === '' ? 'application/json' : contentType);
   const essence = mt === undefined ? '' : mediaTypeEssence(mt);
   const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
-  const accepted = bodyMediaTypes(into);
+  // A custom resource's serializer lists protobuf too (its 415 names it), though it decodes none.
+  const unstructured = decodesUnstructured(scope);
+  const accepted = bodyMediaTypes(into, undefined, unstructured);
   if (!accepted.includes(essence)) throw newUnsupportedMediaType(accepted);
-  const decoded = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into }, cancel);
+  const decoded = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into, unstructured, ...(fieldValidation !== undefined ? { fieldValidation } : {}) }, cancel);
   const { value, integralFloats } = decoded;
   const unrecognized = (message: string): StatusError => newBadRequest(`the object provided is unrecognized (must be of type ${scope.codec.kind}): ${message} (${summarizeData(body, 30)})`);
   // json.SimpleMetaFactory.Interpret's schema.ParseGroupVersion, before anything is decoded.
@@ -59,7 +61,6 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
     throw unrecognized(`unexpected GroupVersion string: ${value['apiVersion']}`);
   }
   const cannotHandle = (message: string): StatusError => newBadRequest(`${scope.codec.kind} in version ${JSON.stringify(scope.version)} cannot be handled as a ${scope.codec.kind}: ${message}`);
-  const unstructured = decodesUnstructured(scope);
   let floatLiterals: ReadonlyArray<ReadonlyArray<string | number>> = [];
   if (unstructured) {
     // The unstructured decode takes the group/version/kind the body carries, with no defaults: a
