@@ -45,6 +45,11 @@ export const APPLY_UNTYPED: StatusExpect = { code: 500, reason: '' };
  * another manager (`unknown`, the User-Agent-less writes).
  */
 export const APPLY_REFUSALS: readonly StatusExpect[] = [INVALID, APPLY_UNTYPED, CONFLICT];
+/**
+ * kube's answer to DeleteOptions that do not decode: delete.go hands the decoder's error to
+ * scope.err unchanged, a 500 without a reason (`couldn't get version/kind; json parse error: …`).
+ */
+export const DELETE_OPTIONS_UNDECODABLE: StatusExpect = { code: 500, reason: '' };
 
 /** What the runner needs to send one request: built when it is sent, from the acknowledged state. */
 export interface Sent {

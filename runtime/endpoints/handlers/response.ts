@@ -71,7 +71,7 @@ const INTERNAL_PACKAGES: Readonly<Record<string, string>> = { '': 'core', 'inter
 /**
  * Go's %T of the object kube's handler transforms: the registry's own type, so custom resources'
  * `*unstructured.Unstructured(List)` and otherwise the internal version's (`*core.ConfigMapList`,
- * `*apps.Deployment`, `*wardle.FlunderList`).
+ * `*apps.Deployment`).
  */
 function goTypeName(scope: RequestScope, obj: KubeObject, isList: boolean): string {
   if (scope.unstructured === true) return isList ? '*unstructured.UnstructuredList' : '*unstructured.Unstructured';

@@ -3,7 +3,7 @@
 // unknown resources and subresources under a served group-version (a 404 Status), methods a resource
 // does not serve (405), dot segments and bad escapes, names of thousands of characters, and
 // header blocks and request lines over the HTTP parser's limit.
-import { BAD_REQUEST, METHOD_NOT_ALLOWED, NOT_FOUND, PLAIN_404, fixed, type FuzzCase } from '../cases.js';
+import { BAD_REQUEST, METHOD_NOT_ALLOWED, NOT_FOUND, PLAIN_404, UNSUPPORTED, fixed, type FuzzCase, type StatusExpect } from '../cases.js';
 import type { Rand } from '../prng.js';
 import { JSON_HEADERS, aimKeep, type FuzzContext } from '../requests.js';
 import { allPath, itemPath, targets } from '../targets.js';
@@ -60,8 +60,22 @@ export const methodNotAllowed = (r: Rand, c: FuzzContext): FuzzCase => {
   ] as Array<[string, string]>);
   // kube's CRD handler serves only list and watch across namespaces; it hands the rest to the mux (plain 404).
   const acrossNamespaces = a.t.namespaced && path === allPath(a.t);
-  return fixed('method not allowed', a.t.id, 'get', { method, path, headers: JSON_HEADERS, body: '{}' }, [acrossNamespaces && a.t.id === 'crontab' ? PLAIN_404 : METHOD_NOT_ALLOWED]);
+  return fixed('method not allowed', a.t.id, 'get', { method, path, headers: JSON_HEADERS, body: '{}' }, [
+    acrossNamespaces && a.t.id === 'crontab' ? PLAIN_404 : a.t.id === 'crontab' ? customResourceVerbAnswer(method, path, a.t.collection(c.ns)) : METHOD_NOT_ALLOWED,
+  ]);
 };
+
+/**
+ * kube's CRD handler serves a custom resource by the RequestInfo verb alone (crdHandler.serveResource),
+ * not by route: a POST naming an object is the collection's create (this `{}` body: no kind, 400),
+ * a PUT of the collection is an update without a name (400), a PATCH of it checks the patch type
+ * first (application/json is none: 415). Subresources keep their 405s.
+ */
+function customResourceVerbAnswer(method: string, path: string, collection: string): StatusExpect {
+  if (path.endsWith('/status')) return METHOD_NOT_ALLOWED;
+  if (method === 'PATCH' && path === collection) return UNSUPPORTED;
+  return BAD_REQUEST;
+}
 
 export const oddPaths = (r: Rand, c: FuzzContext): FuzzCase => {
   const a = aimKeep(r, c);

@@ -1,7 +1,7 @@
 // Which request carries a corrupted body, and what kube answers when the body cannot be decoded:
 // the Content-Type is checked first (415), then the body is read (413 over the limit), then
 // decoded (400). Shared by every generator that breaks a body.
-import { APPLY_REFUSALS, BAD_REQUEST, METHOD_NOT_ALLOWED, UNSUPPORTED, type Expect, type StatusExpect } from '../cases.js';
+import { APPLY_REFUSALS, BAD_REQUEST, DELETE_OPTIONS_UNDECODABLE, METHOD_NOT_ALLOWED, UNSUPPORTED, type Expect, type StatusExpect } from '../cases.js';
 import type { Rand } from '../prng.js';
 import type { PatchType, Target, Verb } from '../targets.js';
 
@@ -31,6 +31,8 @@ export function bodyRefusal(t: Target, v: BodyVerb, why: readonly StatusExpect[]
   if (v.verb === 'deletecollection' && !t.deleteCollection) return [METHOD_NOT_ALLOWED];
   if (v.verb === 'patch' && v.patchType === 'strategic' && !t.strategic) return [UNSUPPORTED];
   if (v.verb === 'patch' && v.patchType === 'apply') return [...why, ...APPLY_REFUSALS];
+  // DeleteOptions a decoder refuses are not a 400 (DELETE_OPTIONS_UNDECODABLE).
+  if (v.verb === 'delete' || v.verb === 'deletecollection') return why.map((w) => (w === BAD_REQUEST ? DELETE_OPTIONS_UNDECODABLE : w));
   return [...why];
 }
 
