@@ -15,12 +15,17 @@ function goTimeQuote(s: string): string {
   return `${out}"`;
 }
 
+/** UTC to the second with a day every month has, as servers and clients write it: always parses. */
+const CANONICAL_UTC = /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z$/;
+
 /**
  * time.Parse(time.RFC3339, value)'s error (Go's layout walk: `parsing time "x" as
  * "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"`, `…: month out of range`,
  * `…: extra text: "…"`, `…: day out of range`), or undefined when it parses.
  */
 export function parseRFC3339Error(value: string): string | undefined {
+  // The form every server and client writes (a day any month has): no error, without the walk.
+  if (CANONICAL_UTC.test(value)) return undefined;
   const cannot = (valueElem: string, layoutElem: string): string =>
     `parsing time ${goTimeQuote(value)} as ${goTimeQuote(RFC3339)}: cannot parse ${goTimeQuote(valueElem)} as ${goTimeQuote(layoutElem)}`;
   const message = (m: string): string => `parsing time ${goTimeQuote(value)}${m}`;
