@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { formatFieldError } from '../apimachinery/validation/field.js';
 import type { KubeObject } from '../registry/rest.js';
-import { customResourceStrategy, FLOAT_LITERAL_KEYS } from './strategy.js';
+import { FLOAT_LITERAL_KEYS } from '../apimachinery/validation/gofloat.js';
+import { customResourceStrategy } from './strategy.js';
 
 const scale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' };
 const strategy = customResourceStrategy(scale, { type: 'object' });

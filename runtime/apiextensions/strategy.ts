@@ -4,6 +4,7 @@ import { deepEqualJSON, hasField, ownField } from '../apimachinery/serializer/js
 import { propertySchema } from '../apimachinery/schema/property.js';
 import { isQualifiedName } from '../apimachinery/validation/names.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
+import { isFloatLiteral, unstructuredGoType } from '../apimachinery/validation/gofloat.js';
 import type { KubeObject } from '../registry/rest.js';
 import type { RESTStrategy } from '../apimachinery/definition/strategy.js';
 import type { ResourceDefinition } from '../apimachinery/definition/resource.js';
@@ -81,7 +82,7 @@ function validateReplicas(obj: KubeObject, path: string): FieldError[] {
   if (got.error !== undefined) return [{ type: 'FieldValueInvalid', field: path, badValue: 0, detail: got.error }];
   const { value, found } = got;
   if (!found) return [];
-  if (goType(value, got.float) !== 'int64') {
+  if (unstructuredGoType(value, got.float) !== 'int64') {
     return [{ type: 'FieldValueInvalid', field: path, badValue: 0, detail: accessorError(path, value, 'int64', got.float) }];
   }
   const n = value as number;
@@ -102,13 +103,6 @@ function at(e: FieldError, path: string): FieldError {
   const field = e.field === '' ? path : `${path}.${e.field}`;
   return { ...e, field, detail: e.detail.replace(`${e.field === '' ? '<root>' : e.field} in body`, `${field} in body`) };
 }
-
-/**
- * A number the decoder read from a JSON literal with a fraction or an exponent (`1.0`, `1e0`) is a
- * float64 to Go even when its value is whole. A decoder that knows it marks the object holding it
- * with this symbol: a set of the keys whose values were written so.
- */
-export const FLOAT_LITERAL_KEYS: unique symbol = Symbol.for('k8s.io/float64-literal-keys');
 
 interface Nested {
   value: unknown;
@@ -132,7 +126,7 @@ function nested(obj: unknown, path: string): Nested {
         value: undefined,
         found: false,
         float: false,
-        error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goV(cur, false)} is of the type ${goType(cur, false)}, expected map[string]interface{}`,
+        error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goV(cur, false)} is of the type ${unstructuredGoType(cur, false)}, expected map[string]interface{}`,
       };
     }
     if (!hasField(cur, seg)) return { value: undefined, found: false, float: false };
@@ -142,34 +136,13 @@ function nested(obj: unknown, path: string): Nested {
   return { value: cur, found: true, float };
 }
 
-function isFloatLiteral(container: object, key: string): boolean {
-  const keys = (container as { [FLOAT_LITERAL_KEYS]?: unknown })[FLOAT_LITERAL_KEYS];
-  return keys instanceof Set && keys.has(key);
-}
-
 function jsonPath(fields: readonly string[]): string {
   return `.${fields.join('.')}`;
 }
 
 /** The accessor error of unstructured.Nested*, with Go's %v of the value and its %T. */
 function accessorError(path: string, value: unknown, expected: string, float = false): string {
-  return `${path.startsWith('.') ? path : `.${path}`} accessor error: ${goV(value, float)} is of the type ${goType(value, float)}, expected ${expected}`;
-}
-
-/** %T of a value of unstructured content: a JSON number is int64 when Go's decoder made one. */
-function goType(v: unknown, float: boolean): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (Array.isArray(v)) return '[]interface {}';
-  switch (typeof v) {
-    case 'number':
-      return !float && Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? 'int64' : 'float64';
-    case 'string':
-      return 'string';
-    case 'boolean':
-      return 'bool';
-    default:
-      return 'map[string]interface {}';
-  }
+  return `${path.startsWith('.') ? path : `.${path}`} accessor error: ${goV(value, float)} is of the type ${unstructuredGoType(value, float)}, expected ${expected}`;
 }
 
 /** %v of a value of unstructured content: `<nil>`, raw strings, `[a b]`, `map[k:v]` (sorted keys). */

@@ -1,6 +1,6 @@
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { ownField } from '../serializer/jsonvalue.js';
-import { isFloatLiteral, isGoFloat } from '../validation/gofloat.js';
+import { isFloatLiteral, isGoFloat, unstructuredGoType } from '../validation/gofloat.js';
 import { markMapList } from './listtypes.js';
 import { INVALID_DATA, type DeclType, type ObjectDecl } from './model.js';
 
@@ -85,21 +85,6 @@ export class InvalidData {
   constructor(readonly message: string) {}
 }
 
-/** Go's %T of a value of unstructured content. */
-function goTypeOf(value: unknown, float: boolean): string {
-  if (Array.isArray(value)) return '[]interface {}';
-  switch (typeof value) {
-    case 'number':
-      return isGoFloat(value) || float ? 'float64' : 'int64';
-    case 'string':
-      return 'string';
-    case 'boolean':
-      return 'bool';
-    default:
-      return 'map[string]interface {}';
-  }
-}
-
 /** UnstructuredToVal's error for a non-null value its scalar schema (or int-or-string) does not take; undefined when it fits. */
 export function invalidData(value: unknown, decl: DeclType, float = false): InvalidData | undefined {
   if (value === null || value === undefined) return undefined;
@@ -108,7 +93,7 @@ export function invalidData(value: unknown, decl: DeclType, float = false): Inva
     return typeof value === 'string' || goInt ? undefined : new InvalidData('invalid data, expected XIntOrString value to be either a string or integer');
   }
   if (decl.kind !== 'scalar') return undefined;
-  const expected = (want: string): InvalidData => new InvalidData(`invalid data, expected ${want}, got ${goTypeOf(value, float)}`);
+  const expected = (want: string): InvalidData => new InvalidData(`invalid data, expected ${want}, got ${unstructuredGoType(value, float)}`);
   switch (decl.scalar) {
     case 'int':
       return goInt ? undefined : expected('int');

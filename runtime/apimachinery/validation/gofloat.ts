@@ -24,6 +24,25 @@ export function isGoFloat(n: number, container?: unknown, key?: string | number)
   return !Number.isInteger(n) || n >= INT64_LIMIT || n < -INT64_LIMIT || isFloatLiteral(container, key);
 }
 
+/**
+ * Go's %T of a value of unstructured content: a number is a float64 when Go's decoder made one
+ * (`float`: its literal was marked; or not whole, or beyond int64), an int64 otherwise.
+ */
+export function unstructuredGoType(value: unknown, float: boolean): string {
+  if (value === null || value === undefined) return '<nil>';
+  if (Array.isArray(value)) return '[]interface {}';
+  switch (typeof value) {
+    case 'number':
+      return float || isGoFloat(value) ? 'float64' : 'int64';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'map[string]interface {}';
+  }
+}
+
 const MAX_JSON_FLOAT = 2 ** 53 - 1;
 const EPSILON = 1e-9;
 const TWO_64 = 2n ** 64n;
