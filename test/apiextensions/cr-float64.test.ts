@@ -3,27 +3,10 @@
 // (IsFloat64AJSONInteger), the scale accessor, CEL's UnstructuredToVal; and the object
 // validator's order (a property's errors before the object's Required).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiextensionsGroup } from '../../generated/registry/apiextensions.js';
-import { newAdmissionChain } from '../../runtime/admission/types.js';
-import { newCRDHandler, StorageCRDSource, type CRDHandler } from '../../runtime/apiextensions/index.js';
-import { systemContext } from '../../runtime/controlplane/loopback.js';
-import { resolveRequestInfo } from '../../runtime/apimachinery/request/requestinfo.js';
-import { adaptRequest } from '../../runtime/apimachinery/request/http.js';
-import { createResourceStorage, storagePrefix } from '../../runtime/registry/generic/index.js';
-import type { KubeObject, ResourceStorage } from '../../runtime/registry/rest.js';
-import { notFoundHandler } from '../../runtime/server/delegation.js';
-import { newStorageFactory, type StorageFactory } from '../../runtime/storage/index.js';
-import { cronTabCRD, cronTabSchema, cronTabVersion, eventually, type Obj } from './env.js';
+import { startCRDHandler, type Answer, type CRDHandlerEnv } from './crd-handler-env.js';
+import { cronTabCRD, cronTabSchema, cronTabVersion, type Obj } from './env.js';
 
-const ctx = systemContext('', { signal: new AbortController().signal });
-const allow = async (): Promise<void> => {};
-const write = { dryRun: false, fieldManager: 'test' };
 const PATH = '/apis/stable.example.com/v1/namespaces/default/crontabs';
 const body = (metadata: unknown, extra: Obj = {}): Obj => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata, spec: { image: 'x' }, ...extra });
 const NOT_CHECKED = '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
@@ -42,85 +25,18 @@ const SCHEMA: Obj = (() => {
 })();
 
 describe('custom resource numbers Go decodes as float64 (1.0, 1e0, beyond int64), as 1.32', () => {
-  let dir: string;
-  let factory: StorageFactory;
-  let crds: ResourceStorage;
-  let source: StorageCRDSource;
-  let handler: CRDHandler;
-  let server: Server;
-  let port: number;
+  let env: CRDHandlerEnv;
+  const call = (method: string, path: string, payload?: unknown, contentType?: string): Promise<Answer> => env.call(method, path, payload, contentType);
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cr-float64-'));
-    factory = newStorageFactory({ backend: { backend: 'sqlite', path: join(dir, 'db') } });
-    crds = createResourceStorage({
-      group: apiextensionsGroup,
-      kind: 'CustomResourceDefinition',
-      storage: await factory.forResource({ resourcePrefix: storagePrefix('apiextensions.k8s.io', 'customresourcedefinitions') }),
-    });
-    source = new StorageCRDSource({ storage: crds.main, context: (parent) => systemContext('', parent), relistDelayMs: 50 });
-    handler = newCRDHandler({ source, factory, admission: newAdmissionChain([]), delegate: notFoundHandler() });
-    await source.start();
-    server = createServer((raw, response) => {
-      const { req, res } = adaptRequest(raw, response);
-      req.info = resolveRequestInfo(req.method, req.path, req.query);
-      void handler.handler(req, res);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
     const crd = cronTabCRD({ versions: [cronTabVersion('v1', { storage: true, schema: SCHEMA })] });
-    const spec = crd['spec'] as { names: Obj };
-    spec.names['listKind'] = 'CronTabList';
-    await crds.main.create(ctx, structuredClone(crd) as KubeObject, allow, write);
-    await crds.status!.update(
-      ctx,
-      'crontabs.stable.example.com',
-      {
-        preconditions: () => undefined,
-        updatedObject: async (_c, old) => ({
-          ...(old as KubeObject),
-          status: {
-            acceptedNames: spec.names,
-            conditions: [
-              { type: 'NamesAccepted', status: 'True' },
-              { type: 'Established', status: 'True' },
-            ],
-          },
-        }),
-      },
-      { create: allow, update: allow },
-      { ...write, forceAllowCreate: false },
-    );
-    await eventually(async () => assert.equal((await call('GET', PATH)).status, 200));
+    (crd['spec'] as { names: Obj }).names['listKind'] = 'CronTabList';
+    env = await startCRDHandler(crd, PATH);
     const created = await call('POST', PATH, body({ name: 'ct' }, { spec: { image: 'x', replicas: 1 } }));
     assert.equal(created.status, 201, JSON.stringify(created.body));
   });
 
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await source.stop();
-    await handler.stop();
-    await factory.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  function call(method: string, path: string, payload?: unknown, contentType = 'application/json'): Promise<{ status: number; body: Obj }> {
-    return new Promise((resolve, reject) => {
-      const text = payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload);
-      const headers = text === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) };
-      const r = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const t = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, body: /json/.test(res.headers['content-type'] ?? '') ? (JSON.parse(t) as Obj) : { text: t } });
-        });
-      });
-      r.on('error', reject);
-      r.end(text);
-    });
-  }
+  after(() => env.close());
 
   const invalid = (r: { status: number; body: Obj }, name: string, causes: string[], kind = 'CronTab'): void => {
     const list = causes.length === 1 ? causes[0] : `[${causes.join(', ')}]`;
