@@ -17,7 +17,7 @@ import { createResourceStorage, storagePrefix } from '../../runtime/registry/gen
 import type { KubeObject } from '../../runtime/registry/rest.js';
 import { notFoundHandler } from '../../runtime/server/delegation.js';
 import { newStorageFactory } from '../../runtime/storage/index.js';
-import { eventually, type Obj } from './env.js';
+import { CRONTABS, cronTabCRD, cronTabVersion, eventually, type Obj } from './env.js';
 
 export interface Answer {
   status: number;
@@ -106,4 +106,20 @@ export async function startCRDHandler(crd: Obj, collection: string): Promise<CRD
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The CronTab CRD of env.ts served in v1 with `schema`, and CronTab `ct` (replicas 1) created in `default`. */
+export async function startCronTabHandler(schema: Obj): Promise<CRDHandlerEnv> {
+  const crd = cronTabCRD({ versions: [cronTabVersion('v1', { storage: true, schema })] });
+  (crd['spec'] as { names: Obj }).names['listKind'] = 'CronTabList';
+  const env = await startCRDHandler(crd, CRONTABS);
+  const created = await env.call('POST', CRONTABS, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'ct' }, spec: { image: 'x', replicas: 1 } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return env;
+}
+
+/** A 422 Invalid on `kind` `name` of stable.example.com whose message aggregates `causes` as kube's does. */
+export function assertInvalid(r: { status: number; body: Obj }, name: string, causes: readonly string[], kind = 'CronTab'): void {
+  const list = causes.length === 1 ? causes[0] : `[${causes.join(', ')}]`;
+  assert.deepEqual([r.status, r.body['reason'], r.body['message']], [422, 'Invalid', `${kind}.stable.example.com "${name}" is invalid: ${list}`]);
 }
