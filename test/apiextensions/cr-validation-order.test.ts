@@ -150,4 +150,13 @@ describe('custom resource validation in 1.32 customResourceStrategy order', () =
     const status = await call('PUT', `${PATH}/ct/status`, { ...current, status: { replicas: -2 } });
     invalid(status, 'ct', ['.status.replicas: Invalid value: -2: should be a non-negative integer']);
   });
+
+  test('update: ObjectMeta errors are in the causes twice (BeforeUpdate, then the strategy), once in the message', async () => {
+    const r = await call('PATCH', `${PATH}/ct`, { metadata: { uid: 'other' } }, 'application/merge-patch+json');
+    const immutable = { reason: 'FieldValueInvalid', message: 'Invalid value: "other": field is immutable', field: 'metadata.uid' };
+    assert.deepEqual(
+      [r.status, r.body['message'], (r.body['details'] as Obj)['causes']],
+      [422, 'CronTab.stable.example.com "ct" is invalid: metadata.uid: Invalid value: "other": field is immutable', [immutable, immutable]],
+    );
+  });
 });

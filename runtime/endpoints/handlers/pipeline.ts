@@ -386,7 +386,9 @@ function validateCustomResource(scope: RequestScope, obj: KubeObject, old: KubeO
   const typeMeta: FieldError[] = [];
   if (kind !== scope.codec.kind) typeMeta.push({ type: 'FieldValueInvalid', field: 'kind', badValue: kind, detail: `must be ${scope.codec.kind}` });
   if (obj.apiVersion !== scope.codec.apiVersion) typeMeta.push({ type: 'FieldValueInvalid', field: 'apiVersion', badValue: obj.apiVersion ?? '', detail: `must be ${scope.codec.apiVersion}` });
-  const errs: FieldError[] = [];
+  // An update's BeforeUpdate checks ObjectMeta (validateCommonFields) before the strategy, whose
+  // ValidateUpdate checks it again: kube's causes list those errors twice (the message once).
+  const errs: FieldError[] = old === undefined ? [] : objectMetaErrors(scope, subject, old);
   if (typeMeta.length > 0) errs.push(...typeMeta);
   else if (status) {
     errs.push(...objectMetaErrors(scope, subject, old), ...validateStatusStanza(scope, subject, old, ratcheting), ...(strategy?.status?.validateUpdate?.(subject, old) ?? []));
