@@ -128,8 +128,13 @@ describe('CustomResourceDefinition writes are validated as kube validates them',
     ]);
 
     const badDefault = cronTabSchema({ size: { type: 'integer', default: 'big' } });
+    // The default is validated on its own (a validator with an empty root path): its message names no path.
     assert.deepEqual(await rejected(withSchema(badDefault)), [
-      'spec.validation.openAPIV3Schema.properties[spec].properties[size].default: Invalid value: "string": spec.validation.openAPIV3Schema.properties[spec].properties[size].default in body must be of type integer: "string"',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[size].default: Invalid value: "string":  in body must be of type integer: "string"',
+    ]);
+    const badNested = cronTabSchema({ limits: { type: 'object', properties: { cpu: { type: 'integer' } }, default: { cpu: 'big' } } });
+    assert.deepEqual(await rejected(withSchema(badNested)), [
+      'spec.validation.openAPIV3Schema.properties[spec].properties[limits].default.cpu: Invalid value: "string": cpu in body must be of type integer: "string"',
     ]);
   });
 

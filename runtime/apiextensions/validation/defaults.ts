@@ -38,10 +38,14 @@ function walk(s: JSONSchemaProps, path: string, validator: SchemaValidator, insi
   return errs;
 }
 
-/** A field error of a value validated on its own, as if the value sat at `at`. */
+/**
+ * A field error of a value validated on its own, as if the value sat at `at`: the field path runs
+ * through `at`, while the message keeps the path kube-openapi gives it, relative to the default
+ * (its validator's root path is empty: ` in body must be of type integer`, `a in body …`).
+ */
 function rebase(e: FieldError, at: string): FieldError {
   const rel = e.field === '<nil>' ? '' : e.field;
   const field = rel === '' ? at : rel.startsWith('[') ? `${at}${rel}` : `${at}.${rel}`;
-  const detail = e.detail.replace(`${rel === '' ? '<root>' : rel} in body`, `${field} in body`);
+  const detail = rel === '' ? e.detail.replace('<root> in body', ' in body') : e.detail;
   return { ...e, field, detail };
 }
