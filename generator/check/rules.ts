@@ -14,7 +14,8 @@ export function checkRules(sites: SchemaSites, definitions: Definitions, sink: D
     const node = inlineSchema(site.node, definitions, { resourceRoot: site.resourceRoot });
     for (const problem of compileRule(site.rule, node, { isResourceRoot: site.resourceRoot })) {
       const text = problem.field === 'rule' ? site.rule.rule : site.rule.messageExpression;
-      sink.error(site.marker, `marker @validation: CEL ${problem.field} "${text}" does not compile: ${problem.message} (on ${site.target})`);
+      // The compiler's text last: cel-go's form runs over several lines (the source and a caret).
+      sink.error(site.marker, `marker @validation: CEL ${problem.field} "${text}" (on ${site.target}) does not compile: ${problem.message}`);
     }
   }
 }

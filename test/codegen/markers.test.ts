@@ -546,7 +546,7 @@ describe('errors', () => {
       assert.ok(d, e.message);
       assert.deepEqual(d.location, { file: TYPES, line, column }, e.message);
       assert.match(e.message, new RegExp(`^${TYPES.replaceAll('.', '\\.')}:${line}:${column}: marker @validation: CEL rule `, 'm'));
-      assert.match(e.message, /does not compile: .*\(on property inner\)$/m);
+      assert.match(e.message, /\(on property inner\) does not compile: ERROR: <input>:1:\d+: /);
       assert.ok(e.message.includes(row.rule), e.message);
     });
   }
