@@ -9,6 +9,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { SortedStore } from '../../runtime/storage/cacher/sortedStore.js';
 import { runBench } from './lib/process.js';
+import { Rand } from '../fuzz/prng.js';
 
 const quick = process.env['BENCH_QUICK'] === '1';
 const SIZES = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 300_000];
@@ -18,15 +19,10 @@ const COUNTS = 10_000;
 const PREFIX = '/registry/stable.example.com/crontabs/';
 const END = '/registry/stable.example.com/crontabs0';
 
-/** mulberry32, seeded: every run (and the tree it is compared with) sees the same keys. */
+/** Seeded: every run (and the tree it is compared with) sees the same keys. */
 function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rand(seed);
+  return () => r.next();
 }
 
 /** n distinct keys, in random order. */
