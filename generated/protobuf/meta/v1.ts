@@ -375,5 +375,116 @@ export const metaV1Protobuf = {
       ],
       name: "io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions",
     },
+    {
+      fields: [
+        {
+          message: "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta",
+          name: "metadata",
+          number: 1,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          name: "status",
+          number: 2,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "message",
+          number: 3,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "reason",
+          number: 4,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          message: "io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails",
+          name: "details",
+          number: 5,
+          omitEmpty: true,
+          pointer: true,
+          type: "message",
+        },
+        {
+          name: "code",
+          number: 6,
+          omitEmpty: true,
+          type: "int32",
+        },
+      ],
+      kind: "Status",
+      name: "io.k8s.apimachinery.pkg.apis.meta.v1.Status",
+    },
+    {
+      fields: [
+        {
+          name: "reason",
+          number: 1,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "message",
+          number: 2,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "field",
+          number: 3,
+          omitEmpty: true,
+          type: "string",
+        },
+      ],
+      name: "io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause",
+    },
+    {
+      fields: [
+        {
+          name: "name",
+          number: 1,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "group",
+          number: 2,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          name: "kind",
+          number: 3,
+          omitEmpty: true,
+          type: "string",
+        },
+        {
+          cardinality: "repeated",
+          message: "io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause",
+          name: "causes",
+          number: 4,
+          omitEmpty: true,
+          type: "message",
+        },
+        {
+          name: "retryAfterSeconds",
+          number: 5,
+          omitEmpty: true,
+          type: "int32",
+        },
+        {
+          name: "uid",
+          number: 6,
+          omitEmpty: true,
+          type: "string",
+        },
+      ],
+      name: "io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails",
+    },
   ],
 } satisfies ProtobufPackage;

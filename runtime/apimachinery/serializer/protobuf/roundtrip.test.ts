@@ -294,7 +294,7 @@ function mulberry32(seed: number): Rng {
 describe('protobuf round trip: random Go values of every kind decode to their Go JSON', () => {
   const kinds = packages.flatMap((p) => p.messages.filter((m) => m.kind !== undefined).map((m) => ({ apiVersion: p.apiVersion, message: m })));
 
-  test('the generated descriptors cover the served kinds, Scale and DeleteOptions', () => {
+  test('the generated descriptors cover the served kinds, Scale, DeleteOptions and Status', () => {
     assert.deepEqual(kinds.map((k) => `${k.apiVersion} ${k.message.kind}`).sort(), [
       'authentication.k8s.io/v1 SelfSubjectReview',
       'authentication.k8s.io/v1 TokenRequest',
@@ -307,6 +307,7 @@ describe('protobuf round trip: random Go values of every kind decode to their Go
       'coordination.k8s.io/v1 Lease',
       'events.k8s.io/v1 Event',
       'meta.k8s.io/v1 DeleteOptions',
+      'meta.k8s.io/v1 Status',
       'rbac.authorization.k8s.io/v1 ClusterRole',
       'rbac.authorization.k8s.io/v1 ClusterRoleBinding',
       'rbac.authorization.k8s.io/v1 Role',
