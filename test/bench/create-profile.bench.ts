@@ -11,7 +11,10 @@
 // BENCH_BACKEND=etcd3 profiles the server on a private etcd (test/storage/etcdServer.ts) instead,
 // and splits the etcd client's self time by layer (our runtime/storage/etcd3, the etcd3 package,
 // cockatiel, @grpc/grpc-js, protobufjs, node's http2 under gRPC).
-// BENCH_QUICK=1 shrinks the load; BENCH_PROFILE_KEEP=<dir> keeps the .cpuprofile there.
+// BENCH_WORKERS=auto runs the server with --workers auto: every worker writes its own profile
+// (cluster workers inherit --cpu-prof), the areas are the sums over all of them and the server
+// CPU is the whole process tree's, so the table shows what a second worker adds to a create.
+// BENCH_QUICK=1 shrinks the load; BENCH_PROFILE_KEEP=<dir> keeps the .cpuprofile files there.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -21,7 +24,7 @@ import { parse } from 'yaml';
 import { readCredentials } from '../integration/harness.js';
 import { flunderV1beta1 } from '../integration/objects.js';
 import { LoadClient } from './lib/load.js';
-import { processCpuMs, runBench } from './lib/process.js';
+import { processCpuMs, processTree, runBench } from './lib/process.js';
 import { pad, throughput } from '../storage/bench/stats.js';
 import { cronTabKind, type BenchKind } from './lib/kinds.js';
 import { selfTimeByArea, type AreaRule, type Profile } from './lib/cpuprofile.js';
@@ -32,6 +35,7 @@ const CREATES = quick ? 1000 : 6000;
 const CONCURRENCY = 64;
 const repoRoot = new URL('../../', import.meta.url).pathname;
 const backend = process.env['BENCH_BACKEND'] === 'etcd3' ? 'etcd3' : 'sqlite';
+const workers = process.env['BENCH_WORKERS'] === 'auto' ? 'auto' : '1';
 
 type Kind = BenchKind;
 
@@ -110,6 +114,7 @@ async function main(): Promise<void> {
       '--data-dir',
       dataDir,
       ...storageArgs,
+      ...(workers === 'auto' ? ['--workers', 'auto'] : []),
     ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
   );
@@ -138,19 +143,22 @@ async function main(): Promise<void> {
           await new Promise((r) => setTimeout(r, 50));
         }
       }
+      // Every server process (the workers too); the set is fixed once the server is ready.
+      const pids = processTree(proc.pid ?? 0);
+      const serverCpuMs = (): number => pids.reduce((sum, p) => sum + processCpuMs(p), 0);
       for (const kind of kinds) {
         // warm-up: connections, TLS handshakes, per-kind caches and the JIT
         await throughput(CREATES / 4, CONCURRENCY, (i) => load.expect(201, 'POST', kind.collection('p'), JSON.stringify(kind.manifest(`w-${pad(i)}`, 'p'))));
-        const cpu0 = processCpuMs(proc.pid ?? 0);
+        const cpu0 = serverCpuMs();
         const from = nowUs();
         const t = await throughput(CREATES, CONCURRENCY, (i) => load.expect(201, 'POST', kind.collection('p'), JSON.stringify(kind.manifest(pad(i), 'p'))));
         const to = nowUs();
-        windows.push({ kind, from, to, cpuMs: processCpuMs(proc.pid ?? 0) - cpu0, perSecond: t.perSecond });
+        windows.push({ kind, from, to, cpuMs: serverCpuMs() - cpu0, perSecond: t.perSecond });
         // GETs by name of what was just created (resourceVersion "": a consistent read)
-        const g0 = processCpuMs(proc.pid ?? 0);
+        const g0 = serverCpuMs();
         const gFrom = nowUs();
         const g = await throughput(CREATES, CONCURRENCY, (i) => load.expect(200, 'GET', `${kind.collection('p')}/${pad(i)}`));
-        getWindows.push({ kind, from: gFrom, to: nowUs(), cpuMs: processCpuMs(proc.pid ?? 0) - g0, perSecond: g.perSecond });
+        getWindows.push({ kind, from: gFrom, to: nowUs(), cpuMs: serverCpuMs() - g0, perSecond: g.perSecond });
       }
     } finally {
       await load.close();
@@ -160,11 +168,17 @@ async function main(): Promise<void> {
     await once(proc, 'exit');
     await etcd?.close();
   }
-  const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) throw new Error(`no .cpuprofile written in ${profDir}:\n${log.slice(-4000)}`);
-  const profile = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile;
+  const files = readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
+  if (files.length === 0) throw new Error(`no .cpuprofile written in ${profDir}:\n${log.slice(-4000)}`);
+  const profiles = files.map((f) => JSON.parse(readFileSync(join(profDir, f), 'utf8')) as Profile);
+  // One profile per process (a --workers primary and each worker): the areas summed over all.
+  const byArea = (window: { from: number; to: number }): Map<string, number> => {
+    const sum = new Map<string, number>();
+    for (const p of profiles) for (const [area, ms] of selfTimeByArea(p, AREAS, { window })) sum.set(area, (sum.get(area) ?? 0) + ms);
+    return sum;
+  };
   const table = (ws: typeof windows, what: string): string[] => {
-    const tables = ws.map((w) => ({ w, b: selfTimeByArea(profile, AREAS, { window: w }) }));
+    const tables = ws.map((w) => ({ w, b: byArea(w) }));
     const areas = [...new Set(tables.flatMap(({ b }) => [...b.keys()]))].sort((a, b) => (tables[0]?.b.get(b) ?? 0) - (tables[0]?.b.get(a) ?? 0));
     const rows = [
       ...areas.map((a) => [a, ...tables.map(({ b }) => ((b.get(a) ?? 0) / CREATES).toFixed(3))]),
@@ -185,7 +199,9 @@ async function main(): Promise<void> {
     [
       `Create profile${quick ? ' (BENCH_QUICK)' : ''}: ${cpus().length} vCPU, Node ${process.version}, load average ${loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')}; ${backend === 'etcd3' ? 'etcd (a private etcd, one member)' : 'SQLite'}, one process, --cpu-prof; ${CREATES} creates and ${CREATES} gets per kind, ${CONCURRENCY} clients`,
+        .join(
+          ' ',
+        )}; ${backend === 'etcd3' ? 'etcd (a private etcd, one member)' : 'SQLite'}, ${workers === 'auto' ? `--workers auto (${profiles.length} profiles)` : 'one process'}, --cpu-prof; ${CREATES} creates and ${CREATES} gets per kind, ${CONCURRENCY} clients`,
       ...table(windows, 'create'),
       '',
       ...table(getWindows, 'get'),

@@ -20,7 +20,7 @@
 // Without BENCH_KUBE_APISERVER the bench says so and passes. BENCH_QUICK=1 shrinks every size.
 import { cpus, loadavg, totalmem } from 'node:os';
 import { ControlPlane } from '../integration/harness.js';
-import { CONCURRENCY, meanFigures, measureCronTabs, ours, workloadSizes, type Figures } from './lib/crontab-workload.js';
+import { CONCURRENCY, meanFigures, measureCronTabs, ours, workloadSizes, type Figures, type PerVerb } from './lib/crontab-workload.js';
 import { LoadClient } from './lib/load.js';
 import { runBench } from './lib/process.js';
 import { upstream } from './lib/upstream.js';
@@ -55,9 +55,10 @@ const f2 = (n: number): string => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
  */
 function report(fig: ReadonlyMap<Target, Figures>): string[] {
   const kube = fig.get(TARGETS[0]!)!;
-  const best = (backend: 'etcd3' | 'sqlite', pick: (f: Figures) => number): number => Math.max(...TARGETS.filter((t) => t.ours?.backend === backend).map((t) => pick(fig.get(t)!)));
-  const verdict = (backend: 'etcd3' | 'sqlite', pick: (f: Figures) => number, want: number | undefined): string[] => {
-    const r = best(backend, pick) / pick(kube);
+  const best = (backend: 'etcd3' | 'sqlite', pick: (f: Figures) => number, workers?: '1' | 'auto'): number =>
+    Math.max(...TARGETS.filter((t) => t.ours?.backend === backend && (workers === undefined || t.ours.workers === workers)).map((t) => pick(fig.get(t)!)));
+  const verdict = (backend: 'etcd3' | 'sqlite', pick: (f: Figures) => number, want: number | undefined, workers?: '1' | 'auto'): string[] => {
+    const r = best(backend, pick, workers) / pick(kube);
     return [`${r.toFixed(2)}×`, want === undefined ? '' : `≥ ${want}×: ${r >= want ? 'PASS' : 'FAIL'}`];
   };
   const each = (cell: (f: Figures) => string): string[] => TARGETS.map((t) => cell(fig.get(t)!));
@@ -71,16 +72,34 @@ function report(fig: ReadonlyMap<Target, Figures>): string[] {
     ...verdict('sqlite', pick, wantSqlite),
   ];
   const blank = ['', '', '', ''];
+  // What each server and its store spend per request, the client's CPU apart. A server that uses
+  // every core (upstream's Go, ours with --workers auto) and has the cores to itself is bounded
+  // by this, so the ratio, against ours with `auto` only, is the capacity each would have without
+  // the client on the same two cores. One process of ours is bounded by one core instead.
+  const perRequest = (verb: keyof PerVerb) => (f: Figures) => 1 / (f.cpu[verb] + f.storeCpu[verb]);
+  const cpuRows = (verb: keyof PerVerb, wantEtcd: number | undefined, wantSqlite: number | undefined): string[][] => [
+    [`  etcd CPU ms per ${verb}`, ...each((f) => f2(f.storeCpu[verb])), ...blank],
+    [
+      `  server + etcd CPU ms per ${verb} (capacity, auto)`,
+      ...each((f) => f2(f.cpu[verb] + f.storeCpu[verb])),
+      ...verdict('etcd3', perRequest(verb), wantEtcd, 'auto'),
+      ...verdict('sqlite', perRequest(verb), wantSqlite, 'auto'),
+    ],
+    [`  client CPU ms per ${verb}`, ...each((f) => f2(f.clientCpu[verb])), ...blank],
+  ];
   const rows: string[][] = [
     ['creates/s', ...rate((f) => f.creates.perSecond, 1, 3)],
     ['  p50 / p99 ms', ...each(lat((f) => f.creates)), ...blank],
     ['  server CPU ms per create', ...each((f) => f2(f.cpu.create)), ...blank],
+    ...cpuRows('create', 1, 3),
     ['gets/s', ...rate((f) => f.gets.perSecond, 2, 3)],
     ['  p50 / p99 ms', ...each(lat((f) => f.gets)), ...blank],
     ['  server CPU ms per get', ...each((f) => f2(f.cpu.get)), ...blank],
+    ...cpuRows('get', 2, 3),
     ['merge patches/s', ...rate((f) => f.patches.perSecond)],
     ['  p50 / p99 ms', ...each(lat((f) => f.patches)), ...blank],
     ['  server CPU ms per patch', ...each((f) => f2(f.cpu.patch)), ...blank],
+    ...cpuRows('patch', undefined, undefined),
     // A list: upstream's time over ours (higher is faster for ours).
     [
       `consistent list of ${sizes.list.toLocaleString('en-US')}, median ms`,
@@ -96,7 +115,12 @@ function report(fig: ReadonlyMap<Target, Figures>): string[] {
       .map((x, i) => x.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd();
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '(CPU: every process of the server, a --workers primary with its workers; a list ratio is upstream time over ours)'];
+  return [
+    line(head),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+    "(CPU: every process of the server, a --workers primary with its workers; etcd: its members; a capacity ratio is upstream's server + etcd CPU per request over ours with --workers auto; a list ratio is upstream time over ours)",
+  ];
 }
 
 async function main(): Promise<void> {

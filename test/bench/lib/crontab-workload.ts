@@ -11,6 +11,7 @@ import { medianMs, pad, throughput, type Throughput } from '../../storage/bench/
 import { cronTabKind } from './kinds.js';
 import { LoadClient } from './load.js';
 import { withCpu } from './process.js';
+import type { EtcdCluster } from '../../storage/etcdServer.js';
 
 export interface WorkloadSizes {
   warm: number;
@@ -30,12 +31,22 @@ export const workloadSizes: WorkloadSizes =
 export const CONCURRENCY = 64;
 const NS = 'bench';
 
+export interface PerVerb {
+  create: number;
+  get: number;
+  patch: number;
+}
+
 export interface Figures {
   creates: Throughput;
   gets: Throughput;
   patches: Throughput;
   /** Server CPU ms per request (/proc/<pid>/stat of the server and every process below it). */
-  cpu: { create: number; get: number; patch: number };
+  cpu: PerVerb;
+  /** CPU ms per request of the server's etcd members (zero on SQLite, which is in the server). */
+  storeCpu: PerVerb;
+  /** CPU ms per request of the client (this process). */
+  clientCpu: PerVerb;
   listMs: number;
 }
 
@@ -43,6 +54,8 @@ export interface Figures {
 export interface Subject {
   credentials: Credentials;
   pid: number;
+  /** The processes of its store (etcd members), charged apart from the server; none on SQLite. */
+  storePids: readonly number[];
   /** Makes namespace `ns` exist where the server looks for it. */
   namespace(ns: string): Promise<void>;
   stop(): Promise<void>;
@@ -66,12 +79,18 @@ export async function ours(backend: 'sqlite' | 'etcd3', workers: '1' | 'auto', r
   return {
     credentials: cp.credentials,
     pid: cp.pid,
+    storePids: etcdPids(cp.etcd),
     namespace: (ns) => postNamespace(load, ns),
     stop: async () => {
       await load.close();
       await cp.stop();
     },
   };
+}
+
+/** The pids of an etcd cluster's running members (none without one). */
+export function etcdPids(etcd: EtcdCluster | undefined): number[] {
+  return (etcd?.members ?? []).flatMap((m) => (m.pid === undefined ? [] : [m.pid]));
 }
 
 async function establishCronTabs(load: LoadClient): Promise<void> {
@@ -104,22 +123,29 @@ export async function measureCronTabs(subject: Subject, round: number, sizes: Wo
       load.expect(200, 'PATCH', `${coll('warm')}/warm-${pad(i)}`, JSON.stringify({ metadata: { labels: { warm: '1' } } }), 'application/merge-patch+json'),
     );
     const name = (i: number): string => `r${round}-${pad(i)}`;
-    const [creates, create] = await withCpu(subject.pid, sizes.creates, () => throughput(sizes.creates, CONCURRENCY, (i) => load.expect(201, 'POST', coll(NS), body(name(i), NS))));
-    const [gets, get] = await withCpu(subject.pid, sizes.gets, () => throughput(sizes.gets, CONCURRENCY, (i) => load.expect(200, 'GET', `${coll(NS)}/${name(i % sizes.creates)}`)));
-    const [patches, patch] = await withCpu(subject.pid, sizes.patches, () =>
-      throughput(sizes.patches, CONCURRENCY, (i) =>
-        load.expect(200, 'PATCH', `${coll(NS)}/${name(i % sizes.creates)}`, JSON.stringify({ metadata: { labels: { patched: String(i) } } }), 'application/merge-patch+json'),
-      ),
+    const [creates, create] = await withCpu(subject.pid, sizes.creates, () => throughput(sizes.creates, CONCURRENCY, (i) => load.expect(201, 'POST', coll(NS), body(name(i), NS))), subject.storePids);
+    const [gets, get] = await withCpu(subject.pid, sizes.gets, () => throughput(sizes.gets, CONCURRENCY, (i) => load.expect(200, 'GET', `${coll(NS)}/${name(i % sizes.creates)}`)), subject.storePids);
+    const [patches, patch] = await withCpu(
+      subject.pid,
+      sizes.patches,
+      () =>
+        throughput(sizes.patches, CONCURRENCY, (i) =>
+          load.expect(200, 'PATCH', `${coll(NS)}/${name(i % sizes.creates)}`, JSON.stringify({ metadata: { labels: { patched: String(i) } } }), 'application/merge-patch+json'),
+        ),
+      subject.storePids,
     );
     await throughput(sizes.list, CONCURRENCY, (i) => load.expect(201, 'POST', coll('list'), body(pad(i), 'list')));
     const listMs = await medianMs(sizes.listIterations, () => load.expect(200, 'GET', coll('list')));
-    return { creates, gets, patches, cpu: { create: create.server, get: get.server, patch: patch.server }, listMs };
+    const perVerb = (pick: (c: typeof create) => number): PerVerb => ({ create: pick(create), get: pick(get), patch: pick(patch) });
+    return { creates, gets, patches, cpu: perVerb((c) => c.server), storeCpu: perVerb((c) => c.store), clientCpu: perVerb((c) => c.client), listMs };
   } finally {
     await load.close();
   }
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+const meanVerbs = (xs: readonly PerVerb[]): PerVerb => ({ create: mean(xs.map((x) => x.create)), get: mean(xs.map((x) => x.get)), patch: mean(xs.map((x) => x.patch)) });
 
 /** The mean of several rounds' figures. */
 export function meanFigures(runs: readonly Figures[]): Figures {
@@ -134,7 +160,9 @@ export function meanFigures(runs: readonly Figures[]): Figures {
     creates: tp((f) => f.creates),
     gets: tp((f) => f.gets),
     patches: tp((f) => f.patches),
-    cpu: { create: mean(runs.map((f) => f.cpu.create)), get: mean(runs.map((f) => f.cpu.get)), patch: mean(runs.map((f) => f.cpu.patch)) },
+    cpu: meanVerbs(runs.map((f) => f.cpu)),
+    storeCpu: meanVerbs(runs.map((f) => f.storeCpu)),
+    clientCpu: meanVerbs(runs.map((f) => f.clientCpu)),
     listMs: mean(runs.map((f) => f.listMs)),
   };
 }

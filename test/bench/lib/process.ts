@@ -51,15 +51,17 @@ function treeCpuMs(pids: readonly number[]): number {
 
 /**
  * Runs fn and returns its result with the CPU ms per op of process `pid` (the server, with every
- * process below it: a --workers primary and its workers) and of this one (the client).
+ * process below it: a --workers primary and its workers), of the store's processes `storePids`
+ * (etcd members; none for SQLite, which runs in the server) and of this one (the client).
  */
-export async function withCpu<T>(pid: number, ops: number, fn: () => Promise<T>): Promise<[T, { server: number; client: number }]> {
+export async function withCpu<T>(pid: number, ops: number, fn: () => Promise<T>, storePids: readonly number[] = []): Promise<[T, { server: number; store: number; client: number }]> {
   const pids = processTree(pid);
   const s0 = treeCpuMs(pids);
+  const e0 = treeCpuMs(storePids);
   const c0 = process.cpuUsage();
   const out = await fn();
   const c = process.cpuUsage(c0);
-  return [out, { server: (treeCpuMs(pids) - s0) / ops, client: (c.user + c.system) / 1000 / ops }];
+  return [out, { server: (treeCpuMs(pids) - s0) / ops, store: (treeCpuMs(storePids) - e0) / ops, client: (c.user + c.system) / 1000 / ops }];
 }
 
 /** Runs a bench's main: exit 0 when it resolves, 1 (with the error) when it throws. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ControlPlane, Credentials } from '../../integration/harness.js';
 import { freePort, startEtcd, type EtcdCluster } from '../../storage/etcdServer.js';
-import { postNamespace, type Subject } from './crontab-workload.js';
+import { etcdPids, postNamespace, type Subject } from './crontab-workload.js';
 import { LoadClient } from './load.js';
 
 /** The upstream binary on a fresh etcd, delegating to `core`; ready once /readyz answers 200. */
@@ -71,6 +71,7 @@ export async function upstream(bin: string, core: ControlPlane): Promise<Subject
     return {
       credentials,
       pid: proc.pid ?? -1,
+      storePids: etcdPids(etcd),
       // NamespaceLifecycle looks namespaces up in the delegation core.
       namespace: async (ns) => {
         if ((await coreLoad.get(`/api/v1/namespaces/${ns}`)).status === 404) await postNamespace(coreLoad, ns);
