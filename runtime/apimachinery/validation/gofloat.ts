@@ -1,3 +1,5 @@
+import { ownField } from '../serializer/jsonvalue.js';
+
 /**
  * Which numbers of a decoded custom resource Go holds as float64 rather than int64. Go's
  * unstructured decoder (sigs.k8s.io/json) keeps an int64 only for a literal strconv.ParseInt
@@ -8,6 +10,23 @@
 export const FLOAT_LITERAL_KEYS: unique symbol = Symbol.for('k8s.io/float64-literal-keys');
 
 const INT64_LIMIT = 2 ** 63;
+
+/**
+ * Marks, on the object or array holding each, the numbers of an unstructured body that Go's
+ * decoder makes float64s although they are integers here (`1.0`, `1e0`, beyond int64: the
+ * decoder's integralFloats), so the scale accessor reports them as kube does. Not enumerable: a
+ * copy or an encoding of the object does not carry it.
+ */
+export function markFloatLiterals(root: unknown, paths: ReadonlyArray<ReadonlyArray<string | number>>): void {
+  for (const path of paths) {
+    let container: unknown = root;
+    for (const step of path.slice(0, -1)) container = typeof container === 'object' && container !== null ? ownField(container, String(step)) : undefined;
+    if (typeof container !== 'object' || container === null || path.length === 0) continue;
+    const holder = container as { [FLOAT_LITERAL_KEYS]?: Set<string> };
+    if (!(holder[FLOAT_LITERAL_KEYS] instanceof Set)) Object.defineProperty(holder, FLOAT_LITERAL_KEYS, { value: new Set<string>(), enumerable: false });
+    holder[FLOAT_LITERAL_KEYS]?.add(String(path[path.length - 1]));
+  }
+}
 
 /** Whether the value at `key` of `container` was marked as a float64 literal by its decoder. */
 export function isFloatLiteral(container: unknown, key: string | number | undefined): boolean {

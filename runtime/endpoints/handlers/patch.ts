@@ -12,7 +12,6 @@ import {
   decodesUnstructured,
   defaultAndCheckTypeMeta,
   defaultObject,
-  markFloatLiterals,
   pruneUnknownFields,
   typedDecodeError,
   typedDecodeMismatch,
@@ -23,6 +22,7 @@ import {
 } from './pipeline.js';
 import { jsonTypeName } from '../../apimachinery/serializer/jsonvalue.js';
 import { scanJSONBody } from '../../apimachinery/serializer/json-scan.js';
+import { markFloatLiterals } from '../../apimachinery/validation/gofloat.js';
 import { jsonUnmarshalMessage, unstructuredConverterMessage } from '../../apimachinery/schema/typeddecode.js';
 import { headerValue, negotiateResponse } from './response.js';
 import type { RequestScope } from './scope.js';
