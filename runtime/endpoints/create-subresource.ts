@@ -31,7 +31,7 @@ export function createSubresourceScope(base: ResourceScopeBase, name: string, su
     restrictions: resourceEndpointRestrictions({ tableConvertor: false }),
     codec: kindCodec(scheme, sub.version),
     openapi: sub.openapi,
-    versionKinds: new Set([sub.kind]),
+    schemeKinds: new Map([[scheme.apiVersion(sub.version), new Set([sub.kind])]]),
   };
 }
 

@@ -3,7 +3,7 @@ import { KindScheme } from '../apimachinery/scheme/scheme.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { AdmissionChain } from '../admission/types.js';
 import type { ResourceStorage } from '../registry/rest.js';
-import type { APIGroupDefinition, CreateSubresource } from '../registry/types.js';
+import type { APIGroupDefinition, CreateSubresource, GroupServer } from '../registry/types.js';
 import type { ResourceDefinition, Verb } from '../apimachinery/definition/resource.js';
 import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
 import { createNamedResource, createResource } from './handlers/create.js';
@@ -114,7 +114,8 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
   // Custom resources negotiate over their serializer's media types (protobuf listed, never served).
   const customResource = opts.unstructured === true;
 
-  const versionKinds: ReadonlySet<string> = new Set(versionDef.resources.flatMap((r) => [r.kind, r.listKind]));
+  const schemeKinds = groupSchemeKinds(opts.group);
+  const schemeName = SCHEME_NAMES[opts.group.declaration?.server ?? 'kube-apiserver'] ?? (group === '' ? 'core' : group);
   const resources = new Map<string, InstalledResource>();
   for (const definition of versionDef.resources) {
     const storages = opts.storages.get(definition.kind);
@@ -135,7 +136,8 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       validator,
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
       ...(opts.validationRatcheting === true ? { validationRatcheting: true } : {}),
-      versionKinds,
+      schemeKinds,
+      schemeName,
     };
     // The convertor the kind's strategy declares (RESTStrategy.tablePrinter); tablePrinterOf says what a kind without one gets.
     const tableConvertor = newTableConvertor(definition.printerColumns, opts.now, tablePrinterOf(definition));
@@ -254,4 +256,20 @@ async function dispatch(req: APIRequest, res: APIResponse, scope: RequestScope, 
     default:
       throw notAllowed();
   }
+}
+
+/**
+ * What kube's scheme of the server that installs a group is called in a decoder's "no kind is
+ * registered" error: runtime.NewScheme names a scheme after its call site, as a release build's
+ * trimmed path prints it. kube-apiserver's groups share legacyscheme; apiextensions-apiserver
+ * (1.32) has its own. Other servers' schemes are named by the group.
+ */
+const SCHEME_NAMES: Partial<Record<GroupServer, string>> = {
+  'kube-apiserver': 'pkg/api/legacyscheme/scheme.go:30',
+  'apiextensions-apiserver': 'pkg/apiserver/apiserver.go:53',
+};
+
+/** The kinds (and list kinds) of every version of a group, by apiVersion. */
+function groupSchemeKinds(group: InstallAPIGroupVersionOptions['group']): ReadonlyMap<string, ReadonlySet<string>> {
+  return new Map(group.versions.map((v) => [group.name === '' ? v.name : `${group.name}/${v.name}`, new Set(v.resources.flatMap((r) => [r.kind, r.listKind]))]));
 }

@@ -11,6 +11,7 @@ import { bodyStrictErrors } from '../../apimachinery/serializer/strict.js';
 import { hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { isGoValidation } from '../../apimachinery/validation/typed.js';
+import { markFloatLiterals } from '../../apimachinery/validation/gofloat.js';
 import { mediaTypeEssence, parseContentType } from '../../apimachinery/serializer/mediatype.js';
 import { dnsSubdomainName, objectMetaDecodeError, validateObjectMetaCreate, validateObjectMetaUpdate } from '../../registry/generic/objectMeta.js';
 import { generateName } from '../../registry/generic/names.js';
@@ -86,7 +87,7 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
   }
   // A typed kind decodes null as its zero value.
   const obj = (value === null ? {} : value) as KubeObject;
-  defaultAndCheckTypeMeta(scope, obj, (kind) => bodyOfAnotherKind(scope, kind, obj));
+  defaultAndCheckTypeMeta(scope, obj, (kind) => bodyOfAnotherKind(scope, kind, obj), unstructured ? undefined : (apiVersion, kind) => bodyOfAnotherVersion(scope, apiVersion, kind));
   const mismatch = typedDecodeMismatch(scope, obj);
   if (mismatch !== undefined) throw cannotHandle(jsonUnmarshalMessage(mismatch));
   const metaError = typedMetadataError(scope, obj);
@@ -102,26 +103,6 @@ export function cloneDecoded(obj: KubeObject, floatLiterals: ReadonlyArray<Reado
   const copy = structuredClone(obj);
   if (floatLiterals.length > 0) markFloatLiterals(copy, floatLiterals);
   return copy;
-}
-
-/** The marker of the keys whose numbers Go's decoder made float64s (the CR strategy's FLOAT_LITERAL_KEYS). */
-const FLOAT_LITERAL_KEYS = Symbol.for('k8s.io/float64-literal-keys');
-
-/**
- * Marks, on the object or array holding each, the numbers of an unstructured body that Go's
- * decoder makes float64s although they are integers here (`1.0`, `1e0`, beyond int64: the
- * decoder's integralFloats), so the scale accessor reports them as kube does. Not enumerable: a
- * copy or an encoding of the object does not carry it.
- */
-export function markFloatLiterals(root: unknown, paths: ReadonlyArray<ReadonlyArray<string | number>>): void {
-  for (const path of paths) {
-    let container: unknown = root;
-    for (const step of path.slice(0, -1)) container = typeof container === 'object' && container !== null ? ownField(container, String(step)) : undefined;
-    if (typeof container !== 'object' || container === null || path.length === 0) continue;
-    const holder = container as { [FLOAT_LITERAL_KEYS]?: Set<string> };
-    if (!(holder[FLOAT_LITERAL_KEYS] instanceof Set)) Object.defineProperty(holder, FLOAT_LITERAL_KEYS, { value: new Set<string>(), enumerable: false });
-    holder[FLOAT_LITERAL_KEYS]?.add(String(path[path.length - 1]));
-  }
 }
 
 /**
@@ -151,15 +132,37 @@ export function unstructuredOfAnotherKind(scope: RequestScope, kind: string, obj
 }
 
 /**
+ * Kinds metav1.AddToGroupVersion registers in every group version of a typed scheme (WatchEvent
+ * and the options), and those it registers as unversioned under `v1` (every kube scheme also adds
+ * the options to `v1`). All are apimachinery's meta/v1 Go types, printed `v1.<Kind>`.
+ */
+const META_EVERY_VERSION: ReadonlySet<string> = new Set(['WatchEvent', 'ListOptions', 'GetOptions', 'DeleteOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions']);
+const META_UNVERSIONED: ReadonlySet<string> = new Set(['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']);
+
+/**
  * Why a typed decoder cannot decode `kind` (of `apiVersion`, default the URL's) into the URL's
- * kind: no conversion from the version's kind, or no such kind in that version, the type names
- * as Go prints them (`v1.Namespace`, the internal `core.Service`).
+ * kind: the scheme makes the body's type if it has one, then finds no conversion to the URL's
+ * kind; otherwise it has no such kind at all. Type names as Go prints them (`v1.Namespace`, the
+ * internal `core.Service`, meta's `v1.Status`).
  */
 export function typedDecodeError(scope: RequestScope, kind: string, apiVersion: string = scope.apiVersion): string {
   const internalPackage = scope.group === '' ? 'core' : scope.group.split('.')[0];
-  return apiVersion === scope.apiVersion && scope.versionKinds?.has(kind) === true
-    ? `converting (${scope.version}.${kind}) to (${internalPackage}.${scope.codec.kind}): unknown conversion`
-    : `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(scope.group === '' ? 'core' : scope.group)}`;
+  const own = scope.schemeKinds?.get(apiVersion)?.has(kind) === true;
+  const meta = ((scope.schemeKinds?.has(apiVersion) ?? false) || apiVersion === 'v1') && (META_EVERY_VERSION.has(kind) || (apiVersion === 'v1' && META_UNVERSIONED.has(kind)));
+  if (own || meta) return `converting (${own ? splitAPIVersion(apiVersion).version : 'v1'}.${kind}) to (${internalPackage}.${scope.codec.kind}): unknown conversion`;
+  return `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(scope.schemeName ?? (scope.group === '' ? 'core' : scope.group))}`;
+}
+
+/**
+ * A typed body of another group version than the URL's: the decoder makes the URL's kind in
+ * that version when the group has it, and the handler then refuses the version (400 `the API
+ * version in the data …`); any other body fails in the decoder as bodyOfAnotherKind's do.
+ */
+function bodyOfAnotherVersion(scope: RequestScope, apiVersion: string, kind: string): StatusError {
+  if (kind === scope.codec.kind && scope.schemeKinds?.get(apiVersion)?.has(kind) === true) {
+    return newBadRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${scope.codec.apiVersion})`);
+  }
+  return newBadRequest(`${kind} in version ${JSON.stringify(splitAPIVersion(apiVersion).version)} cannot be handled as a ${scope.codec.kind}: ${typedDecodeError(scope, kind, apiVersion)}`);
 }
 
 /**

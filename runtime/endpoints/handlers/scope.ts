@@ -53,8 +53,13 @@ export interface RequestScope {
    * cannot decode it (400). Unset for the kinds of apis/.
    */
   readonly unstructured?: boolean;
-  /** The kinds the request version registers (its kinds and their lists), for a typed decoder's errors. */
-  readonly versionKinds?: ReadonlySet<string>;
+  /**
+   * The kinds the group's versions register (their kinds and lists), by apiVersion: what a typed
+   * decoder of this group knows, for its errors on a body of another kind or version.
+   */
+  readonly schemeKinds?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The name of that decoder's scheme, as its "no kind is registered" errors print it. */
+  readonly schemeName?: string;
   /**
    * The request version's OpenAPI definitions, for kinds decoded as typed objects (those of
    * apis/): a body's JSON types are checked against the kind's definition as Go's decoder would.
