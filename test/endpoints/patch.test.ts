@@ -134,6 +134,9 @@ describe('endpoints over HTTP: patch and fieldValidation', () => {
     assert.equal(patchStrict.status, 422);
     const msg = String(patchStrict.json()['message']);
     assert.match(msg, /^ "" is invalid: patch: Invalid value: "\{.*\}": strict decoding error: unknown field "spec\.bogus"$/);
+    // The patched JSON as the patcher made it: the unknown field is shown, not pruned away.
+    const shown = JSON.parse(JSON.parse(`"${/Invalid value: "(.*)": strict/s.exec(msg)![1]!}"`) as string) as { spec: Record<string, unknown> };
+    assert.equal(shown.spec['bogus'], true);
     const patchWarn = await s.req('PATCH', `${NS}/fv`, { body: { spec: { bogus: true } }, headers: MERGE });
     assert.equal(patchWarn.status, 200);
     assert.deepEqual(warnings(patchWarn), ['unknown field "spec.bogus"']);

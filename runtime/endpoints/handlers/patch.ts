@@ -83,8 +83,10 @@ function documentPatched(req: APIRequest, scope: RequestScope, name: string, pat
     const current = await scope.codec.fromHub(old);
     const { obj: patched, strictErrors } = patchedObject(scope, patchType, body, current);
     if (decodesUnstructured(scope)) markFloatLiterals(patched, (floats ??= patchedFloatLiterals(patchType, body)));
+    // Strict's error shows the patched JSON as the patcher made it, unknown fields and all.
+    const asPatched = opts.fieldValidation === 'Strict' && patchType !== 'application/strategic-merge-patch+json' ? JSON.stringify(patched) : undefined;
     const unknown = pruneUnknownFields(scope, patched);
-    applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, patched, message));
+    applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, asPatched ?? JSON.stringify(patched), message));
     checkName(patched, name, c.namespace);
     defaultObject(scope, patched);
     return { hub: await trackUpdate(scope, req, old, await scope.codec.toHub(patched), opts.fieldManager), oldInVersion: current };
@@ -221,8 +223,8 @@ function patchedToAnotherVersion(scope: RequestScope, apiVersion: string, kind: 
  * Strict decoding errors of a patch are a 422 on the `patch` field (with no kind), showing the
  * patched object (JSON and merge patches) or the patch as Go prints a map (strategic merge).
  */
-function patchFailure(type: DocumentPatchType, patch: Buffer, patched: KubeObject, message: string): StatusError {
-  return invalidPatch(type === 'application/strategic-merge-patch+json' ? patchGoString(patch) : JSON.stringify(patched), message);
+function patchFailure(type: DocumentPatchType, patch: Buffer, patchedJSON: string, message: string): StatusError {
+  return invalidPatch(type === 'application/strategic-merge-patch+json' ? patchGoString(patch) : patchedJSON, message);
 }
 
 function invalidPatch(value: string, detail: string): StatusError {
