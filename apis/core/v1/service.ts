@@ -1,8 +1,11 @@
 import type { Condition, int32, IntOrString, ObjectMeta, TypeMeta } from '../../meta/v1/types.js';
 import type { Protocol } from './types.js';
 
-/** How a Service is exposed. */
-export type ServiceType = 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
+/**
+ * How a Service is exposed. The enums of this file list their members in kube's OpenAPI order
+ * (openapi-gen sorts an enum's values), the order its validation names them in too.
+ */
+export type ServiceType = 'ClusterIP' | 'ExternalName' | 'LoadBalancer' | 'NodePort';
 
 /** Session affinity of a Service: none, or sticky by client IP. */
 export type ServiceAffinity = 'ClientIP' | 'None';
@@ -17,10 +20,10 @@ export type ServiceInternalTrafficPolicy = 'Cluster' | 'Local';
 export type IPFamily = 'IPv4' | 'IPv6';
 
 /** How many IP families a Service asks for. */
-export type IPFamilyPolicy = 'SingleStack' | 'PreferDualStack' | 'RequireDualStack';
+export type IPFamilyPolicy = 'PreferDualStack' | 'RequireDualStack' | 'SingleStack';
 
 /** How traffic to a load-balancer IP reaches the node: with the load-balancer IP as destination (VIP), or rewritten to the node or pod (Proxy). */
-export type LoadBalancerIPMode = 'VIP' | 'Proxy';
+export type LoadBalancerIPMode = 'Proxy' | 'VIP';
 
 /** One port a Service exposes. */
 export interface ServicePort {

@@ -18,7 +18,7 @@ export type * from './event.js';
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
 /** A network protocol of a port. */
-export type Protocol = 'TCP' | 'UDP' | 'SCTP';
+export type Protocol = 'SCTP' | 'TCP' | 'UDP';
 
 /**
  * A reference to an object, or to part of one through fieldPath. New APIs should define a reference type of their own instead.

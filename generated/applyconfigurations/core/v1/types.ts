@@ -27,7 +27,7 @@ export interface EndpointPortApplyConfiguration {
   /** The port number of the endpoint. */
   port?: number;
   /** The IP protocol of the port. */
-  protocol?: 'TCP' | 'UDP' | 'SCTP';
+  protocol?: 'SCTP' | 'TCP' | 'UDP';
   /** A hint of the application protocol: an IANA service name, a `kubernetes.io/` name (h2c, ws, wss) or an implementation-defined prefixed name. */
   appProtocol?: string;
 }
@@ -65,7 +65,7 @@ export interface LoadBalancerIngressApplyConfiguration {
   /** The hostname, for DNS-based load balancers. */
   hostname?: string;
   /** How traffic to ip reaches the node; only with ip. */
-  ipMode?: 'VIP' | 'Proxy';
+  ipMode?: 'Proxy' | 'VIP';
   /** The status of each Service port; when present, every port of the Service has an entry. */
   ports?: PortStatusApplyConfiguration[];
 }
@@ -133,7 +133,7 @@ export interface PortStatusApplyConfiguration {
   /** The Service port this status is for. */
   port?: number;
   /** The protocol of that port. */
-  protocol?: 'TCP' | 'UDP' | 'SCTP';
+  protocol?: 'SCTP' | 'TCP' | 'UDP';
   /** A problem with the port: a CamelCase value, or `foo.example.com/CamelCase` for provider-specific ones. */
   error?: string;
 }
@@ -165,7 +165,7 @@ export interface ServiceSpecApplyConfiguration {
   /** The Service's IPs, one per IP family (at most two); the first equals clusterIP. Governed by ipFamilyPolicy. */
   clusterIPs?: string[];
   /** How the Service is exposed: a cluster IP, also a port on every node, also an external load balancer, or a DNS alias to externalName. */
-  type?: 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
+  type?: 'ClusterIP' | 'ExternalName' | 'LoadBalancer' | 'NodePort';
   /** IPs, not managed by Kubernetes, on which nodes also accept traffic for this Service. */
   externalIPs?: string[];
   /** Whether connections from one client IP stick to one endpoint. */
@@ -187,7 +187,7 @@ export interface ServiceSpecApplyConfiguration {
   /** The IP families of the Service, at most one of each, primary first; assigned from the cluster's configuration and ipFamilyPolicy when unset. */
   ipFamilies?: ('IPv4' | 'IPv6')[];
   /** How many IP families the Service asks for; SingleStack when unset. */
-  ipFamilyPolicy?: 'SingleStack' | 'PreferDualStack' | 'RequireDualStack';
+  ipFamilyPolicy?: 'PreferDualStack' | 'RequireDualStack' | 'SingleStack';
   /** Whether node ports are allocated for a LoadBalancer Service; true when unset. Only for type LoadBalancer. */
   allocateLoadBalancerNodePorts?: boolean;
   /** The load-balancer implementation this Service belongs to, such as `example.com/internal-vip`; only for type LoadBalancer, and immutable once set. */
