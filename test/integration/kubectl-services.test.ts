@@ -218,7 +218,10 @@ describe('Services with kubectl', { skip: noKubectl ?? false }, () => {
         );
         // kube lists a set's supported values sorted (ValidateService's sets.List).
         const badType = { ...manifest, metadata: { name: 'type', namespace: ns }, spec: { type: 'Foo', ports: [{ port: 80 }] } };
-        fails(await run(['create', '-f', '-'], JSON.stringify(badType)), 'The Service "type" is invalid: spec.type: Unsupported value: "Foo": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"');
+        fails(
+          await run(['create', '-f', '-'], JSON.stringify(badType)),
+          'The Service "type" is invalid: spec.type: Unsupported value: "Foo": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
+        );
         const oneCause = { ...manifest, metadata: { name: 'one', namespace: ns }, spec: { ports: [{ port: 80, nodePort: 30001 }] } };
         fails(await run(['create', '-f', '-'], JSON.stringify(oneCause)), 'The Service "one" is invalid: spec.ports[0].nodePort: Forbidden: may not be used when `type` is \'ClusterIP\'');
         // Nothing of the refused Services was allocated.
