@@ -166,7 +166,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       endpoints: resources.all().some((r) => r.group === '' && r.resource === 'endpoints'),
       leases: new APIServerLeases(await factory.forResource({ resourcePrefix: '/masterleases/', watchCache: false })),
       serviceIP: chain.serviceAllocators.ipRanges.byFamily.get(chain.serviceAllocators.ipRanges.primary)?.ipAt(0) ?? '',
-      publicIP: defaultAdvertiseAddress(o.bindAddress),
+      publicIP: o.advertiseAddress ?? defaultAdvertiseAddress(o.bindAddress),
       securePort: await boundPort,
     });
     await kubernetesService.start();

@@ -11,7 +11,9 @@ import { ensurePKIOffThread } from './pki-thread.js';
  */
 export async function prepareDataDir(o: CompletedServerRunOptions): Promise<PKI> {
   mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
-  const pki = await ensurePKIOffThread(o.dataDir, { hosts: o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? [] : [o.bindAddress] });
+  // kube's self-signed serving certificate names the advertise address too.
+  const bind = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? [] : [o.bindAddress];
+  const pki = await ensurePKIOffThread(o.dataDir, { hosts: [...bind, ...(o.advertiseAddress === undefined ? [] : [o.advertiseAddress])] });
   if (o.tlsCertFile === undefined || o.tlsPrivateKeyFile === undefined) return pki;
   const serving = readServingKeyPair(o.tlsCertFile, o.tlsPrivateKeyFile);
   return { ...pki, servingCertPEM: serving.certPEM, servingKeyPEM: serving.keyPEM };

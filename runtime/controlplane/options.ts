@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { CIDR } from '../registry/allocator/cidr.js';
 import { DEFAULT_NODE_PORT_RANGE, type PortRange } from '../registry/allocator/range.js';
@@ -36,6 +37,8 @@ import { workersFlag, WORKERS_USAGE, type WorkersValue } from './workers/flag.js
 export interface ServerRunOptions extends StorageOptions, AuthorizationOptions, ServiceAccountOptions, LeaderElectionOptions {
   securePort?: number;
   bindAddress?: string;
+  /** kube's --advertise-address: the IP the `kubernetes` Endpoints name this server by. */
+  advertiseAddress?: string;
   dataDir?: string;
   maxRequestsInflight?: number;
   maxMutatingRequestsInflight?: number;
@@ -85,6 +88,8 @@ export interface CompletedServerRunOptions extends CompletedStorageOptions {
   readonly leaderElection: CompletedLeaderElectionOptions;
   readonly securePort: number;
   readonly bindAddress: string;
+  /** An IP as given (never the unspecified address); undefined: chosen from the bind address and the host's interfaces. */
+  readonly advertiseAddress: string | undefined;
   readonly dataDir: string;
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
@@ -129,6 +134,7 @@ export function completeOptions(o: ServerRunOptions, warn: (message: string) => 
   const securePort = o.securePort ?? 6443;
   if (!Number.isInteger(securePort) || securePort < 0 || securePort > 65535) throw new OptionsError(`--secure-port ${securePort} must be between 0 and 65535`);
   if ((o.tlsCertFile === undefined) !== (o.tlsPrivateKeyFile === undefined)) throw new OptionsError('--tls-cert-file and --tls-private-key-file must be given together');
+  if (o.advertiseAddress !== undefined && isIP(o.advertiseAddress) === 0) throw new OptionsError(`--advertise-address: ${JSON.stringify(o.advertiseAddress)} is not an IP address`);
   const headers = (flag: string, given: readonly string[] | undefined, dflt: readonly string[]): readonly string[] => {
     const names = (given ?? dflt).map((h) => h.trim());
     if (names.some((h) => h === '')) throw new OptionsError(`--${flag}: empty header name`);
@@ -137,6 +143,8 @@ export function completeOptions(o: ServerRunOptions, warn: (message: string) => 
   return {
     securePort,
     bindAddress: o.bindAddress ?? '127.0.0.1',
+    // kube takes the unspecified address for "not given".
+    advertiseAddress: o.advertiseAddress === undefined || isUnspecified(o.advertiseAddress) ? undefined : o.advertiseAddress,
     dataDir,
     ...storage,
     authorization,
@@ -184,6 +192,9 @@ const USAGE = `Usage: npm start -- [flags]
 
   --secure-port N                 HTTPS port (0 picks a free port; the kubeconfig carries it). Default 6443.
   --bind-address IP               Address to listen on. Default 127.0.0.1.
+  --advertise-address IP          The address the \`kubernetes\` Endpoints name this server by, reachable by the rest of the
+                                  cluster (its serving certificate covers it). Default the bind address, or the host's first
+                                  non-loopback address when that is loopback or unspecified.
   --data-dir DIR                  Certificates, admin.kubeconfig and the SQLite store. Default ./.kube-ts.
   --tls-cert-file FILE            Serving certificate (PEM, intermediates after it), e.g. one naming a load balancer.
   --tls-private-key-file FILE     Its key. Default: a certificate signed by the cluster CA in <data-dir>/pki.
@@ -219,6 +230,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
       ...STORAGE_FLAGS,
       ...AUTHORIZATION_FLAGS,
       ...SERVICE_ACCOUNT_FLAGS,
+      'advertise-address': { type: 'string' },
       'max-requests-inflight': { type: 'string' },
       'max-mutating-requests-inflight': { type: 'string' },
       'token-auth-file': { type: 'string' },
@@ -237,6 +249,7 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
   const opts = given<ServerRunOptions>({
     securePort: intFlag('secure-port', values['secure-port']),
     bindAddress: values['bind-address'],
+    advertiseAddress: values['advertise-address'],
     dataDir: values['data-dir'],
     ...storageOptionsFromFlags(values),
     ...authorizationOptionsFromFlags(values),
@@ -267,3 +280,8 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
 }
 
 export { USAGE };
+
+/** 0.0.0.0 or :: (in any spelling). */
+function isUnspecified(ip: string): boolean {
+  return isIP(ip) === 4 ? ip.split('.').every((o) => Number(o) === 0) : isIP(ip) === 6 && ip.split(':').every((h) => h === '' || /^0+$/.test(h));
+}

@@ -91,3 +91,20 @@ describe('--tls-cert-file and --tls-private-key-file', () => {
     }
   });
 });
+
+describe('--advertise-address', () => {
+  const complete = (...argv: string[]): ReturnType<typeof completeOptions> => completeOptions(parseServerRunOptions(argv), () => {});
+  it('takes an IP; the unspecified address means "not given", as kube reads it', () => {
+    assert.equal(complete('--advertise-address', '10.1.2.3').advertiseAddress, '10.1.2.3');
+    assert.equal(complete('--advertise-address=fd00::7').advertiseAddress, 'fd00::7');
+    assert.equal(complete('--advertise-address', '0.0.0.0').advertiseAddress, undefined);
+    assert.equal(complete('--advertise-address', '::').advertiseAddress, undefined);
+    assert.equal(complete().advertiseAddress, undefined);
+  });
+  it('refuses what is not an IP', () => {
+    assert.throws(
+      () => complete('--advertise-address', 'apiserver.example'),
+      (e: unknown) => e instanceof OptionsError && e.message === '--advertise-address: "apiserver.example" is not an IP address',
+    );
+  });
+});

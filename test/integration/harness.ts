@@ -211,7 +211,7 @@ async function waitReady(proc: ChildProcess, timeoutMs: number): Promise<{ ready
     };
     const onData = (d: Buffer): void => {
       out += d.toString();
-      if (/serving on https:\/\/127\.0\.0\.1:\d+/.test(out)) serving = true;
+      if (/serving on https:\/\/\S+:\d+/.test(out)) serving = true;
       const m = /ready in (\d+) ms/.exec(out);
       if (m && serving) {
         cleanupListeners();

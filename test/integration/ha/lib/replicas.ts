@@ -6,6 +6,7 @@
 // by all), the front-proxy CA, and the service-account key pair (a token signed by one replica
 // verifies on all). Everything else in a data dir (serving certificate, admin kubeconfig, the
 // leader-election identity) is the replica's own.
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,11 +24,15 @@ export class ReplicaSet {
     readonly etcd: EtcdCluster,
     readonly etcdPrefix: string,
     private readonly extraArgs: readonly string[],
+    private readonly argsOf: (i: number) => readonly string[],
   ) {}
 
-  /** Starts `count` replicas one after the other (the first makes the shared PKI). */
-  static async start(etcd: EtcdCluster, count: number, extraArgs: readonly string[]): Promise<ReplicaSet> {
-    const set = new ReplicaSet(etcd, `/registry-ha-${process.pid}`, extraArgs);
+  /**
+   * Starts `count` replicas one after the other (the first makes the shared PKI); `argsOf(i)`
+   * adds replica i's own flags (its addresses, say) after the shared ones.
+   */
+  static async start(etcd: EtcdCluster, count: number, extraArgs: readonly string[], argsOf: (i: number) => readonly string[] = () => []): Promise<ReplicaSet> {
+    const set = new ReplicaSet(etcd, `/registry-ha-${process.pid}-${randomBytes(3).toString('hex')}`, extraArgs, argsOf);
     try {
       for (let i = 0; i < count; i++) {
         const dir = mkdtempSync(join(tmpdir(), `ha-replica-${i}-`));
@@ -36,7 +41,7 @@ export class ReplicaSet {
           mkdirSync(join(dir, 'pki'), { recursive: true, mode: 0o700 });
           for (const f of SHARED_PKI_FILES) copyFileSync(join(set.dataDirs[0]!, 'pki', f), join(dir, 'pki', f));
         }
-        set.replicas.push(await set.launch(dir));
+        set.replicas.push(await set.launch(i));
       }
     } catch (e) {
       await set.close();
@@ -45,8 +50,9 @@ export class ReplicaSet {
     return set;
   }
 
-  private launch(dataDir: string): Promise<ControlPlane> {
-    return ControlPlane.start({ backend: 'etcd3', bundled: true, etcd: this.etcd, etcdPrefix: this.etcdPrefix, dataDir, extraArgs: this.extraArgs, readyTimeoutMs: 180_000 });
+  private launch(i: number): Promise<ControlPlane> {
+    const dataDir = this.dataDirs[i]!;
+    return ControlPlane.start({ backend: 'etcd3', bundled: true, etcd: this.etcd, etcdPrefix: this.etcdPrefix, dataDir, extraArgs: [...this.extraArgs, ...this.argsOf(i)], readyTimeoutMs: 180_000 });
   }
 
   /** The ports the replicas listen on now (a restarted one gets a new port). */
@@ -64,7 +70,7 @@ export class ReplicaSet {
   /** Starts replica `i` again on its data dir (same identity and certificates, a new port). */
   async restart(i: number): Promise<ControlPlane> {
     await this.replicas[i]!.terminate();
-    const next = await this.launch(this.dataDirs[i]!);
+    const next = await this.launch(i);
     this.replicas[i] = next;
     return next;
   }
