@@ -198,6 +198,16 @@ describeBackends('kube-apiserver parity', (cp) => {
     );
     const olderVersion = await c.json('POST', `${FLUNDERS}/namespaces/${ns}/flunders`, { ...flunderV1beta1.manifest('older', ns), apiVersion: 'wardle.example.com/v1alpha1' });
     assert.equal(olderVersion.body['message'], 'the API version in the data (wardle.example.com/v1alpha1) does not match the expected API version (wardle.example.com/v1beta1)');
+    // A version the group no longer serves is still in kube's scheme (rbac's v1beta1 in 1.32's
+    // legacyscheme, apiextensions' v1beta1): the body decodes, then the version is refused.
+    const unserved = await c.json('POST', clusterRoles, { apiVersion: 'rbac.authorization.k8s.io/v1beta1', kind: 'ClusterRole', metadata: { name: 'k1' } });
+    assert.equal(unserved.body['message'], 'the API version in the data (rbac.authorization.k8s.io/v1beta1) does not match the expected API version (rbac.authorization.k8s.io/v1)');
+    const crdV1beta1 = await c.json('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1beta1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'a.b.c' },
+    });
+    assert.equal(crdV1beta1.body['message'], 'the API version in the data (apiextensions.k8s.io/v1beta1) does not match the expected API version (apiextensions.k8s.io/v1)');
     const olderKind = await c.json('POST', `${FLUNDERS}/namespaces/${ns}/flunders`, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: 'k1' } });
     assert.equal(olderKind.body['message'], 'Fischer in version "v1alpha1" cannot be handled as a Flunder: converting (v1alpha1.Fischer) to (wardle.Flunder): unknown conversion');
 
