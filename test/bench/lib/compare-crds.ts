@@ -139,4 +139,17 @@ export const crdInvalidCases: Case[] = [
   badCRD('additionalProperties with properties', 'addprops', (_, v) => {
     (schemaOf(v)['properties'] as { [k: string]: Json })['x'] = { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } };
   }),
+  // Bodies of other kinds and versions to the typed CRD endpoint: what the scheme decodes.
+  ...(
+    [
+      ['Status of v1', { apiVersion: 'v1', kind: 'Status' }],
+      ['APIGroup of v1', { apiVersion: 'v1', kind: 'APIGroup' }],
+      ['DeleteOptions of the group', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'DeleteOptions' }],
+      ['WatchEvent of the group', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'WatchEvent' }],
+      ['CRD of v1', { apiVersion: 'v1', kind: 'CustomResourceDefinition', metadata: { name: `x.${GROUP}` } }],
+      ['CRD of v1beta1 (unserved, registered)', { apiVersion: 'apiextensions.k8s.io/v1beta1', kind: 'CustomResourceDefinition', metadata: { name: `x.${GROUP}` } }],
+      ['CRD of v2 (never registered)', { apiVersion: 'apiextensions.k8s.io/v2', kind: 'CustomResourceDefinition', metadata: { name: `x.${GROUP}` } }],
+      ['unknown kind of the group', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'Foo' }],
+    ] as const
+  ).map(([what, body]): Case => ({ id: `crd-kind ${what}`, method: 'POST', path: CRD_PATH, body: JSON.stringify(body) })),
 ];
