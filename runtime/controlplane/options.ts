@@ -1,6 +1,5 @@
-import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import type { CIDR } from '../registry/allocator/cidr.js';
+import { parseIP, type CIDR } from '../registry/allocator/cidr.js';
 import { DEFAULT_NODE_PORT_RANGE, type PortRange } from '../registry/allocator/range.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRange, parseServiceNodePortRange } from './service/ranges.js';
 import { boolFlag, durationFlag, given, intFlag, OptionsError, parseFlags, REQUEST_HEADER_FLAGS, SERVING_FLAGS, stringSliceFlag } from '../server/options/flags.js';
@@ -134,7 +133,8 @@ export function completeOptions(o: ServerRunOptions, warn: (message: string) => 
   const securePort = o.securePort ?? 6443;
   if (!Number.isInteger(securePort) || securePort < 0 || securePort > 65535) throw new OptionsError(`--secure-port ${securePort} must be between 0 and 65535`);
   if ((o.tlsCertFile === undefined) !== (o.tlsPrivateKeyFile === undefined)) throw new OptionsError('--tls-cert-file and --tls-private-key-file must be given together');
-  if (o.advertiseAddress !== undefined && isIP(o.advertiseAddress) === 0) throw new OptionsError(`--advertise-address: ${JSON.stringify(o.advertiseAddress)} is not an IP address`);
+  const advertise = o.advertiseAddress === undefined ? undefined : parseIP(o.advertiseAddress);
+  if (o.advertiseAddress !== undefined && advertise === undefined) throw new OptionsError(`--advertise-address: ${JSON.stringify(o.advertiseAddress)} is not an IP address`);
   const headers = (flag: string, given: readonly string[] | undefined, dflt: readonly string[]): readonly string[] => {
     const names = (given ?? dflt).map((h) => h.trim());
     if (names.some((h) => h === '')) throw new OptionsError(`--${flag}: empty header name`);
@@ -144,7 +144,7 @@ export function completeOptions(o: ServerRunOptions, warn: (message: string) => 
     securePort,
     bindAddress: o.bindAddress ?? '127.0.0.1',
     // kube takes the unspecified address for "not given".
-    advertiseAddress: o.advertiseAddress === undefined || isUnspecified(o.advertiseAddress) ? undefined : o.advertiseAddress,
+    advertiseAddress: advertise === undefined || advertise.value === 0n ? undefined : o.advertiseAddress,
     dataDir,
     ...storage,
     authorization,
@@ -280,8 +280,3 @@ export function parseServerRunOptions(argv: readonly string[]): ServerRunOptions
 }
 
 export { USAGE };
-
-/** 0.0.0.0 or :: (in any spelling). */
-function isUnspecified(ip: string): boolean {
-  return isIP(ip) === 4 ? ip.split('.').every((o) => Number(o) === 0) : isIP(ip) === 6 && ip.split(':').every((h) => h === '' || /^0+$/.test(h));
-}

@@ -357,6 +357,9 @@ describe('serviceaccounts/<name>/token route', () => {
       wrong.json['message'],
       'TokenRequest in version "v1" cannot be handled as a TokenRequest: no kind "TokenRequest" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
     );
+    // A kind every scheme registers decodes, then has no conversion to authentication's TokenRequest.
+    const options = await post(path, { kind: 'DeleteOptions', apiVersion: 'authentication.k8s.io/v1' });
+    assert.equal(options.json['message'], 'DeleteOptions in version "v1" cannot be handled as a TokenRequest: converting (v1.DeleteOptions) to (authentication.TokenRequest): unknown conversion');
     const invalid = await post(path, { spec: { expirationSeconds: 60 } });
     assert.equal(invalid.status, 422);
     assert.equal(invalid.json['message'], 'TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes');

@@ -146,7 +146,9 @@ const META_UNVERSIONED: ReadonlySet<string> = new Set(['Status', 'APIVersions', 
  * internal `core.Service`, meta's `v1.Status`).
  */
 export function typedDecodeError(scope: RequestScope, kind: string, apiVersion: string = scope.apiVersion): string {
-  const internalPackage = scope.group === '' ? 'core' : scope.group.split('.')[0];
+  // The URL kind's own group: a named create's kind (TokenRequest) is not its resource's.
+  const urlGroup = splitAPIVersion(scope.codec.apiVersion).group;
+  const internalPackage = urlGroup === '' ? 'core' : urlGroup.split('.')[0];
   const own = scope.schemeKinds?.get(apiVersion)?.has(kind) === true;
   const meta = ((scope.schemeKinds?.has(apiVersion) ?? false) || apiVersion === 'v1') && (META_EVERY_VERSION.has(kind) || (apiVersion === 'v1' && META_UNVERSIONED.has(kind)));
   if (own || meta) return `converting (${own ? splitAPIVersion(apiVersion).version : 'v1'}.${kind}) to (${internalPackage}.${scope.codec.kind}): unknown conversion`;
@@ -393,13 +395,14 @@ function validateCustomResource(scope: RequestScope, obj: KubeObject, old: KubeO
   if (obj.apiVersion !== scope.codec.apiVersion) typeMeta.push({ type: 'FieldValueInvalid', field: 'apiVersion', badValue: obj.apiVersion ?? '', detail: `must be ${scope.codec.apiVersion}` });
   // An update's BeforeUpdate checks ObjectMeta (validateCommonFields) before the strategy, whose
   // ValidateUpdate checks it again: kube's causes list those errors twice (the message once).
-  const errs: FieldError[] = old === undefined ? [] : objectMetaErrors(scope, subject, old);
+  const metaErrs = old !== undefined || typeMeta.length === 0 ? objectMetaErrors(scope, subject, old) : [];
+  const errs: FieldError[] = old === undefined ? [] : [...metaErrs];
   if (typeMeta.length > 0) errs.push(...typeMeta);
   else if (status) {
-    errs.push(...objectMetaErrors(scope, subject, old), ...validateStatusStanza(scope, subject, old, ratcheting), ...(strategy?.status?.validateUpdate?.(subject, old) ?? []));
+    errs.push(...metaErrs, ...validateStatusStanza(scope, subject, old, ratcheting), ...(strategy?.status?.validateUpdate?.(subject, old) ?? []));
   } else {
     errs.push(
-      ...objectMetaErrors(scope, subject, old),
+      ...metaErrs,
       ...scope.validator.validate(schema, subject, ratcheting ? ratchetedAt(schema, subject, old) : undefined),
       ...scope.validator.validate(OBJECT_WITH_META, subject),
       ...(strategy?.validate?.(subject) ?? []),
