@@ -128,8 +128,12 @@ describe('endpoints over HTTP: list, watch, Table', () => {
     assert.deepEqual(beta.rows[0]?.cells.slice(0, 4), ['a', null, 'r', 'Fischer']);
     assert.equal(beta.rows[0]?.object['apiVersion'], 'wardle.example.com/v1beta1');
 
+    // None: kube clears each row's RawExtension, which its encoder writes as null.
+    const none = await s.req('GET', `${NS}?includeObject=None`, { headers: { accept: TABLE_ACCEPT } });
+    assert.match(none.text, /"object":null/);
     const bad = await s.req('GET', `${NS}?includeObject=Everything`, { headers: { accept: TABLE_ACCEPT } });
     assert.equal(bad.status, 400);
+    assert.equal(bad.json()['message'], `Unable to convert to Table as requested: includeObject: Invalid value: "Everything": must be 'Metadata', 'Object', 'None', or empty`);
     const pom = await s.req('GET', `${NS}`, { headers: { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' } });
     assert.equal(pom.json()['kind'], 'PartialObjectMetadataList');
     // The 406s print the registry's Go type (%T): the internal version's.

@@ -52,9 +52,9 @@ export interface TableRow {
    */
   conditions?: TableRowCondition[];
   /**
-   * The object the row shows, as includeObject asked: absent for None, a PartialObjectMetadata for Metadata (the default), the whole object for Object.
+   * The object the row shows, as includeObject asked: null for None (kube's empty RawExtension encodes as null), a PartialObjectMetadata for Metadata (the default), the whole object for Object.
    */
-  object?: RawExtension;
+  object?: RawExtension | null;
 }
 
 /** The type of a row condition; `Completed` marks an object that has run to completion. The set is open-ended. */

@@ -145,13 +145,11 @@ describe('Table convertor', () => {
     const full = transformObject(obj, false, convert, convertor, parseTableOptions(new URLSearchParams('includeObject=Object')), '*k.K') as { rows: { object?: unknown }[] };
     assert.deepEqual(full.rows[0]?.object, obj);
     const none = transformObject(obj, false, convert, convertor, parseTableOptions(new URLSearchParams('includeObject=None')), '*k.K') as { rows: object[] };
-    assert.equal('object' in (none.rows[0] ?? {}), false);
+    assert.equal((none.rows[0] as { object?: unknown }).object, null);
     assert.throws(
       () => parseTableOptions(new URLSearchParams('includeObject=All')),
       (e: unknown) =>
-        e instanceof StatusError &&
-        e.code === 400 &&
-        e.message === 'Unable to convert to Table as requested: includeObject: Unsupported value: "All": supported values: "", "Metadata", "None", "Object"',
+        e instanceof StatusError && e.code === 400 && e.message === `Unable to convert to Table as requested: includeObject: Invalid value: "All": must be 'Metadata', 'Object', 'None', or empty`,
     );
   });
 

@@ -1,5 +1,6 @@
 import type { IncludeObjectPolicy, Table } from '../../../apis/meta/v1/table.js';
 import { newBadRequest, newNotAcceptableMessage } from '../../apimachinery/errors/index.js';
+import { formatFieldError } from '../../apimachinery/validation/field.js';
 import type { GroupVersionKind } from '../negotiation/negotiate.js';
 import type { TableConvertor, TableSource } from './convertor.js';
 
@@ -16,12 +17,13 @@ export interface TableOptions {
 
 const INCLUDE_OBJECT_VALUES = ['', 'Metadata', 'None', 'Object'];
 
-/** TableOptions from the query; an unknown includeObject is a 400 as ValidateTableOptions words it. */
+/** TableOptions from the query; an unknown includeObject is a 400 as ValidateTableOptions words it (a field.Invalid, not a NotSupported). */
 export function parseTableOptions(query: URLSearchParams): TableOptions {
   const includeObject = query.get('includeObject') ?? '';
   if (!INCLUDE_OBJECT_VALUES.includes(includeObject)) {
-    const supported = INCLUDE_OBJECT_VALUES.map((v) => JSON.stringify(v)).join(', ');
-    throw newBadRequest(`Unable to convert to Table as requested: includeObject: Unsupported value: ${JSON.stringify(includeObject)}: supported values: ${supported}`);
+    throw newBadRequest(
+      `Unable to convert to Table as requested: ${formatFieldError({ type: 'FieldValueInvalid', field: 'includeObject', badValue: includeObject, detail: "must be 'Metadata', 'Object', 'None', or empty" })}`,
+    );
   }
   return { includeObject: includeObject as TableOptions['includeObject'], noHeaders: false };
 }
@@ -58,7 +60,9 @@ function asTable(obj: TableSource, isList: boolean, version: string, convertor: 
       case 'Object':
         break;
       case 'None':
-        delete row.object;
+        // kube clears the row's RawExtension, which encodes as null (TableRow.object's omitempty
+        // does not apply to a struct).
+        row.object = null;
         break;
       default:
         row.object = partial(item, version) as unknown as typeof row.object;
