@@ -103,7 +103,7 @@ function resourceDefinition(crd: CustomResourceDefinition, v: CustomResourceDefi
     selectableFields: (v.selectableFields ?? []).map((f) => f.jsonPath),
     schema,
     openapiDefinition: openAPIDefinitionName(crd.spec.group, v.name, names.kind),
-    strategy: customResourceStrategy(scalePaths, schema) as ResourceDefinition['strategy'],
+    strategy: customResourceStrategy(scalePaths) as ResourceDefinition['strategy'],
   };
 }
 

@@ -16,6 +16,9 @@ import type { ServiceResolver } from './conversion/service-resolver.js';
 import { webhookConverter } from './conversion/webhook.js';
 import { crdGroupDefinition, servedVersionNames, storeGroupFor } from './definition.js';
 
+/** The call site runtime.NewScheme names the CRD handler's parameter scheme after (v0.32.9), as its errors print it. */
+const CUSTOM_RESOURCE_PARAMETER_SCHEME = 'pkg/apiserver/customresource_handler.go:725';
+
 /** What building the serving state of a CRD needs besides the CRD and its storage. */
 export interface ServingDeps {
   readonly admission: AdmissionChain;
@@ -75,6 +78,7 @@ export class CRDServingInfo {
         kind,
         storage,
         ...(versionView !== undefined ? { versionView } : {}),
+        validateScale: false,
       });
     };
     // The storage version's storages are the CRD's (what the finalizer and the garbage collector use).
@@ -90,6 +94,9 @@ export class CRDServingInfo {
           admission: deps.admission,
           strategicMergePatch: false,
           scaleTableFromResource: true,
+          // The CRD handler's scale scope keeps the resource's typer, the parameter scheme its
+          // crdHandler makes per version (customresource_handler.go, 1.32), which has no Scale.
+          scaleTyperScheme: CUSTOM_RESOURCE_PARAMETER_SCHEME,
           unknownSubresource: 'object',
           unstructured: true,
           minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds,

@@ -6,7 +6,7 @@ import { FLOAT_LITERAL_KEYS } from '../apimachinery/validation/gofloat.js';
 import { customResourceStrategy } from './strategy.js';
 
 const scale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' };
-const strategy = customResourceStrategy(scale, { type: 'object' });
+const strategy = customResourceStrategy(scale);
 const validate = (obj: unknown): string[] => (strategy.validate?.(obj as KubeObject) ?? []).map(formatFieldError);
 
 describe('customResourceStrategy scale checks (ValidateScaleSpec / ValidateScaleStatus, v0.32.9)', () => {

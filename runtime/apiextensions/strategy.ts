@@ -1,9 +1,6 @@
-import type { JSONSchemaProps } from '../../apis/apiextensions/v1/types.js';
 import { formatGoFloat, formatGoNumber, type FieldError } from '../apimachinery/validation/field.js';
-import { deepEqualJSON, hasField, ownField } from '../apimachinery/serializer/jsonvalue.js';
-import { propertySchema } from '../apimachinery/schema/property.js';
+import { hasField, ownField } from '../apimachinery/serializer/jsonvalue.js';
 import { isQualifiedName } from '../apimachinery/validation/names.js';
-import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import { isFloatLiteral, unstructuredGoType } from '../apimachinery/validation/gofloat.js';
 import type { KubeObject } from '../registry/rest.js';
 import type { RESTStrategy } from '../apimachinery/definition/strategy.js';
@@ -14,30 +11,17 @@ type ScalePaths = NonNullable<ResourceDefinition['subresources']['scale']>;
 const MAX_INT32 = 2147483647;
 const STANDARD_FINALIZERS: ReadonlySet<string> = new Set(['orphan', 'foregroundDeletion', 'kubernetes']);
 
-/** Compiles the schemas of replica fields once each. */
-const validator = new SchemaValidator();
-
 /**
  * The strategy of a custom resource (apiextensions' customResourceStrategy) beyond what the
- * generic store and the request pipeline already do (status reset, generation, schema, CEL):
- * the replica counts the scale subresource reads must be non-negative int32s, and what the
- * scale subresource writes (spec replicas, past the request pipeline) must satisfy the
- * schema; finalizer names that are not domain-qualified draw warnings. Each served version has
- * its own (`scale` and `schema` are that version's), run by the store of requests through that
- * version, which validates objects converted to that version (its VersionView), as kube
- * validates them in the request version. Without a scale subresource there is nothing to
- * validate, and the store converts nothing for it.
+ * generic store and the request pipeline already do (status reset, generation, schema, CEL, also
+ * for what /scale writes): the replica counts the scale subresource reads must be non-negative
+ * int32s; finalizer names that are not domain-qualified draw warnings. Each served version has
+ * its own (`scale` is that version's), run by the store of requests through that version, which
+ * validates objects converted to that version (its VersionView), as kube validates them in the
+ * request version. Without a scale subresource there is nothing to validate, and the store
+ * converts nothing for it.
  */
-export function customResourceStrategy(scale: ScalePaths | undefined, schema: JSONSchemaProps): RESTStrategy<KubeObject> {
-  const replicasSchema = scale === undefined ? undefined : schemaAt(schema, scale.specReplicasPath);
-  // Ratcheted as kube ratchets it: a replica count the update did not change is not checked again.
-  const validateReplicasSchema = (obj: KubeObject, old: KubeObject): FieldError[] => {
-    if (scale === undefined || replicasSchema === undefined) return [];
-    const { value, found } = nested(obj, scale.specReplicasPath);
-    const before = nested(old, scale.specReplicasPath);
-    if (!found || (before.found && deepEqualJSON(value, before.value))) return [];
-    return validator.validate(replicasSchema, value).map((e) => at(e, scale.specReplicasPath.replace(/^\./, '')));
-  };
+export function customResourceStrategy(scale: ScalePaths | undefined): RESTStrategy<KubeObject> {
   const common: RESTStrategy<KubeObject> = {
     // kube's customResourceStrategy: a PUT without metadata.resourceVersion is 422, never a blind overwrite.
     allowUnconditionalUpdate: false,
@@ -51,7 +35,7 @@ export function customResourceStrategy(scale: ScalePaths | undefined, schema: JS
   return {
     ...common,
     validate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
-    validateUpdate: (obj, old) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale), ...validateReplicasSchema(obj, old)],
+    validateUpdate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
     status: {
       validateUpdate: (obj) => validateScaleStatus(obj, scale),
     },
@@ -89,19 +73,6 @@ function validateReplicas(obj: KubeObject, path: string): FieldError[] {
   if (n < 0) return [{ type: 'FieldValueInvalid', field: path, badValue: n, detail: 'should be a non-negative integer' }];
   if (n > MAX_INT32) return [{ type: 'FieldValueInvalid', field: path, badValue: n, detail: `should be less than or equal to ${MAX_INT32}` }];
   return [];
-}
-
-/** The schema of the field a `.a.b` path names; undefined where the schema does not describe it. */
-function schemaAt(schema: JSONSchemaProps, path: string): JSONSchemaProps | undefined {
-  let cur: JSONSchemaProps | undefined = schema;
-  for (const seg of path.replace(/^\./, '').split('.')) cur = propertySchema(cur, seg);
-  return cur;
-}
-
-/** A field error of a value validated alone, as if found at `path`. */
-function at(e: FieldError, path: string): FieldError {
-  const field = e.field === '' ? path : `${path}.${e.field}`;
-  return { ...e, field, detail: e.detail.replace(`${e.field === '' ? '<root>' : e.field} in body`, `${field} in body`) };
 }
 
 interface Nested {

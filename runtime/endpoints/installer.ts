@@ -4,7 +4,8 @@ import { SchemaValidator } from '../apimachinery/validation/schema-validator.js'
 import type { AdmissionChain } from '../admission/types.js';
 import type { ResourceStorage } from '../registry/rest.js';
 import type { APIGroupDefinition, CreateSubresource, GroupServer } from '../registry/types.js';
-import type { ResourceDefinition, Verb } from '../apimachinery/definition/resource.js';
+import type { OpenAPIComponentsDocument, ResourceDefinition, Verb } from '../apimachinery/definition/resource.js';
+import { SCALE_SCHEMA, scaleSchemas } from '../apimachinery/definition/meta-schemas.js';
 import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
 import { createNamedResource, createResource } from './handlers/create.js';
 import { createSubresourceScope } from './create-subresource.js';
@@ -62,6 +63,13 @@ export interface InstallAPIGroupVersionOptions {
    * false: no Table for the Scale of a generated kind (kube prints those with printers of their own).
    */
   readonly scaleTableFromResource?: boolean;
+  /**
+   * The scheme of the typer a custom resource's /scale keeps (kube's CRD handler copies the main
+   * scope, whose typer is the CRD's parameter scheme and does not know autoscaling/v1 Scale): a
+   * Scale body that does not decode is answered with that typer's error. Default: a typer that
+   * knows Scale, whose errors say what is wrong with the body.
+   */
+  readonly scaleTyperScheme?: string;
   /** Whether updates ratchet schema and CEL validation (CRDs' CRDValidationRatcheting). Default false. */
   readonly validationRatcheting?: boolean;
   /**
@@ -89,6 +97,9 @@ export interface InstalledAPIGroupVersion {
   /** Serves every resource request under `prefix`; expects req.info to be resolved. Never rejects. */
   readonly handler: Handler;
 }
+
+/** The definitions a /scale body decodes into (autoscaling/v1 Scale, ScaleSpec, ScaleStatus). */
+const SCALE_DOCUMENT: OpenAPIComponentsDocument = { components: { schemas: scaleSchemas() } };
 
 /** The subresources every resource may have, and the verbs they offer. */
 const SUBRESOURCE_VERBS: ReadonlySet<string> = new Set(['get', 'update', 'patch']);
@@ -170,6 +181,8 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
         // A custom resource's scale scope keeps its StandardSerializers (1.32 copies the main scope).
         restrictions: resourceEndpointRestrictions({ tableConvertor: opts.scaleTableFromResource === true, customResource }),
         codec: SCALE_CODEC,
+        resourceScope: kindScope,
+        subresourceBody: { openapi: SCALE_DOCUMENT, definition: SCALE_SCHEMA, ...(opts.scaleTyperScheme !== undefined ? { typerScheme: opts.scaleTyperScheme } : {}) },
         fieldManager: fieldManagers.scale,
       });
     }

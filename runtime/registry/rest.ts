@@ -80,13 +80,27 @@ export interface UpdatedObjectInfo {
   updatedObject(ctx: RequestContext, old: KubeObject | undefined): Promise<KubeObject>;
 }
 
+/**
+ * The validation an update runs besides the store's strategy: validating admission of the object
+ * created or updated, and, for a subresource that writes the resource through another kind (the
+ * /scale of a resource, whose requests carry a Scale), the resource's own validation of the object
+ * it writes (`resource`: hub objects, the stored one as `old`), which the request pipeline runs
+ * for requests that carry the resource itself. kube's ScaleREST gets the same from the resource
+ * store's strategy, since there that is where schema and rules are checked.
+ */
+export interface UpdateValidation {
+  readonly create: ValidateObjectFunc;
+  readonly update: ValidateObjectFunc;
+  readonly resource?: ValidateObjectFunc;
+}
+
 export interface Updater {
   /** `created` is true when the update created the object (create-on-update). */
   update(
     ctx: RequestContext,
     name: string,
     objInfo: UpdatedObjectInfo,
-    validate: { create: ValidateObjectFunc; update: ValidateObjectFunc },
+    validate: UpdateValidation,
     opts: WriteOptions & { forceAllowCreate: boolean },
   ): Promise<{ object: KubeObject; created: boolean }>;
 }

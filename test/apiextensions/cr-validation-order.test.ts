@@ -151,6 +151,21 @@ describe('custom resource validation in 1.32 customResourceStrategy order', () =
     invalid(status, 'ct', ['.status.replicas: Invalid value: -2: should be a non-negative integer']);
   });
 
+  test('/scale: the Scale is not validated; its replicas are, in the resource, by its kind (apiextensions ScaleREST)', async () => {
+    const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'ct', namespace: 'default' }, spec: { replicas: -1 } };
+    invalid(await call('PUT', `${PATH}/ct/scale`, scale), 'ct', [
+      'spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
+      '.spec.replicas: Invalid value: -1: should be a non-negative integer',
+      RULE,
+    ]);
+    // A count the schema accepts is still held to the resource's rules: kubectl scale cannot go below minReplicas.
+    const min = await call('PATCH', `${PATH}/ct`, { spec: { minReplicas: 2, replicas: 3 } }, 'application/merge-patch+json');
+    assert.equal(min.status, 200, JSON.stringify(min.body));
+    invalid(await call('PATCH', `${PATH}/ct/scale`, { spec: { replicas: 1 } }, 'application/merge-patch+json'), 'ct', [RULE]);
+    const ok = await call('PATCH', `${PATH}/ct/scale`, { spec: { replicas: 2 } }, 'application/merge-patch+json');
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+  });
+
   test('update: ObjectMeta errors are in the causes twice (BeforeUpdate, then the strategy), once in the message', async () => {
     const r = await call('PATCH', `${PATH}/ct`, { metadata: { uid: 'other' } }, 'application/merge-patch+json');
     const immutable = { reason: 'FieldValueInvalid', message: 'Invalid value: "other": field is immutable', field: 'metadata.uid' };

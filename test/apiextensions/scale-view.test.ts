@@ -35,7 +35,7 @@ describe("a CRD version's /scale through a conversion", () => {
   before(async () => {
     env = await newEnv();
     main = (await env.storages(group, 'Fischer')).main;
-    scale = new ScaleStore(main, { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' }, sizeView);
+    scale = new ScaleStore(main, { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' }, { versionView: sizeView });
   });
   after(async () => {
     await env.close();

@@ -1,4 +1,4 @@
-import { newBadRequest, newInvalid, newUnsupportedMediaType, type StatusError } from '../../apimachinery/errors/index.js';
+import { newBadRequest, newInvalid, newUnsupportedMediaType, StatusError } from '../../apimachinery/errors/index.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { celValidator, type CELValidateOptions } from '../../apimachinery/cel/index.js';
 import { applyDefaults, propertySchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
@@ -54,6 +54,36 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
   const unstructured = decodesUnstructured(scope);
   const accepted = bodyMediaTypes(into, undefined, unstructured);
   if (!accepted.includes(essence)) throw newUnsupportedMediaType(accepted);
+  try {
+    return await decodeAcceptedBody(scope, body, essence, unstructured, cancel, fieldValidation);
+  } catch (err) {
+    throw typerDecodeError(scope, err) ?? err;
+  }
+}
+
+/**
+ * kube's transformDecodeError asks the scope's typer for the kind of the object it decoded into
+ * before it words any decode error; a typer that does not know that Go type (a custom resource's
+ * /scale, see RequestScope.subresourceBody) fails, and its error is the answer to every body that
+ * did not decode, whatever was wrong with it.
+ */
+function typerDecodeError(scope: RequestScope, err: unknown): StatusError | undefined {
+  const target = scope.subresourceBody;
+  if (target?.typerScheme === undefined || !(err instanceof StatusError) || err.code !== 400) return undefined;
+  const goType = target.definition.split('.').slice(-2).join('.');
+  const typer = target.typerScheme;
+  return newBadRequest(`no kind is registered for the type ${goType} in scheme ${JSON.stringify(typer)}`);
+}
+
+async function decodeAcceptedBody(
+  scope: RequestScope,
+  body: Buffer,
+  essence: string,
+  unstructured: boolean,
+  cancel: DecodeCancellation | undefined,
+  fieldValidation: FieldValidationDirective | undefined,
+): Promise<DecodedObject> {
+  const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
   const decoded = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into, unstructured, ...(fieldValidation !== undefined ? { fieldValidation } : {}) }, cancel);
   const { value, integralFloats } = decoded;
   const unrecognized = (message: string): StatusError => newBadRequest(`the object provided is unrecognized (must be of type ${scope.codec.kind}): ${message} (${summarizeData(body, 30)})`);
@@ -175,6 +205,8 @@ function bodyOfAnotherVersion(scope: RequestScope, apiVersion: string, kind: str
  * write into a string). Custom resources decode as unstructured: their schema validation judges.
  */
 export function typedDecodeMismatch(scope: RequestScope, obj: KubeObject): TypeMismatch | undefined {
+  const body = scope.subresourceBody;
+  if (body !== undefined) return typeMismatch(body.openapi, body.definition, obj);
   if (scope.openapi === undefined || !decodesTyped(scope)) return undefined;
   return typeMismatch(scope.openapi, scope.definition.openapiDefinition, obj);
 }

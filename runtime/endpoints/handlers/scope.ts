@@ -66,6 +66,20 @@ export interface RequestScope {
    */
   readonly openapi?: OpenAPIComponentsDocument;
   /**
+   * A subresource whose objects are a kind of their own (the autoscaling/v1 Scale of /scale): the
+   * OpenAPI definition a body decodes into as a typed Go struct, with its document.
+   * `typerScheme` is set when the scope's typer does not know that Go type, as in kube's custom
+   * resource handler, whose scale scope keeps the resource's typer (the CRD's parameter scheme):
+   * there every body that fails to decode is answered with the typer's own error,
+   * `no kind is registered for the type v1.Scale in scheme "<typerScheme>"`.
+   */
+  readonly subresourceBody?: { readonly openapi: OpenAPIComponentsDocument; readonly definition: string; readonly typerScheme?: string };
+  /**
+   * The main resource's scope, for a subresource whose requests carry another kind but write the
+   * resource (/scale): the object it writes is validated as a write of the resource would be.
+   */
+  readonly resourceScope?: RequestScope;
+  /**
    * Tracks managedFields of writes through this endpoint and serves apply patches (the
    * RequestScope's FieldManager); unset for endpoints whose objects have none (named creates).
    */

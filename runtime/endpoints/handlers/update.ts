@@ -70,11 +70,16 @@ export async function storeUpdateAndAnswer(u: {
   /** Apply patches create a missing object whatever the strategy says. Default false. */
   readonly forceAllowCreate?: boolean;
 }): Promise<void> {
+  const resourceScope = u.scope.resourceScope;
   const { object, created } = await u.storage.update(
     u.ctx,
     u.name,
     u.objInfo,
-    { create: withCreateAuthorization(u.req, validatingAdmission(u.scope, u.ctx, u.create)), update: validatingAdmission(u.scope, u.ctx, u.update) },
+    {
+      create: withCreateAuthorization(u.req, validatingAdmission(u.scope, u.ctx, u.create)),
+      update: validatingAdmission(u.scope, u.ctx, u.update),
+      ...(resourceScope !== undefined ? { resource: (obj: KubeObject, old: KubeObject | undefined) => validateAdmitted(resourceScope, obj, old, u.ctx.warn) } : {}),
+    },
     { dryRun: u.opts.dryRun, fieldManager: u.opts.fieldManager, forceAllowCreate: u.forceAllowCreate ?? false },
   );
   writeObject(u.req, u.res, u.scope, u.target, created ? 201 : 200, await u.scope.codec.fromHub(object));

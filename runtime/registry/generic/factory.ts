@@ -36,6 +36,12 @@ export interface ResourceStorageOptions {
    * storage version (what is stored is the other resource's object).
    */
   readonly storedAs?: CohabitatingStorage;
+  /**
+   * Whether /scale validates the Scale it is sent before the replicas reach the object, as kube's
+   * built-in scale endpoints do (ValidateScale: 422 naming Scale.autoscaling). Default true; custom
+   * resources pass false: apiextensions' ScaleREST leaves the replicas to the resource's validation.
+   */
+  readonly validateScale?: boolean;
   /** Unused: admission comes in per call as the validate callbacks. */
   readonly admission?: unknown;
 }
@@ -61,7 +67,9 @@ export function createResourceStorage(opts: ResourceStorageOptions): ResourceSto
   return {
     main,
     ...(subresources.status ? { status: new Store({ ...common, target: 'status' }) } : {}),
-    ...(subresources.scale ? { scale: new ScaleStore(main, subresources.scale, opts.versionView, replicasPathMappings(opts.group, opts.kind)) } : {}),
+    ...(subresources.scale
+      ? { scale: new ScaleStore(main, subresources.scale, { versionView: opts.versionView, replicasPaths: replicasPathMappings(opts.group, opts.kind), validateScale: opts.validateScale ?? true }) }
+      : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Scale } from '../../../apis/autoscaling/v1/types.js';
 import type { ManagedFieldsEntry } from '../../../apis/meta/v1/types.js';
 import { newBadRequest, newInternalError, newInvalid, newNotFound } from '../../apimachinery/errors/index.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
-import type { Getter, KubeObject, RequestContext, UpdatedObjectInfo, Updater, ValidateObjectFunc, WriteOptions } from '../rest.js';
+import type { Getter, KubeObject, RequestContext, UpdatedObjectInfo, UpdateValidation, Updater, ValidateObjectFunc, WriteOptions } from '../rest.js';
 import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import { selectableFieldName } from './predicate.js';
 import type { Store } from './store.js';
@@ -109,13 +109,25 @@ export type ScaleObjectView = VersionView;
  * resourceVersion as precondition; admission sees Scales.
  */
 export class ScaleStore implements Getter, Updater {
+  private readonly view: ScaleObjectView;
+  private readonly replicasPaths: ResourcePathMappings | undefined;
+  private readonly validatesScale: boolean;
+
   constructor(
     private readonly store: Store,
     private readonly paths: ScalePaths,
-    private readonly view: ScaleObjectView = HUB_VIEW,
-    /** Where managedFields of the Scale map onto the resource; without it the Scale has none. */
-    private readonly replicasPaths?: ResourcePathMappings,
-  ) {}
+    opts: {
+      readonly versionView?: ScaleObjectView | undefined;
+      /** Where managedFields of the Scale map onto the resource; without it the Scale has none. */
+      readonly replicasPaths?: ResourcePathMappings;
+      /** See ResourceStorageOptions.validateScale. Default true. */
+      readonly validateScale?: boolean;
+    } = {},
+  ) {
+    this.view = opts.versionView ?? HUB_VIEW;
+    this.replicasPaths = opts.replicasPaths;
+    this.validatesScale = opts.validateScale ?? true;
+  }
 
   async get(ctx: RequestContext, name: string, opts: { resourceVersion: string }): Promise<KubeObject> {
     const obj = await this.view.fromHub(await this.store.get(ctx, name, opts));
@@ -128,10 +140,10 @@ export class ScaleStore implements Getter, Updater {
     ctx: RequestContext,
     name: string,
     objInfo: UpdatedObjectInfo,
-    validate: { create: ValidateObjectFunc; update: ValidateObjectFunc },
+    validate: UpdateValidation,
     opts: WriteOptions & { forceAllowCreate: boolean },
   ): Promise<{ object: KubeObject; created: boolean }> {
-    const { paths, view, replicasPaths } = this;
+    const { paths, view, replicasPaths, validatesScale } = this;
     const gr = this.store.groupResource;
     const wrapped: UpdatedObjectInfo = {
       preconditions: () => objInfo.preconditions(),
@@ -151,8 +163,13 @@ export class ScaleStore implements Getter, Updater {
         if (replicas === invalidSpecReplicas) {
           throw newBadRequest(`the spec replicas field ${JSON.stringify(paths.specReplicasPath)} cannot be empty`);
         }
-        const errs = validateScale(scale);
-        if (errs.length > 0) throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, name, errs);
+        // apiextensions' ScaleREST does not validate the Scale: its replicas (an int32, the body
+        // decoded as a typed Scale) land in the object, whose validation judges them, named by the
+        // resource's kind (its schema's minimum, the strategy's scale check, its rules).
+        if (validatesScale) {
+          const errs = validateScale(scale);
+          if (errs.length > 0) throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, name, errs);
+        }
         setNested(obj, paths.specReplicasPath, replicas);
         if (managed !== undefined) {
           const parentFields = managed.toParent(scale.metadata?.managedFields);
@@ -161,7 +178,9 @@ export class ScaleStore implements Getter, Updater {
         }
         const rv = scale.metadata?.resourceVersion;
         if (typeof rv === 'string' && rv !== '') obj.metadata = { ...obj.metadata, resourceVersion: rv };
-        return view.toHub(obj);
+        const hub = await view.toHub(obj);
+        await validate.resource?.(hub, old);
+        return hub;
       },
     };
     const scaleOf = async (hub: KubeObject): Promise<KubeObject> => scaleFromObject(await view.fromHub(hub), paths).scale as KubeObject;

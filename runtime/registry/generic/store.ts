@@ -13,7 +13,7 @@ import {
 import type { KindScheme } from '../../apimachinery/scheme/scheme.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { isNotFound as isStorageNotFound, predicateMatchesSingle, type AttrFunc, type Interface, type SelectionPredicate } from '../../storage/index.js';
-import type { DeleteOptions, InternalListOptions, KubeObject, ObjectList, RequestContext, StandardStorage, UpdatedObjectInfo, ValidateObjectFunc, WriteOptions } from '../rest.js';
+import type { DeleteOptions, InternalListOptions, KubeObject, ObjectList, RequestContext, StandardStorage, UpdatedObjectInfo, UpdateValidation, ValidateObjectFunc, WriteOptions } from '../rest.js';
 import type { RESTStrategy } from '../../apimachinery/definition/strategy.js';
 import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import type { ResourceInfo } from './context.js';
@@ -216,7 +216,7 @@ export class Store implements StandardStorage {
     ctx: RequestContext,
     name: string,
     objInfo: UpdatedObjectInfo,
-    validate: { create: ValidateObjectFunc; update: ValidateObjectFunc },
+    validate: UpdateValidation,
     opts: WriteOptions & { forceAllowCreate: boolean },
   ): Promise<{ object: KubeObject; created: boolean }> {
     const key = this.keys.key(ctx.namespace, name);
@@ -253,7 +253,7 @@ export class Store implements StandardStorage {
     ctx: RequestContext,
     name: string,
     objInfo: UpdatedObjectInfo,
-    validate: { create: ValidateObjectFunc; update: ValidateObjectFunc },
+    validate: UpdateValidation,
     opts: { forceAllowCreate: boolean },
     existing: KubeObject | undefined,
     currentRV: number,

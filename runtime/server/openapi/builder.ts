@@ -1,6 +1,6 @@
 import type { APIGroupDefinition, CreateSubresource } from '../../registry/types.js';
 import type { ResourceDefinition } from '../../apimachinery/definition/resource.js';
-import { metaSchemas, scaleSchemas, schemaRef } from './meta-schemas.js';
+import { metaSchemas, scaleSchemas, schemaRef } from '../../apimachinery/definition/meta-schemas.js';
 import { resourcePaths } from './operations.js';
 import { BUILTIN_PATCH_TYPES, type GroupVersionOpenAPIInput, type OpenAPIResource, type OpenAPIV3Document, type PatchType, type PathItem } from './types.js';
 

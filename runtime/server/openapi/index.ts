@@ -7,7 +7,7 @@ export { encodeSwaggerV2Protobuf, toGnosticDocument, gnosticDocumentType, type G
 export { GNOSTIC_OPENAPI_V2 } from './gnostic-v2-descriptor.js';
 export { newOpenAPIHandler, openAPIRoutes, PROTOBUF_V2_CONTENT_TYPE, type OpenAPIHandlerOptions, type OpenAPIRoute } from './handlers.js';
 export { openAPIGroupVersionKey, groupVersionPath, operationGroupVersion, operationTag, toValidOperationID } from './naming.js';
-export { metaSchemas, scaleSchemas, STATUS_SCHEMA, DELETE_OPTIONS_SCHEMA, PATCH_SCHEMA, WATCH_EVENT_SCHEMA, SCALE_SCHEMA } from './meta-schemas.js';
+export { metaSchemas, scaleSchemas, STATUS_SCHEMA, DELETE_OPTIONS_SCHEMA, PATCH_SCHEMA, WATCH_EVENT_SCHEMA, SCALE_SCHEMA } from '../../apimachinery/definition/meta-schemas.js';
 export {
   BUILTIN_PATCH_TYPES,
   CUSTOM_RESOURCE_PATCH_TYPES,

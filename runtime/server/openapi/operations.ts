@@ -1,4 +1,4 @@
-import { DELETE_OPTIONS_SCHEMA, PATCH_SCHEMA, SCALE_SCHEMA, schemaRef, STATUS_SCHEMA } from './meta-schemas.js';
+import { DELETE_OPTIONS_SCHEMA, PATCH_SCHEMA, SCALE_SCHEMA, schemaRef, STATUS_SCHEMA } from '../../apimachinery/definition/meta-schemas.js';
 import { groupVersionPath, operationGroupVersion, operationTag } from './naming.js';
 import {
   CREATE_PARAMETERS,
