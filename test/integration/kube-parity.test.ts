@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { cronTab, cronTabCRD, createEstablishedCRD } from '../apiextensions/env.js';
 import { describeBackends } from './harness.js';
-import { HttpsClient, asStatus } from './https.js';
+import { HttpsClient, asStatus, type StatusBody } from './https.js';
 import { flunderV1beta1, uniqueName } from './objects.js';
 
 type Obj = Record<string, unknown>;
@@ -100,6 +100,49 @@ describeBackends('kube-apiserver parity', (cp) => {
     assert.equal(svc.status, 201, JSON.stringify(svc.body));
     const svcPut = await c.json('PUT', `/api/v1/namespaces/${ns}/services/s1`, withoutResourceVersion(svc.body));
     assert.equal(svcPut.status, 200, JSON.stringify(svcPut.body));
+  });
+
+  it("RBAC kinds are validated by kube's rules alone, in its words: no schema enum or required field stands in front", async () => {
+    const role = await c.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: uniqueName('agg') },
+      aggregationRule: {
+        clusterRoleSelectors: [
+          {
+            matchExpressions: [
+              { key: 'a', operator: 'Foo', values: ['x'] },
+              { key: 'b', operator: 'In' },
+            ],
+          },
+        ],
+      },
+    });
+    const at = 'aggregationRule.clusterRoleSelectors[0]';
+    assert.deepEqual(
+      [role.status, (((role.body as unknown as StatusBody).details?.causes ?? []) as Obj[]).map((x) => `${String(x['field'])}: ${String(x['message'])}`)],
+      [
+        422,
+        [
+          `${at}.matchExpressions[0].operator: Invalid value: "Foo": not a valid selector operator`,
+          `${at}.matchExpressions[1].values: Required value: must be specified when \`operator\` is 'In' or 'NotIn'`,
+          `${at}: Invalid value: "null": invalid label selector.`,
+        ],
+      ],
+    );
+    // No roleRef: Go's zero RoleRef, its apiGroup defaulted (SetDefaults_RoleBinding, as the User's),
+    // the rest refused field by field (the schema would have said "roleRef: Required value").
+    const binding = await c.json('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'no-roleref' },
+      subjects: [{ kind: 'User', name: 'u' }],
+    });
+    assert.equal(binding.status, 422);
+    assert.equal(
+      (binding.body as unknown as StatusBody).message,
+      'RoleBinding.rbac.authorization.k8s.io "no-roleref" is invalid: [roleRef.kind: Unsupported value: "": supported values: "Role", "ClusterRole", roleRef.name: Required value]',
+    );
   });
 
   it('/version/ is /version (the Python client asks for it)', async () => {

@@ -285,8 +285,11 @@ export interface GroupVersionKind {
   kind: string;
 }
 
-/** How a label selector requirement relates a key to its values. */
-export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+// A string, not a union of the four, as kube declares it (no enum in its OpenAPI): the validation
+// of each kind that holds selectors refuses an unknown operator in its own words ("not a valid
+// selector operator"), and which operators need values is checked there too (no schema rule).
+/** How a label selector requirement relates a key to its values: In, NotIn, Exists or DoesNotExist. */
+export type LabelSelectorOperator = string;
 
 /**
  * A query over labels: matchLabels and matchExpressions are ANDed. An empty selector matches every object; a missing one matches none.
@@ -309,11 +312,7 @@ export interface LabelSelector {
   matchExpressions?: LabelSelectorRequirement[];
 }
 
-/**
- * A requirement that relates a label key to a set of values.
- *
- * @validation rule="self.operator in ['In', 'NotIn'] ? (has(self.values) && size(self.values) > 0) : (!has(self.values) || size(self.values) == 0)" message="values must be non-empty for In and NotIn, and empty for Exists and DoesNotExist" fieldPath=".values"
- */
+/** A requirement that relates a label key to a set of values. */
 export interface LabelSelectorRequirement {
   /**
    * The label key the requirement applies to.
@@ -322,7 +321,7 @@ export interface LabelSelectorRequirement {
    */
   key: string;
   /**
-   * How the key relates to the values.
+   * How the key relates to the values: In, NotIn, Exists or DoesNotExist.
    *
    * @protobuf 2
    */

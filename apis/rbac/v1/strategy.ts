@@ -1,4 +1,5 @@
 import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
+import { markGoValidation } from '../../../runtime/apimachinery/validation/typed.js';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding, RoleRef, Subject } from './types.js';
 import {
   clusterRoleUpdateOptions,
@@ -17,7 +18,9 @@ import {
  * kube's RBAC strategies (pkg/registry/rbac/{role,clusterrole,rolebinding,clusterrolebinding}/
  * strategy.go): names are path segments (validateRBACName), PUT may create (the bootstrap
  * policy is reconciled that way) and may omit resourceVersion. Who may write what is decided
- * by the REST storage (escalation prevention, runtime/controlplane/rbac), not here.
+ * by the REST storage (escalation prevention, runtime/controlplane/rbac), not here. The
+ * validation functions are kube's whole validation of these kinds (markGoValidation): the
+ * generated schema's checks do not run before them, so every error is worded as kube words it.
  */
 
 const common = {
@@ -30,14 +33,14 @@ const common = {
 export const RoleStrategy = {
   ...common,
   tablePrinter: { kind: 'default' },
-  validate: (role: Role) => validateRole(role),
+  validate: markGoValidation((role: Role) => validateRole(role)),
   validateUpdate: (role: Role) => validateRole(role),
 } satisfies RESTStrategy<Role>;
 
 export const ClusterRoleStrategy = {
   ...common,
   tablePrinter: { kind: 'default' },
-  validate: (role: ClusterRole) => validateClusterRole(role),
+  validate: markGoValidation((role: ClusterRole) => validateClusterRole(role)),
   validateUpdate: (role: ClusterRole, old: ClusterRole) => validateClusterRole(role, clusterRoleUpdateOptions(old)),
 } satisfies RESTStrategy<ClusterRole>;
 
@@ -59,14 +62,14 @@ function subjectNames(subjects: readonly Subject[] | undefined, kind: string): s
 
 export const RoleBindingStrategy = {
   ...common,
-  validate: (b: RoleBinding) => validateRoleBinding(b),
+  validate: markGoValidation((b: RoleBinding) => validateRoleBinding(b)),
   validateUpdate: (b: RoleBinding, old: RoleBinding) => [...validateRoleBinding(b), ...validateRoleRefUnchanged(b.roleRef, old.roleRef)],
   tablePrinter: { kind: 'handwritten', cells: bindingCells },
 } satisfies RESTStrategy<RoleBinding>;
 
 export const ClusterRoleBindingStrategy = {
   ...common,
-  validate: (b: ClusterRoleBinding) => validateClusterRoleBinding(b),
+  validate: markGoValidation((b: ClusterRoleBinding) => validateClusterRoleBinding(b)),
   validateUpdate: (b: ClusterRoleBinding, old: ClusterRoleBinding) => [...validateClusterRoleBinding(b), ...validateRoleRefUnchanged(b.roleRef, old.roleRef)],
   tablePrinter: { kind: 'handwritten', cells: bindingCells },
 } satisfies RESTStrategy<ClusterRoleBinding>;
