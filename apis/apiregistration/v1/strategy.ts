@@ -1,15 +1,24 @@
 import { validatePathSegmentName } from '../../../runtime/registry/generic/keys.js';
 import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
+import { markGoValidation } from '../../../runtime/apimachinery/validation/typed.js';
 import type { APIService } from './types.js';
+import { validateAPIService, validateAPIServiceStatus } from './validation.js';
 
 /**
  * The APIService strategy of kube-aggregator: names are path segments rather than DNS
- * subdomains, because the legacy core group's APIService is `v1.`; that a name is
- * `<version>.<group>` the schema's rule checks. Updates must carry a resourceVersion.
+ * subdomains, because the legacy core group's APIService is `v1.`, and must be
+ * `<version>.<group>`; the rest is ValidateAPIService, the kind's whole validation
+ * (markGoValidation), so no schema check words an error before it. Updates must carry a
+ * resourceVersion.
  */
 export const APIServiceStrategy = {
   allowUnconditionalUpdate: false,
   validateName: validatePathSegmentName,
+  validate: markGoValidation((a: APIService) => validateAPIService(a)),
+  validateUpdate: (a: APIService) => validateAPIService(a),
+  status: {
+    validateUpdate: (a: APIService) => validateAPIServiceStatus(a),
+  },
   // kube-aggregator's table: `Local` or the service's namespace/name, and the Available
   // condition's status with its reason when it is not True.
   tablePrinter: {

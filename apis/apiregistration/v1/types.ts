@@ -2,9 +2,6 @@ import type { Bytes, int32, ObjectMeta, Time, TypeMeta } from '../../meta/v1/typ
 
 /**
  * A reference to the Service in front of an aggregated API server.
- *
- * @validation rule="has(self.__namespace__) && size(self.__namespace__) > 0" message="namespace is required" fieldPath=".namespace" reason=FieldValueRequired
- * @validation rule="has(self.name) && size(self.name) > 0" message="name is required" fieldPath=".name" reason=FieldValueRequired
  */
 export interface ServiceReference {
   /** The Service's namespace. */
@@ -15,36 +12,22 @@ export interface ServiceReference {
    * The Service port the server listens on; 443 when unset.
    *
    * @default 443
-   * @minimum 1
-   * @maximum 65535
    */
   port?: int32;
 }
 
 /**
  * Where a group version is served and how to talk to that server (HTTPS only, though verification can be disabled).
- *
- * @validation rule="has(self.version) && size(self.version) > 0" message="version is required" fieldPath=".version" reason=FieldValueRequired
- * @validation rule="(has(self.group) && size(self.group) > 0) || (has(self.version) && self.version == 'v1')" message="only v1 may have an empty group, and it is the legacy core group" fieldPath=".group" reason=FieldValueRequired
- * @validation rule="has(self.service) || !has(self.caBundle) || size(self.caBundle) == 0" message="local APIServices may not have a caBundle" fieldPath=".caBundle"
- * @validation rule="has(self.service) || !has(self.insecureSkipTLSVerify) || !self.insecureSkipTLSVerify" message="local APIServices may not have insecureSkipTLSVerify" fieldPath=".insecureSkipTLSVerify"
- * @validation rule="!has(self.insecureSkipTLSVerify) || !self.insecureSkipTLSVerify || !has(self.caBundle) || size(self.caBundle) == 0" message="may not be true if caBundle is present" fieldPath=".insecureSkipTLSVerify"
  */
 export interface APIServiceSpec {
   /** The Service in front of the server. When unset the group version is served locally, by the next handler in this server's chain. */
   service?: ServiceReference;
   /**
    * The API group the server hosts; empty only for the legacy core group (version v1).
-   *
-   * @maxLength 253
-   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$
    */
   group?: string;
   /**
    * The API version the server hosts, such as `v1`; a DNS-1035 label.
-   *
-   * @maxLength 63
-   * @pattern ^[a-z]([-a-z0-9]*[a-z0-9])?$
    */
   version?: string;
   /** Skip verifying the server's TLS certificate. Strongly discouraged: set caBundle instead. */
@@ -53,25 +36,21 @@ export interface APIServiceSpec {
   caBundle?: Bytes;
   /**
    * The least priority the whole group should have; groups sort highest first, then by name. Kubernetes' own groups use about 18000.
-   *
-   * @minimum 1
-   * @maximum 20000
    */
   groupPriorityMinimum: int32;
   /**
    * The order of this version within its group, highest first; equal priorities fall back to Kubernetes version ordering (v10, v2, v1, v11beta2, v3beta1, v12alpha1, foo1).
-   *
-   * @minimum 1
-   * @maximum 1000
    */
   versionPriority: int32;
 }
 
+// Strings, as kube-aggregator declares them (no enum in its OpenAPI): the status validation
+// words an unknown status its own way, and the condition types are open-ended.
 /** Whether a condition holds: True, False or Unknown. */
-export type ConditionStatus = 'True' | 'False' | 'Unknown';
+export type ConditionStatus = string;
 
 /** The type of an APIService condition; `Available` means the server exists and answers. */
-export type APIServiceConditionType = 'Available';
+export type APIServiceConditionType = string;
 
 /** The state of an APIService at one point in time. */
 export interface APIServiceCondition {
@@ -110,7 +89,6 @@ export interface APIServiceStatus {
  * @printcolumn name=Service type=string jsonPath=.spec.service.name description="The Service (namespace/name) that hosts this API, or Local when this server serves it."
  * @printcolumn name=Available type=string jsonPath=.status.conditions[?(@.type=="Available")].status description="Whether this API is available, with the reason when it is not."
  * @printcolumn name=Age type=date jsonPath=.metadata.creationTimestamp
- * @validation rule="!has(self.spec) || self.metadata.name == (has(self.spec.version) ? self.spec.version : '') + '.' + (has(self.spec.group) ? self.spec.group : '')" message="metadata.name must be spec.version + \".\" + spec.group" fieldPath=".metadata.name"
  */
 export interface APIService extends TypeMeta {
   metadata?: ObjectMeta;

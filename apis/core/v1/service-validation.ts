@@ -1,6 +1,6 @@
 import { parseIP } from '../../../runtime/registry/allocator/cidr.js';
 import type { FieldError } from '../../../runtime/apimachinery/validation/field.js';
-import { isDNS1123Label, isDNS1123Subdomain } from '../../../runtime/apimachinery/validation/names.js';
+import { isDNS1123Label, isDNS1123Subdomain, isValidPortNum } from '../../../runtime/apimachinery/validation/names.js';
 import { validateLabels } from '../../../runtime/apimachinery/validation/objectmeta.js';
 import type { IntOrString } from '../../meta/v1/types.js';
 import type { Service, ServicePort } from './types.js';
@@ -118,11 +118,6 @@ function validateServicePort(p: ServicePort, requireName: boolean, names: Set<st
   else if (!SUPPORTED_PROTOCOLS.includes(protocol)) errs.push(notSupported(`${path}.protocol`, protocol, SUPPORTED_PROTOCOLS));
   errs.push(...validatePortNumOrName(p.targetPort ?? 0, `${path}.targetPort`));
   return errs;
-}
-
-/** validation.IsValidPortNum. */
-function isValidPortNum(port: number): string[] {
-  return Number.isInteger(port) && port >= 1 && port <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
 }
 
 /** validation.IsValidPortName: an IANA service name. */

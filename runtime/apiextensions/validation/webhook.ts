@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { ServiceReference } from '../../../apis/apiextensions/v1/types.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
-import { isDNS1123Subdomain } from '../../apimachinery/validation/names.js';
+import { isDNS1123Subdomain, isValidPortNum } from '../../apimachinery/validation/names.js';
 import { child, invalid, required } from './errors.js';
 
 const FORM = '; desired format: https://host[/path]';
@@ -30,7 +30,8 @@ export function validateWebhookService(path: string, svc: ServiceReference): Fie
   if ((svc.name ?? '') === '') errs.push(required(child(path, 'name'), 'service name is required'));
   if ((svc.namespace ?? '') === '') errs.push(required(child(path, 'namespace'), 'service namespace is required'));
   const port = svc.port ?? 443;
-  if (!Number.isInteger(port) || port < 1 || port > 65535) errs.push(invalid(child(path, 'port'), port, 'port is not valid: must be between 1 and 65535, inclusive'));
+  const portErrs = isValidPortNum(port);
+  if (portErrs.length > 0) errs.push(invalid(child(path, 'port'), port, `port is not valid: ${portErrs.join(', ')}`));
   const urlPath = svc.path;
   if (urlPath === undefined || urlPath === '/' || urlPath === '') return errs;
   const pathField = child(path, 'path');

@@ -108,6 +108,11 @@ export function isDNS1035Label(value: string): string[] {
   return errs;
 }
 
+/** IsValidPortNum: a port number in 1…65535. */
+export function isValidPortNum(port: number): string[] {
+  return Number.isInteger(port) && port >= 1 && port <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
+}
+
 /**
  * A ValidateNameFunc: the problems with `name`; `prefix` is true when the
  * value is a generateName, which may end in `-` since characters follow it.

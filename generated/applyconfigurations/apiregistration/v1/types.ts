@@ -3,9 +3,9 @@
 /** The state of an APIService at one point in time. */
 export interface APIServiceConditionApplyConfiguration {
   /** The condition's type. */
-  type?: 'Available';
+  type?: string;
   /** Whether the condition holds. */
-  status?: 'True' | 'False' | 'Unknown';
+  status?: string;
   /** When the status last changed. */
   lastTransitionTime?: string | null;
   /** A one-word CamelCase reason for the last transition. */
