@@ -180,7 +180,7 @@ describe('CustomResourceDefinition writes are validated as kube validates them',
     assert.equal(spec.names['listKind'], 'CronTabList');
     assert.deepEqual(spec.conversion, { strategy: 'None' });
     // v1's CustomResourceDefinitionNames: plural and kind have no omitempty.
-    assert.deepEqual(created.body['status'], { acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] });
+    assert.deepEqual(created.body['status'], { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] });
     assert.equal((created.body['metadata'] as Obj)['generation'], 1);
 
     const updated = await updateCRD('crontabs.defaults.example.com', (c) => {

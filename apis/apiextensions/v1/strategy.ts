@@ -20,11 +20,10 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
 export const CustomResourceDefinitionStrategy = {
   allowUnconditionalUpdate: false,
   prepareForCreate(obj: CustomResourceDefinition): void {
-    // Reset to the Go zero status kube writes: acceptedNames' plural and kind have no omitempty,
-    // so a new CRD answers empty accepted names until the naming controller fills them. kube
-    // writes `conditions: null` too; not yet here, where the controllers' removeCondition
-    // takes a null list for a list.
-    obj.status = { acceptedNames: { plural: '', kind: '' } };
+    // Reset to the Go zero status kube writes: conditions and acceptedNames' plural and kind have
+    // no omitempty, so a new CRD answers `conditions: null` and empty accepted names until the
+    // controllers fill them (and the first condition's manager then owns the entries, not the list).
+    obj.status = { conditions: null, acceptedNames: { plural: '', kind: '' } };
     recordStorageVersion(obj);
   },
   prepareForUpdate(obj: CustomResourceDefinition, old: CustomResourceDefinition): void {

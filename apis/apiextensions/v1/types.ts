@@ -144,10 +144,12 @@ export interface ServiceReference {
 
 export interface CustomResourceDefinitionStatus {
   /**
+   * null on a new CRD (Go's nil slice: the field has no omitempty) until a controller sets the first condition.
+   *
    * @listType map
    * @listMapKey type
    */
-  conditions?: CustomResourceDefinitionCondition[];
+  conditions?: CustomResourceDefinitionCondition[] | null;
   acceptedNames?: CustomResourceDefinitionNames;
   /** @listType atomic */
   storedVersions?: string[];

@@ -48,11 +48,10 @@ export function setCondition(crd: CustomResourceDefinition, condition: CustomRes
   conditions[i] = { ...condition, ...(lastTransitionTime !== undefined ? { lastTransitionTime } : {}) };
 }
 
-/** Removes the condition of `type` from a CRD the caller owns. Mutates `crd`. */
+/** Removes the condition of `type` from a CRD the caller owns; the list is a new one, never null (RemoveCRDCondition). Mutates `crd`. */
 export function removeCondition(crd: CustomResourceDefinition, type: string): void {
-  const conditions = crd.status?.conditions;
-  if (conditions === undefined) return;
-  crd.status!.conditions = conditions.filter((c) => c.type !== type);
+  const status = (crd.status ??= {});
+  status.conditions = (status.conditions ?? []).filter((c) => c.type !== type);
 }
 
 export function hasFinalizer(crd: CRD, finalizer: string): boolean {

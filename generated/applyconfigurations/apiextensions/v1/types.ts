@@ -49,7 +49,8 @@ export interface CustomResourceDefinitionSpecApplyConfiguration {
 }
 
 export interface CustomResourceDefinitionStatusApplyConfiguration {
-  conditions?: CustomResourceDefinitionConditionApplyConfiguration[];
+  /** null on a new CRD (Go's nil slice: the field has no omitempty) until a controller sets the first condition. */
+  conditions?: CustomResourceDefinitionConditionApplyConfiguration[] | null;
   acceptedNames?: CustomResourceDefinitionNamesApplyConfiguration;
   storedVersions?: string[];
 }
