@@ -145,6 +145,37 @@ describeBackends('kube-apiserver parity', (cp) => {
     );
   });
 
+  it("finalizers: core's ObjectMeta rules for core and RBAC kinds (unqualified non-standard names refused), a Namespace's spec and status as ValidateNamespace*", async () => {
+    const kube = (i: number, name: string): string => `metadata.finalizers[${i}]: Invalid value: "${name}": name is neither a standard finalizer name nor is it fully qualified`;
+    const causes = (body: Obj): string[] => (((body as unknown as StatusBody).details?.causes ?? []) as Obj[]).map((x) => `${String(x['field'])}: ${String(x['message'])}`);
+    const cm = await c.json('POST', `/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fin', finalizers: ['kubernetes', 'example.com/ok', 'mine'] } });
+    assert.deepEqual([cm.status, causes(cm.body)], [422, [kube(2, 'mine')]]);
+    const role = await c.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: uniqueName('fin'), finalizers: ['mine'] },
+    });
+    assert.deepEqual([role.status, causes(role.body)], [422, [kube(0, 'mine')]]);
+    // An update reports it twice, as kube's ValidateConfigMapUpdate (ObjectMetaUpdate, then ValidateConfigMap).
+    const ok = await c.json('POST', `/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fin2' } });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    const patched = await c.json('PATCH', `/api/v1/namespaces/${ns}/configmaps/fin2`, { metadata: { finalizers: ['mine'] } }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.deepEqual([patched.status, causes(patched.body)], [422, [kube(0, 'mine'), kube(0, 'mine')]]);
+    // A Namespace's spec.finalizers: a qualified name, then kube's rule, at spec.finalizers.
+    const nsName = uniqueName('fin');
+    const bad = await c.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: nsName }, spec: { finalizers: ['a b'] } });
+    assert.equal(bad.status, 422, JSON.stringify(bad.body));
+    assert.deepEqual(causes(bad.body), [
+      "spec.finalizers: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      'spec.finalizers: Invalid value: "a b": name is neither a standard finalizer name nor is it fully qualified',
+    ]);
+    // Status: the phase follows deletionTimestamp, in kube's words (not the schema enum's).
+    const created = await c.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: nsName } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const phase = await c.json('PATCH', `/api/v1/namespaces/${nsName}/status`, { status: { phase: 'Gone' } }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.deepEqual([phase.status, causes(phase.body)], [422, ['status.Phase: Invalid value: "Gone": may only be \'Active\' if `deletionTimestamp` is empty']]);
+  });
+
   it('/version/ is /version (the Python client asks for it)', async () => {
     const plain = await c.json('GET', '/version');
     const slash = await c.json('GET', '/version/');

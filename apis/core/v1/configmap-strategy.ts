@@ -1,6 +1,7 @@
 import type { FieldError } from '../../../runtime/apimachinery/validation/field.js';
 import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
 import { deepEqualJSON } from '../../../runtime/apimachinery/serializer/jsonvalue.js';
+import { validateKubeFinalizerNames } from './objectmeta-validation.js';
 import { isConfigMapKey } from './secret-validation.js';
 import type { ConfigMap } from './types.js';
 
@@ -19,8 +20,9 @@ export const ConfigMapStrategy = {
     },
   },
   validate: (cm: ConfigMap) => validateConfigMap(cm),
+  // ValidateConfigMapUpdate: ObjectMetaUpdate, immutability, then ValidateConfigMap.
   validateUpdate(cm: ConfigMap, old: ConfigMap): FieldError[] {
-    const errs = validateConfigMap(cm);
+    const errs = validateKubeFinalizerNames(cm.metadata);
     if (old.immutable === true) {
       if (cm.immutable !== true) errs.push({ type: 'FieldValueForbidden', field: 'immutable', detail: 'field is immutable when `immutable` is set' });
       // reflect.DeepEqual of the maps: the order a client sends keys in is not a change.
@@ -28,12 +30,13 @@ export const ConfigMapStrategy = {
         errs.push({ type: 'FieldValueForbidden', field: 'data', detail: 'field is immutable when `immutable` is set' });
       }
     }
+    errs.push(...validateConfigMap(cm));
     return errs;
   },
 } satisfies RESTStrategy<ConfigMap>;
 
 function validateConfigMap(cm: ConfigMap): FieldError[] {
-  const errs: FieldError[] = [];
+  const errs: FieldError[] = validateKubeFinalizerNames(cm.metadata);
   let size = 0;
   const data = cm.data ?? {};
   const binary = cm.binaryData ?? {};

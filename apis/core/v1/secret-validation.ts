@@ -2,6 +2,7 @@ import { JSONSyntaxError, scanJSON } from '../../../runtime/apimachinery/seriali
 import type { FieldError } from '../../../runtime/apimachinery/validation/field.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../runtime/apimachinery/validation/objectmeta.js';
 import type { Secret } from './types.js';
+import { validateKubeFinalizerNames } from './objectmeta-validation.js';
 
 /** corev1.MaxSecretSize: the bytes of all values of a Secret together. */
 export const MAX_SECRET_SIZE = 1024 * 1024;
@@ -41,7 +42,7 @@ const required = (field: string): FieldError => ({ type: 'FieldValueRequired', f
  * Runs after stringData was merged into data, as kube's does after conversion.
  */
 export function validateSecret(secret: Secret): FieldError[] {
-  const errs: FieldError[] = [];
+  const errs: FieldError[] = validateKubeFinalizerNames(secret.metadata);
   const data = secret.data ?? {};
   let total = 0;
   for (const [k, value] of Object.entries(data)) {
@@ -56,7 +57,7 @@ export function validateSecret(secret: Secret): FieldError[] {
 
 /** kube's ValidateSecretUpdate beyond ObjectMeta: the type never changes, nor an immutable Secret's data. */
 export function validateSecretUpdate(secret: Secret, old: Secret): FieldError[] {
-  const errs: FieldError[] = [];
+  const errs: FieldError[] = validateKubeFinalizerNames(secret.metadata);
   if ((secret.type ?? '') !== (old.type ?? '')) errs.push({ type: 'FieldValueInvalid', field: 'type', badValue: secret.type ?? '', detail: FIELD_IMMUTABLE_ERROR_MSG });
   if (old.immutable === true) {
     if (secret.immutable !== true) errs.push({ type: 'FieldValueForbidden', field: 'immutable', detail: IMMUTABLE_SET });

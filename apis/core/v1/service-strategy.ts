@@ -4,6 +4,7 @@ import { needsClusterIP, normalizeClusterIPs, patchAllocatedValues } from './ser
 import { servicePrinterCells } from './service-table.js';
 import { validateService, validateServiceUpdate } from './service-validation.js';
 import type { Service } from './types.js';
+import { validateKubeFinalizerNames } from './objectmeta-validation.js';
 
 /**
  * kube's svcStrategy (pkg/registry/core/service/strategy.go): status starts empty
@@ -26,7 +27,8 @@ export const ServiceStrategy = {
     dropTypeDependentFields(svc, old);
   },
   validate: (svc: Service) => validateService(svc),
-  validateUpdate: (svc: Service, old: Service) => [...validateServiceUpdate(svc, old), ...validateService(svc)],
+  // ValidateServiceUpdate: ObjectMetaUpdate, the update rules, then ValidateService.
+  validateUpdate: (svc: Service, old: Service) => [...validateKubeFinalizerNames(svc.metadata), ...validateServiceUpdate(svc, old), ...validateService(svc)],
   tablePrinter: { kind: 'handwritten', cells: servicePrinterCells },
 } satisfies RESTStrategy<Service>;
 

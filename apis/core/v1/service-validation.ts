@@ -3,6 +3,7 @@ import type { FieldError } from '../../../runtime/apimachinery/validation/field.
 import { isDNS1123Label, isDNS1123Subdomain, isValidPortNum } from '../../../runtime/apimachinery/validation/names.js';
 import { validateLabels } from '../../../runtime/apimachinery/validation/objectmeta.js';
 import type { IntOrString } from '../../meta/v1/types.js';
+import { validateKubeFinalizerNames } from './objectmeta-validation.js';
 import type { Service, ServicePort } from './types.js';
 
 /**
@@ -37,7 +38,7 @@ export function validateService(svc: Service): FieldError[] {
   const spec = svc.spec ?? {};
   const type = spec.type ?? 'ClusterIP';
   const ports = spec.ports ?? [];
-  const errs: FieldError[] = [];
+  const errs: FieldError[] = validateKubeFinalizerNames(svc.metadata);
   if (ports.length === 0 && !isHeadless(svc) && type !== 'ExternalName') errs.push({ type: 'FieldValueRequired', field: 'spec.ports', detail: '' });
   const names = new Set<string>();
   ports.forEach((p, i) => errs.push(...validateServicePort(p, ports.length > 1, names, `spec.ports[${i}]`)));

@@ -1,5 +1,6 @@
 import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
 import { markGoValidation } from '../../../runtime/apimachinery/validation/typed.js';
+import { validateKubeFinalizerNames } from '../../core/v1/objectmeta-validation.js';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding, RoleRef, Subject } from './types.js';
 import {
   clusterRoleUpdateOptions,
@@ -21,6 +22,8 @@ import {
  * by the REST storage (escalation prevention, runtime/controlplane/rbac), not here. The
  * validation functions are kube's whole validation of these kinds (markGoValidation): the
  * generated schema's checks do not run before them, so every error is worded as kube words it.
+ * Like kube's, they check metadata with core's ObjectMeta rules (finalizer names), and an update
+ * checks it twice: as ValidateX does, then as ValidateObjectMetaUpdate.
  */
 
 const common = {
@@ -33,15 +36,19 @@ const common = {
 export const RoleStrategy = {
   ...common,
   tablePrinter: { kind: 'default' },
-  validate: markGoValidation((role: Role) => validateRole(role)),
-  validateUpdate: (role: Role) => validateRole(role),
+  validate: markGoValidation((role: Role) => [...validateKubeFinalizerNames(role.metadata), ...validateRole(role)]),
+  validateUpdate: (role: Role) => [...validateKubeFinalizerNames(role.metadata), ...validateRole(role), ...validateKubeFinalizerNames(role.metadata)],
 } satisfies RESTStrategy<Role>;
 
 export const ClusterRoleStrategy = {
   ...common,
   tablePrinter: { kind: 'default' },
-  validate: markGoValidation((role: ClusterRole) => validateClusterRole(role)),
-  validateUpdate: (role: ClusterRole, old: ClusterRole) => validateClusterRole(role, clusterRoleUpdateOptions(old)),
+  validate: markGoValidation((role: ClusterRole) => [...validateKubeFinalizerNames(role.metadata), ...validateClusterRole(role)]),
+  validateUpdate: (role: ClusterRole, old: ClusterRole) => [
+    ...validateKubeFinalizerNames(role.metadata),
+    ...validateClusterRole(role, clusterRoleUpdateOptions(old)),
+    ...validateKubeFinalizerNames(role.metadata),
+  ],
 } satisfies RESTStrategy<ClusterRole>;
 
 /** kube's printRoleBinding: the role as `Kind/name`; wide: users, groups and service accounts (`namespace/name`), comma-separated. */
@@ -62,14 +69,24 @@ function subjectNames(subjects: readonly Subject[] | undefined, kind: string): s
 
 export const RoleBindingStrategy = {
   ...common,
-  validate: markGoValidation((b: RoleBinding) => validateRoleBinding(b)),
-  validateUpdate: (b: RoleBinding, old: RoleBinding) => [...validateRoleBinding(b), ...validateRoleRefUnchanged(b.roleRef, old.roleRef)],
+  validate: markGoValidation((b: RoleBinding) => [...validateKubeFinalizerNames(b.metadata), ...validateRoleBinding(b)]),
+  validateUpdate: (b: RoleBinding, old: RoleBinding) => [
+    ...validateKubeFinalizerNames(b.metadata),
+    ...validateRoleBinding(b),
+    ...validateKubeFinalizerNames(b.metadata),
+    ...validateRoleRefUnchanged(b.roleRef, old.roleRef),
+  ],
   tablePrinter: { kind: 'handwritten', cells: bindingCells },
 } satisfies RESTStrategy<RoleBinding>;
 
 export const ClusterRoleBindingStrategy = {
   ...common,
-  validate: markGoValidation((b: ClusterRoleBinding) => validateClusterRoleBinding(b)),
-  validateUpdate: (b: ClusterRoleBinding, old: ClusterRoleBinding) => [...validateClusterRoleBinding(b), ...validateRoleRefUnchanged(b.roleRef, old.roleRef)],
+  validate: markGoValidation((b: ClusterRoleBinding) => [...validateKubeFinalizerNames(b.metadata), ...validateClusterRoleBinding(b)]),
+  validateUpdate: (b: ClusterRoleBinding, old: ClusterRoleBinding) => [
+    ...validateKubeFinalizerNames(b.metadata),
+    ...validateClusterRoleBinding(b),
+    ...validateKubeFinalizerNames(b.metadata),
+    ...validateRoleRefUnchanged(b.roleRef, old.roleRef),
+  ],
   tablePrinter: { kind: 'handwritten', cells: bindingCells },
 } satisfies RESTStrategy<ClusterRoleBinding>;
