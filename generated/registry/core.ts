@@ -2,7 +2,7 @@
 
 import { group as coreDeclaration } from '../../apis/core/group.js';
 import { setEventDefaults as eventV1Defaults, setNamespaceDefaults as namespaceV1Defaults, setSecretDefaults as secretV1Defaults, setServiceDefaults as serviceV1Defaults } from '../../apis/core/v1/defaults.js';
-import { ConfigMapStrategy as configMapV1Strategy, EventStrategy as eventV1Strategy, NamespaceStrategy as namespaceV1Strategy, SecretStrategy as secretV1Strategy, ServiceAccountStrategy as serviceAccountV1Strategy, ServiceStrategy as serviceV1Strategy } from '../../apis/core/v1/strategy.js';
+import { ConfigMapStrategy as configMapV1Strategy, EndpointsStrategy as endpointsV1Strategy, EventStrategy as eventV1Strategy, NamespaceStrategy as namespaceV1Strategy, SecretStrategy as secretV1Strategy, ServiceAccountStrategy as serviceAccountV1Strategy, ServiceStrategy as serviceV1Strategy } from '../../apis/core/v1/strategy.js';
 import coreV1OpenAPI from '../openapi/core/v1.json' with {
   type: 'json'
 };
@@ -118,6 +118,7 @@ export const coreGroup = {
             "ep",
           ],
           singular: "endpoints",
+          strategy: endpointsV1Strategy,
           subresources: {
             status: false,
           },

@@ -156,6 +156,8 @@ describeBackends('kube-apiserver parity', (cp) => {
       metadata: { name: uniqueName('fin'), finalizers: ['mine'] },
     });
     assert.deepEqual([role.status, causes(role.body)], [422, [kube(0, 'mine')]]);
+    const ep = await c.json('POST', `/api/v1/namespaces/${ns}/endpoints`, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'fin', finalizers: ['mine'] } });
+    assert.deepEqual([ep.status, causes(ep.body)], [422, [kube(0, 'mine')]]);
     // An update reports it twice, as kube's ValidateConfigMapUpdate (ObjectMetaUpdate, then ValidateConfigMap).
     const ok = await c.json('POST', `/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fin2' } });
     assert.equal(ok.status, 201, JSON.stringify(ok.body));

@@ -3,7 +3,7 @@ import type { RESTStrategy } from '../../../runtime/apimachinery/definition/stra
 import type { FieldError } from '../../../runtime/apimachinery/validation/field.js';
 import { markGoValidation } from '../../../runtime/apimachinery/validation/typed.js';
 import { validateFinalizerName, validateKubeFinalizerNames } from './objectmeta-validation.js';
-import type { Namespace } from './types.js';
+import type { Endpoints, Namespace } from './types.js';
 
 /** The finalizer the namespace controller removes once a namespace's content is gone. */
 export const FINALIZER_KUBERNETES = 'kubernetes';
@@ -47,6 +47,16 @@ export const NamespaceStrategy = {
     },
   },
 } satisfies RESTStrategy<Namespace>;
+
+/**
+ * kube's Endpoints strategy, as far as this repository validates Endpoints: core's ObjectMeta rules
+ * (finalizer names), which ValidateEndpointsCreate and ValidateEndpointsUpdate apply; the subsets'
+ * rules are the schema's.
+ */
+export const EndpointsStrategy = {
+  validate: (ep: Endpoints) => validateKubeFinalizerNames(ep.metadata),
+  validateUpdate: (ep: Endpoints) => validateKubeFinalizerNames(ep.metadata),
+} satisfies RESTStrategy<Endpoints>;
 
 export { ServiceStrategy } from './service-strategy.js';
 export { ServiceAccountStrategy } from './serviceaccount-strategy.js';
