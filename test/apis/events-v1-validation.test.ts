@@ -69,6 +69,13 @@ describe('events.k8s.io/v1 Event validation and conversion', () => {
     for (const [name, e, want] of cases) assert.deepEqual(create(e), want, name);
   });
 
+  test("core's ObjectMeta rule on finalizer names, after the legacy checks (create and update)", () => {
+    const event = viaV1({ metadata: { name: 'e', namespace: 'default', finalizers: ['mine', 'example.com/ok'] }, involvedObject: { ...node, name: 'n' }, ...valid });
+    const msg = 'metadata.finalizers[0]: Invalid value: "mine": name is neither a standard finalizer name nor is it fully qualified';
+    assert.deepEqual(create(event), [msg]);
+    assert.deepEqual(update(event, { ...event, metadata: { name: 'e', namespace: 'default' } }), [msg]);
+  });
+
   test('TestValidateEventUpdateForNewV1Events', () => {
     const old = viaV1({ metadata: { name: 'test', namespace: 'kube-system', resourceVersion: '2' }, involvedObject: node, ...valid, series: { count: 2, lastObservedTime: someTime } });
     assert.deepEqual(update(old, old), []);

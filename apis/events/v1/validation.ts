@@ -4,6 +4,7 @@ import type { Event as CoreEvent } from '../../core/v1/event.js';
 import { isZeroTime, legacyValidateEvent } from '../../core/v1/event-validation.js';
 import { eventToCore } from './core-conversion.js';
 import type { Event } from './types.js';
+import { validateKubeFinalizerNames } from '../../core/v1/objectmeta-validation.js';
 
 /** The Event types kube accepts from the events API (v1.EventTypeNormal, v1.EventTypeWarning). */
 const EVENT_TYPES: readonly string[] = ['Normal', 'Warning'];
@@ -18,6 +19,8 @@ const EVENT_TYPES: readonly string[] = ['Normal', 'Warning'];
 export function validateEventCreate(event: Event): FieldError[] {
   const e = eventToCore(event);
   const errs = legacyValidateEvent(e);
+  // Then core's ValidateObjectMeta, whose finalizer-name rule is the part the generic store leaves.
+  errs.push(...validateKubeFinalizerNames(event.metadata));
   errs.push(...validateSeries(e));
   if (isZeroTime(e.eventTime)) errs.push({ type: 'FieldValueRequired', field: 'eventTime', detail: '' });
   if (!EVENT_TYPES.includes(e.type ?? '')) errs.push(invalid('type', `has invalid value: ${e.type ?? ''}`));
@@ -36,6 +39,7 @@ export function validateEventUpdate(event: Event, old: Event): FieldError[] {
   const e = eventToCore(event);
   const o = eventToCore(old);
   const errs = legacyValidateEvent(e);
+  errs.push(...validateKubeFinalizerNames(event.metadata));
   if (!isDeepStrictEqual(e.series ?? null, o.series ?? null)) errs.push(...validateSeries(e));
   const immutable: ReadonlyArray<keyof CoreEvent & string> = [
     'involvedObject',
