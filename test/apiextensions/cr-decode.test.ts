@@ -169,6 +169,20 @@ describe('custom resource decoding as kube 1.32', () => {
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
   });
 
+  test("patch errors show the patched object as Go writes a custom resource: every object's keys sorted", async () => {
+    const r = await call('PATCH', `${PATH}/ct?fieldValidation=Strict`, { spec: { zeta: 1, alpha: { b: 1, a: 2 } } }, 'application/merge-patch+json');
+    assert.equal(r.status, 422, JSON.stringify(r.body));
+    const cause = String(((r.body['details'] as Obj)['causes'] as Obj[])[0]?.['message']);
+    const quoted = /^Invalid value: ("(?:[^"\\]|\\.)*"): strict decoding error/.exec(cause)?.[1];
+    assert.ok(quoted !== undefined, cause);
+    const text = JSON.parse(quoted) as string;
+    const sortedEverywhere = (v: unknown): boolean =>
+      Array.isArray(v) ? v.every(sortedEverywhere) : v === null || typeof v !== 'object' ? true : Object.keys(v).join() === Object.keys(v).sort().join() && Object.values(v).every(sortedEverywhere);
+    const patched = JSON.parse(text) as Obj;
+    assert.ok(sortedEverywhere(patched), text);
+    assert.deepEqual(Object.keys(patched), ['apiVersion', 'kind', 'metadata', 'spec']);
+  });
+
   test('managedFields entries the field manager cannot decode are replaced, not refused (1.32 decodeLiveOrNew)', async () => {
     const created = await call('POST', PATH, body({ name: 'badop', managedFields: [{ manager: 'm', operation: 'Bogus', apiVersion: 'stable.example.com/v1', fieldsType: 'FieldsV1', fieldsV1: {} }] }));
     assert.equal(created.status, 201, JSON.stringify(created.body));

@@ -20,7 +20,7 @@ import {
   unstructuredOfAnotherKind,
   validateAdmitted,
 } from './pipeline.js';
-import { jsonTypeName } from '../../apimachinery/serializer/jsonvalue.js';
+import { canonicalJSON, isJSONObject, jsonTypeName } from '../../apimachinery/serializer/jsonvalue.js';
 import { scanJSONBody } from '../../apimachinery/serializer/json-scan.js';
 import { markFloatLiterals } from '../../apimachinery/validation/gofloat.js';
 import { jsonUnmarshalMessage, unstructuredConverterMessage } from '../../apimachinery/schema/typeddecode.js';
@@ -84,9 +84,9 @@ function documentPatched(req: APIRequest, scope: RequestScope, name: string, pat
     const { obj: patched, strictErrors } = patchedObject(scope, patchType, body, current);
     if (decodesUnstructured(scope)) markFloatLiterals(patched, (floats ??= patchedFloatLiterals(patchType, body)));
     // Strict's error shows the patched JSON as the patcher made it, unknown fields and all.
-    const asPatched = opts.fieldValidation === 'Strict' && patchType !== 'application/strategic-merge-patch+json' ? JSON.stringify(patched) : undefined;
+    const asPatched = opts.fieldValidation === 'Strict' && patchType !== 'application/strategic-merge-patch+json' ? patchedJSON(scope, patched) : undefined;
     const unknown = pruneUnknownFields(scope, patched);
-    applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, asPatched ?? JSON.stringify(patched), message));
+    applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, asPatched ?? patchedJSON(scope, patched), message));
     checkName(patched, name, c.namespace);
     defaultObject(scope, patched);
     return { hub: await trackUpdate(scope, req, old, await scope.codec.toHub(patched), opts.fieldManager), oldInVersion: current };
@@ -159,11 +159,11 @@ function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buff
   // the CR codec decodes metadata into ObjectMeta. Each failure is a 422 on `patch`.
   if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
     const into = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
-    throw invalidPatch(JSON.stringify(value), `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type ${into}`);
+    throw invalidPatch(patchedJSON(scope, value), `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type ${into}`);
   }
   const kind = value === null ? undefined : (value as KubeObject).kind;
   if (value === null || (decodesUnstructured(scope) && (typeof kind !== 'string' || kind === ''))) {
-    const text = JSON.stringify(value);
+    const text = patchedJSON(scope, value);
     throw invalidPatch(text, decodesUnstructured(scope) ? `Object 'Kind' is missing in '${text}'` : "Object 'Kind' is missing");
   }
   const obj = value as KubeObject;
@@ -174,10 +174,10 @@ function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buff
     obj.kind = scope.codec.kind;
   }
   if (typeof obj.apiVersion === 'string' && obj.apiVersion.split('/').length > 2) {
-    throw invalidPatch(JSON.stringify(obj), `unexpected GroupVersion string: ${obj.apiVersion}`);
+    throw invalidPatch(patchedJSON(scope, obj), `unexpected GroupVersion string: ${obj.apiVersion}`);
   }
   const metaError = unstructuredMetadataError(scope, obj);
-  if (metaError !== undefined) throw invalidPatch(JSON.stringify(obj), metaError);
+  if (metaError !== undefined) throw invalidPatch(patchedJSON(scope, obj), metaError);
   defaultAndCheckTypeMeta(
     scope,
     obj,
@@ -191,10 +191,10 @@ function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buff
   if (mismatch !== undefined) {
     throw type === 'application/strategic-merge-patch+json'
       ? invalidPatch(patchGoString(patch), unstructuredConverterMessage(mismatch))
-      : invalidPatch(JSON.stringify(obj), jsonUnmarshalMessage(mismatch));
+      : invalidPatch(patchedJSON(scope, obj), jsonUnmarshalMessage(mismatch));
   }
   const typedMetaError = typedMetadataError(scope, obj);
-  if (typedMetaError !== undefined) throw invalidPatch(JSON.stringify(obj), typedMetaError);
+  if (typedMetaError !== undefined) throw invalidPatch(patchedJSON(scope, obj), typedMetaError);
   return { obj, strictErrors };
 }
 
@@ -205,7 +205,7 @@ function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buff
  */
 function patchedToAnotherKind(scope: RequestScope, kind: string, patched: KubeObject): StatusError {
   if (scope.unstructured === true) return unstructuredOfAnotherKind(scope, kind, patched);
-  return invalidPatch(JSON.stringify(patched), typedDecodeError(scope, kind));
+  return invalidPatch(patchedJSON(scope, patched), typedDecodeError(scope, kind));
 }
 
 /**
@@ -216,7 +216,7 @@ function patchedToAnotherKind(scope: RequestScope, kind: string, patched: KubeOb
  */
 function patchedToAnotherVersion(scope: RequestScope, apiVersion: string, kind: string, patched: KubeObject): StatusError {
   if (scope.unstructured === true) return unstructuredOfAnotherKind(scope, kind, patched, apiVersion);
-  return invalidPatch(JSON.stringify(patched), typedDecodeError(scope, kind, apiVersion));
+  return invalidPatch(patchedJSON(scope, patched), typedDecodeError(scope, kind, apiVersion));
 }
 
 /**
@@ -225,6 +225,21 @@ function patchedToAnotherVersion(scope: RequestScope, apiVersion: string, kind: 
  */
 function patchFailure(type: DocumentPatchType, patch: Buffer, patchedJSON: string, message: string): StatusError {
   return invalidPatch(type === 'application/strategic-merge-patch+json' ? patchGoString(patch) : patchedJSON, message);
+}
+
+/**
+ * The patched object's JSON as kube's patchers print it in their errors: json-patch marshals the
+ * patched document as a Go map, so its top-level keys are sorted (what the patch left alone keeps
+ * its encoding), and a custom resource's objects are Go maps at every level, each written with
+ * sorted keys.
+ */
+function patchedJSON(scope: RequestScope, value: unknown): string {
+  if (decodesUnstructured(scope)) return canonicalJSON(value);
+  if (!isJSONObject(value)) return JSON.stringify(value);
+  return `{${Object.keys(value)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(value[k])}`)
+    .join(',')}}`;
 }
 
 function invalidPatch(value: string, detail: string): StatusError {
