@@ -24,3 +24,19 @@ test('TestValidateConfigMapUpdate: an immutable ConfigMap with its data in anoth
     ['data'],
   );
 });
+
+test("ValidateConfigMap: a key in both maps is reported on the data side; the size limit in 1.32's words", () => {
+  const both = ConfigMapStrategy.validate(cm({ k: 'v' }, { binaryData: { k: 'eA==' } })).map((e) => `${e.field}: ${e.detail ?? ''}`);
+  assert.deepEqual(both, ['data[k]: duplicate of key present in binaryData']);
+  const big = ConfigMapStrategy.validate(cm({ k: 'x'.repeat(1024 * 1024 + 1) })).map((e) => `${e.type} ${e.field}: ${e.detail ?? ''}`);
+  assert.deepEqual(big, ['FieldValueTooLong : may not be more than 1048576 bytes']);
+});
+
+test('ValidateConfigMapUpdate: data and binaryData of an immutable ConfigMap are each immutable', () => {
+  const old = cm({ a: '1' }, { immutable: true, binaryData: { b: 'eA==' } });
+  const changed = ConfigMapStrategy.validateUpdate(cm({ a: '2' }, { immutable: true, binaryData: { b: 'eQ==' } }), old);
+  assert.deepEqual(
+    changed.map((e) => e.field),
+    ['data', 'binaryData'],
+  );
+});

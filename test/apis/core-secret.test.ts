@@ -71,7 +71,7 @@ describe('core/v1 Secret', () => {
       const causes = await createCauses(env, secret);
       assert.equal(causes.length === 0, valid, `${name}: ${causes.join('; ')}`);
     }
-    assert.deepEqual(messages(cases['over max size']![0]), ['data: Too long: must have at most 1048576 bytes']);
+    assert.deepEqual(messages(cases['over max size']![0]), ['data: Too long: may not be more than 1048576 bytes']);
     assert.deepEqual(messages(cases['dot key']![0]), [`data[.]: Invalid value: ".": must not be '.'`]);
     assert.deepEqual(messages(withData('..x', 'bar')), [`data[..x]: Invalid value: "..x": must not start with '..'`]);
     assert.deepEqual(messages(cases['missing service-account-token annotations']![0]), ['metadata.annotations[kubernetes.io/service-account.name]: Required value']);

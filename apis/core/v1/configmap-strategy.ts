@@ -26,9 +26,8 @@ export const ConfigMapStrategy = {
     if (old.immutable === true) {
       if (cm.immutable !== true) errs.push({ type: 'FieldValueForbidden', field: 'immutable', detail: 'field is immutable when `immutable` is set' });
       // reflect.DeepEqual of the maps: the order a client sends keys in is not a change.
-      if (!deepEqualJSON(cm.data ?? {}, old.data ?? {}) || !deepEqualJSON(cm.binaryData ?? {}, old.binaryData ?? {})) {
-        errs.push({ type: 'FieldValueForbidden', field: 'data', detail: 'field is immutable when `immutable` is set' });
-      }
+      if (!deepEqualJSON(cm.data ?? {}, old.data ?? {})) errs.push({ type: 'FieldValueForbidden', field: 'data', detail: 'field is immutable when `immutable` is set' });
+      if (!deepEqualJSON(cm.binaryData ?? {}, old.binaryData ?? {})) errs.push({ type: 'FieldValueForbidden', field: 'binaryData', detail: 'field is immutable when `immutable` is set' });
     }
     errs.push(...validateConfigMap(cm));
     return errs;
@@ -42,14 +41,16 @@ function validateConfigMap(cm: ConfigMap): FieldError[] {
   const binary = cm.binaryData ?? {};
   for (const [key, value] of Object.entries(data)) {
     errs.push(...validateKey('data', key));
+    // kube reports a key in both maps on the data side.
+    if (Object.hasOwn(binary, key)) errs.push({ type: 'FieldValueInvalid', field: `data[${key}]`, badValue: key, detail: 'duplicate of key present in binaryData' });
     size += Buffer.byteLength(value);
   }
   for (const [key, value] of Object.entries(binary)) {
     errs.push(...validateKey('binaryData', key));
-    if (Object.hasOwn(data, key)) errs.push({ type: 'FieldValueInvalid', field: `binaryData[${key}]`, badValue: key, detail: 'duplicate of key present in data' });
     size += Buffer.from(value, 'base64').length;
   }
-  if (size > MAX_CONFIGMAP_SIZE) errs.push({ type: 'FieldValueTooLong', field: '', badValue: '<value omitted>', detail: `must have at most ${MAX_CONFIGMAP_SIZE} bytes` });
+  // field.TooLong of the whole object (1.32's wording).
+  if (size > MAX_CONFIGMAP_SIZE) errs.push({ type: 'FieldValueTooLong', field: '', badValue: '<value omitted>', detail: `may not be more than ${MAX_CONFIGMAP_SIZE} bytes` });
   return errs;
 }
 

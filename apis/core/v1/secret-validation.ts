@@ -50,7 +50,7 @@ export function validateSecret(secret: Secret): FieldError[] {
     total += decodedLength(value);
   }
   // kube 1.32's field.TooLong wording ("may not be more than" came with 1.34).
-  if (total > MAX_SECRET_SIZE) errs.push({ type: 'FieldValueTooLong', field: 'data', badValue: '<value omitted>', detail: `must have at most ${MAX_SECRET_SIZE} bytes` });
+  if (total > MAX_SECRET_SIZE) errs.push({ type: 'FieldValueTooLong', field: 'data', badValue: '<value omitted>', detail: `may not be more than ${MAX_SECRET_SIZE} bytes` });
   errs.push(...validateRequiredKeys(secret, data));
   return errs;
 }
