@@ -275,11 +275,13 @@ async function dispatch(req: APIRequest, res: APIResponse, scope: RequestScope, 
  * What kube's scheme of the server that installs a group is called in a decoder's "no kind is
  * registered" error: runtime.NewScheme names a scheme after its call site, as a release build's
  * trimmed path prints it. kube-apiserver's groups share legacyscheme; apiextensions-apiserver
- * (1.32) has its own. Other servers' schemes are named by the group.
+ * (1.32) and kube-aggregator (aggregatorscheme) have their own. Aggregated servers' schemes are
+ * named by the group.
  */
 const SCHEME_NAMES: Partial<Record<GroupServer, string>> = {
   'kube-apiserver': 'pkg/api/legacyscheme/scheme.go:30',
   'apiextensions-apiserver': 'pkg/apiserver/apiserver.go:53',
+  'kube-aggregator': 'pkg/apiserver/scheme/scheme.go:32',
 };
 
 /** The kinds (and list kinds) of every version of a group, by apiVersion. */

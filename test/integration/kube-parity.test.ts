@@ -272,6 +272,12 @@ describeBackends('kube-apiserver parity', (cp) => {
       asFoo.body['message'],
       'Foo in version "v1" cannot be handled as a CustomResourceDefinition: no kind "Foo" is registered for version "apiextensions.k8s.io/v1" in scheme "pkg/apiserver/apiserver.go:53"',
     );
+    // kube-aggregator's APIServices decode with its own scheme (aggregatorscheme).
+    const apiServiceAsFoo = await c.json('POST', APISERVICES, { apiVersion: 'apiregistration.k8s.io/v1', kind: 'Foo', metadata: { name: 'v1.k1' } });
+    assert.equal(
+      apiServiceAsFoo.body['message'],
+      'Foo in version "v1" cannot be handled as a APIService: no kind "Foo" is registered for version "apiregistration.k8s.io/v1" in scheme "pkg/apiserver/scheme/scheme.go:32"',
+    );
     const olderVersion = await c.json('POST', `${FLUNDERS}/namespaces/${ns}/flunders`, { ...flunderV1beta1.manifest('older', ns), apiVersion: 'wardle.example.com/v1alpha1' });
     assert.equal(olderVersion.body['message'], 'the API version in the data (wardle.example.com/v1alpha1) does not match the expected API version (wardle.example.com/v1beta1)');
     // A version the group no longer serves is still in kube's scheme (rbac's v1beta1 in 1.32's
