@@ -4,6 +4,7 @@ import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js'
 import { newAdmissionChain } from '../admission/types.js';
 import { groupAdmissionPlugins } from '../controlplane/groups.js';
 import { installAPIGroup } from '../controlplane/install.js';
+import { serverSchemeKinds } from '../endpoints/installer.js';
 import { systemContext } from '../controlplane/loopback.js';
 import { ResourceRegistry } from '../registry/resources.js';
 import { addStorageHealthChecks, storageConfigFor } from '../server/options/storage.js';
@@ -78,7 +79,9 @@ export async function startAggregatedServer(groups: readonly APIGroupDefinition[
   const admission = newAdmissionChain([...(o.kubeconfig === undefined ? [] : [namespaceLifecycle(lookup)]), ...groupAdmissionPlugins(o.groups, { lookup })]);
   const discovery = new DiscoveryManager();
   const openapi = new OpenAPIService();
-  for (const group of o.groups) await installAPIGroup(server, group, { factory, resources, admission, discovery, openapi });
+  // One scheme for all the groups it serves, as an aggregated server's own scheme holds them.
+  const schemeKinds = serverSchemeKinds(o.groups);
+  for (const group of o.groups) await installAPIGroup(server, group, { factory, resources, admission, discovery, openapi, schemeKinds });
   // No core group here: /api is not served (404), as in a generic apiserver without legacy APIs.
   for (const r of discoveryRoutes(discovery, { notFound: server.delegate })) if (r.path.startsWith('/apis')) mount(server, r);
   for (const r of openAPIRoutes(openapi)) mount(server, r);

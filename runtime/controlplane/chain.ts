@@ -7,6 +7,7 @@ import { LoopbackRESTClient } from '../client/loopback/index.js';
 import type { UserInfo } from '../apimachinery/request/types.js';
 import { withFilters } from '../apimachinery/request/http.js';
 import { withAuthorization } from '../endpoints/filters/authorization.js';
+import { serverSchemeKinds } from '../endpoints/installer.js';
 import { BOOTSTRAP_ROLES_HOOK, ensureBootstrapPolicy } from '../controllers/rbacbootstrap/index.js';
 import type { APIGroupDefinition, GroupServer } from '../registry/types.js';
 import { Config } from '../server/config.js';
@@ -71,8 +72,12 @@ export async function assembleChain(c: ChainOptions) {
   const openapi = new OpenAPIService();
   const serviceAllocators = await newServiceAllocators(c.factory, { ipRanges: o.serviceClusterIPRanges, nodePorts: o.serviceNodePortRange });
   const servers: Record<'aggregator' | 'apiextensions' | 'core', GenericAPIServer> = { aggregator, apiextensions, core: kubeAPIServer };
+  // Each server of the chain decodes with one scheme holding all of its groups (kube-apiserver's legacyscheme).
+  const schemeKindsOf = (server: 'aggregator' | 'apiextensions' | 'core') => serverSchemeKinds(c.groups.filter((g) => chainServer(g) === server));
+  const schemes = { aggregator: schemeKindsOf('aggregator'), apiextensions: schemeKindsOf('apiextensions'), core: schemeKindsOf('core') };
   for (const group of c.groups) {
-    await installAPIGroup(servers[chainServer(group)], group, { ...c, discovery, openapi, restContext: { serviceAllocators, auth: security.rest } });
+    const server = chainServer(group);
+    await installAPIGroup(servers[server], group, { ...c, discovery, openapi, restContext: { serviceAllocators, auth: security.rest }, schemeKinds: schemes[server] });
   }
   // The control plane's own controllers work on the core group's Namespace and Service storages,
   // as the core group declares them (apis/core/group.ts).

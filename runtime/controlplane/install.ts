@@ -27,6 +27,8 @@ export interface InstallGroupOptions {
    * options over whole (ChainOptions.options); a standalone aggregated server has none.
    */
   readonly options?: StorageFlags;
+  /** The kinds of every group the server's scheme holds (serverSchemeKinds); default: the group's own. */
+  readonly schemeKinds?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**
@@ -72,7 +74,14 @@ export async function installAPIGroup(server: GenericAPIServer, group: APIGroupD
   }
   for (const version of group.versions) {
     if (version.protobuf !== undefined) registerProtobufPackage(version.protobuf);
-    const { prefix, handler } = installAPIGroupVersion({ group, version: version.name, storages, subresources, admission: opts.admission });
+    const { prefix, handler } = installAPIGroupVersion({
+      group,
+      version: version.name,
+      storages,
+      subresources,
+      admission: opts.admission,
+      ...(opts.schemeKinds !== undefined ? { schemeKinds: opts.schemeKinds } : {}),
+    });
     const versionRoot = prefix.endsWith('/') ? prefix : `${prefix}/`;
     // The version's own discovery document (`<prefix>/`) is no resource request: left to discovery.
     server.mux.handlePrefix(versionRoot, (req, res) => (req.info.isResourceRequest ? handler : (server.mux.matchExcept(req.path, versionRoot) ?? webServiceNotFound))(req, res));

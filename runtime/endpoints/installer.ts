@@ -86,6 +86,12 @@ export interface InstallAPIGroupVersionOptions {
    * How the endpoints' field managers are built: CRDs name their conversions and whether unknown
    * fields are preserved; tests may fix the clock. Default: the scheme's conversions, wall clock.
    */
+  /**
+   * The kinds the server's scheme registers, by apiVersion (serverSchemeKinds over the groups a
+   * server installs: kube-apiserver's share legacyscheme): what a typed decoder here can decode
+   * before it finds no conversion to the URL's kind. Default: the group's own kinds.
+   */
+  readonly schemeKinds?: ReadonlyMap<string, ReadonlySet<string>>;
   readonly fieldManagers?: Pick<KindFieldManagerOptions, 'customResource' | 'now'> & {
     readonly objectConvertor?: (scheme: KindScheme) => NonNullable<KindFieldManagerOptions['objectConvertor']>;
   };
@@ -125,7 +131,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
   // Custom resources negotiate over their serializer's media types (protobuf listed, never served).
   const customResource = opts.unstructured === true;
 
-  const schemeKinds = groupSchemeKinds(opts.group);
+  const schemeKinds = opts.schemeKinds ?? groupSchemeKinds(opts.group);
   const schemeName = SCHEME_NAMES[opts.group.declaration?.server ?? 'kube-apiserver'] ?? (group === '' ? 'core' : group);
   const resources = new Map<string, InstalledResource>();
   for (const definition of versionDef.resources) {
@@ -285,6 +291,13 @@ const SCHEME_NAMES: Partial<Record<GroupServer, string>> = {
 };
 
 /** The kinds (and list kinds) of every version of a group, by apiVersion. */
+/** The kinds (and list kinds) of every version of every group one scheme holds, by apiVersion. */
+export function serverSchemeKinds(groups: readonly APIGroupDefinition[]): ReadonlyMap<string, ReadonlySet<string>> {
+  const out = new Map<string, ReadonlySet<string>>();
+  for (const g of groups) for (const [apiVersion, kinds] of groupSchemeKinds(g)) out.set(apiVersion, new Set([...(out.get(apiVersion) ?? []), ...kinds]));
+  return out;
+}
+
 function groupSchemeKinds(group: InstallAPIGroupVersionOptions['group']): ReadonlyMap<string, ReadonlySet<string>> {
   return new Map(group.versions.map((v) => [group.name === '' ? v.name : `${group.name}/${v.name}`, new Set(v.resources.flatMap((r) => [r.kind, r.listKind]))]));
 }

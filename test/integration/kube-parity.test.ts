@@ -266,7 +266,16 @@ describeBackends('kube-apiserver parity', (cp) => {
       wrongVersion.body['message'],
       'ClusterRole in version "v1" cannot be handled as a ClusterRole: no kind "ClusterRole" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
     );
+    // legacyscheme holds every kube-apiserver group: another group's kind decodes, then has no
+    // conversion to the URL's kind; the apiextensions server's scheme has no such kind.
+    const roleAsService = await c.json('POST', `/api/v1/namespaces/${ns}/services`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'k1' } });
+    assert.equal(roleAsService.body['message'], 'ClusterRole in version "v1" cannot be handled as a Service: converting (v1.ClusterRole) to (core.Service): unknown conversion');
     const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const roleAsCRD = await c.json('POST', crds, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'k1' } });
+    assert.equal(
+      roleAsCRD.body['message'],
+      'ClusterRole in version "v1" cannot be handled as a CustomResourceDefinition: no kind "ClusterRole" is registered for version "rbac.authorization.k8s.io/v1" in scheme "pkg/apiserver/apiserver.go:53"',
+    );
     const asFoo = await c.json('POST', crds, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'Foo', metadata: { name: 'k1' } });
     assert.equal(
       asFoo.body['message'],
