@@ -63,6 +63,56 @@ export function pruneNonNullableNullsWithoutDefaults(obj: unknown, schema: JSONS
   }
 }
 
+/**
+ * What Go's decoding of a typed kind makes of null list items: the item type's zero value (a
+ * struct `{}`, `""`, `0`, `false`); items of other types stay null (a nil slice or map). For kinds
+ * validated by Go-style code alone (markGoValidation), which reads the items as Go would, with no
+ * schema check before it to refuse the nulls. Null fields are pruneNonNullableNullsWithoutDefaults'.
+ */
+export function zeroNullListItems(obj: unknown, schema: JSONSchemaProps | undefined): void {
+  if (schema === undefined) return;
+  if (Array.isArray(obj)) {
+    const items = Array.isArray(schema.items) ? undefined : schema.items;
+    if (items === undefined) return;
+    for (let i = 0; i < obj.length; i++) {
+      if (obj[i] === null) obj[i] = goZero(items);
+      else zeroNullListItems(obj[i], items);
+    }
+    return;
+  }
+  if (!isJSONObject(obj)) return;
+  for (const k of Object.keys(obj)) zeroNullListItems(obj[k], fieldSchema(schema, k));
+}
+
+/**
+ * The JSON of Go's zero value of a schema's type; null where Go's zero is nil or the type is open.
+ * A struct's zero carries its required (non-omitempty) fields' zeros, as Go writes them.
+ */
+function goZero(s: JSONSchemaProps, depth = 0): unknown {
+  if (s['x-kubernetes-int-or-string'] === true || depth > 32) return null;
+  switch (s.type) {
+    case 'object': {
+      if (s.additionalProperties !== undefined && s.properties === undefined) return null;
+      const zero: Record<string, unknown> = {};
+      for (const k of s.required ?? []) {
+        const sub = fieldSchema(s, k);
+        const v = sub === undefined ? null : goZero(sub, depth + 1);
+        if (v !== null) setField(zero, k, v);
+      }
+      return zero;
+    }
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return null;
+  }
+}
+
 function isNonNullableNull(v: unknown, s: JSONSchemaProps): boolean {
   return v === null && s.nullable !== true;
 }

@@ -1,7 +1,7 @@
 import { newBadRequest, newInvalid, newUnsupportedMediaType, StatusError } from '../../apimachinery/errors/index.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { celValidator, type CELValidateOptions } from '../../apimachinery/cel/index.js';
-import { applyDefaults, propertySchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps } from '../../apimachinery/schema/index.js';
+import { applyDefaults, propertySchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps, zeroNullListItems } from '../../apimachinery/schema/index.js';
 import { ratchetedAt } from '../../apimachinery/schema/correlation.js';
 import { objectMetaTypeSchema } from '../../apimachinery/schema/objectmeta.js';
 import { jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
@@ -322,8 +322,11 @@ export function defaultObject(scope: RequestScope, obj: KubeObject): void {
     applyDefaults(obj, schema);
     pruneNonNullableNullsWithoutDefaults(obj, schema);
   }
-  // (`spec: null` decodes into the zero struct too.)
-  if (isGoValidation(scope.definition.strategy?.validate)) zeroRequiredStructs(obj, schema);
+  // (`spec: null` decodes into the zero struct too, and a null list item into its type's zero.)
+  if (isGoValidation(scope.definition.strategy?.validate)) {
+    zeroRequiredStructs(obj, schema);
+    zeroNullListItems(obj, schema);
+  }
   dropNullObjectMetaFields(obj);
   if (!isOtherKind(scope, obj)) scheme.defaultInPlace(obj, scope.version);
 }
