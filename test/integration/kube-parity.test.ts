@@ -178,6 +178,23 @@ describeBackends('kube-apiserver parity', (cp) => {
     assert.deepEqual([phase.status, causes(phase.body)], [422, ['status.Phase: Invalid value: "Gone": may only be \'Active\' if `deletionTimestamp` is empty']]);
   });
 
+  it("[]byte fields decode as Go's base64: a string it refuses is the decoder's 400, or a patch's 422 on `patch`", async () => {
+    const secret = await c.json('POST', `/api/v1/namespaces/${ns}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'b64' }, data: { a: 'YWJj', b: 'YQ' } });
+    assert.deepEqual([secret.status, secret.body['message']], [400, 'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 0']);
+    const apiService = await c.json('POST', APISERVICES, {
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
+      metadata: { name: 'v1.b64.example.com' },
+      spec: { group: 'b64.example.com', version: 'v1', groupPriorityMinimum: 1, versionPriority: 1, caBundle: 'not base64!', service: { namespace: 'a', name: 'b' } },
+    });
+    assert.deepEqual([apiService.status, apiService.body['message']], [400, 'APIService in version "v1" cannot be handled as a APIService: illegal base64 data at input byte 3']);
+    const ok = await c.json('POST', `/api/v1/namespaces/${ns}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'b64' }, data: { a: 'YWJj' } });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    const patched = await c.json('PATCH', `/api/v1/namespaces/${ns}/secrets/b64`, { data: { a: '*' } }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(patched.status, 422, JSON.stringify(patched.body));
+    assert.match(String(patched.body['message']), /^ "" is invalid: patch: Invalid value: ".*": illegal base64 data at input byte 0$/s);
+  });
+
   it('/version/ is /version (the Python client asks for it)', async () => {
     const plain = await c.json('GET', '/version');
     const slash = await c.json('GET', '/version/');

@@ -41,3 +41,20 @@ describe('typed decode of metav1.Time fields (metav1.Time.UnmarshalJSON, time.Pa
     assert.equal(message({ spec: { renewTime: 'x' } }, doc, 'io.k8s.api.coordination.v1.Lease'), undefined);
   });
 });
+
+describe('typed decode of []byte fields (base64.StdEncoding, as encoding/json decodes them)', () => {
+  const SECRET = 'io.k8s.api.core.v1.Secret';
+  test('a string base64 refuses is its error, saved as is: the first error in document order wins', () => {
+    assert.equal(message({ data: { a: '!!!' } }, core, SECRET), 'illegal base64 data at input byte 0');
+    assert.equal(message({ data: { a: 'YQ==', b: 'YQ' } }, core, SECRET), 'illegal base64 data at input byte 0');
+    assert.equal(message({ data: { a: 'YQ==\n', b: 'YWJj' } }, core, SECRET), undefined);
+    assert.equal(message({ data: { a: '!!!' }, immutable: 'x' }, core, SECRET), 'illegal base64 data at input byte 0');
+    assert.equal(message({ immutable: 'x', data: { a: '!!!' } }, core, SECRET), 'json: cannot unmarshal string into Go struct field Secret.immutable of type bool');
+  });
+  test('a value that is not a string is the type error of []uint8; the unstructured converter re-decodes the string', () => {
+    assert.equal(message({ data: { a: 5 } }, core, SECRET), 'json: cannot unmarshal number into Go struct field Secret.data of type []uint8');
+    const m = typeMismatch(core, SECRET, { data: { a: 'Y' } });
+    assert.ok(m !== undefined);
+    assert.equal(unstructuredConverterMessage(m), 'error decoding from json: illegal base64 data at input byte 0');
+  });
+});

@@ -1,6 +1,7 @@
 import type { OpenAPIComponentsDocument } from '../definition/resource.js';
 import { hasField, isJSONObject, jsonTypeName } from '../serializer/jsonvalue.js';
 import { parseRFC3339Error } from '../util/gotime.js';
+import { goStdBase64Error } from '../serializer/gobase64.js';
 
 /**
  * The JSON-type half of kube's typed decoding of a generated kind: a decoded body whose value at a
@@ -30,6 +31,8 @@ export interface TypeMismatch {
   readonly goKind: 'struct' | 'slice' | 'map' | 'scalar';
   /** time.Parse's error for a metav1.Time's string, which Go reports as it is (no field context). */
   readonly timeError?: string;
+  /** base64's error for a []byte field's string, which Go's decoder saves as it is (no field context). */
+  readonly base64Error?: string;
 }
 
 /**
@@ -43,6 +46,7 @@ type Node = Readonly<Record<string, unknown>>;
 /** Go's `json: cannot unmarshal string into Go struct field Service.spec of type v1.ServiceSpec`. */
 export function jsonUnmarshalMessage(m: TypeMismatch): string {
   if (m.timeError !== undefined) return m.timeError;
+  if (m.base64Error !== undefined) return m.base64Error;
   const at = m.fieldStack.length === 0 ? `Go value of type ${m.goType}` : `Go struct field ${m.struct}.${m.fieldStack.join('.')} of type ${m.goType}`;
   return `json: cannot unmarshal ${m.value} into ${at}`;
 }
@@ -50,6 +54,8 @@ export function jsonUnmarshalMessage(m: TypeMismatch): string {
 /** runtime.DefaultUnstructuredConverter.FromUnstructured's error for the mismatch (strategic merge patches). */
 export function unstructuredConverterMessage(m: TypeMismatch): string {
   if (m.timeError !== undefined) return m.timeError;
+  // The converter re-decodes the string through encoding/json (sliceFromUnstructured).
+  if (m.base64Error !== undefined) return `error decoding from json: ${m.base64Error}`;
   switch (m.goKind) {
     case 'struct':
       return `cannot restore struct from: ${m.unstructuredKind}`;
@@ -86,6 +92,7 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
     | { kind: 'map'; goType: string; values: Shape }
     | { kind: 'scalar'; goType: string; json: 'string' | 'integer' | 'number' | 'boolean'; bits?: number }
     | { kind: 'time'; goType: 'string' }
+    | { kind: 'bytes'; goType: '[]uint8' }
     | { kind: 'any' };
   /** The shape of field `field` of struct `struct` (a date-time string is a metav1.Time unless it is a MicroTime). */
   const fieldShape = (s: Node, struct: string, field: string, depth: number): Shape => {
@@ -112,6 +119,7 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
         return values.kind === 'any' ? { kind: 'any' } : { kind: 'map', goType: `map[string]${values.goType}`, values };
       }
       case 'string':
+        if (s['format'] === 'byte') return { kind: 'bytes', goType: '[]uint8' };
         return s['format'] === undefined || s['format'] === '' ? { kind: 'scalar', goType: 'string', json: 'string' } : { kind: 'any' };
       case 'boolean':
         return { kind: 'scalar', goType: 'bool', json: 'boolean' };
@@ -136,7 +144,7 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
   const walk = (v: unknown, shape: Shape, struct: string, stack: readonly string[], depth: number): TypeMismatch | undefined => {
     if (v === null || shape.kind === 'any') return undefined;
     const mismatch = (value: string): undefined => {
-      first ??= { value, goType: shape.goType, struct, fieldStack: stack, unstructuredKind: unstructuredKind(v), goKind: shape.kind === 'time' ? 'scalar' : shape.kind };
+      first ??= { value, goType: shape.goType, struct, fieldStack: stack, unstructuredKind: unstructuredKind(v), goKind: shape.kind === 'time' || shape.kind === 'bytes' ? 'scalar' : shape.kind };
       return undefined;
     };
     switch (shape.kind) {
@@ -145,6 +153,12 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
         if (typeof v !== 'string') return { ...base, value: typeof v === 'number' ? 'number' : jsonTypeName(v) };
         const timeError = parseRFC3339Error(v);
         return timeError === undefined ? undefined : { ...base, value: 'string', timeError };
+      }
+      case 'bytes': {
+        if (typeof v !== 'string') return mismatch(typeof v === 'number' ? 'number' : jsonTypeName(v));
+        const base64Error = goStdBase64Error(v);
+        if (base64Error !== undefined) first ??= { value: 'string', goType: shape.goType, struct, fieldStack: stack, unstructuredKind: 'string', goKind: 'scalar', base64Error };
+        return undefined;
       }
       case 'struct': {
         if (!isJSONObject(v)) return mismatch(jsonTypeName(v));
