@@ -4,6 +4,7 @@ import { SchemaValidator } from '../apimachinery/validation/schema-validator.js'
 import type { AdmissionChain } from '../admission/types.js';
 import type { ResourceStorage } from '../registry/rest.js';
 import type { APIGroupDefinition, CreateSubresource, GroupServer } from '../registry/types.js';
+import type { JSONSchemaProps } from '../../apis/apiextensions/v1/schema.js';
 import type { OpenAPIComponentsDocument, ResourceDefinition, Verb } from '../apimachinery/definition/resource.js';
 import { SCALE_SCHEMA, scaleSchemas } from '../apimachinery/definition/meta-schemas.js';
 import type { APIRequest, APIResponse, Handler } from '../apimachinery/request/http.js';
@@ -155,6 +156,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       ...(opts.validationRatcheting === true ? { validationRatcheting: true } : {}),
       schemeKinds,
       schemeName,
+      ...(customResource ? { versionSchemas: versionSchemasOf(opts.group, definition.kind) } : {}),
     };
     // The convertor the kind's strategy declares (RESTStrategy.tablePrinter); tablePrinterOf says what a kind without one gets.
     const tableConvertor = newTableConvertor(definition.printerColumns, opts.now, tablePrinterOf(definition));
@@ -289,6 +291,16 @@ const SCHEME_NAMES: Partial<Record<GroupServer, string>> = {
   'apiextensions-apiserver': 'pkg/apiserver/apiserver.go:53',
   'kube-aggregator': 'pkg/apiserver/scheme/scheme.go:32',
 };
+
+/** A kind's schema in each version of its group that has it, by apiVersion. */
+function versionSchemasOf(group: APIGroupDefinition, kind: string): ReadonlyMap<string, JSONSchemaProps> {
+  const out = new Map<string, JSONSchemaProps>();
+  for (const v of group.versions) {
+    const r = v.resources.find((d) => d.kind === kind);
+    if (r !== undefined) out.set(group.name === '' ? v.name : `${group.name}/${v.name}`, r.schema);
+  }
+  return out;
+}
 
 /** The kinds (and list kinds) of every version of a group, by apiVersion. */
 /** The kinds (and list kinds) of every version of every group one scheme holds, by apiVersion. */

@@ -183,6 +183,19 @@ describe('custom resource decoding as kube 1.32', () => {
     assert.deepEqual(Object.keys(patched), ['apiVersion', 'kind', 'metadata', 'spec']);
   });
 
+  test("a body of another version: its own version's schema prunes it first (none: all but type meta and metadata), as warnings on the 400 or Strict's error", async () => {
+    const v2 = { ...body({ name: 'v2' }, { spec: { image: 'x' } }), apiVersion: 'stable.example.com/v2' };
+    const warned = await call('POST', PATH, v2);
+    assert.deepEqual(
+      [warned.status, warned.body['message'], warned.warnings],
+      [400, 'the API version in the data (stable.example.com/v2) does not match the expected API version (stable.example.com/v1)', ['unknown field "spec"']],
+    );
+    const strict = await call('POST', `${PATH}?fieldValidation=Strict`, v2);
+    assert.deepEqual(answer(strict), [400, 'BadRequest', 'CronTab in version "v2" cannot be handled as a CronTab: strict decoding error: unknown field "spec"']);
+    const ignored = await call('POST', `${PATH}?fieldValidation=Ignore`, v2);
+    assert.deepEqual([ignored.status, ignored.warnings], [400, []]);
+  });
+
   test('managedFields entries the field manager cannot decode are replaced, not refused (1.32 decodeLiveOrNew)', async () => {
     const created = await call('POST', PATH, body({ name: 'badop', managedFields: [{ manager: 'm', operation: 'Bogus', apiVersion: 'stable.example.com/v1', fieldsType: 'FieldsV1', fieldsV1: {} }] }));
     assert.equal(created.status, 201, JSON.stringify(created.body));

@@ -38,7 +38,7 @@ async function create(req: APIRequest, res: APIResponse, scope: RequestScope, na
   const body = await req.readBody();
   const opts = parseCreateOptions(req.query);
   const ctx = requestContext(req, res, scope);
-  const { obj, strict } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req, opts.fieldValidation);
+  const { obj, strict } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req, opts.fieldValidation, ctx);
   const unknown = pruneUnknownFields(scope, obj);
   applyFieldValidation(ctx, opts.fieldValidation, [...strict.errors, ...unknown], strictDecodingFailure(scope, scope.version), [...strict.warnings, ...unknown]);
   wipeObjectMetaSystemFields(obj);

@@ -46,7 +46,14 @@ export interface DecodedObject {
  * (gvkWithDefaults) and otherwise must match it (400). A large YAML body is decoded on a worker
  * thread, abandoned when `signal` (the request's) aborts, so it never holds the event loop.
  */
-export async function decodeObjectBody(scope: RequestScope, body: Buffer, contentType: string, cancel?: DecodeCancellation, fieldValidation?: FieldValidationDirective): Promise<DecodedObject> {
+export async function decodeObjectBody(
+  scope: RequestScope,
+  body: Buffer,
+  contentType: string,
+  cancel?: DecodeCancellation,
+  fieldValidation?: FieldValidationDirective,
+  ctx?: RequestContext,
+): Promise<DecodedObject> {
   const mt = parseContentType(contentType === '' ? 'application/json' : contentType);
   const essence = mt === undefined ? '' : mediaTypeEssence(mt);
   const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
@@ -55,7 +62,7 @@ export async function decodeObjectBody(scope: RequestScope, body: Buffer, conten
   const accepted = bodyMediaTypes(into, undefined, unstructured);
   if (!accepted.includes(essence)) throw newUnsupportedMediaType(accepted);
   try {
-    return await decodeAcceptedBody(scope, body, essence, unstructured, cancel, fieldValidation);
+    return await decodeAcceptedBody(scope, body, essence, unstructured, cancel, fieldValidation, ctx);
   } catch (err) {
     throw typerDecodeError(scope, err) ?? err;
   }
@@ -82,6 +89,7 @@ async function decodeAcceptedBody(
   unstructured: boolean,
   cancel: DecodeCancellation | undefined,
   fieldValidation: FieldValidationDirective | undefined,
+  ctx: RequestContext | undefined,
 ): Promise<DecodedObject> {
   const into = { apiVersion: scope.codec.apiVersion, kind: scope.codec.kind };
   const decoded = await decodeRequestBody(body, essence, { kind: scope.codec.kind, into, unstructured, ...(fieldValidation !== undefined ? { fieldValidation } : {}) }, cancel);
@@ -110,6 +118,14 @@ async function decodeAcceptedBody(
     const gv = splitAPIVersion(apiVersion === '/' ? '' : apiVersion);
     const actual = gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
     if (actual !== scope.codec.apiVersion) {
+      // The CR decoder pruned the body with its own version's schema first (none for a version the
+      // CRD does not have: everything but the type meta and metadata is unknown), so its unknown
+      // fields are strict errors, or warnings on the 400, as for a body of the URL's version.
+      if (ctx !== undefined && fieldValidation !== undefined) {
+        const unknown = prune(structuredClone(value), scope.versionSchemas?.get(actual), { isResourceRoot: true }).map((p) => `unknown field ${JSON.stringify(p)}`);
+        const strict = bodyStrictErrors(decoded);
+        applyFieldValidation(ctx, fieldValidation, [...strict.errors, ...unknown], strictDecodingFailure(scope, gv.version), [...strict.warnings, ...unknown]);
+      }
       throw newBadRequest(`the API version in the data (${actual}) does not match the expected API version (${scope.codec.apiVersion})`);
     }
     floatLiterals = integralFloats ?? [];

@@ -5,6 +5,7 @@ import type { SchemaValidator } from '../../apimachinery/validation/schema-valid
 import type { AdmissionChain } from '../../admission/types.js';
 import type { Getter, KubeObject, ResourceStorage, StandardStorage, Updater } from '../../registry/rest.js';
 import type { NamedCreater } from '../../registry/types.js';
+import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import type { OpenAPIComponentsDocument, ResourceDefinition } from '../../apimachinery/definition/resource.js';
 import type { EndpointRestrictions } from '../negotiation/negotiate.js';
 import type { TableConvertor } from '../table/convertor.js';
@@ -60,6 +61,12 @@ export interface RequestScope {
   readonly schemeKinds?: ReadonlyMap<string, ReadonlySet<string>>;
   /** The name of that decoder's scheme, as its "no kind is registered" errors print it. */
   readonly schemeName?: string;
+  /**
+   * For objects decoded as unstructured: the kind's schema in each version of its group, by
+   * apiVersion, which the custom resource decoder prunes a body with (the body's version's, before
+   * the handler compares it with the URL's).
+   */
+  readonly versionSchemas?: ReadonlyMap<string, JSONSchemaProps>;
   /**
    * The request version's OpenAPI definitions, for kinds decoded as typed objects (those of
    * apis/): a body's JSON types are checked against the kind's definition as Go's decoder would.

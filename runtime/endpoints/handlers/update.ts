@@ -24,7 +24,7 @@ export async function updateResource(req: APIRequest, res: APIResponse, scope: R
   const opts = parseUpdateOptions(req.query);
   const ctx = requestContext(req, res, scope);
   const name = req.info.name;
-  const { obj, strict, floatLiterals } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req, opts.fieldValidation);
+  const { obj, strict, floatLiterals } = await decodeObjectBody(scope, body, headerValue(req.headers['content-type']) ?? '', req, opts.fieldValidation, ctx);
   const unknown = pruneUnknownFields(scope, obj);
   applyFieldValidation(ctx, opts.fieldValidation, [...strict.errors, ...unknown], strictDecodingFailure(scope, scope.version), [...strict.warnings, ...unknown]);
   checkName(obj, name, ctx.namespace);
