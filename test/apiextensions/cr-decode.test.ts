@@ -194,6 +194,11 @@ describe('custom resource decoding as kube 1.32', () => {
     assert.deepEqual(answer(strict), [400, 'BadRequest', 'CronTab in version "v2" cannot be handled as a CronTab: strict decoding error: unknown field "spec"']);
     const ignored = await call('POST', `${PATH}?fieldValidation=Ignore`, v2);
     assert.deepEqual([ignored.status, ignored.warnings], [400, []]);
+    // Only a body of the CRD's group and kind is pruned: another group's, or none, is not.
+    for (const apiVersion of ['other.example.com/v1', 'v1', undefined]) {
+      const other = await call('POST', PATH, { ...v2, apiVersion });
+      assert.deepEqual([other.status, other.warnings], [400, []], String(apiVersion));
+    }
   });
 
   test('managedFields entries the field manager cannot decode are replaced, not refused (1.32 decodeLiveOrNew)', async () => {

@@ -118,10 +118,12 @@ async function decodeAcceptedBody(
     const gv = splitAPIVersion(apiVersion === '/' ? '' : apiVersion);
     const actual = gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
     if (actual !== scope.codec.apiVersion) {
-      // The CR decoder pruned the body with its own version's schema first (none for a version the
-      // CRD does not have: everything but the type meta and metadata is unknown), so its unknown
-      // fields are strict errors, or warnings on the 400, as for a body of the URL's version.
-      if (ctx !== undefined && fieldValidation !== undefined) {
+      // The CR decoder pruned a body of the CRD's group and kind with its own version's schema
+      // first (none for a version the CRD does not have: everything but the type meta and metadata
+      // is unknown), so its unknown fields are strict errors, or warnings on the 400, as for a body
+      // of the URL's version. Bodies of other groups or kinds are not pruned.
+      const ownKind = gv.group === splitAPIVersion(scope.codec.apiVersion).group && value['kind'] === scope.codec.kind;
+      if (ownKind && ctx !== undefined && fieldValidation !== undefined) {
         const unknown = prune(structuredClone(value), scope.versionSchemas?.get(actual), { isResourceRoot: true }).map((p) => `unknown field ${JSON.stringify(p)}`);
         const strict = bodyStrictErrors(decoded);
         applyFieldValidation(ctx, fieldValidation, [...strict.errors, ...unknown], strictDecodingFailure(scope, gv.version), [...strict.warnings, ...unknown]);
