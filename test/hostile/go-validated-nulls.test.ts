@@ -9,6 +9,9 @@ import { HttpsClient, type StatusBody } from '../integration/https.js';
 
 type Obj = Record<string, unknown>;
 
+const NAME_PART =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
 describeBackends('null list items of Go-validated kinds', (cp) => {
   let c: HttpsClient;
   before(() => {
@@ -49,23 +52,26 @@ describeBackends('null list items of Go-validated kinds', (cp) => {
       aggregationRule: { clusterRoleSelectors: [null, { matchExpressions: [null] }] },
     });
     assert.equal(r.status, 422, JSON.stringify(r.body));
+    const selector = 'aggregationRule.clusterRoleSelectors[1]';
     assert.deepEqual(causes(r.body), [
       'rules[0].verbs: Required value: verbs must contain at least one value',
       'rules[0].apiGroups: Required value: resource rules must supply at least one api group',
       'rules[0].resources: Required value: resource rules must supply at least one resource',
-      ...causes(r.body).slice(3),
+      `${selector}.matchExpressions[0].operator: Invalid value: "": not a valid selector operator`,
+      `${selector}.matchExpressions[0].key: Invalid value: "": name part must be non-empty`,
+      `${selector}.matchExpressions[0].key: Invalid value: "": ${NAME_PART}`,
+      `${selector}: Invalid value: "null": invalid label selector.`,
     ]);
-    assert.ok(
-      causes(r.body).some((m) => m.startsWith('aggregationRule.clusterRoleSelectors[1].matchExpressions[0].key: ')),
-      JSON.stringify(r.body),
-    );
   });
 
   it('Namespace: a null spec finalizer is the empty name, refused as kube refuses it', async () => {
     const r = await c.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'nulls' }, spec: { finalizers: [null] } });
     assert.equal(r.status, 422, JSON.stringify(r.body));
-    assert.deepEqual(causes(r.body).slice(0, 1), ['spec.finalizers: Invalid value: "": name part must be non-empty']);
-    assert.equal(causes(r.body).at(-1), 'spec.finalizers: Invalid value: "": name is neither a standard finalizer name nor is it fully qualified');
+    assert.deepEqual(causes(r.body), [
+      'spec.finalizers: Invalid value: "": name part must be non-empty',
+      `spec.finalizers: Invalid value: "": ${NAME_PART}`,
+      'spec.finalizers: Invalid value: "": name is neither a standard finalizer name nor is it fully qualified',
+    ]);
   });
 
   it('APIService: null spec fields are zero values', async () => {

@@ -1,4 +1,6 @@
 import type { RESTStrategy } from '../../../runtime/apimachinery/definition/strategy.js';
+import type { FieldError } from '../../../runtime/apimachinery/validation/field.js';
+import type { ObjectMeta } from '../../meta/v1/types.js';
 import { markGoValidation } from '../../../runtime/apimachinery/validation/typed.js';
 import { validateKubeFinalizerNames } from '../../core/v1/objectmeta-validation.js';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding, RoleRef, Subject } from './types.js';
@@ -32,23 +34,33 @@ const common = {
   allowUnconditionalUpdate: true,
 } as const;
 
+/**
+ * A kind's validate and validateUpdate from its ValidateX (`validateKind`, given the stored object
+ * on update): ValidateX is core's ObjectMeta rules then the kind's own; ValidateXUpdate is
+ * ValidateX, core's ObjectMetaUpdate rules again, then what only an update checks (`updateOnly`).
+ */
+function kubeValidation<T extends { metadata?: ObjectMeta }>(
+  validateKind: (obj: T, old?: T) => FieldError[],
+  updateOnly: (obj: T, old: T) => FieldError[] = () => [],
+): { validate: (obj: T) => FieldError[]; validateUpdate: (obj: T, old: T) => FieldError[] } {
+  const validateX = (obj: T, old?: T): FieldError[] => [...validateKubeFinalizerNames(obj.metadata), ...validateKind(obj, old)];
+  return {
+    validate: markGoValidation((obj: T) => validateX(obj)),
+    validateUpdate: (obj: T, old: T) => [...validateX(obj, old), ...validateKubeFinalizerNames(obj.metadata), ...updateOnly(obj, old)],
+  };
+}
+
 // kube prints Roles and ClusterRoles as its default convertor does: Name, Created At (RFC 3339).
 export const RoleStrategy = {
   ...common,
   tablePrinter: { kind: 'default' },
-  validate: markGoValidation((role: Role) => [...validateKubeFinalizerNames(role.metadata), ...validateRole(role)]),
-  validateUpdate: (role: Role) => [...validateKubeFinalizerNames(role.metadata), ...validateRole(role), ...validateKubeFinalizerNames(role.metadata)],
+  ...kubeValidation<Role>((role) => validateRole(role)),
 } satisfies RESTStrategy<Role>;
 
 export const ClusterRoleStrategy = {
   ...common,
   tablePrinter: { kind: 'default' },
-  validate: markGoValidation((role: ClusterRole) => [...validateKubeFinalizerNames(role.metadata), ...validateClusterRole(role)]),
-  validateUpdate: (role: ClusterRole, old: ClusterRole) => [
-    ...validateKubeFinalizerNames(role.metadata),
-    ...validateClusterRole(role, clusterRoleUpdateOptions(old)),
-    ...validateKubeFinalizerNames(role.metadata),
-  ],
+  ...kubeValidation<ClusterRole>((role, old) => validateClusterRole(role, old === undefined ? {} : clusterRoleUpdateOptions(old))),
 } satisfies RESTStrategy<ClusterRole>;
 
 /** kube's printRoleBinding: the role as `Kind/name`; wide: users, groups and service accounts (`namespace/name`), comma-separated. */
@@ -69,24 +81,18 @@ function subjectNames(subjects: readonly Subject[] | undefined, kind: string): s
 
 export const RoleBindingStrategy = {
   ...common,
-  validate: markGoValidation((b: RoleBinding) => [...validateKubeFinalizerNames(b.metadata), ...validateRoleBinding(b)]),
-  validateUpdate: (b: RoleBinding, old: RoleBinding) => [
-    ...validateKubeFinalizerNames(b.metadata),
-    ...validateRoleBinding(b),
-    ...validateKubeFinalizerNames(b.metadata),
-    ...validateRoleRefUnchanged(b.roleRef, old.roleRef),
-  ],
+  ...kubeValidation<RoleBinding>(
+    (b) => validateRoleBinding(b),
+    (b, old) => validateRoleRefUnchanged(b.roleRef, old.roleRef),
+  ),
   tablePrinter: { kind: 'handwritten', cells: bindingCells },
 } satisfies RESTStrategy<RoleBinding>;
 
 export const ClusterRoleBindingStrategy = {
   ...common,
-  validate: markGoValidation((b: ClusterRoleBinding) => [...validateKubeFinalizerNames(b.metadata), ...validateClusterRoleBinding(b)]),
-  validateUpdate: (b: ClusterRoleBinding, old: ClusterRoleBinding) => [
-    ...validateKubeFinalizerNames(b.metadata),
-    ...validateClusterRoleBinding(b),
-    ...validateKubeFinalizerNames(b.metadata),
-    ...validateRoleRefUnchanged(b.roleRef, old.roleRef),
-  ],
+  ...kubeValidation<ClusterRoleBinding>(
+    (b) => validateClusterRoleBinding(b),
+    (b, old) => validateRoleRefUnchanged(b.roleRef, old.roleRef),
+  ),
   tablePrinter: { kind: 'handwritten', cells: bindingCells },
 } satisfies RESTStrategy<ClusterRoleBinding>;

@@ -68,6 +68,12 @@ export function unstructuredConverterMessage(m: TypeMismatch): string {
   }
 }
 
+/** How Go prints the type of an OpenAPI definition: its package and name (`io.k8s.api.core.v1.ServiceSpec` → `v1.ServiceSpec`). */
+export function goTypeName(id: string): string {
+  const parts = id.split('.');
+  return parts.length < 2 ? id : `${parts[parts.length - 2] ?? ''}.${parts[parts.length - 1] ?? ''}`;
+}
+
 /** The first value of `obj` whose JSON type the definition `root` of `doc` cannot decode, or undefined. */
 export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: unknown): TypeMismatch | undefined {
   const schemas = doc.components.schemas;
@@ -81,10 +87,6 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
     if (typeof direct === 'string') return direct.slice(direct.lastIndexOf('/') + 1);
     const allOf = s['allOf'];
     return Array.isArray(allOf) && allOf.length === 1 && isJSONObject(allOf[0]) ? refOf(allOf[0]) : undefined;
-  };
-  const goName = (id: string): string => {
-    const parts = id.split('.');
-    return parts.length < 2 ? id : `${parts[parts.length - 2] ?? ''}.${parts[parts.length - 1] ?? ''}`;
   };
   type Shape =
     | { kind: 'struct'; goType: string; name: string; props: Node }
@@ -107,7 +109,7 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
       const props = d?.['properties'];
       if (d === undefined || !isJSONObject(props) || d['type'] !== 'object') return { kind: 'any' };
       const name = ref.slice(ref.lastIndexOf('.') + 1);
-      return { kind: 'struct', goType: goName(ref), name, props };
+      return { kind: 'struct', goType: goTypeName(ref), name, props };
     }
     switch (s['type']) {
       case 'array': {
@@ -201,5 +203,5 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
   const props = top?.['properties'];
   if (top === undefined || !isJSONObject(props)) return undefined;
   const name = root.slice(root.lastIndexOf('.') + 1);
-  return walk(obj, { kind: 'struct', goType: goName(root), name, props }, name, [], 0) ?? first;
+  return walk(obj, { kind: 'struct', goType: goTypeName(root), name, props }, name, [], 0) ?? first;
 }

@@ -20,7 +20,7 @@ import {
   unstructuredOfAnotherKind,
   validateAdmitted,
 } from './pipeline.js';
-import { canonicalJSON, isJSONObject, jsonTypeName } from '../../apimachinery/serializer/jsonvalue.js';
+import { canonicalJSON, isJSONObject, jsonTypeName, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import { scanJSONBody } from '../../apimachinery/serializer/json-scan.js';
 import { markFloatLiterals } from '../../apimachinery/validation/gofloat.js';
 import { jsonUnmarshalMessage, unstructuredConverterMessage } from '../../apimachinery/schema/typeddecode.js';
@@ -238,7 +238,7 @@ function patchedJSON(scope: RequestScope, value: unknown): string {
   if (!isJSONObject(value)) return JSON.stringify(value);
   return `{${Object.keys(value)
     .sort()
-    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(value[k])}`)
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(ownField(value, k))}`)
     .join(',')}}`;
 }
 

@@ -4,7 +4,7 @@ import { celValidator, type CELValidateOptions } from '../../apimachinery/cel/in
 import { applyDefaults, propertySchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps, zeroNullListItems } from '../../apimachinery/schema/index.js';
 import { ratchetedAt } from '../../apimachinery/schema/correlation.js';
 import { objectMetaTypeSchema } from '../../apimachinery/schema/objectmeta.js';
-import { jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
+import { goTypeName, jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
 import { bodyMediaTypes, decodeRequestBody, type DecodeCancellation } from '../../apimachinery/serializer/body.js';
 import { summarizeData } from '../../apimachinery/serializer/decode.js';
 import { bodyStrictErrors } from '../../apimachinery/serializer/strict.js';
@@ -77,7 +77,7 @@ export async function decodeObjectBody(
 function typerDecodeError(scope: RequestScope, err: unknown): StatusError | undefined {
   const target = scope.subresourceBody;
   if (target?.typerScheme === undefined || !(err instanceof StatusError) || err.code !== 400) return undefined;
-  const goType = target.definition.split('.').slice(-2).join('.');
+  const goType = goTypeName(target.definition);
   const typer = target.typerScheme;
   return newBadRequest(`no kind is registered for the type ${goType} in scheme ${JSON.stringify(typer)}`);
 }
