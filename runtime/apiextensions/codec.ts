@@ -1,6 +1,6 @@
 import type { JSONSchemaProps } from '../../apis/apiextensions/v1/types.js';
 import { prune } from '../apimachinery/schema/index.js';
-import { canonicalJSON } from '../apimachinery/serializer/jsonvalue.js';
+import { canonicalJSON, deepCopyJSON } from '../apimachinery/serializer/jsonvalue.js';
 import type { KindScheme } from '../apimachinery/scheme/scheme.js';
 import type { MaybePromise, ObjectCodec } from '../endpoints/handlers/scope.js';
 import type { KubeObject } from '../registry/rest.js';
@@ -86,7 +86,7 @@ function pruner(scheme: KindScheme, to: string, from: string): JSONSchemaProps |
 
 /** A pruned deep copy: converted objects may share nested values with frozen originals. */
 function pruned(obj: KubeObject, schema: JSONSchemaProps): KubeObject {
-  const copy = structuredClone(obj);
+  const copy = deepCopyJSON(obj);
   prune(copy, schema, { isResourceRoot: true });
   return copy;
 }

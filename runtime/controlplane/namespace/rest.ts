@@ -4,6 +4,7 @@ import { newConflict, newNotFound, toStatusError } from '../../apimachinery/erro
 import { checkDeletePreconditions, formatTime } from '../../registry/generic/index.js';
 import { withDelete, type DeleteOptions, type KubeObject, type RequestContext, type ResourceStorage, type ValidateObjectFunc } from '../../registry/rest.js';
 import type { Interface as StorageInterface } from '../../storage/index.js';
+import { deepCopyJSON } from '../../apimachinery/serializer/jsonvalue.js';
 
 const NAMESPACES = { group: '', resource: 'namespaces' } as const;
 
@@ -80,7 +81,7 @@ export class NamespaceStorage {
       const stored = await this.storage.guaranteedUpdate(`/namespaces/${name}`, {
         tryUpdate: (input) => {
           if (input === undefined) throw newNotFound(NAMESPACES, name);
-          return { object: asObject(fn(structuredClone(input) as Namespace)) };
+          return { object: asObject(fn(deepCopyJSON(input) as Namespace)) };
         },
       });
       return stored as Namespace;

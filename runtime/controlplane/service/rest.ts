@@ -6,6 +6,7 @@ import type { Service } from '../../../apis/core/v1/types.js';
 import { isNotFound } from '../../apimachinery/errors/index.js';
 import type { KubeObject, RequestContext, ResourceStorage, StandardStorage, UpdatedObjectInfo } from '../../registry/rest.js';
 import { LIST_EVERYTHING } from '../../registry/resources.js';
+import { deepCopyJSON } from '../../apimachinery/serializer/jsonvalue.js';
 
 /**
  * Service storage (pkg/registry/core/service/storage): the generic store, with cluster IPs and
@@ -40,7 +41,7 @@ export class ServiceStorage {
   private readonly main: StandardStorage;
 
   private async create(...[ctx, obj, validate, opts]: Parameters<StandardStorage['create']>): Promise<KubeObject> {
-    const svc = structuredClone(obj) as Service;
+    const svc = deepCopyJSON(obj) as Service;
     const txn = await allocateCreate(svc, this.allocators, opts.dryRun);
     return finish(txn, () => this.main.create(ctx, svc as KubeObject, validate, opts));
   }
@@ -54,7 +55,7 @@ export class ServiceStorage {
       updatedObject: async (c, old) => {
         await txn?.revert();
         txn = undefined;
-        const svc = structuredClone(await objInfo.updatedObject(c, old)) as Service;
+        const svc = deepCopyJSON(await objInfo.updatedObject(c, old)) as Service;
         txn = old === undefined ? await allocateCreate(svc, this.allocators, opts.dryRun) : await allocateUpdate(svc, old as Service, this.allocators, opts.dryRun);
         return svc as KubeObject;
       },

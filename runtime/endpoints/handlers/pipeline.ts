@@ -8,7 +8,7 @@ import { goTypeName, jsonUnmarshalMessage, typeMismatch, type TypeMismatch } fro
 import { bodyMediaTypes, decodeRequestBody, type DecodeCancellation } from '../../apimachinery/serializer/body.js';
 import { summarizeData } from '../../apimachinery/serializer/decode.js';
 import { bodyStrictErrors } from '../../apimachinery/serializer/strict.js';
-import { hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
+import { deepCopyJSON, hasField, isJSONObject, ownField } from '../../apimachinery/serializer/jsonvalue.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
 import { isGoValidation } from '../../apimachinery/validation/typed.js';
 import { markFloatLiterals } from '../../apimachinery/validation/gofloat.js';
@@ -124,7 +124,7 @@ async function decodeAcceptedBody(
       // of the URL's version. Bodies of other groups or kinds are not pruned.
       const ownKind = gv.group === splitAPIVersion(scope.codec.apiVersion).group && value['kind'] === scope.codec.kind;
       if (ownKind && ctx !== undefined && fieldValidation !== undefined) {
-        const unknown = prune(structuredClone(value), scope.versionSchemas?.get(actual), { isResourceRoot: true }).map((p) => `unknown field ${JSON.stringify(p)}`);
+        const unknown = prune(deepCopyJSON(value), scope.versionSchemas?.get(actual), { isResourceRoot: true }).map((p) => `unknown field ${JSON.stringify(p)}`);
         const strict = bodyStrictErrors(decoded);
         applyFieldValidation(ctx, fieldValidation, [...strict.errors, ...unknown], strictDecodingFailure(scope, gv.version), [...strict.warnings, ...unknown]);
       }
@@ -144,11 +144,11 @@ async function decodeAcceptedBody(
 }
 
 /**
- * A copy of a decoded body for one round of an update (structuredClone), carrying its float64
+ * A copy of a decoded body for one round of an update (deepCopyJSON), carrying its float64
  * marks (`floatLiterals`, as decodeObjectBody found them), which a clone does not copy.
  */
 export function cloneDecoded(obj: KubeObject, floatLiterals: ReadonlyArray<ReadonlyArray<string | number>>): KubeObject {
-  const copy = structuredClone(obj);
+  const copy = deepCopyJSON(obj);
   if (floatLiterals.length > 0) markFloatLiterals(copy, floatLiterals);
   return copy;
 }

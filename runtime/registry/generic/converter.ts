@@ -2,6 +2,7 @@ import { ConversionCache, type KindScheme } from '../../apimachinery/scheme/sche
 import { deepFreeze } from '../../apimachinery/object.js';
 import type { KubeObject } from '../rest.js';
 import type { StorageCodec } from '../types.js';
+import { deepCopyJSON } from '../../apimachinery/serializer/jsonvalue.js';
 
 /**
  * Moves objects between the hub version (what crosses the REST interfaces) and the storage
@@ -54,7 +55,7 @@ export class HubConverter {
 
   /** A private, mutable hub copy of a stored object. */
   toHubCopy(stored: KubeObject): KubeObject {
-    const copy = structuredClone(stored);
+    const copy = deepCopyJSON(stored);
     this.readDefaults?.(copy);
     // What the conversions share with their input is the private copy's.
     return this.scheme.convert(this.codec === undefined ? copy : this.codec.fromStorage(copy), this.scheme.hubVersion);

@@ -1,6 +1,7 @@
 import { checkPreconditions } from '../../storage/kvstore/store.js';
 import { KeyExistsError, KeyNotFoundError, type CreateOptions, type DeleteOptions, type GuaranteedUpdateOptions, type Interface } from '../../storage/index.js';
 import type { KubeObject } from '../rest.js';
+import { deepCopyJSON } from '../../apimachinery/serializer/jsonvalue.js';
 
 /**
  * storage.Interface writes with a dryRun switch (kube's DryRunnableStorage): with dryRun the
@@ -25,7 +26,7 @@ export class DryRunnableStorage {
     if (!dryRun) return this.storage.guaranteedUpdate(key, opts);
     const current = await this.storage.get(key, { ignoreNotFound: opts.ignoreNotFound ?? false });
     if (opts.preconditions) checkPreconditions(key, opts.preconditions, current);
-    const copy = current === undefined ? undefined : structuredClone(current);
+    const copy = current === undefined ? undefined : deepCopyJSON(current);
     const rev = current === undefined ? 0 : this.storage.versioner.objectResourceVersion(current);
     const result = await opts.tryUpdate(copy, { ttl: 0, resourceVersion: rev });
     return result.object;
@@ -41,7 +42,7 @@ export class DryRunnableStorage {
     const current = await this.storage.get(key);
     if (current === undefined) throw new KeyNotFoundError(key, 0);
     if (opts.preconditions) checkPreconditions(key, opts.preconditions, current);
-    await opts.validateDeletion?.(structuredClone(current));
+    await opts.validateDeletion?.(deepCopyJSON(current));
     return current;
   }
 }

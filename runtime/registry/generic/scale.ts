@@ -7,7 +7,7 @@ import type { ResourceDefinition } from '../../apimachinery/definition/resource.
 import { selectableFieldName } from './predicate.js';
 import type { Store } from './store.js';
 import { HUB_VIEW, type VersionView } from './view.js';
-import { hasField, isJSONObject, ownField, setField } from '../../apimachinery/serializer/jsonvalue.js';
+import { deepCopyJSON, hasField, isJSONObject, ownField, setField } from '../../apimachinery/serializer/jsonvalue.js';
 import { ScaleHandler, type ResourcePathMappings } from '../../apimachinery/managedfields/scalehandler.js';
 import { makePath } from '../../apimachinery/structuredmerge/fieldpath/index.js';
 import type { APIGroupDefinition } from '../types.js';
@@ -149,7 +149,7 @@ export class ScaleStore implements Getter, Updater {
       preconditions: () => objInfo.preconditions(),
       async updatedObject(c, old) {
         if (old === undefined) throw newNotFound(gr, name);
-        const obj = structuredClone(await view.fromHub(old));
+        const obj = deepCopyJSON(await view.fromHub(old));
         const { scale: oldScale, found } = scaleFromObject(obj, paths);
         if (!found && oldScale.spec) oldScale.spec.replicas = invalidSpecReplicas;
         // The Scale carries the resource's ownership of the replicas as its own managedFields, and

@@ -31,6 +31,7 @@ import { finishUpdate, prepareUpdate, shouldDeleteDuringUpdate, type UpdateTarge
 import type { VersionView } from './view.js';
 import type { CohabitatingStorage } from '../types.js';
 import { HubWatcher } from './watch.js';
+import { deepCopyJSON } from '../../apimachinery/serializer/jsonvalue.js';
 
 /** Total create attempts when the name is generated (kube's maxNameGenerationCreateAttempts). */
 const maxNameGenerationCreateAttempts = 8;
@@ -171,7 +172,7 @@ export class Store implements StandardStorage {
     let last: unknown;
     for (let i = 0; i < maxNameGenerationCreateAttempts; i++) {
       try {
-        return await this.createOnce(ctx, structuredClone(obj), validate, opts);
+        return await this.createOnce(ctx, deepCopyJSON(obj), validate, opts);
       } catch (e) {
         if (!isAlreadyExists(e)) throw e;
         last = e;
@@ -263,7 +264,7 @@ export class Store implements StandardStorage {
     if (existing === undefined) {
       const allowCreate = this.target === 'main' && ((strategy.allowCreateOnUpdate ?? false) || opts.forceAllowCreate);
       if (!allowCreate) throw newNotFound(this.groupResource, name);
-      const obj = structuredClone(await objInfo.updatedObject(ctx, undefined));
+      const obj = deepCopyJSON(await objInfo.updatedObject(ctx, undefined));
       state.creating = true;
       state.result = obj;
       fillSystemFields(obj, this.info.now, this.random);
@@ -275,7 +276,7 @@ export class Store implements StandardStorage {
     }
     state.creating = false;
     const old = this.converter.toHub(existing);
-    const obj = structuredClone(await objInfo.updatedObject(ctx, structuredClone(old)));
+    const obj = deepCopyJSON(await objInfo.updatedObject(ctx, deepCopyJSON(old)));
     state.result = obj;
     const newRV = this.storage.versioner.objectResourceVersion(obj);
     if (newRV === 0) {

@@ -1,6 +1,6 @@
 import { newBadRequest, newConflict, newInvalid, OPTIMISTIC_LOCK_ERROR_MSG, type GroupResource } from '../../apimachinery/errors/index.js';
 import type { FieldError } from '../../apimachinery/validation/field.js';
-import { setField } from '../../apimachinery/serializer/jsonvalue.js';
+import { deepCopyJSON, setField } from '../../apimachinery/serializer/jsonvalue.js';
 import { apiObjectVersioner } from '../../storage/versioner.js';
 import type { KubeObject, RequestContext } from '../rest.js';
 import type { ResourceInfo } from './context.js';
@@ -70,7 +70,7 @@ function prepareMainUpdate(info: ResourceInfo, obj: KubeObject, old: KubeObject)
 
 /** The main resource of a kind with a /status subresource: status is the stored object's (none if it has none). */
 export function keepStoredStatus(obj: KubeObject, old: KubeObject): void {
-  if ('status' in old) obj.status = structuredClone(old.status);
+  if ('status' in old) obj.status = deepCopyJSON(old.status);
   else delete obj.status;
 }
 
@@ -81,7 +81,7 @@ export function prepareStatusUpdate(obj: KubeObject, old: KubeObject): void {
   const managedFields = obj.metadata?.managedFields;
   for (const k of Object.keys(obj)) delete obj[k];
   // setField: Object.assign would turn a stored `__proto__` field into obj's prototype.
-  for (const [k, v] of Object.entries(structuredClone(old))) setField(obj, k, v);
+  for (const [k, v] of Object.entries(deepCopyJSON(old))) setField(obj, k, v);
   if (managedFields === undefined) delete metaOf(obj).managedFields;
   else metaOf(obj).managedFields = managedFields;
   if (hasStatus) obj.status = status;

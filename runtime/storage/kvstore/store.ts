@@ -9,6 +9,7 @@ import { Codec, CorruptDataError, interpretCorruptData, storageKeyOf, type ObjSt
 import { getList } from './list.js';
 import { mapKVError } from './kvErrors.js';
 import { watch } from './watcher.js';
+import { deepCopyJSON } from '../../apimachinery/serializer/jsonvalue.js';
 
 export interface StoreConfig {
   kv: KV;
@@ -122,7 +123,7 @@ export class Store<T extends StoredObject = StoredObject> implements Interface<T
   private async checkBeforeDelete(pk: string, state: ObjState<T>, opts: DeleteOptions<T>): Promise<unknown> {
     try {
       if (opts.preconditions) checkPreconditions(pk, opts.preconditions, state.obj);
-      await opts.validateDeletion?.(state.obj === undefined ? undefined : structuredClone(state.obj));
+      await opts.validateDeletion?.(state.obj === undefined ? undefined : deepCopyJSON(state.obj));
       return undefined;
     } catch (e) {
       return e;
@@ -289,7 +290,7 @@ export class Store<T extends StoredObject = StoredObject> implements Interface<T
   /** tryUpdate gets a fresh copy it may mutate, never a shared (possibly frozen) object. */
   private privateCopy(state: ObjState<T>): T | undefined {
     if (state.obj === undefined) return undefined;
-    const copy = state.data ? this.codec.parse(state.data, state.rev, '') : structuredClone(state.obj);
+    const copy = state.data ? this.codec.parse(state.data, state.rev, '') : deepCopyJSON(state.obj);
     this.versioner.updateObject(copy, state.rev);
     return copy;
   }
