@@ -122,6 +122,13 @@ export class ClientCertificateVerifier {
    * trusted, with the certificate named in the message as kube logs it.
    */
   verify(req: APIRequest): VerifiedChain | undefined {
+    const outcome = this.check(req);
+    if (outcome instanceof CertificateVerificationError) throw outcome;
+    return outcome;
+  }
+
+  /** verify's outcome as a value: the error is returned, not thrown. */
+  check(req: APIRequest): VerifiedChain | CertificateVerificationError | undefined {
     const socket = connectionOf(req.raw);
     if (!(socket instanceof TLSSocket)) return undefined;
     const certs = peerCertificates(socket);
@@ -133,7 +140,6 @@ export class ClientCertificateVerifier {
       outcome = { result: this.verifyChain(bundle, certs, now), until: nextValidityBound([...certs, ...bundle.roots], now), bundle };
       this.outcomes.set(socket, outcome);
     }
-    if (outcome.result instanceof CertificateVerificationError) throw outcome.result;
     return outcome.result;
   }
 

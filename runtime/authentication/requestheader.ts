@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { UserInfo } from '../apimachinery/request/types.js';
-import type { Authenticator } from './authenticator.js';
-import { CertificateVerificationError, type ClientCertificateVerifier } from './clientcert.js';
+import type { APIRequest } from '../apimachinery/request/http.js';
+import type { AuthenticationResponse, Authenticator } from './authenticator.js';
+import { CertificateVerificationError, type ClientCertificateVerifier, type VerifiedChain } from './clientcert.js';
 
 /** The request-header flags (--requestheader-*), header names as given (any case). */
 export interface RequestHeaderConfig {
@@ -33,21 +34,28 @@ export function requestHeaderAuthenticator(c: RequestHeaderConfig): Authenticato
   const groupHeaders = lowerHeaders(c.groupHeaders);
   const extraPrefixes = lowerHeaders(c.extraHeaderPrefixes);
   const allowedNames = [...c.allowedNames];
+  const fromProxy = async (req: APIRequest, verified: VerifiedChain): Promise<AuthenticationResponse | undefined> => {
+    const cn = verified.subject.commonName;
+    if (allowedNames.length > 0 && !allowedNames.includes(cn)) throw new CertificateVerificationError(`x509: subject with cn=${cn} is not in the allowed list`);
+    const headers = distinctHeaders(req.raw);
+    const name = firstValue(headers, nameHeaders);
+    if (name === '') return undefined;
+    const uid = firstValue(headers, uidHeaders);
+    const groups = groupHeaders.flatMap((h) => (headers[h] ?? []).filter((v) => v !== ''));
+    const extra = extraValues(headers, extraPrefixes);
+    deleteHeaders(req.raw, (h) => nameHeaders.includes(h) || uidHeaders.includes(h) || groupHeaders.includes(h) || extraPrefixes.some((p) => h.startsWith(p)));
+    const user: UserInfo = { name, ...(uid !== '' ? { uid } : {}), groups, ...(Object.keys(extra).length > 0 ? { extra } : {}) };
+    return { user };
+  };
   return {
-    async authenticate(req) {
-      const verified = c.verifier.verify(req);
-      if (verified === undefined) return undefined;
-      const cn = verified.subject.commonName;
-      if (allowedNames.length > 0 && !allowedNames.includes(cn)) throw new CertificateVerificationError(`x509: subject with cn=${cn} is not in the allowed list`);
-      const headers = distinctHeaders(req.raw);
-      const name = firstValue(headers, nameHeaders);
-      if (name === '') return undefined;
-      const uid = firstValue(headers, uidHeaders);
-      const groups = groupHeaders.flatMap((h) => (headers[h] ?? []).filter((v) => v !== ''));
-      const extra = extraValues(headers, extraPrefixes);
-      deleteHeaders(req.raw, (h) => nameHeaders.includes(h) || uidHeaders.includes(h) || groupHeaders.includes(h) || extraPrefixes.some((p) => h.startsWith(p)));
-      const user: UserInfo = { name, ...(uid !== '' ? { uid } : {}), groups, ...(Object.keys(extra).length > 0 ? { extra } : {}) };
-      return { user };
+    authenticate(req) {
+      // Every client certificate the front-proxy CA did not sign (any ordinary client's) fails
+      // here on every request, from a cached outcome. Handing that error back as a rejected
+      // promise rather than throwing it deep in the handler chain saves V8's throw machinery
+      // there (a few µs per request in a profile of the server).
+      const verified = c.verifier.check(req);
+      if (verified instanceof CertificateVerificationError) return Promise.reject(verified);
+      return verified === undefined ? Promise.resolve(undefined) : fromProxy(req, verified);
     },
   };
 }
