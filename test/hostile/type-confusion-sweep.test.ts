@@ -1,0 +1,288 @@
+// A type-confusion sweep over every built-in kind: each field of a valid object (every leaf and
+// every container, down to list items) is replaced in turn by values of every JSON type and by
+// prototype keys, and the object is sent as a dry-run create and as a dry-run JSON merge patch of
+// a stored one. Every answer must be a success or kube's Status with a 4xx code: never a 500 from
+// code that reads a property of a value whose type it assumed, never a non-Status body, and the
+// server must be the same process, ready, afterwards. The fuzz (test/fuzz) draws its inputs at
+// random for four kinds; this walks every field of every kind, which is how the RBAC kinds' null
+// items (go-validated-nulls.test.ts) would have been found.
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { describeBackends } from '../integration/harness.js';
+import { HttpsClient } from '../integration/https.js';
+
+type Obj = Record<string, unknown>;
+type Path = ReadonlyArray<string | number>;
+
+const NS = 'sweep';
+const TIME = '2026-11-27T00:00:00Z';
+const MICRO_TIME = '2026-11-27T00:00:00.000000Z';
+
+interface Kind {
+  /** The collection path. */
+  readonly collection: string;
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** The valid object's fields besides apiVersion, kind and metadata.name. */
+  readonly fields: Obj;
+  /** Only created (reviews, token requests): no object to patch, no dry run. */
+  readonly createOnly?: boolean;
+  /** The object's name, when the kind constrains it. */
+  readonly name?: string;
+}
+
+const rbac = 'rbac.authorization.k8s.io/v1';
+const resourceRule = { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'], resourceNames: ['a'] };
+const subjects = [
+  { kind: 'User', name: 'u', apiGroup: 'rbac.authorization.k8s.io' },
+  { kind: 'ServiceAccount', name: 'sa', namespace: NS },
+];
+const resourceAttributes = { namespace: NS, verb: 'get', group: '', resource: 'pods', name: 'p', fieldSelector: { rawSelector: 'a=b' }, labelSelector: { rawSelector: 'c=d' } };
+
+const KINDS: readonly Kind[] = [
+  { collection: '/api/v1/namespaces', apiVersion: 'v1', kind: 'Namespace', fields: { metadata: { labels: { a: 'b' } }, spec: { finalizers: ['kubernetes'] } } },
+  {
+    collection: `/api/v1/namespaces/${NS}/configmaps`,
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    fields: { metadata: { labels: { a: 'b' }, annotations: { c: 'd' }, finalizers: ['example.com/f'] }, data: { a: 'b' }, binaryData: { c: 'ZA==' }, immutable: false },
+  },
+  { collection: `/api/v1/namespaces/${NS}/secrets`, apiVersion: 'v1', kind: 'Secret', fields: { type: 'Opaque', data: { a: 'Yg==' }, stringData: { x: 'y' } } },
+  {
+    collection: `/api/v1/namespaces/${NS}/services`,
+    apiVersion: 'v1',
+    kind: 'Service',
+    fields: { spec: { type: 'ClusterIP', selector: { app: 'x' }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }], sessionAffinity: 'None', ipFamilyPolicy: 'SingleStack' } },
+  },
+  { collection: `/api/v1/namespaces/${NS}/serviceaccounts`, apiVersion: 'v1', kind: 'ServiceAccount', fields: { secrets: [{ name: 's' }], imagePullSecrets: [{ name: 'p' }], automountServiceAccountToken: true } },
+  {
+    collection: `/api/v1/namespaces/${NS}/endpoints`,
+    apiVersion: 'v1',
+    kind: 'Endpoints',
+    fields: { subsets: [{ addresses: [{ ip: '10.0.0.1', targetRef: { kind: 'Pod', name: 'p', namespace: NS } }], notReadyAddresses: [{ ip: '10.0.0.2' }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }] },
+  },
+  {
+    collection: `/apis/events.k8s.io/v1/namespaces/${NS}/events`,
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    fields: {
+      eventTime: MICRO_TIME,
+      reportingController: 'example.com/c',
+      reportingInstance: 'i',
+      action: 'Act',
+      reason: 'Why',
+      type: 'Normal',
+      regarding: { kind: 'Pod', name: 'p', namespace: NS, apiVersion: 'v1' },
+      note: 'n',
+      series: { count: 2, lastObservedTime: MICRO_TIME },
+    },
+  },
+  {
+    collection: `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases`,
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    fields: { spec: { holderIdentity: 'h', leaseDurationSeconds: 15, acquireTime: MICRO_TIME, renewTime: MICRO_TIME, leaseTransitions: 1 } },
+  },
+  { collection: `/apis/${rbac}/namespaces/${NS}/roles`, apiVersion: rbac, kind: 'Role', fields: { rules: [resourceRule] } },
+  {
+    collection: `/apis/${rbac}/clusterroles`,
+    apiVersion: rbac,
+    kind: 'ClusterRole',
+    fields: { rules: [resourceRule, { nonResourceURLs: ['/healthz'], verbs: ['get'] }], aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' }, matchExpressions: [{ key: 'k', operator: 'In', values: ['v'] }] }] } },
+  },
+  { collection: `/apis/${rbac}/namespaces/${NS}/rolebindings`, apiVersion: rbac, kind: 'RoleBinding', fields: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' }, subjects } },
+  { collection: `/apis/${rbac}/clusterrolebindings`, apiVersion: rbac, kind: 'ClusterRoleBinding', fields: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' }, subjects } },
+  {
+    collection: '/apis/apiregistration.k8s.io/v1/apiservices',
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    name: 'v1.sweep.example.com',
+    fields: { spec: { group: 'sweep.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: NS, name: 's', port: 443 }, caBundle: 'Yg==' } },
+  },
+  {
+    collection: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    name: 'widgets.sweep.example.com',
+    fields: {
+      spec: {
+        group: 'sweep.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'], categories: ['all'] },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    required: ['size'],
+                    properties: { size: { type: 'integer', minimum: 0, default: 1 }, tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' } },
+                    'x-kubernetes-validations': [{ rule: 'self.size < 100', message: 'too big' }],
+                  },
+                  status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                },
+              },
+            },
+            subresources: { status: {}, scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' } },
+            additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
+          },
+        ],
+      },
+    },
+  },
+  { collection: `/apis/wardle.example.com/v1beta1/namespaces/${NS}/flunders`, apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', fields: { spec: { flunderReference: 'x', referenceType: 'Flunder' } } },
+  {
+    collection: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SubjectAccessReview',
+    createOnly: true,
+    fields: { spec: { user: 'u', uid: '1', groups: ['g'], extra: { scopes: ['a'] }, resourceAttributes } },
+  },
+  {
+    collection: `/apis/authorization.k8s.io/v1/namespaces/${NS}/localsubjectaccessreviews`,
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'LocalSubjectAccessReview',
+    createOnly: true,
+    fields: { metadata: { namespace: NS }, spec: { user: 'u', groups: ['g'], resourceAttributes } },
+  },
+  {
+    collection: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectAccessReview',
+    createOnly: true,
+    fields: { spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } } },
+  },
+  { collection: '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', createOnly: true, fields: { spec: { namespace: NS } } },
+  { collection: '/apis/authentication.k8s.io/v1/tokenreviews', apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', createOnly: true, fields: { spec: { token: 'abc', audiences: ['a'] } } },
+  { collection: '/apis/authentication.k8s.io/v1/selfsubjectreviews', apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', createOnly: true, fields: {} },
+  {
+    collection: `/api/v1/namespaces/${NS}/serviceaccounts/sweep-sa/token`,
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    createOnly: true,
+    fields: { spec: { audiences: ['a'], expirationSeconds: 3600, boundObjectRef: { kind: 'Secret', apiVersion: 'v1', name: 's' } } },
+  },
+];
+
+/** What each field is replaced by: every JSON type, the values Go's zero-value code paths meet, and prototype keys. */
+const HOSTILE: readonly unknown[] = [
+  null,
+  {},
+  [],
+  'x',
+  '',
+  0,
+  -1,
+  1.5,
+  1e300,
+  true,
+  [null],
+  [{}],
+  [[]],
+  JSON.parse('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}') as unknown,
+  { toString: 'x', valueOf: 1, hasOwnProperty: null },
+];
+
+/** Every path of `value` (its containers and leaves; list items by index), `value` itself excluded. */
+function paths(value: unknown, at: Path = []): Path[] {
+  const out: Path[] = [];
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => out.push([...at, i], ...paths(v, [...at, i])));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) out.push([...at, k], ...paths(v, [...at, k]));
+  }
+  return out;
+}
+
+/** `obj` with the value at `path` replaced (containers on the path copied, the rest shared; missing ones made). */
+function replaced(obj: unknown, path: Path, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path;
+  if (Array.isArray(obj)) return obj.map((v, i) => (i === head ? replaced(v, rest, value) : v));
+  const from = (obj ?? {}) as Obj;
+  const copy: Obj = { ...from };
+  Object.defineProperty(copy, head as string, { value: replaced(from[head as string], rest, value), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+/** A JSON merge patch that sets `path` to `value`; under a list it replaces the whole list, as merge patches do. */
+function mergePatch(base: Obj, path: Path, value: unknown): unknown {
+  const listAt = path.findIndex((p) => typeof p === 'number');
+  if (listAt < 0) return replaced({}, path, value);
+  const listPath = path.slice(0, listAt);
+  const list = listPath.reduce<unknown>((o, k) => (o as Obj)[k as string], replaced(base, path, value));
+  return replaced({}, listPath, list);
+}
+
+function manifest(k: Kind, name: string): Obj {
+  const fields = k.fields;
+  const meta = (fields['metadata'] as Obj | undefined) ?? {};
+  return { apiVersion: k.apiVersion, kind: k.kind, ...fields, metadata: { ...meta, name } };
+}
+
+describeBackends(
+  'type-confusion sweep over every built-in kind',
+  (cp) => {
+    let c: HttpsClient;
+    before(async () => {
+      c = new HttpsClient(cp().credentials, { maxSockets: 8 });
+      for (const [path, body] of [
+        ['/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }],
+        [`/api/v1/namespaces/${NS}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sweep-sa' } }],
+      ] as const) {
+        const r = await c.json('POST', path, body);
+        assert.equal(r.status, 201, JSON.stringify(r.body));
+      }
+    });
+    after(() => c.close());
+
+    it('every field replaced by every JSON type or a prototype key: a success or a 4xx Status, never a 500', async () => {
+      const failures: string[] = [];
+      let sent = 0;
+      const judge = async (what: string, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<void> => {
+        sent++;
+        const r = await c.request({ method, path, headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+        let parsed: Obj | undefined;
+        try {
+          parsed = JSON.parse(r.text) as Obj;
+        } catch {
+          parsed = undefined;
+        }
+        const ok = r.status < 300 ? parsed !== undefined : r.status < 500 && parsed?.['kind'] === 'Status' && parsed['code'] === r.status;
+        if (!ok) failures.push(`${what}: ${r.status} ${r.text.slice(0, 300)}`);
+      };
+      for (const k of KINDS) {
+        const name = k.name ?? `sweep-${k.kind.toLowerCase()}`;
+        const valid = manifest(k, name);
+        const dry = k.createOnly === true ? '' : '?dryRun=All';
+        if (k.createOnly !== true) {
+          const created = await c.json('POST', k.collection, valid);
+          assert.equal(created.status, 201, `${k.kind}: ${JSON.stringify(created.body)}`);
+        }
+        const cases = paths(valid).filter((p) => !(p[0] === 'apiVersion' || p[0] === 'kind' || (p[0] === 'metadata' && p[1] === 'name')));
+        const jobs: Array<() => Promise<void>> = [];
+        for (const path of cases) {
+          for (const value of HOSTILE) {
+            const label = `${k.kind} ${path.join('.')} = ${JSON.stringify(value)}`;
+            jobs.push(() => judge(`create ${label}`, 'POST', `${k.collection}${dry}`, replaced(valid, path, value)));
+            if (k.createOnly !== true) {
+              jobs.push(() => judge(`merge patch ${label}`, 'PATCH', `${k.collection}/${name}?dryRun=All`, mergePatch(valid, path, value), { 'Content-Type': 'application/merge-patch+json' }));
+            }
+          }
+        }
+        for (let i = 0; i < jobs.length; i += 8) await Promise.all(jobs.slice(i, i + 8).map((j) => j()));
+      }
+      assert.deepEqual(failures.slice(0, 40), [], `${failures.length} of ${sent} answers were not a success or a 4xx Status`);
+      const ready = await c.request({ path: '/readyz' });
+      assert.equal(ready.status, 200, ready.text);
+      assert.equal(cp().exited(), undefined, 'the server exited during the sweep');
+      assert.equal(({} as Obj)['polluted'], undefined);
+    });
+  },
+  { only: ['sqlite'] },
+);
