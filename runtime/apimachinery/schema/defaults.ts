@@ -65,9 +65,9 @@ export function pruneNonNullableNullsWithoutDefaults(obj: unknown, schema: JSONS
 
 /**
  * What Go's decoding of a typed kind makes of null list items: the item type's zero value (a
- * struct `{}`, `""`, `0`, `false`); items of other types stay null (a nil slice or map). For kinds
- * validated by Go-style code alone (markGoValidation), which reads the items as Go would, with no
- * schema check before it to refuse the nulls. Null fields are pruneNonNullableNullsWithoutDefaults'.
+ * struct `{}`, `""`, `0`, `false`); items of other types stay null (a nil slice or map). Defaulters
+ * and Go-style validation then read the items as Go would. Null fields are
+ * pruneNonNullableNullsWithoutDefaults'.
  */
 export function zeroNullListItems(obj: unknown, schema: JSONSchemaProps | undefined): void {
   if (schema === undefined) return;
@@ -85,11 +85,36 @@ export function zeroNullListItems(obj: unknown, schema: JSONSchemaProps | undefi
 }
 
 /**
+ * What Go's decoding of a typed kind writes for a required (non-omitempty) field the JSON lacks:
+ * its type's zero, at every depth (a struct's zero with its own required fields' zeros). For kinds
+ * validated by Go-style code alone (markGoValidation), which reads `key` of a label selector
+ * requirement `{}` as Go does, as "", with no schema check before it to refuse the object.
+ * Follows the schema only, so its depth bounds the walk.
+ */
+export function zeroMissingRequiredFields(obj: unknown, schema: JSONSchemaProps | undefined): void {
+  if (schema === undefined) return;
+  if (Array.isArray(obj)) {
+    const items = Array.isArray(schema.items) ? undefined : schema.items;
+    for (const item of obj) zeroMissingRequiredFields(item, items);
+    return;
+  }
+  if (!isJSONObject(obj)) return;
+  for (const k of schema.required ?? []) {
+    if (hasField(obj, k)) continue;
+    const sub = fieldSchema(schema, k);
+    const zero = sub === undefined ? null : goZero(sub);
+    if (zero !== null) setField(obj, k, zero);
+  }
+  for (const k of Object.keys(obj)) zeroMissingRequiredFields(obj[k], fieldSchema(schema, k));
+}
+
+/**
  * The JSON of Go's zero value of a schema's type; null where Go's zero is nil or the type is open.
  * A struct's zero carries its required (non-omitempty) fields' zeros, as Go writes them.
  */
 function goZero(s: JSONSchemaProps, depth = 0): unknown {
-  if (s['x-kubernetes-int-or-string'] === true || depth > 32) return null;
+  // a pointer's zero is nil
+  if (s['x-kubernetes-int-or-string'] === true || s.nullable === true || depth > 32) return null;
   switch (s.type) {
     case 'object': {
       if (s.additionalProperties !== undefined && s.properties === undefined) return null;

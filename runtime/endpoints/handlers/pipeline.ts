@@ -1,7 +1,16 @@
 import { newBadRequest, newInvalid, newUnsupportedMediaType, StatusError } from '../../apimachinery/errors/index.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { celValidator, type CELValidateOptions } from '../../apimachinery/cel/index.js';
-import { applyDefaults, propertySchema, prune, pruneNonNullableNullsWithoutDefaults, validateEmbeddedResources, validateListSetsAndMaps, zeroNullListItems } from '../../apimachinery/schema/index.js';
+import {
+  applyDefaults,
+  propertySchema,
+  prune,
+  pruneNonNullableNullsWithoutDefaults,
+  validateEmbeddedResources,
+  validateListSetsAndMaps,
+  zeroMissingRequiredFields,
+  zeroNullListItems,
+} from '../../apimachinery/schema/index.js';
 import { ratchetedAt } from '../../apimachinery/schema/correlation.js';
 import { objectMetaTypeSchema } from '../../apimachinery/schema/objectmeta.js';
 import { goTypeName, jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
@@ -334,17 +343,22 @@ export function defaultObject(scope: RequestScope, obj: KubeObject): void {
   const scheme = scope.codec.scheme;
   if (scheme === undefined) return;
   const schema = scope.definition.schema;
-  if (isGoValidation(scope.definition.strategy?.validate)) zeroRequiredStructs(obj, schema);
+  // Go's typed decode leaves its zero in a required (non-omitempty) field the body lacks, `spec`
+  // or a selector requirement's `key`: kinds no schema validates (isGoValidation) get it before
+  // defaulting, so their defaulting and Go-style validation find the field as Go's would.
+  const goValidated = isGoValidation(scope.definition.strategy?.validate);
+  if (goValidated) zeroMissingRequiredFields(obj, schema);
+  // And a null list item decodes into its type's zero value, which is then defaulted (a Service
+  // port's protocol): the defaulter and validation read a struct there, never null. Custom
+  // resources are unstructured: their schema refuses the null.
+  if (scope.unstructured !== true) zeroNullListItems(obj, schema);
   // The CR codec prunes, defaults and coerces only an object of the CRD's kind (unstructuredSchemaCoercer, unstructuredDefaulter).
   if (!isOtherKind(scope, obj)) {
     applyDefaults(obj, schema);
     pruneNonNullableNullsWithoutDefaults(obj, schema);
   }
-  // (`spec: null` decodes into the zero struct too, and a null list item into its type's zero.)
-  if (isGoValidation(scope.definition.strategy?.validate)) {
-    zeroRequiredStructs(obj, schema);
-    zeroNullListItems(obj, schema);
-  }
+  // (A null field decodes into its zero too: the pruning above dropped it.)
+  if (goValidated) zeroMissingRequiredFields(obj, schema);
   dropNullObjectMetaFields(obj);
   if (!isOtherKind(scope, obj)) scheme.defaultInPlace(obj, scope.version);
 }
@@ -398,18 +412,6 @@ export function validateObject(scope: RequestScope, obj: KubeObject, old?: KubeO
   // were not checked (hasBlockingErr) is customResourceStrategy's alone.
   if (!hasBlockingError(errs)) errs.push(...celValidator.validate(schema, obj, old, celOptions));
   if (errs.length > 0) throw newInvalid(scope.groupKind, String(obj.metadata?.name ?? ''), errs);
-}
-
-/**
- * What Go's typed decode leaves in a kind's top-level struct fields that have no omitempty (the
- * schema's required objects, `spec`) when the body has none: the zero struct. Kinds that no schema
- * validates (isGoValidation) get it, so their Go-style validation and defaulting find a `spec`.
- */
-function zeroRequiredStructs(obj: KubeObject, schema: JSONSchemaProps): void {
-  for (const k of schema.required ?? []) {
-    if (k === 'metadata' || hasField(obj, k) || propertySchema(schema, k)?.type !== 'object') continue;
-    (obj as Record<string, unknown>)[k] = {};
-  }
 }
 
 /** A custom resource body of another kind, which its strategy's validation refuses (decodeObjectBody lets it through). */
