@@ -1,6 +1,7 @@
 import type { RESTOverrideContext, RESTStorageOverride } from '../../registry/types.js';
 import { TokenREST } from './token.js';
-import { TOKEN_REQUEST_DEFINITION, TOKEN_REQUEST_SCHEMA, TOKEN_REQUEST_SCHEMAS } from './tokenrequest-kind.js';
+import { withObjectMetaTypes } from '../../registry/generic/objectMeta.js';
+import { OBJECT_META_DEFINITION, TOKEN_REQUEST_DEFINITION, TOKEN_REQUEST_SCHEMA, TOKEN_REQUEST_SCHEMAS } from './tokenrequest-kind.js';
 
 /**
  * ServiceAccount storage (pkg/registry/core/serviceaccount/storage): the generic store, and the
@@ -20,7 +21,7 @@ export function serviceAccountStorage(ctx: Pick<RESTOverrideContext, 'storages' 
         version: 'v1',
         kind: 'TokenRequest',
         schema: TOKEN_REQUEST_SCHEMA,
-        openapi: { components: { schemas: TOKEN_REQUEST_SCHEMAS } },
+        openapi: withObjectMetaTypes(TOKEN_REQUEST_SCHEMAS, OBJECT_META_DEFINITION),
         openapiDefinition: TOKEN_REQUEST_DEFINITION,
         storage: token,
       },

@@ -11,7 +11,7 @@ import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
  */
 
 const PACKAGE = 'io.k8s.api.authentication.v1';
-const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+export const OBJECT_META_DEFINITION = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 export const TOKEN_REQUEST_DEFINITION = `${PACKAGE}.TokenRequest`;
 
 const ref = (name: string, description: string): object => ({ description, allOf: [{ $ref: `#/components/schemas/${name}` }] });
@@ -26,7 +26,7 @@ export const TOKEN_REQUEST_SCHEMAS: Readonly<Record<string, unknown>> = {
     properties: {
       apiVersion: str('The versioned schema of this representation, as `group/version` (`v1` for the core group).'),
       kind: str('The REST kind this object represents, in CamelCase; servers may infer it from the endpoint.'),
-      metadata: { $ref: `#/components/schemas/${OBJECT_META}` },
+      metadata: { $ref: `#/components/schemas/${OBJECT_META_DEFINITION}` },
       spec: ref(`${PACKAGE}.TokenRequestSpec`, 'What the token is for.'),
       status: ref(`${PACKAGE}.TokenRequestStatus`, 'The token, filled in by the server.'),
     },
@@ -74,7 +74,7 @@ export const TOKEN_REQUEST_SCHEMAS: Readonly<Record<string, unknown>> = {
  * `audiences: null` when no --audience is given), and TokenRequest validation checks what it checks.
  */
 export const TOKEN_REQUEST_SCHEMA: JSONSchemaProps = withoutRequired(
-  resolveOpenAPISchema({ components: { schemas: { ...TOKEN_REQUEST_SCHEMAS, [OBJECT_META]: { type: 'object' } } } }, TOKEN_REQUEST_DEFINITION)!,
+  resolveOpenAPISchema({ components: { schemas: { ...TOKEN_REQUEST_SCHEMAS, [OBJECT_META_DEFINITION]: { type: 'object' } } } }, TOKEN_REQUEST_DEFINITION)!,
 );
 
 function withoutRequired(schema: JSONSchemaProps): JSONSchemaProps {

@@ -216,6 +216,16 @@ export function objectMetaDecodeError(metadata: unknown, within?: string): strin
   return jsonUnmarshalMessage({ ...m, goType: goTypeOf(m), fieldStack: [...prefix, ...m.fieldStack] });
 }
 
+/**
+ * A components document of `schemas` that also holds ObjectMeta's Go types, `objectMetaId` naming
+ * ObjectMeta: for a kind whose published components only refer to ObjectMeta (it is found in the
+ * document they join), so that typeMismatch judges its metadata as Go decodes it.
+ */
+export function withObjectMetaTypes(schemas: Readonly<Record<string, unknown>>, objectMetaId: string): OpenAPIComponentsDocument {
+  const own = OBJECT_META_TYPES.components.schemas;
+  return { components: { schemas: { ...own, ...schemas, [objectMetaId]: own['v1.ObjectMeta'] } } };
+}
+
 /** A copy of a JSON value with object keys sorted, as json.Marshal writes a map (null-prototype objects: keys are data). */
 function sortedKeys(v: unknown, depth: number): unknown {
   if (typeof v !== 'object' || v === null || depth > 64) return v;
