@@ -1,11 +1,12 @@
 // A type-confusion sweep over every built-in kind: each field of a valid object (every leaf and
 // every container, down to list items) is replaced in turn by values of every JSON type and by
-// prototype keys, and the object is sent as a dry-run create and as a dry-run JSON merge patch of
-// a stored one. Every answer must be a success or kube's Status with a 4xx code: never a 500 from
-// code that reads a property of a value whose type it assumed, never a non-Status body, and the
-// server must be the same process, ready, afterwards. The fuzz (test/fuzz) draws its inputs at
-// random for four kinds; this walks every field of every kind, which is how the RBAC kinds' null
-// items (go-validated-nulls.test.ts) would have been found.
+// prototype keys, and the object is sent as a dry-run create, update and JSON merge patch of a
+// stored one (and its status through the status subresource, for kinds that have one). Every
+// answer must be a success or kube's Status with a 4xx code: never a 500 from code that reads a
+// property of a value whose type it assumed, never a non-Status body; and the server must be the
+// same process, ready, afterwards. The fuzz (test/fuzz) draws its inputs at random for four kinds;
+// this walks every field of every kind, which is how the RBAC kinds' null items
+// (go-validated-nulls.test.ts) would have been found.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { describeBackends } from '../integration/harness.js';
@@ -29,6 +30,8 @@ interface Kind {
   readonly createOnly?: boolean;
   /** The object's name, when the kind constrains it. */
   readonly name?: string;
+  /** A valid status, swept through the status subresource (merge patches), for kinds that have one. */
+  readonly status?: Obj;
 }
 
 const rbac = 'rbac.authorization.k8s.io/v1';
@@ -40,7 +43,13 @@ const subjects = [
 const resourceAttributes = { namespace: NS, verb: 'get', group: '', resource: 'pods', name: 'p', fieldSelector: { rawSelector: 'a=b' }, labelSelector: { rawSelector: 'c=d' } };
 
 const KINDS: readonly Kind[] = [
-  { collection: '/api/v1/namespaces', apiVersion: 'v1', kind: 'Namespace', fields: { metadata: { labels: { a: 'b' } }, spec: { finalizers: ['kubernetes'] } } },
+  {
+    collection: '/api/v1/namespaces',
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    fields: { metadata: { labels: { a: 'b' } }, spec: { finalizers: ['kubernetes'] } },
+    status: { phase: 'Active', conditions: [{ type: 'NamespaceDeletionDiscoveryFailure', status: 'False', lastTransitionTime: TIME, reason: 'R', message: 'm' }] },
+  },
   {
     collection: `/api/v1/namespaces/${NS}/configmaps`,
     apiVersion: 'v1',
@@ -53,13 +62,26 @@ const KINDS: readonly Kind[] = [
     apiVersion: 'v1',
     kind: 'Service',
     fields: { spec: { type: 'ClusterIP', selector: { app: 'x' }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }], sessionAffinity: 'None', ipFamilyPolicy: 'SingleStack' } },
+    status: {
+      loadBalancer: { ingress: [{ ip: '192.0.2.1', ipMode: 'VIP', ports: [{ port: 80, protocol: 'TCP', error: 'e' }] }] },
+      conditions: [{ type: 'Ready', status: 'True', observedGeneration: 1, lastTransitionTime: TIME, reason: 'R', message: 'm' }],
+    },
   },
-  { collection: `/api/v1/namespaces/${NS}/serviceaccounts`, apiVersion: 'v1', kind: 'ServiceAccount', fields: { secrets: [{ name: 's' }], imagePullSecrets: [{ name: 'p' }], automountServiceAccountToken: true } },
+  {
+    collection: `/api/v1/namespaces/${NS}/serviceaccounts`,
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    fields: { secrets: [{ name: 's' }], imagePullSecrets: [{ name: 'p' }], automountServiceAccountToken: true },
+  },
   {
     collection: `/api/v1/namespaces/${NS}/endpoints`,
     apiVersion: 'v1',
     kind: 'Endpoints',
-    fields: { subsets: [{ addresses: [{ ip: '10.0.0.1', targetRef: { kind: 'Pod', name: 'p', namespace: NS } }], notReadyAddresses: [{ ip: '10.0.0.2' }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }] },
+    fields: {
+      subsets: [
+        { addresses: [{ ip: '10.0.0.1', targetRef: { kind: 'Pod', name: 'p', namespace: NS } }], notReadyAddresses: [{ ip: '10.0.0.2' }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] },
+      ],
+    },
   },
   {
     collection: `/apis/events.k8s.io/v1/namespaces/${NS}/events`,
@@ -88,16 +110,30 @@ const KINDS: readonly Kind[] = [
     collection: `/apis/${rbac}/clusterroles`,
     apiVersion: rbac,
     kind: 'ClusterRole',
-    fields: { rules: [resourceRule, { nonResourceURLs: ['/healthz'], verbs: ['get'] }], aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' }, matchExpressions: [{ key: 'k', operator: 'In', values: ['v'] }] }] } },
+    fields: {
+      rules: [resourceRule, { nonResourceURLs: ['/healthz'], verbs: ['get'] }],
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' }, matchExpressions: [{ key: 'k', operator: 'In', values: ['v'] }] }] },
+    },
   },
-  { collection: `/apis/${rbac}/namespaces/${NS}/rolebindings`, apiVersion: rbac, kind: 'RoleBinding', fields: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' }, subjects } },
-  { collection: `/apis/${rbac}/clusterrolebindings`, apiVersion: rbac, kind: 'ClusterRoleBinding', fields: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' }, subjects } },
+  {
+    collection: `/apis/${rbac}/namespaces/${NS}/rolebindings`,
+    apiVersion: rbac,
+    kind: 'RoleBinding',
+    fields: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' }, subjects },
+  },
+  {
+    collection: `/apis/${rbac}/clusterrolebindings`,
+    apiVersion: rbac,
+    kind: 'ClusterRoleBinding',
+    fields: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' }, subjects },
+  },
   {
     collection: '/apis/apiregistration.k8s.io/v1/apiservices',
     apiVersion: 'apiregistration.k8s.io/v1',
     kind: 'APIService',
     name: 'v1.sweep.example.com',
     fields: { spec: { group: 'sweep.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: NS, name: 's', port: 443 }, caBundle: 'Yg==' } },
+    status: { conditions: [{ type: 'Available', status: 'False', lastTransitionTime: TIME, reason: 'R', message: 'm' }] },
   },
   {
     collection: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
@@ -134,8 +170,19 @@ const KINDS: readonly Kind[] = [
         ],
       },
     },
+    status: {
+      conditions: [{ type: 'Established', status: 'True', lastTransitionTime: TIME, reason: 'R', message: 'm' }],
+      acceptedNames: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'], categories: ['all'] },
+      storedVersions: ['v1'],
+    },
   },
-  { collection: `/apis/wardle.example.com/v1beta1/namespaces/${NS}/flunders`, apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', fields: { spec: { flunderReference: 'x', referenceType: 'Flunder' } } },
+  {
+    collection: `/apis/wardle.example.com/v1beta1/namespaces/${NS}/flunders`,
+    apiVersion: 'wardle.example.com/v1beta1',
+    kind: 'Flunder',
+    fields: { spec: { flunderReference: 'x', referenceType: 'Flunder' } },
+    status: { conditions: [{ type: 'ReferenceResolved', status: 'True', lastTransitionTime: TIME, reason: 'R', message: 'm' }] },
+  },
   {
     collection: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
     apiVersion: 'authorization.k8s.io/v1',
@@ -241,7 +288,7 @@ describeBackends(
     });
     after(() => c.close());
 
-    it('every field replaced by every JSON type or a prototype key: a success or a 4xx Status, never a 500', async () => {
+    it('every field replaced by every JSON type or a prototype key: a success or a 4xx Status, never a 500', async (t) => {
       const failures: string[] = [];
       let sent = 0;
       const judge = async (what: string, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<void> => {
@@ -271,17 +318,93 @@ describeBackends(
             const label = `${k.kind} ${path.join('.')} = ${JSON.stringify(value)}`;
             jobs.push(() => judge(`create ${label}`, 'POST', `${k.collection}${dry}`, replaced(valid, path, value)));
             if (k.createOnly !== true) {
+              jobs.push(() => judge(`update ${label}`, 'PUT', `${k.collection}/${name}?dryRun=All`, replaced(valid, path, value)));
               jobs.push(() => judge(`merge patch ${label}`, 'PATCH', `${k.collection}/${name}?dryRun=All`, mergePatch(valid, path, value), { 'Content-Type': 'application/merge-patch+json' }));
             }
           }
         }
+        for (const path of paths(k.status ?? {})) {
+          for (const value of HOSTILE) {
+            const label = `${k.kind} status.${path.join('.')} = ${JSON.stringify(value)}`;
+            const patch = { status: mergePatch(k.status ?? {}, path, value) };
+            jobs.push(() => judge(`status merge patch ${label}`, 'PATCH', `${k.collection}/${name}/status?dryRun=All`, patch, { 'Content-Type': 'application/merge-patch+json' }));
+          }
+        }
         for (let i = 0; i < jobs.length; i += 8) await Promise.all(jobs.slice(i, i + 8).map((j) => j()));
       }
+      t.diagnostic(`${sent} requests`);
       assert.deepEqual(failures.slice(0, 40), [], `${failures.length} of ${sent} answers were not a success or a 4xx Status`);
       const ready = await c.request({ path: '/readyz' });
       assert.equal(ready.status, 200, ready.text);
       assert.equal(cp().exited(), undefined, 'the server exited during the sweep');
       assert.equal(({} as Obj)['polluted'], undefined);
+    });
+
+    const causes = (body: Obj): string[] =>
+      ((body['details'] as { causes?: Array<{ field?: string; message?: string }> } | undefined)?.causes ?? []).map((x) => `${x.field ?? ''}: ${x.message ?? ''}`);
+
+    it("what the sweep's 500s became: Go's zero values, then kube's answers", async () => {
+      // A null Service port is the zero ServicePort, defaulted (protocol TCP, targetPort = port).
+      const svc = await c.json('POST', `/api/v1/namespaces/${NS}/services?dryRun=All`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'null-port' }, spec: { ports: [null] } });
+      assert.deepEqual(
+        [svc.status, causes(svc.body)],
+        [422, ['spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive', 'spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive']],
+      );
+      // A selector requirement without a key or operator has Go's "" for both.
+      const cr = await c.json('POST', `/apis/${rbac}/clusterroles?dryRun=All`, {
+        apiVersion: rbac,
+        kind: 'ClusterRole',
+        metadata: { name: 'empty-req' },
+        aggregationRule: { clusterRoleSelectors: [{ matchExpressions: [{}] }] },
+      });
+      assert.equal(cr.status, 422, JSON.stringify(cr.body));
+      assert.deepEqual(causes(cr.body).slice(0, 2), [
+        'aggregationRule.clusterRoleSelectors[0].matchExpressions[0].operator: Invalid value: "": not a valid selector operator',
+        'aggregationRule.clusterRoleSelectors[0].matchExpressions[0].key: Invalid value: "": name part must be non-empty',
+      ]);
+      // A TokenRequest's metadata is decoded into ObjectMeta like any typed kind's.
+      const tr = await c.json('POST', `/api/v1/namespaces/${NS}/serviceaccounts/sweep-sa/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: 'x', spec: {} });
+      assert.deepEqual(
+        [tr.status, tr.body['message']],
+        [400, 'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field TokenRequest.metadata of type v1.ObjectMeta'],
+      );
+      // A CRD schema's nulls: a null property is the zero schema, a null bound none, a null list
+      // item of items the zero schema, a null rule the zero rule.
+      const schema = {
+        type: 'object',
+        properties: {
+          spec: {
+            type: 'object',
+            properties: { size: null, n: { type: 'integer', minimum: null }, tags: { type: 'array', items: [null] } },
+            'x-kubernetes-validations': [null, { rule: null }],
+          },
+        },
+      };
+      const crd = await c.json('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'nulls.sweep.example.com' },
+        spec: {
+          group: 'sweep.example.com',
+          scope: 'Namespaced',
+          names: { plural: 'nulls', kind: 'Null' },
+          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+        },
+      });
+      const at = 'spec.validation.openAPIV3Schema.properties[spec]';
+      assert.deepEqual(
+        [crd.status, causes(crd.body)],
+        [
+          422,
+          [
+            `${at}.properties[size].type: Required value: must not be empty for specified object fields`,
+            `${at}.properties[tags].items: Required value: must be specified`,
+            `${at}.properties[tags].items: Forbidden: items must be a schema object and not an array`,
+            `${at}.x-kubernetes-validations[0].rule: Required value: rule is not specified`,
+            `${at}.x-kubernetes-validations[1].rule: Required value: rule is not specified`,
+          ],
+        ],
+      );
     });
   },
   { only: ['sqlite'] },
