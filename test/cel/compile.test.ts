@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { JSONSchemaProps } from '../../apis/apiextensions/v1/schema.js';
 import { compileRule } from '../../runtime/apimachinery/cel/index.js';
 import { normalizeFieldPath } from '../../runtime/apimachinery/cel/fieldpath.js';
-import { int, object, str } from './helpers.js';
+import { evaluate, int, object, str } from './helpers.js';
 
 const schema = object({
   size: int,
@@ -70,4 +70,33 @@ describe('ValidFieldPath', () => {
     [".a['\\q']", undefined],
   ];
   for (const [path, want] of rows) test(`${path} → ${want}`, () => assert.equal(normalizeFieldPath(path, s), want));
+});
+
+describe('has() of any operand, as CEL allows it', () => {
+  // Gateway API's HTTPRoute: has(self.matches[0].path); cel-js checks has() only on a chain of
+  // selections from a variable, so the rule is compiled in an equivalent form (cel/has.ts).
+  const item = object({ name: str, path: object({ type: str }) });
+  const routes = object({ matches: { type: 'array', items: item }, byName: { type: 'object', additionalProperties: item } });
+
+  test('a selection after an index, a call or parentheses compiles', () => {
+    for (const rule of [
+      'has(self.matches[0].path)',
+      "has(self.byName['a'].path.type)",
+      'self.matches.all(m, has(m.path)) || has(self.matches[size(self.matches) - 1].name)',
+      'has((self.matches[0]).path) && !has(self.matches[has(self.matches[0].name) ? 0 : 0].path)',
+    ])
+      assert.deepEqual(problems(rule, { on: routes }), [], rule);
+  });
+
+  test('it tests presence exactly as has() does', () => {
+    const self = { matches: [{ name: 'a', path: { type: 'Exact' } }, { name: 'b' }] };
+    assert.equal(evaluate('has(self.matches[0].path)', { schema: routes, self }), true);
+    assert.equal(evaluate('has(self.matches[1].path)', { schema: routes, self }), false);
+    assert.equal(evaluate('has(self.matches[0].path.type) && !has(self.matches[1].path)', { schema: routes, self }), true);
+    assert.equal(evaluate("has(self.byName['x'].name)", { schema: routes, self: { byName: { x: { name: 'n' } } } }), true);
+  });
+
+  test('an expression wrong in another way reports its error on the text as written', () => {
+    assert.deepEqual(problems('has(self.matches[0].nope)', { on: routes }), ["rule: ERROR: <input>:1:20: undefined field 'nope'\n | has(self.matches[0].nope)\n | ...................^"]);
+  });
 });

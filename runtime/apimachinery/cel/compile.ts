@@ -3,6 +3,7 @@ import type { JSONSchemaProps, ValidationRule } from '../../../apis/apiextension
 import { evaluableForm } from './engine.js';
 import { environmentFor, ruleEnvironment } from './environment.js';
 import { goCompileErrors, goInvalidMatchesArgument } from './errors.js';
+import { celCompatibleForm } from './has.js';
 import { normalizeFieldPath } from './fieldpath.js';
 import { regexError } from './library/regex.js';
 import type { DeclType } from './model.js';
@@ -38,8 +39,15 @@ export function compileRule(rule: ValidationRule, schema: JSONSchemaProps, opts:
  * errors.ts), the result type, regex literals.
  */
 function checkExpression(env: Environment, expression: string, want: 'bool' | 'string'): string | undefined {
-  const result = env.check(expression);
-  if (!result.valid) return goCompileErrors(env, expression, result.error);
+  let result = env.check(expression);
+  // A has() of any operand, as CEL allows, is checked in the form cel-js reads (has.ts); the
+  // errors of an expression wrong in another way are reported on its text as written.
+  if (!result.valid) {
+    const form = celCompatibleForm(env, expression, 'check');
+    if (form === expression) return goCompileErrors(env, expression, result.error);
+    result = env.check(form);
+    if (!result.valid) return goCompileErrors(env, expression, result.error);
+  }
   if (result.type !== want && result.type !== 'dyn') return `must evaluate to ${want}, not ${result.type}`;
   const parsed = env.parse(expression);
   for (const { name, pattern, node } of regexLiterals(parsed.ast)) {
@@ -106,7 +114,7 @@ function compileOne(rule: ValidationRule, schema: JSONSchemaProps, decl: DeclTyp
 
 /** An expression that compiles in env, ready to evaluate with the engine's hooks on every node. */
 export function program(env: Environment, expression: string): Program {
-  const parsed = env.parse(evaluableForm(expression));
+  const parsed = env.parse(evaluableForm(celCompatibleForm(env, expression, 'evaluate')));
   const checked = parsed.check();
   if (!checked.valid) throw checked.error ?? new Error(`CEL expression does not compile: ${expression}`);
   return (activation) => parsed({ ...activation }) as unknown;

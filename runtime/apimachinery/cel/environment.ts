@@ -2,6 +2,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import { instrumentEnvironment, type Overrides } from './engine.js';
 import { celEquals } from './equality.js';
+import { registerCheckedHas } from './has.js';
 import { METHOD_OVERRIDES, registerKubernetesLibraries } from './library/index.js';
 import { listOperatorOverrides } from './listtypes.js';
 import { declTypeOf, type DeclType } from './model.js';
@@ -25,6 +26,7 @@ function baseEnvironment(): Environment {
     // literals stay heterogeneous-friendly: cel-js cannot mix dyn with typed elements otherwise.
     base = new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true });
     registerKubernetesLibraries(base);
+    registerCheckedHas(base);
   }
   return base;
 }
