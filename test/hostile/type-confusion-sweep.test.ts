@@ -11,9 +11,9 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { describeBackends } from '../integration/harness.js';
 import { HttpsClient } from '../integration/https.js';
+import { sweepObject } from './sweep.js';
 
 type Obj = Record<string, unknown>;
-type Path = ReadonlyArray<string | number>;
 
 const NS = 'sweep';
 const TIME = '2026-11-27T00:00:00Z';
@@ -216,56 +216,6 @@ const KINDS: readonly Kind[] = [
   },
 ];
 
-/** What each field is replaced by: every JSON type, the values Go's zero-value code paths meet, and prototype keys. */
-const HOSTILE: readonly unknown[] = [
-  null,
-  {},
-  [],
-  'x',
-  '',
-  0,
-  -1,
-  1.5,
-  1e300,
-  true,
-  [null],
-  [{}],
-  [[]],
-  JSON.parse('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}') as unknown,
-  { toString: 'x', valueOf: 1, hasOwnProperty: null },
-];
-
-/** Every path of `value` (its containers and leaves; list items by index), `value` itself excluded. */
-function paths(value: unknown, at: Path = []): Path[] {
-  const out: Path[] = [];
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => out.push([...at, i], ...paths(v, [...at, i])));
-  } else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) out.push([...at, k], ...paths(v, [...at, k]));
-  }
-  return out;
-}
-
-/** `obj` with the value at `path` replaced (containers on the path copied, the rest shared; missing ones made). */
-function replaced(obj: unknown, path: Path, value: unknown): unknown {
-  if (path.length === 0) return value;
-  const [head, ...rest] = path;
-  if (Array.isArray(obj)) return obj.map((v, i) => (i === head ? replaced(v, rest, value) : v));
-  const from = (obj ?? {}) as Obj;
-  const copy: Obj = { ...from };
-  Object.defineProperty(copy, head as string, { value: replaced(from[head as string], rest, value), enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-
-/** A JSON merge patch that sets `path` to `value`; under a list it replaces the whole list, as merge patches do. */
-function mergePatch(base: Obj, path: Path, value: unknown): unknown {
-  const listAt = path.findIndex((p) => typeof p === 'number');
-  if (listAt < 0) return replaced({}, path, value);
-  const listPath = path.slice(0, listAt);
-  const list = listPath.reduce<unknown>((o, k) => (o as Obj)[k as string], replaced(base, path, value));
-  return replaced({}, listPath, list);
-}
-
 function manifest(k: Kind, name: string): Obj {
   const fields = k.fields;
   const meta = (fields['metadata'] as Obj | undefined) ?? {};
@@ -291,46 +241,16 @@ describeBackends(
     it('every field replaced by every JSON type or a prototype key: a success or a 4xx Status, never a 500', async (t) => {
       const failures: string[] = [];
       let sent = 0;
-      const judge = async (what: string, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<void> => {
-        sent++;
-        const r = await c.request({ method, path, headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
-        let parsed: Obj | undefined;
-        try {
-          parsed = JSON.parse(r.text) as Obj;
-        } catch {
-          parsed = undefined;
-        }
-        const ok = r.status < 300 ? parsed !== undefined : r.status < 500 && parsed?.['kind'] === 'Status' && parsed['code'] === r.status;
-        if (!ok) failures.push(`${what}: ${r.status} ${r.text.slice(0, 300)}`);
-      };
       for (const k of KINDS) {
         const name = k.name ?? `sweep-${k.kind.toLowerCase()}`;
         const valid = manifest(k, name);
-        const dry = k.createOnly === true ? '' : '?dryRun=All';
         if (k.createOnly !== true) {
           const created = await c.json('POST', k.collection, valid);
           assert.equal(created.status, 201, `${k.kind}: ${JSON.stringify(created.body)}`);
         }
-        const cases = paths(valid).filter((p) => !(p[0] === 'apiVersion' || p[0] === 'kind' || (p[0] === 'metadata' && p[1] === 'name')));
-        const jobs: Array<() => Promise<void>> = [];
-        for (const path of cases) {
-          for (const value of HOSTILE) {
-            const label = `${k.kind} ${path.join('.')} = ${JSON.stringify(value)}`;
-            jobs.push(() => judge(`create ${label}`, 'POST', `${k.collection}${dry}`, replaced(valid, path, value)));
-            if (k.createOnly !== true) {
-              jobs.push(() => judge(`update ${label}`, 'PUT', `${k.collection}/${name}?dryRun=All`, replaced(valid, path, value)));
-              jobs.push(() => judge(`merge patch ${label}`, 'PATCH', `${k.collection}/${name}?dryRun=All`, mergePatch(valid, path, value), { 'Content-Type': 'application/merge-patch+json' }));
-            }
-          }
-        }
-        for (const path of paths(k.status ?? {})) {
-          for (const value of HOSTILE) {
-            const label = `${k.kind} status.${path.join('.')} = ${JSON.stringify(value)}`;
-            const patch = { status: mergePatch(k.status ?? {}, path, value) };
-            jobs.push(() => judge(`status merge patch ${label}`, 'PATCH', `${k.collection}/${name}/status?dryRun=All`, patch, { 'Content-Type': 'application/merge-patch+json' }));
-          }
-        }
-        for (let i = 0; i < jobs.length; i += 8) await Promise.all(jobs.slice(i, i + 8).map((j) => j()));
+        const swept = await sweepObject(c, { collection: k.collection, name, valid, createOnly: k.createOnly === true, ...(k.status !== undefined ? { status: k.status } : {}) });
+        sent += swept.sent;
+        failures.push(...swept.failures);
       }
       t.diagnostic(`${sent} requests`);
       assert.deepEqual(failures.slice(0, 40), [], `${failures.length} of ${sent} answers were not a success or a 4xx Status`);

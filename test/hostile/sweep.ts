@@ -1,0 +1,121 @@
+// The machinery of the type-confusion sweeps (type-confusion-sweep.test.ts for the built-in
+// kinds, cr-type-confusion-sweep.test.ts for custom resources of real CRDs): every field of a
+// valid object replaced in turn by hostile values, sent as dry-run writes, each answer judged.
+import type { HttpsClient } from '../integration/https.js';
+
+export type Obj = Record<string, unknown>;
+type Path = ReadonlyArray<string | number>;
+
+/** What each field is replaced by: every JSON type, the values Go's zero-value code paths meet, and prototype keys. */
+export const HOSTILE: readonly unknown[] = [
+  null,
+  {},
+  [],
+  'x',
+  '',
+  0,
+  -1,
+  1.5,
+  1e300,
+  true,
+  [null],
+  [{}],
+  [[]],
+  JSON.parse('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}') as unknown,
+  { toString: 'x', valueOf: 1, hasOwnProperty: null },
+];
+
+/** Every path of `value` (its containers and leaves; list items by index), `value` itself excluded. */
+export function paths(value: unknown, at: Path = []): Path[] {
+  const out: Path[] = [];
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => out.push([...at, i], ...paths(v, [...at, i])));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) out.push([...at, k], ...paths(v, [...at, k]));
+  }
+  return out;
+}
+
+/** `obj` with the value at `path` replaced (containers on the path copied, the rest shared; missing ones made). */
+function replaced(obj: unknown, path: Path, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path;
+  if (Array.isArray(obj)) return obj.map((v, i) => (i === head ? replaced(v, rest, value) : v));
+  const from = (obj ?? {}) as Obj;
+  const copy: Obj = { ...from };
+  Object.defineProperty(copy, head as string, { value: replaced(from[head as string], rest, value), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+/** A JSON merge patch that sets `path` to `value`; under a list it replaces the whole list, as merge patches do. */
+function mergePatch(base: Obj, path: Path, value: unknown): unknown {
+  const listAt = path.findIndex((p) => typeof p === 'number');
+  if (listAt < 0) return replaced({}, path, value);
+  const listPath = path.slice(0, listAt);
+  const list = listPath.reduce<unknown>((o, k) => (o as Obj)[k as string], replaced(base, path, value));
+  return replaced({}, listPath, list);
+}
+
+/** A success (with a JSON body) or kube's Status with a 4xx code. */
+export function successOr4xxStatus(status: number, text: string): boolean {
+  let body: Obj | undefined;
+  try {
+    body = JSON.parse(text) as Obj;
+  } catch {
+    return false;
+  }
+  return status < 300 || (status < 500 && body['kind'] === 'Status' && body['code'] === status);
+}
+
+export interface SweptObject {
+  readonly collection: string;
+  readonly name: string;
+  /** The valid object, stored under `name` unless createOnly. */
+  readonly valid: Obj;
+  /** Only created (reviews, token requests): no dry run, no update or patch. */
+  readonly createOnly?: boolean;
+  /** A valid status, swept through the status subresource with merge patches. */
+  readonly status?: Obj;
+}
+
+/**
+ * Every field of `o.valid` but its type meta and name, replaced by every HOSTILE value, as a
+ * dry-run create, update and JSON merge patch (and the status's fields through /status); eight
+ * requests at a time. Returns how many were sent and every answer that was neither a success nor
+ * a 4xx Status.
+ */
+export async function sweepObject(c: HttpsClient, o: SweptObject): Promise<{ sent: number; failures: string[] }> {
+  const failures: string[] = [];
+  const jobs: Array<() => Promise<void>> = [];
+  const send = (what: string, method: string, path: string, body: unknown, contentType = 'application/json'): void => {
+    jobs.push(async () => {
+      const r = await c.request({ method, path, headers: { Accept: 'application/json', 'Content-Type': contentType }, body: JSON.stringify(body) });
+      if (!successOr4xxStatus(r.status, r.text)) failures.push(`${what}: ${r.status} ${r.text.slice(0, 300)}`);
+    });
+  };
+  const item = `${o.collection}/${o.name}`;
+  const kind = String(o.valid['kind']);
+  const cases = paths(o.valid).filter((p) => !(p[0] === 'apiVersion' || p[0] === 'kind' || (p[0] === 'metadata' && p[1] === 'name')));
+  for (const path of cases) {
+    for (const value of HOSTILE) {
+      const label = `${kind} ${path.join('.')} = ${JSON.stringify(value)}`;
+      send(`create ${label}`, 'POST', o.createOnly === true ? o.collection : `${o.collection}?dryRun=All`, replaced(o.valid, path, value));
+      if (o.createOnly === true) continue;
+      send(`update ${label}`, 'PUT', `${item}?dryRun=All`, replaced(o.valid, path, value));
+      send(`merge patch ${label}`, 'PATCH', `${item}?dryRun=All`, mergePatch(o.valid, path, value), 'application/merge-patch+json');
+    }
+  }
+  for (const path of paths(o.status ?? {})) {
+    for (const value of HOSTILE) {
+      send(
+        `status merge patch ${kind} status.${path.join('.')} = ${JSON.stringify(value)}`,
+        'PATCH',
+        `${item}/status?dryRun=All`,
+        { status: mergePatch(o.status ?? {}, path, value) },
+        'application/merge-patch+json',
+      );
+    }
+  }
+  for (let i = 0; i < jobs.length; i += 8) await Promise.all(jobs.slice(i, i + 8).map((j) => j()));
+  return { sent: jobs.length, failures };
+}
