@@ -127,7 +127,7 @@ export class Serving {
     this.fastify.addContentTypeParser('*', (_request: FastifyRequest, _payload: IncomingMessage, done: (err: Error | null, body?: unknown) => void) => done(null));
     this.fastify.route({ method: [...ALL_METHODS], url: '*', handler: (request, reply) => this.hijack(request, reply) });
     this.fastify.setNotFoundHandler((request, reply) => this.hijack(request, reply));
-    this.httpServer.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => this.track(socket, tls !== undefined));
+    this.httpServer.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => this.track(socket));
     if (tls) this.httpServer.on('session', (session: Http2Session) => this.trackSession(session));
     this.httpServer.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => this.dispatchUpgrade(raw, socket, head));
   }
@@ -279,21 +279,21 @@ export class Serving {
     });
   }
 
-  private track(socket: Socket, tls: boolean): void {
+  private track(socket: Socket): void {
     if (this.closing) {
       socket.destroy();
       return;
     }
     // An HTTP/2 connection is tracked as its session.
     if ((socket as TLSSocket).alpnProtocol === 'h2') return;
-    // Node's HTTP/1 server lets its parser read a TLS connection's stream handle directly. When a
+    // Node's HTTP/1 server lets its parser read a connection's stream handle directly. When a
     // request arrives while the previous response is still draining (a large answer, a busy
     // event loop: a client creating several big CRDs in a row on one connection), it pauses the
     // socket and the parser, but socket.pause() does not stop a handle read that way, and the
     // next bytes reach the paused parser: HPE_PAUSED, the request answered 400 "malformed". A
     // 'data' listener makes node read the connection as a stream instead (unconsume), where a
-    // pause holds. Observed with node 20.20.
-    if (tls) socket.on('data', ignoreData);
+    // pause holds. Observed with node 20.20 over TLS; plain TCP connections are read the same way.
+    socket.on('data', ignoreData);
     this.connections.set(socket, 0);
     socket.once('close', () => this.connections.delete(socket));
   }
