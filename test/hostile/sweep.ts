@@ -1,6 +1,7 @@
 // The machinery of the type-confusion sweeps (type-confusion-sweep.test.ts for the built-in
 // kinds, cr-type-confusion-sweep.test.ts for custom resources of real CRDs): every field of a
 // valid object replaced in turn by hostile values, sent as dry-run writes, each answer judged.
+import assert from 'node:assert/strict';
 import type { HttpsClient } from '../integration/https.js';
 
 export type Obj = Record<string, unknown>;
@@ -118,4 +119,21 @@ export async function sweepObject(c: HttpsClient, o: SweptObject): Promise<{ sen
   }
   for (let i = 0; i < jobs.length; i += 8) await Promise.all(jobs.slice(i, i + 8).map((j) => j()));
   return { sent: jobs.length, failures };
+}
+
+/**
+ * After a sweep: the server is the same process, ready, and a fresh object carries nothing the
+ * sweep's prototype keys (`{"__proto__": {"polluted": …}}`) could have planted in its
+ * Object.prototype.
+ */
+export async function assertStillServing(c: HttpsClient, exited: () => unknown): Promise<void> {
+  const ready = await c.request({ path: '/readyz' });
+  assert.equal(ready.status, 200, ready.text);
+  assert.equal(exited(), undefined, 'the server exited during the sweep');
+  const name = `after-sweep-${Date.now()}`;
+  const created = await c.json('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const got = await c.request({ path: `/api/v1/namespaces/default/configmaps/${name}` });
+  assert.equal(got.status, 200, got.text);
+  assert.doesNotMatch(got.text + JSON.stringify(created.body), /polluted/);
 }
