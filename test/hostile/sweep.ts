@@ -57,15 +57,37 @@ function mergePatch(base: Obj, path: Path, value: unknown): unknown {
   return replaced({}, listPath, list);
 }
 
-/** A success (with a JSON body) or kube's Status with a 4xx code. */
-export function successOr4xxStatus(status: number, text: string): boolean {
-  let body: Obj | undefined;
+/**
+ * The errors kube itself answers with a 500: plain Go errors of strategicpatch (passed through by
+ * the handler's interpretStrategicMergePatchError) and of structured-merge-diff's typed conversion
+ * of an apply configuration (`failed to create typed patch object`), which ErrorToAPIStatus makes
+ * a 500 with the error's text and no reason. A 500 of ours is anything else.
+ */
+const KUBE_500: readonly RegExp[] = [
+  /^failed to create typed patch object \(/,
+  /^unknown patch type: /,
+  /^expected a \S.*, but received a /,
+  /^list element types are not identical: /,
+  /^The order in patch list:\n/,
+  /^map: .* does not contain declared merge key: /,
+  /^cannot merge lists without merge key for /,
+  /^merging lists cannot yet be specified in the patch$/,
+  /^no elements in any of the given slices$/,
+  /^value for key .* is not a map$/,
+];
+
+/** A success (with a JSON body), kube's Status with a 4xx code, or one of kube's own 500s (KUBE_500). */
+export function answeredAsKube(status: number, text: string): boolean {
+  let body: Obj;
   try {
     body = JSON.parse(text) as Obj;
   } catch {
     return false;
   }
-  return status < 300 || (status < 500 && body['kind'] === 'Status' && body['code'] === status);
+  if (status < 300) return true;
+  if (body['kind'] !== 'Status' || body['code'] !== status) return false;
+  if (status < 500) return true;
+  return status === 500 && body['reason'] === undefined && KUBE_500.some((re) => re.test(String(body['message'])));
 }
 
 export interface SweptObject {
@@ -81,9 +103,9 @@ export interface SweptObject {
 
 /**
  * Every field of `o.valid` but its type meta and name, replaced by every HOSTILE value, as a
- * dry-run create, update and JSON merge patch (and the status's fields through /status); eight
- * requests at a time. Returns how many were sent and every answer that was neither a success nor
- * a 4xx Status.
+ * dry-run create, update, JSON merge patch and server-side apply (and the status's fields through
+ * /status); eight
+ * requests at a time. Returns how many were sent and every answer answeredAsKube refuses.
  */
 export async function sweepObject(c: HttpsClient, o: SweptObject): Promise<{ sent: number; failures: string[] }> {
   const failures: string[] = [];
@@ -91,7 +113,7 @@ export async function sweepObject(c: HttpsClient, o: SweptObject): Promise<{ sen
   const send = (what: string, method: string, path: string, body: unknown, contentType = 'application/json'): void => {
     jobs.push(async () => {
       const r = await c.request({ method, path, headers: { Accept: 'application/json', 'Content-Type': contentType }, body: JSON.stringify(body) });
-      if (!successOr4xxStatus(r.status, r.text)) failures.push(`${what}: ${r.status} ${r.text.slice(0, 300)}`);
+      if (!answeredAsKube(r.status, r.text)) failures.push(`${what}: ${r.status} ${r.text.slice(0, 300)}`);
     });
   };
   const item = `${o.collection}/${o.name}`;
@@ -104,6 +126,8 @@ export async function sweepObject(c: HttpsClient, o: SweptObject): Promise<{ sen
       if (o.createOnly === true) continue;
       send(`update ${label}`, 'PUT', `${item}?dryRun=All`, replaced(o.valid, path, value));
       send(`merge patch ${label}`, 'PATCH', `${item}?dryRun=All`, mergePatch(o.valid, path, value), 'application/merge-patch+json');
+      // JSON is YAML: the object as a server-side apply configuration, through the typed converter.
+      send(`apply ${label}`, 'PATCH', `${item}?dryRun=All&fieldManager=sweep&force=true`, replaced(o.valid, path, value), 'application/apply-patch+yaml');
     }
   }
   for (const path of paths(o.status ?? {})) {

@@ -1,12 +1,13 @@
 // A type-confusion sweep over every built-in kind: each field of a valid object (every leaf and
 // every container, down to list items) is replaced in turn by values of every JSON type and by
-// prototype keys, and the object is sent as a dry-run create, update and JSON merge patch of a
-// stored one (and its status through the status subresource, for kinds that have one). Every
-// answer must be a success or kube's Status with a 4xx code: never a 500 from code that reads a
-// property of a value whose type it assumed, never a non-Status body; and the server must be the
-// same process, ready, afterwards. The fuzz (test/fuzz) draws its inputs at random for four kinds;
-// this walks every field of every kind, which is how the RBAC kinds' null items
-// (go-validated-nulls.test.ts) would have been found.
+// prototype keys, and the object is sent as a dry-run create, update, JSON merge patch and
+// server-side apply of a stored one (and its status through the status subresource, for kinds
+// that have one). Every answer must be a success, kube's Status with a 4xx code, or one of the
+// 500s kube answers itself (sweep.ts KUBE_500: an apply configuration structured-merge-diff cannot
+// convert): never a 500 from code of ours that read a property of a value whose type it assumed,
+// never a non-Status body; and the server must be the same process, ready, afterwards. The fuzz
+// (test/fuzz) draws its inputs at random for four kinds; this walks every field of every kind,
+// which is how the RBAC kinds' null items (go-validated-nulls.test.ts) would have been found.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { describeBackends } from '../integration/harness.js';
@@ -238,7 +239,7 @@ describeBackends(
     });
     after(() => c.close());
 
-    it('every field replaced by every JSON type or a prototype key: a success or a 4xx Status, never a 500', async (t) => {
+    it("every field replaced by every JSON type or a prototype key: a success, a 4xx Status or kube's own 500, never one of ours", async (t) => {
       const failures: string[] = [];
       let sent = 0;
       for (const k of KINDS) {
@@ -253,7 +254,7 @@ describeBackends(
         failures.push(...swept.failures);
       }
       t.diagnostic(`${sent} requests`);
-      assert.deepEqual(failures.slice(0, 40), [], `${failures.length} of ${sent} answers were not a success or a 4xx Status`);
+      assert.deepEqual(failures.slice(0, 40), [], `${failures.length} of ${sent} answers were neither a success, a 4xx Status nor kube's own 500`);
       await assertStillServing(c, () => cp().exited());
     });
 
