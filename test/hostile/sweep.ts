@@ -61,7 +61,8 @@ function mergePatch(base: Obj, path: Path, value: unknown): unknown {
  * The errors kube itself answers with a 500: plain Go errors of strategicpatch (passed through by
  * the handler's interpretStrategicMergePatchError) and of structured-merge-diff's typed conversion
  * of an apply configuration (`failed to create typed patch object`), which ErrorToAPIStatus makes
- * a 500 with the error's text and no reason. A 500 of ours is anything else.
+ * a 500 with the error's text and no reason (kubernetes/kubernetes#122480 and #139253, open: the
+ * fix to make the apply case a 400 has not merged). A 500 of ours is anything else.
  */
 const KUBE_500: readonly RegExp[] = [
   /^failed to create typed patch object \(/,
