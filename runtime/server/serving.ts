@@ -107,6 +107,7 @@ export class Serving {
       routerOptions: { maxParamLength: 1 << 16 },
       serverFactory: (handler: FastifyServerFactoryHandler) =>
         createNodeServer(tls, (raw, response) => {
+          guardPausedParser(raw, response);
           this.admit(raw, response);
           handler(raw, response);
         }),
@@ -286,14 +287,6 @@ export class Serving {
     }
     // An HTTP/2 connection is tracked as its session.
     if ((socket as TLSSocket).alpnProtocol === 'h2') return;
-    // Node's HTTP/1 server lets its parser read a connection's stream handle directly. When a
-    // request arrives while the previous response is still draining (a large answer, a busy
-    // event loop: a client creating several big CRDs in a row on one connection), it pauses the
-    // socket and the parser, but socket.pause() does not stop a handle read that way, and the
-    // next bytes reach the paused parser: HPE_PAUSED, the request answered 400 "malformed". A
-    // 'data' listener makes node read the connection as a stream instead (unconsume), where a
-    // pause holds. Observed with node 20.20 over TLS; plain TCP connections are read the same way.
-    socket.on('data', ignoreData);
     this.connections.set(socket, 0);
     socket.once('close', () => this.connections.delete(socket));
   }
@@ -442,7 +435,38 @@ function closeListener(server: NetServer, done?: () => void): void {
   NetServer.prototype.close.call(server, () => done?.());
 }
 
-/** The listener that turns a connection's parser from reading its handle to reading its stream (track). */
+/**
+ * Node's HTTP/1 server lets a connection's parser read the socket's stream handle directly. When
+ * a request arrives while the previous answer is still draining (a large answer and a busy event
+ * loop: a client creating several big CRDs in a row on one kept-alive connection), node pauses
+ * the socket and the parser; but over TLS bytes still reach the paused parser that way, which
+ * fails the next request with HPE_PAUSED (answered 400 "malformed HTTP request"). Seen with node
+ * 20.20. A 'data' listener makes node read the connection as a stream from then on (it
+ * unconsumes the handle), where a pause holds. Only connections that can meet the pause are
+ * switched, when an answer leaves the socket draining or a request finds it paused (pipelined):
+ * reading every connection as a stream costs about a tenth of a GET's CPU (test/bench/README.md).
+ */
+function guardPausedParser(raw: IncomingMessage, response: ServerResponse): void {
+  const socket = raw.socket;
+  if (raw.httpVersionMajor !== 1 || readAsStream.has(socket)) return;
+  if (socket.isPaused()) {
+    switchToStream(socket);
+    return;
+  }
+  response.once('prefinish', () => {
+    if (socket.writableNeedDrain) switchToStream(socket);
+  });
+}
+
+const readAsStream = new WeakSet<Socket>();
+
+function switchToStream(socket: Socket): void {
+  if (readAsStream.has(socket)) return;
+  readAsStream.add(socket);
+  socket.on('data', ignoreData);
+}
+
+/** The 'data' listener of switchToStream: node's own listener reads the bytes. */
 function ignoreData(): void {}
 
 function sleep(ms: number): Promise<void> {
