@@ -1,6 +1,7 @@
 import { KindScheme } from '../apimachinery/scheme/scheme.js';
 import type { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { ResourceDefinition } from '../apimachinery/definition/resource.js';
+import { withObjectMetaTypes } from '../registry/generic/objectMeta.js';
 import type { CreateSubresource } from '../registry/types.js';
 import { kindCodec, type RequestScope } from './handlers/scope.js';
 import { resourceEndpointRestrictions } from './negotiation/negotiate.js';
@@ -30,7 +31,8 @@ export function createSubresourceScope(base: ResourceScopeBase, name: string, su
     tableConvertor: undefined,
     restrictions: resourceEndpointRestrictions({ tableConvertor: false }),
     codec: kindCodec(scheme, sub.version),
-    openapi: sub.openapi,
+    // Decoded as a typed kind: its metadata against ObjectMeta's Go types, wherever its components are published.
+    openapi: withObjectMetaTypes(sub.openapi),
     schemeKinds: new Map([[scheme.apiVersion(sub.version), new Set([sub.kind])]]),
   };
 }

@@ -1,7 +1,6 @@
 import type { RESTOverrideContext, RESTStorageOverride } from '../../registry/types.js';
 import { TokenREST } from './token.js';
-import { withObjectMetaTypes } from '../../registry/generic/objectMeta.js';
-import { OBJECT_META_DEFINITION, TOKEN_REQUEST_DEFINITION, TOKEN_REQUEST_SCHEMA, TOKEN_REQUEST_SCHEMAS } from './tokenrequest-kind.js';
+import { TOKEN_REQUEST_DEFINITION, TOKEN_REQUEST_SCHEMA, TOKEN_REQUEST_SCHEMAS } from './tokenrequest-kind.js';
 
 /**
  * ServiceAccount storage (pkg/registry/core/serviceaccount/storage): the generic store, and the
@@ -21,7 +20,7 @@ export function serviceAccountStorage(ctx: Pick<RESTOverrideContext, 'storages' 
         version: 'v1',
         kind: 'TokenRequest',
         schema: TOKEN_REQUEST_SCHEMA,
-        openapi: withObjectMetaTypes(TOKEN_REQUEST_SCHEMAS, OBJECT_META_DEFINITION),
+        openapi: { components: { schemas: TOKEN_REQUEST_SCHEMAS } },
         openapiDefinition: TOKEN_REQUEST_DEFINITION,
         storage: token,
       },

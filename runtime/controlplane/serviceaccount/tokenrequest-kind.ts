@@ -1,4 +1,5 @@
 import { resolveOpenAPISchema } from '../../apimachinery/schema/resolve.js';
+import { OBJECT_META_DEFINITION } from '../../registry/generic/objectMeta.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 
 /**
@@ -11,7 +12,6 @@ import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
  */
 
 const PACKAGE = 'io.k8s.api.authentication.v1';
-export const OBJECT_META_DEFINITION = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 export const TOKEN_REQUEST_DEFINITION = `${PACKAGE}.TokenRequest`;
 
 const ref = (name: string, description: string): object => ({ description, allOf: [{ $ref: `#/components/schemas/${name}` }] });

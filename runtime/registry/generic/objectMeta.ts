@@ -216,14 +216,19 @@ export function objectMetaDecodeError(metadata: unknown, within?: string): strin
   return jsonUnmarshalMessage({ ...m, goType: goTypeOf(m), fieldStack: [...prefix, ...m.fieldStack] });
 }
 
+/** kube's OpenAPI id of ObjectMeta, as components refer to it. */
+export const OBJECT_META_DEFINITION = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
 /**
- * A components document of `schemas` that also holds ObjectMeta's Go types, `objectMetaId` naming
- * ObjectMeta: for a kind whose published components only refer to ObjectMeta (it is found in the
- * document they join), so that typeMismatch judges its metadata as Go decodes it.
+ * `doc`, holding ObjectMeta's Go types under kube's id when it has no definition of its own: the
+ * components of a kind published in another group's document (TokenRequest) only refer to
+ * ObjectMeta, and typeMismatch would take what it cannot resolve as any JSON.
  */
-export function withObjectMetaTypes(schemas: Readonly<Record<string, unknown>>, objectMetaId: string): OpenAPIComponentsDocument {
+export function withObjectMetaTypes(doc: OpenAPIComponentsDocument): OpenAPIComponentsDocument {
+  const schemas = doc.components.schemas;
+  if (hasField(schemas, OBJECT_META_DEFINITION)) return doc;
   const own = OBJECT_META_TYPES.components.schemas;
-  return { components: { schemas: { ...own, ...schemas, [objectMetaId]: own['v1.ObjectMeta'] } } };
+  return { components: { schemas: { ...own, ...schemas, [OBJECT_META_DEFINITION]: own['v1.ObjectMeta'] } } };
 }
 
 /** A copy of a JSON value with object keys sorted, as json.Marshal writes a map (null-prototype objects: keys are data). */
