@@ -14,10 +14,15 @@
 // BENCH_WORKERS=auto runs the server with --workers auto: every worker writes its own profile
 // (cluster workers inherit --cpu-prof), the areas are the sums over all of them and the server
 // CPU is the whole process tree's, so the table shows what a second worker adds to a create.
-// BENCH_QUICK=1 shrinks the load; BENCH_PROFILE_KEEP=<dir> keeps the .cpuprofile files there.
+// The server runs as `npm start` runs it, from the bundle (hack/start.mjs); its frames are mapped
+// back to their sources through the bundle's source maps (lib/cpuprofile.ts resolveBundledFrames).
+// BENCH_FROM=source runs it from the sources through tsx instead, whose keepNames helper (`__name`)
+// then costs every closure made at run time a call.
+// BENCH_QUICK=1 shrinks the load; BENCH_PROFILE_KEEP=<dir> keeps the .cpuprofile files there,
+// with windows.json: each load window (verb, kind, from, to) on the profiles' clock.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -27,7 +32,7 @@ import { LoadClient } from './lib/load.js';
 import { processCpuMs, processTree, runBench } from './lib/process.js';
 import { pad, throughput } from '../storage/bench/stats.js';
 import { cronTabKind, type BenchKind } from './lib/kinds.js';
-import { selfTimeByArea, type AreaRule, type Profile } from './lib/cpuprofile.js';
+import { resolveBundledFrames, selfTimeByArea, type AreaRule, type Profile } from './lib/cpuprofile.js';
 import { startEtcd, type EtcdCluster } from '../storage/etcdServer.js';
 
 const quick = process.env['BENCH_QUICK'] === '1';
@@ -36,6 +41,7 @@ const CONCURRENCY = 64;
 const repoRoot = new URL('../../', import.meta.url).pathname;
 const backend = process.env['BENCH_BACKEND'] === 'etcd3' ? 'etcd3' : 'sqlite';
 const workers = process.env['BENCH_WORKERS'] === 'auto' ? 'auto' : '1';
+const fromSource = process.env['BENCH_FROM'] === 'source';
 
 type Kind = BenchKind;
 
@@ -103,10 +109,7 @@ async function main(): Promise<void> {
       '--cpu-prof',
       '--cpu-prof-dir',
       profDir,
-      '--conditions=source',
-      '--import',
-      'tsx',
-      join(repoRoot, 'runtime/controlplane/serve.ts'),
+      ...(fromSource ? ['--conditions=source', '--import', 'tsx', join(repoRoot, 'runtime/controlplane/serve.ts')] : [join(repoRoot, 'hack/start.mjs')]),
       '--secure-port',
       '0',
       '--bind-address',
@@ -170,7 +173,7 @@ async function main(): Promise<void> {
   }
   const files = readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
   if (files.length === 0) throw new Error(`no .cpuprofile written in ${profDir}:\n${log.slice(-4000)}`);
-  const profiles = files.map((f) => JSON.parse(readFileSync(join(profDir, f), 'utf8')) as Profile);
+  const profiles = files.map((f) => resolveBundledFrames(JSON.parse(readFileSync(join(profDir, f), 'utf8')) as Profile));
   // One profile per process (a --workers primary and each worker): the areas summed over all.
   const byArea = (window: { from: number; to: number }): Map<string, number> => {
     const sum = new Map<string, number>();
@@ -201,14 +204,19 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(
           ' ',
-        )}; ${backend === 'etcd3' ? 'etcd (a private etcd, one member)' : 'SQLite'}, ${workers === 'auto' ? `--workers auto (${profiles.length} profiles)` : 'one process'}, --cpu-prof; ${CREATES} creates and ${CREATES} gets per kind, ${CONCURRENCY} clients`,
+        )}; ${backend === 'etcd3' ? 'etcd (a private etcd, one member)' : 'SQLite'}, ${workers === 'auto' ? `--workers auto (${profiles.length} profiles)` : 'one process'}, ${fromSource ? 'from source (tsx)' : 'from the bundle'}, --cpu-prof; ${CREATES} creates and ${CREATES} gets per kind, ${CONCURRENCY} clients`,
       ...table(windows, 'create'),
       '',
       ...table(getWindows, 'get'),
     ].join('\n'),
   );
   if (process.env['BENCH_PROFILE_KEEP'] === undefined) rmSync(dir, { recursive: true, force: true });
-  else rmSync(dataDir, { recursive: true, force: true });
+  else {
+    rmSync(dataDir, { recursive: true, force: true });
+    // the load windows on the profiles' clock, for reading a kept profile by verb and kind
+    const described = (ws: typeof windows, verb: string): object[] => ws.map((w) => ({ verb, kind: w.kind.title, from: w.from, to: w.to }));
+    writeFileSync(join(profDir, 'windows.json'), `${JSON.stringify([...described(windows, 'create'), ...described(getWindows, 'get')], null, 2)}\n`);
+  }
 }
 
 runBench(main);

@@ -1,10 +1,14 @@
 // Self time of a V8 .cpuprofile grouped by area, for the profile benches (create-profile,
 // etcd-client): each sample is charged to the first area whose rule matches its frame's file
 // and function; a native frame (no file) that no rule matches is charged to its nearest caller.
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber?: number };
+  callFrame: { functionName: string; url: string; lineNumber?: number; columnNumber?: number };
   children?: number[];
 }
 
@@ -63,4 +67,34 @@ export function selfTimeByArea(p: Profile, rules: readonly AreaRule[], opts: Sel
   }
   out.delete('(idle)');
   return out;
+}
+
+/**
+ * Points every frame of a bundled file (the `npm start` bundle, hack/start.mjs) at the source its
+ * function was bundled from, through the bundle's linked source maps, so the area rules, written
+ * for source paths, apply to a profile of the bundle. Frames without a map, or whose position
+ * the map does not cover, keep the bundle's file. Mutates and returns the profile.
+ */
+export function resolveBundledFrames(p: Profile): Profile {
+  const maps = new Map<string, { map: SourceMap; dir: string } | undefined>();
+  const mapOf = (url: string): { map: SourceMap; dir: string } | undefined => {
+    if (maps.has(url)) return maps.get(url);
+    let found: { map: SourceMap; dir: string } | undefined;
+    const file = url.startsWith('file://') ? fileURLToPath(url) : undefined;
+    if (file !== undefined && file.endsWith('.mjs') && existsSync(`${file}.map`)) {
+      found = { map: new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as never), dir: dirname(file) };
+    }
+    maps.set(url, found);
+    return found;
+  };
+  for (const n of p.nodes) {
+    const f = n.callFrame;
+    const m = f.url === '' ? undefined : mapOf(f.url);
+    if (m === undefined || f.lineNumber === undefined || f.lineNumber < 0) continue;
+    const entry = m.map.findEntry(f.lineNumber, f.columnNumber ?? 0) as { originalSource?: string; originalLine?: number };
+    if (entry.originalSource === undefined) continue;
+    f.url = pathToFileURL(resolve(m.dir, entry.originalSource)).href;
+    f.lineNumber = entry.originalLine ?? f.lineNumber;
+  }
+  return p;
 }
