@@ -109,6 +109,13 @@ export interface GetOptions {
   ignoreNotFound?: boolean;
   /** "" is a consistent read; "0" any version; "N" not older than N. */
   resourceVersion?: string;
+  /**
+   * The object the caller already holds for the key at a revision (a watch cache's, frozen and
+   * shared), or undefined. A store that reads the key at exactly that revision returns it
+   * instead of decoding the same bytes again: the read stays the backend's, only its decode is
+   * saved (and the answer's encoding, which is kept for frozen objects).
+   */
+  heldAt?: (revision: number) => object | undefined;
 }
 
 export type ResourceVersionMatch = 'NotOlderThan' | 'Exact' | '';

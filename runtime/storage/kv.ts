@@ -110,6 +110,11 @@ export class FutureRevisionError extends Error {
 export interface KV {
   get(key: string, opts?: { revision?: number }): Promise<GetResponse>;
   list(req: ListRequest): Promise<ListResponse>;
+  /**
+   * The store's current revision (a get's `revision`), when the client knows it without a read:
+   * a consistent read from the watch cache asks it first on every request. Absent: callers read.
+   */
+  currentRevision?(): Promise<number>;
   count(key: string, rangeEnd: string): Promise<number>;
   /** Sum of value sizes in bytes for the range, when cheaply known; undefined otherwise. */
   valueBytes?(key: string, rangeEnd: string): Promise<{ count: number; bytes: number } | undefined>;

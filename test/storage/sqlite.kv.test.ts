@@ -29,6 +29,32 @@ describe('SQLite backend', () => {
     }
   });
 
+  test("currentRevision is a get's revision, alone and with a second client on the file", async () => {
+    const path = join(dir, `db${n++}.sqlite`);
+    const alone = new SqliteKV({ path });
+    try {
+      const store = new Store({ kv: alone, resourcePrefix: '/cm/' });
+      assert.equal(await alone.currentRevision(), (await alone.get('/cm/')).revision);
+      await store.create('/cm/default/a', obj('a'));
+      assert.equal(await alone.currentRevision(), (await alone.get('/cm/')).revision);
+      assert.equal(await store.getCurrentResourceVersion(), (await alone.get('/cm/')).revision);
+    } finally {
+      await alone.close();
+    }
+    const a = new SqliteKV({ path, shared: true });
+    const b = new SqliteKV({ path, shared: true });
+    try {
+      // b learns a's write from the file, not from a feed it may not have read yet
+      await new Store({ kv: a, resourcePrefix: '/cm/' }).create('/cm/default/b', obj('b'));
+      const head = (await a.get('/cm/')).revision;
+      assert.equal(await b.currentRevision(), head);
+      assert.equal(await new Store({ kv: b, resourcePrefix: '/cm/' }).getCurrentResourceVersion(), head);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   test('large lists are read in slices: the event loop runs between them', async () => {
     const kv = fresh({ listPageSize: 100 });
     try {

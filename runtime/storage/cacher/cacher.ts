@@ -162,8 +162,10 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
     if (!this.ready) return this.storage.get(key, opts);
     if (!opts.resourceVersion) {
       // A consistent get goes to the backend, as kube's does, unless consistent reads may come
-      // from the cache: then the answer is the cached object, already decoded.
-      if (!this.cfg.consistentReadsFromCache || !(await this.catchUpForConsistentRead())) return this.storage.get(key, opts);
+      // from the cache: then the answer is the cached object, already decoded. From the
+      // backend, the cached object still is the answer when the backend has it at the same
+      // revision (the same bytes): a GET of an unchanged object decodes and encodes nothing.
+      if (!this.cfg.consistentReadsFromCache || !(await this.catchUpForConsistentRead())) return this.storage.get(key, { ...opts, heldAt: (rev) => this.cachedAt(pk, rev) });
     } else {
       await this.cache.waitUntilFresh(this.versioner.parseResourceVersion(opts.resourceVersion), this.cfg.freshnessTimeoutMs, this.progressPoke());
     }
@@ -171,6 +173,12 @@ export class Cacher<T extends StoredObject = StoredObject> implements Interface<
     if (entry) return entry.obj;
     if (opts.ignoreNotFound) return undefined;
     throw new KeyNotFoundError(pk, this.cache.resourceVersion);
+  }
+
+  /** The cached object of a key if the cache has it at revision `rev`. */
+  private cachedAt(pk: string, rev: number): T | undefined {
+    const entry = this.cache.store.get(pk);
+    return entry !== undefined && entry.rv === rev ? entry.obj : undefined;
   }
 
   async getList(key: string, opts: ListOptions = {}): Promise<ListResult<T>> {

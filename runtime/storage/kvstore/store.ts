@@ -72,7 +72,7 @@ export class Store<T extends StoredObject = StoredObject> implements Interface<T
       if (opts.ignoreNotFound) return undefined;
       throw new KeyNotFoundError(pk, 0);
     }
-    return this.readForGet(resp.kv);
+    return (opts.heldAt?.(resp.kv.modRevision) as T | undefined) ?? this.readForGet(resp.kv);
   }
 
   async create(key: string, obj: T, opts: CreateOptions = {}): Promise<T> {
@@ -223,9 +223,10 @@ export class Store<T extends StoredObject = StoredObject> implements Interface<T
 
   async getCurrentResourceVersion(): Promise<number> {
     const pk = this.prepareKey(this.resourcePrefix, false);
-    const resp = await this.call(pk, () => this.kv.get(pk));
-    if (resp.revision === 0) throw new InternalError('the current resource version must be greater than 0');
-    return resp.revision;
+    const kv = this.kv;
+    const revision = await this.call(pk, async () => (kv.currentRevision ? kv.currentRevision() : (await kv.get(pk)).revision));
+    if (revision === 0) throw new InternalError('the current resource version must be greater than 0');
+    return revision;
   }
 
   compactRevision(): number {

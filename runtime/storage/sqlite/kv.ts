@@ -133,6 +133,12 @@ export class SqliteKV implements KV {
     return this.shared ? this.headRevision() : this.rev;
   }
 
+  /** In one process the revision it committed last; sharing the file, the file's (one indexed read instead of a get's snapshot). */
+  async currentRevision(): Promise<number> {
+    this.assertOpen();
+    return this.revision();
+  }
+
   async get(key: string, opts: { revision?: number } = {}): Promise<GetResponse> {
     this.assertOpen();
     return this.snapshot((head, compactRev): GetResponse => {
