@@ -11,4 +11,5 @@ export const group = {
   rest: {
     CustomResourceDefinition: ({ storages, storage }) => ({ storages: withCRDCleanupOnDelete(storages, storage) }),
   },
+  unservedSchemeVersions: { v1beta1: ['CustomResourceDefinition', 'CustomResourceDefinitionList', 'ConversionReview'] },
 } satisfies APIGroupDeclaration;

@@ -12,4 +12,5 @@ export const group = {
     TokenReview: ({ auth }) => ({ storages: tokenReviewStorage(auth) }),
     SelfSubjectReview: () => ({ storages: selfSubjectReviewStorage() }),
   },
+  unservedSchemeVersions: { v1beta1: ['TokenReview', 'SelfSubjectReview'], v1alpha1: ['SelfSubjectReview'] },
 } satisfies APIGroupDeclaration;

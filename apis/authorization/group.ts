@@ -14,4 +14,5 @@ export const group = {
     LocalSubjectAccessReview: ({ auth }) => ({ storages: localSubjectAccessReviewStorage(auth) }),
     SelfSubjectRulesReview: ({ auth }) => ({ storages: selfSubjectRulesReviewStorage(auth) }),
   },
+  unservedSchemeVersions: { v1beta1: ['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'] },
 } satisfies APIGroupDeclaration;

@@ -15,4 +15,5 @@ export const group = {
   // As core Events (kube's DefaultWatchCacheSizes, events.events.k8s.io#0): served from storage, so
   // each watch converts the core Events its own storage watch delivers, as kube's does.
   watchCache: { Event: false },
+  unservedSchemeVersions: { v1beta1: ['Event', 'EventList'] },
 } satisfies APIGroupDeclaration;

@@ -14,4 +14,9 @@ export const group = {
     RoleBinding: policyBasedOverride('RoleBinding'),
     ClusterRoleBinding: policyBasedOverride('ClusterRoleBinding'),
   },
+  // kube's rbac install package still registers both retired versions.
+  unservedSchemeVersions: {
+    v1beta1: ['Role', 'RoleList', 'ClusterRole', 'ClusterRoleList', 'RoleBinding', 'RoleBindingList', 'ClusterRoleBinding', 'ClusterRoleBindingList'],
+    v1alpha1: ['Role', 'RoleList', 'ClusterRole', 'ClusterRoleList', 'RoleBinding', 'RoleBindingList', 'ClusterRoleBinding', 'ClusterRoleBindingList'],
+  },
 } satisfies APIGroupDeclaration;

@@ -302,7 +302,6 @@ function versionSchemasOf(group: APIGroupDefinition, kind: string): ReadonlyMap<
   return out;
 }
 
-/** The kinds (and list kinds) of every version of a group, by apiVersion. */
 /** The kinds (and list kinds) of every version of every group one scheme holds, by apiVersion. */
 export function serverSchemeKinds(groups: readonly APIGroupDefinition[]): ReadonlyMap<string, ReadonlySet<string>> {
   const out = new Map<string, ReadonlySet<string>>();
@@ -310,6 +309,10 @@ export function serverSchemeKinds(groups: readonly APIGroupDefinition[]): Readon
   return out;
 }
 
+/** The kinds (and list kinds) of every version of a group its scheme registers, served or not, by apiVersion. */
 function groupSchemeKinds(group: InstallAPIGroupVersionOptions['group']): ReadonlyMap<string, ReadonlySet<string>> {
-  return new Map(group.versions.map((v) => [group.name === '' ? v.name : `${group.name}/${v.name}`, new Set(v.resources.flatMap((r) => [r.kind, r.listKind]))]));
+  const apiVersion = (version: string): string => (group.name === '' ? version : `${group.name}/${version}`);
+  const served = group.versions.map((v): [string, ReadonlySet<string>] => [apiVersion(v.name), new Set(v.resources.flatMap((r) => [r.kind, r.listKind]))]);
+  const unserved = Object.entries(group.declaration?.unservedSchemeVersions ?? {}).map(([v, kinds]): [string, ReadonlySet<string>] => [apiVersion(v), new Set(kinds)]);
+  return new Map([...unserved, ...served]);
 }

@@ -66,6 +66,15 @@ export interface APIGroupDeclaration {
    * cohabitating one too, as kube builds each REST resource's storage with its own decorator.
    */
   readonly watchCache?: Readonly<Record<string, boolean>>;
+  /**
+   * Versions the group's scheme still decodes without serving them, each with its kinds (list
+   * kinds included), as kube's install packages keep registering a group's retired versions
+   * (rbac.authorization.k8s.io/v1beta1). A body in one of them is decoded and then refused by the
+   * handler's version check (400 `the API version in the data … does not match the expected API
+   * version …`); a body in a version the group never had fails in the decoder (400 `… cannot be
+   * handled as a …: no kind "…" is registered for version …`).
+   */
+  readonly unservedSchemeVersions?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The server's flags that shape a kind's storage (kube-apiserver's --event-ttl). */

@@ -316,6 +316,19 @@ describeBackends('kube-apiserver parity', (cp) => {
       metadata: { name: 'a.b.c' },
     });
     assert.equal(crdV1beta1.body['message'], 'the API version in the data (apiextensions.k8s.io/v1beta1) does not match the expected API version (apiextensions.k8s.io/v1)');
+    // A version the group never had is in no scheme: the decoder fails before the version check.
+    const neverRBAC = await c.json('POST', clusterRoles, { apiVersion: 'rbac.authorization.k8s.io/v2', kind: 'ClusterRole', metadata: { name: 'k1' } });
+    assert.equal(neverRBAC.status, 400);
+    assert.equal(
+      neverRBAC.body['message'],
+      'ClusterRole in version "v2" cannot be handled as a ClusterRole: no kind "ClusterRole" is registered for version "rbac.authorization.k8s.io/v2" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+    );
+    const neverFlunder = await c.json('POST', `${FLUNDERS}/namespaces/${ns}/flunders`, { ...flunderV1beta1.manifest('never', ns), apiVersion: 'wardle.example.com/v9' });
+    assert.equal(neverFlunder.status, 400);
+    assert.equal(
+      neverFlunder.body['message'],
+      'Flunder in version "v9" cannot be handled as a Flunder: no kind "Flunder" is registered for version "wardle.example.com/v9" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+    );
     const olderKind = await c.json('POST', `${FLUNDERS}/namespaces/${ns}/flunders`, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: 'k1' } });
     assert.equal(olderKind.body['message'], 'Fischer in version "v1alpha1" cannot be handled as a Flunder: converting (v1alpha1.Fischer) to (wardle.Flunder): unknown conversion');
 

@@ -29,7 +29,7 @@ async function withCacher(fn: (store: Store<StoredObject>, cacher: Cacher<Stored
   }
 }
 
-const cm = (name: string, v: string): StoredObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v } } as StoredObject);
+const cm = (name: string, v: string): StoredObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v } }) as StoredObject;
 
 /** Until the cache serves the key at `rv` (a get at resourceVersion rv waits for it). */
 async function cacheAt(cacher: Cacher<StoredObject>, key: string, rv: string): Promise<StoredObject | undefined> {

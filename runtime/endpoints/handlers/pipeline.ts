@@ -214,13 +214,15 @@ export function typedDecodeError(scope: RequestScope, kind: string, apiVersion: 
 
 /**
  * A typed body of another group version than the URL's. The URL's kind in another version of its
- * group decodes (kube's schemes keep versions they no longer serve registered: a
- * `rbac.authorization.k8s.io/v1beta1` ClusterRole, an `apiextensions.k8s.io/v1beta1` CRD), and
- * the handler then refuses the version (400 `the API version in the data …`); any other body fails
- * in the decoder as bodyOfAnotherKind's do.
+ * group that the scheme registers decodes (kube's schemes keep versions they no longer serve
+ * registered: a `rbac.authorization.k8s.io/v1beta1` ClusterRole, an `apiextensions.k8s.io/v1beta1`
+ * CRD; a group declares them, APIGroupDeclaration.unservedSchemeVersions), and the handler then
+ * refuses the version (400 `the API version in the data …`); any other body, the URL's kind in a
+ * version its group never had too, fails in the decoder as bodyOfAnotherKind's do.
  */
 function bodyOfAnotherVersion(scope: RequestScope, apiVersion: string, kind: string): StatusError {
-  if (kind === scope.codec.kind && splitAPIVersion(apiVersion).group === splitAPIVersion(scope.codec.apiVersion).group) {
+  const registered = scope.schemeKinds === undefined || scope.schemeKinds.get(apiVersion)?.has(kind) === true;
+  if (registered && kind === scope.codec.kind && splitAPIVersion(apiVersion).group === splitAPIVersion(scope.codec.apiVersion).group) {
     return newBadRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${scope.codec.apiVersion})`);
   }
   return newBadRequest(`${kind} in version ${JSON.stringify(splitAPIVersion(apiVersion).version)} cannot be handled as a ${scope.codec.kind}: ${typedDecodeError(scope, kind, apiVersion)}`);
