@@ -128,6 +128,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
   // schemas), the schemas are the generated ones of a built-in group.
   const validator = opts.validator ?? new SchemaValidator({ trusted: true });
   const deprecationWarning = versionDef.deprecation?.warning;
+  const versionOpenAPI = versionOpenAPIOf(opts.group);
   const returnDeleted = opts.returnDeletedObject ?? new Set<string>();
   // Custom resources negotiate over their serializer's media types (protobuf listed, never served).
   const customResource = opts.unstructured === true;
@@ -176,7 +177,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       tableConvertor,
       restrictions: resourceEndpointRestrictions({ tableConvertor: true, customResource }),
       codec: (opts.codec ?? kindCodec)(scheme, opts.version),
-      ...(opts.unstructured === true ? { unstructured: true } : { openapi: versionDef.openapi }),
+      ...(opts.unstructured === true ? { unstructured: true } : { openapi: versionDef.openapi, versionOpenAPI }),
       fieldManager: fieldManagers.main,
     };
     const scopes = new Map<string, RequestScope>([['', kindScope]]);
@@ -293,6 +294,11 @@ const SCHEME_NAMES: Partial<Record<GroupServer, string>> = {
 };
 
 /** A kind's schema in each version of its group that has it, by apiVersion. */
+/** The OpenAPI definitions of every version of a group, by apiVersion. */
+function versionOpenAPIOf(group: APIGroupDefinition): ReadonlyMap<string, OpenAPIComponentsDocument> {
+  return new Map(group.versions.map((v) => [group.name === '' ? v.name : `${group.name}/${v.name}`, v.openapi]));
+}
+
 function versionSchemasOf(group: APIGroupDefinition, kind: string): ReadonlyMap<string, JSONSchemaProps> {
   const out = new Map<string, JSONSchemaProps>();
   for (const v of group.versions) {

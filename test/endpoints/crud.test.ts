@@ -298,6 +298,27 @@ describe('endpoints over HTTP: create, get, update, delete in both wardle versio
     assert.equal(((patch.json()['metadata'] as Record<string, unknown>)['labels'] as Record<string, string>)['ignored'], undefined);
   });
 
+  test("a patch may move the object to another served version: that version's struct decodes it, then it is converted (kube's patcher decodes with the codec)", async () => {
+    const MERGE = { 'content-type': 'application/merge-patch+json' };
+    assert.equal((await s.req('POST', NS_BETA, { body: flunderV1beta1('moved', { flunderReference: 'a' }) })).status, 201);
+    // v1alpha1 has `reference`, not v1beta1's `flunderReference`, which its decoder drops with a warning.
+    const moved = await s.req('PATCH', `${NS_BETA}/moved`, { body: { apiVersion: 'wardle.example.com/v1alpha1', spec: { reference: 'b' } }, headers: MERGE });
+    assert.equal(moved.status, 200, moved.text);
+    assert.equal(moved.json()['apiVersion'], 'wardle.example.com/v1beta1', 'the answer is in the URL version');
+    assert.deepEqual(moved.json()['spec'], { flunderReference: 'b', referenceType: 'Flunder' });
+    assert.deepEqual(warnings(moved), ['unknown field "spec.flunderReference"']);
+    const stored = await s.req('GET', `${NS}/moved`);
+    assert.deepEqual(stored.json()['spec'], { reference: 'b', referenceType: 'Flunder' });
+    // That version's types judge the patched JSON: a number where v1alpha1 has a string.
+    const mistyped = await s.req('PATCH', `${NS_BETA}/moved`, { body: { apiVersion: 'wardle.example.com/v1alpha1', spec: { reference: 1 } }, headers: MERGE });
+    assert.equal(mistyped.status, 422, mistyped.text);
+    assert.match(String(mistyped.json()['message']), /json: cannot unmarshal number into Go struct field FlunderSpec\.spec\.reference of type string/);
+    // A version the group does not serve stays the typed decoder's error.
+    const unserved = await s.req('PATCH', `${NS_BETA}/moved`, { body: { apiVersion: 'wardle.example.com/v9' }, headers: MERGE });
+    assert.equal(unserved.status, 422, unserved.text);
+    assert.match(String(unserved.json()['message']), /no kind "Flunder" is registered for version "wardle\.example\.com\/v9"/);
+  });
+
   test('deprecated versions answer with their warning', async () => {
     const { wardleGroup } = await import('./helpers.js');
     const deprecated = {

@@ -81,15 +81,16 @@ function documentPatched(req: APIRequest, scope: RequestScope, name: string, pat
   return async (c, old) => {
     if (old === undefined) throw newNotFound(scope.groupResource, name);
     const current = await scope.codec.fromHub(old);
-    const { obj: patched, strictErrors } = patchedObject(scope, patchType, body, current);
+    const { obj: patched, strictErrors, decodedIn } = patchedObject(scope, patchType, body, current);
     if (decodesUnstructured(scope)) markFloatLiterals(patched, (floats ??= patchedFloatLiterals(patchType, body)));
     // Strict's error shows the patched JSON as the patcher made it, unknown fields and all.
     const asPatched = opts.fieldValidation === 'Strict' && patchType !== 'application/strategic-merge-patch+json' ? patchedJSON(scope, patched) : undefined;
-    const unknown = pruneUnknownFields(scope, patched);
+    const unknown = pruneUnknownFields(decodedIn, patched);
     applyFieldValidation(c, opts.fieldValidation, [...strictErrors, ...unknown], (message) => patchFailure(patchType, body, asPatched ?? patchedJSON(scope, patched), message));
     checkName(patched, name, c.namespace);
-    defaultObject(scope, patched);
-    return { hub: await trackUpdate(scope, req, old, await scope.codec.toHub(patched), opts.fieldManager), oldInVersion: current };
+    defaultObject(decodedIn, patched);
+    const inVersion = decodedIn === scope ? patched : convertToVersion(scope, patched);
+    return { hub: await trackUpdate(scope, req, old, await scope.codec.toHub(inVersion), opts.fieldManager), oldInVersion: current };
   };
 }
 
@@ -150,8 +151,11 @@ async function appliedObject(req: APIRequest, scope: RequestScope, name: string,
   };
 }
 
-/** The patch applied to the current object in the request version; its type meta must stay the URL's. */
-function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buffer, current: KubeObject): { obj: KubeObject; strictErrors: readonly string[] } {
+/**
+ * The patch applied to the current object in the request version; its type meta must stay the
+ * URL's, or name another served version of a typed kind, which `decodedIn` then is the scope of.
+ */
+function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buffer, current: KubeObject): { obj: KubeObject; strictErrors: readonly string[]; decodedIn: RequestScope } {
   const schema = scope.codec.scheme !== undefined ? scope.definition.schema : undefined;
   const { value, strictErrors } = applyPatchDocument(type, current as Record<string, unknown>, patch, schema);
   // kube decodes the patched JSON with the endpoint's codec (DecodeInto): json.SimpleMetaFactory
@@ -178,6 +182,13 @@ function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buff
   }
   const metaError = unstructuredMetadataError(scope, obj);
   if (metaError !== undefined) throw invalidPatch(patchedJSON(scope, obj), metaError);
+  const decodedIn = decodingScope(scope, obj);
+  if (decodedIn !== scope) {
+    obj.kind = scope.codec.kind;
+    const mismatch = typedDecodeMismatch(decodedIn, obj);
+    if (mismatch !== undefined) throw invalidPatch(patchedJSON(scope, obj), jsonUnmarshalMessage(mismatch));
+    return { obj, strictErrors, decodedIn };
+  }
   defaultAndCheckTypeMeta(
     scope,
     obj,
@@ -195,7 +206,34 @@ function patchedObject(scope: RequestScope, type: DocumentPatchType, patch: Buff
   }
   const typedMetaError = typedMetadataError(scope, obj);
   if (typedMetaError !== undefined) throw invalidPatch(patchedJSON(scope, obj), typedMetaError);
-  return { obj, strictErrors };
+  return { obj, strictErrors, decodedIn: scope };
+}
+
+/**
+ * The scope a patched object of a typed kind decodes in. kube's patcher decodes the patched JSON
+ * with the endpoint's codec (DecodeInto), which reads the kind in any version its scheme has and
+ * converts it: a patch may move an object of apis/ to another served version of its group, whose
+ * struct then decodes it (its unknown fields, its defaults) before the conversion to the URL's
+ * version (only the create and update handlers refuse a body of another version). That version's
+ * scope, or `scope` itself for the URL's version, custom resources (unstructured: their
+ * validation refuses another version) and versions the group does not serve.
+ */
+function decodingScope(scope: RequestScope, obj: KubeObject): RequestScope {
+  const scheme = scope.codec.scheme;
+  const apiVersion = obj.apiVersion;
+  if (scope.unstructured === true || scheme === undefined || typeof apiVersion !== 'string' || apiVersion === scope.codec.apiVersion) return scope;
+  if (typeof obj.kind === 'string' && obj.kind !== '' && obj.kind !== scope.codec.kind) return scope;
+  const version = scheme.versionOf(apiVersion);
+  const openapi = scope.versionOpenAPI?.get(apiVersion);
+  if (version === undefined || openapi === undefined) return scope;
+  return { ...scope, version, definition: scheme.resource(version), openapi };
+}
+
+/** A typed object decoded in another version, converted to the request version. */
+function convertToVersion(scope: RequestScope, obj: KubeObject): KubeObject {
+  const scheme = scope.codec.scheme;
+  if (scheme === undefined) return obj;
+  return scheme.convert(obj, scope.version);
 }
 
 /**

@@ -73,6 +73,12 @@ export interface RequestScope {
    */
   readonly openapi?: OpenAPIComponentsDocument;
   /**
+   * For those kinds too: every served version's OpenAPI definitions, by apiVersion. A patch may
+   * move the object to another version of its group, which the typed decoder then reads as that
+   * version's struct (patch.ts decodingScope).
+   */
+  readonly versionOpenAPI?: ReadonlyMap<string, OpenAPIComponentsDocument>;
+  /**
    * A subresource whose objects are a kind of their own (the autoscaling/v1 Scale of /scale): the
    * OpenAPI definition a body decodes into as a typed Go struct, with its document.
    * `typerScheme` is set when the scope's typer does not know that Go type, as in kube's custom
