@@ -293,12 +293,12 @@ const SCHEME_NAMES: Partial<Record<GroupServer, string>> = {
   'kube-aggregator': 'pkg/apiserver/scheme/scheme.go:32',
 };
 
-/** A kind's schema in each version of its group that has it, by apiVersion. */
 /** The OpenAPI definitions of every version of a group, by apiVersion. */
 function versionOpenAPIOf(group: APIGroupDefinition): ReadonlyMap<string, OpenAPIComponentsDocument> {
   return new Map(group.versions.map((v) => [group.name === '' ? v.name : `${group.name}/${v.name}`, v.openapi]));
 }
 
+/** A kind's schema in each version of its group that has it, by apiVersion. */
 function versionSchemasOf(group: APIGroupDefinition, kind: string): ReadonlyMap<string, JSONSchemaProps> {
   const out = new Map<string, JSONSchemaProps>();
   for (const v of group.versions) {
