@@ -112,8 +112,8 @@ export interface GetOptions {
   /**
    * The object the caller already holds for the key at a revision (a watch cache's, frozen and
    * shared), or undefined. A store that reads the key at exactly that revision returns it
-   * instead of decoding the same bytes again: the read stays the backend's, only its decode is
-   * saved (and the answer's encoding, which is kept for frozen objects).
+   * instead of decoding the same bytes again: the read (and its value transformer) stays the
+   * backend's, only its decode is saved (and the answer's encoding, kept for frozen objects).
    */
   heldAt?: (revision: number) => object | undefined;
 }

@@ -1,7 +1,8 @@
 // A consistent get the watch cache cannot serve (a backend without ordered progress reports,
 // etcd before 3.4.31) reads the backend, and answers with the cache's object when the backend
 // has the key at the cache's revision: the same bytes, decoded once. These tests pin that the
-// read stays the backend's: a write the cache has not seen yet is what the get returns.
+// read stays the backend's: a write the cache has not seen yet is what the get returns, and a
+// value the transformer can no longer read fails the get.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,17 +48,40 @@ test('a consistent get of an object the cache holds at the stored revision answe
   });
 });
 
-test('a consistent get returns a write the cache has not seen yet, never the cached revision', async () => {
+test('the store answers with a held object only at the revision it reads: a write the cache has not seen yet is what a get returns', async () => {
+  await withCacher(async (store) => {
+    const created = await store.create('/cm/default/a', cm('a', 'one'));
+    const written = await store.guaranteedUpdate('/cm/default/a', { tryUpdate: (o) => Promise.resolve({ object: { ...(o as StoredObject), data: { v: 'two' } } }) });
+    const stale = Object.freeze(cm('a', 'stale'));
+    const asked: number[] = [];
+    // A cache still at the created revision offers its object only for that revision.
+    const heldAt = (rev: number): object | undefined => {
+      asked.push(rev);
+      return rev === Number(created.metadata?.resourceVersion) ? stale : undefined;
+    };
+    const got = await store.get('/cm/default/a', { heldAt });
+    assert.deepEqual(asked, [Number(written.metadata?.resourceVersion)], 'asked for the revision read');
+    assert.equal(got?.metadata?.resourceVersion, written.metadata?.resourceVersion);
+    assert.deepEqual((got as { data?: unknown }).data, { v: 'two' });
+    // At the revision it reads, the held object is the answer.
+    const current = Object.freeze(cm('a', 'held'));
+    assert.equal(await store.get('/cm/default/a', { heldAt: (rev) => (rev === Number(written.metadata?.resourceVersion) ? current : undefined) }), current);
+  });
+});
+
+test('a value the transformer can no longer read fails the consistent get, though the cache holds it', async () => {
   await withCacher(async (store, cacher) => {
     const created = await store.create('/cm/default/a', cm('a', 'one'));
     await cacheAt(cacher, '/cm/default/a', created.metadata?.resourceVersion ?? '');
-    // The update and the get in one turn of the event loop: the cache's watch cannot have
-    // delivered the update in between.
-    const updated = store.guaranteedUpdate('/cm/default/a', { tryUpdate: (o) => Promise.resolve({ object: { ...(o as StoredObject), data: { v: 'two' } } }) });
-    const written = await updated;
-    const got = await cacher.get('/cm/default/a');
-    assert.equal(got?.metadata?.resourceVersion, written.metadata?.resourceVersion);
-    assert.deepEqual((got as { data?: unknown }).data, { v: 'two' });
+    const readable = store.transformer;
+    store.transformer = {
+      transformFromStorage: () => {
+        throw new Error('no matching key');
+      },
+      transformToStorage: (data, ctx) => readable.transformToStorage(data, ctx),
+    };
+    await assert.rejects(cacher.get('/cm/default/a'), /no matching key/);
+    store.transformer = readable;
   });
 });
 

@@ -99,14 +99,20 @@ export class Codec<T extends StoredObject> {
     return obj;
   }
 
-  /** Reads a KeyValue fully: transform then decode. Transformer failures become InternalError. */
-  read(kv: KeyValue): { obj: T; data: Buffer; stale: boolean } {
+  /**
+   * Reads a KeyValue fully: transform then decode. Transformer failures become InternalError.
+   * `heldAt` may name an object already decoded from this key at the KeyValue's revision (the
+   * same bytes): it is the answer instead of a second decode, after the transform all the same,
+   * so a value the transformer can no longer read fails as it would without it.
+   */
+  read(kv: KeyValue, heldAt?: (revision: number) => object | undefined): { obj: T; data: Buffer; stale: boolean } {
     let plain: { data: Buffer; stale: boolean };
     try {
       plain = this.fromStorage(kv.value, kv.key);
     } catch (e) {
       throw new InternalError((e as Error).message, { cause: e });
     }
-    return { obj: this.decode(plain.data, kv.modRevision, kv.key), data: plain.data, stale: plain.stale };
+    const held = heldAt?.(kv.modRevision) as T | undefined;
+    return { obj: held ?? this.decode(plain.data, kv.modRevision, kv.key), data: plain.data, stale: plain.stale };
   }
 }

@@ -72,7 +72,7 @@ export class Store<T extends StoredObject = StoredObject> implements Interface<T
       if (opts.ignoreNotFound) return undefined;
       throw new KeyNotFoundError(pk, 0);
     }
-    return (opts.heldAt?.(resp.kv.modRevision) as T | undefined) ?? this.readForGet(resp.kv);
+    return this.readForGet(resp.kv, opts.heldAt);
   }
 
   async create(key: string, obj: T, opts: CreateOptions = {}): Promise<T> {
@@ -248,9 +248,9 @@ export class Store<T extends StoredObject = StoredObject> implements Interface<T
     if (min > actual) throw new TooLargeResourceVersionError(min, actual, 1);
   }
 
-  private readForGet(kv: KeyValue): T {
+  private readForGet(kv: KeyValue, heldAt?: GetOptions['heldAt']): T {
     try {
-      return this.codec.read(kv).obj;
+      return this.codec.read(kv, heldAt).obj;
     } catch (e) {
       // With corrupt-object handling the registry needs to know the object can be unsafely deleted.
       if (this.corruptObjectHandling && isCorrupt(e)) throw new CorruptObjError(kv.key, (e as Error).message, { cause: e });
