@@ -2,7 +2,7 @@
 // etcd-client): each sample is charged to the first area whose rule matches its frame's file
 // and function; a native frame (no file) that no rule matches is charged to its nearest caller.
 import { existsSync, readFileSync } from 'node:fs';
-import { SourceMap } from 'node:module';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -82,7 +82,7 @@ export function resolveBundledFrames(p: Profile): Profile {
     let found: { map: SourceMap; dir: string } | undefined;
     const file = url.startsWith('file://') ? fileURLToPath(url) : undefined;
     if (file !== undefined && file.endsWith('.mjs') && existsSync(`${file}.map`)) {
-      found = { map: new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as never), dir: dirname(file) };
+      found = { map: new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as SourceMapPayload), dir: dirname(file) };
     }
     maps.set(url, found);
     return found;
