@@ -1,5 +1,6 @@
 import { newMethodNotSupported, newNotFound, newPathNotFound, toStatusError } from '../apimachinery/errors/index.js';
 import { KindScheme } from '../apimachinery/scheme/scheme.js';
+import { groupVersionString } from '../apimachinery/managedfields/groupversion.js';
 import { SchemaValidator } from '../apimachinery/validation/schema-validator.js';
 import type { AdmissionChain } from '../admission/types.js';
 import type { ResourceStorage } from '../registry/rest.js';
@@ -295,7 +296,7 @@ const SCHEME_NAMES: Partial<Record<GroupServer, string>> = {
 
 /** The OpenAPI definitions of every version of a group, by apiVersion. */
 function versionOpenAPIOf(group: APIGroupDefinition): ReadonlyMap<string, OpenAPIComponentsDocument> {
-  return new Map(group.versions.map((v) => [group.name === '' ? v.name : `${group.name}/${v.name}`, v.openapi]));
+  return new Map(group.versions.map((v) => [groupVersionString({ group: group.name, version: v.name }), v.openapi]));
 }
 
 /** A kind's schema in each version of its group that has it, by apiVersion. */
@@ -303,7 +304,7 @@ function versionSchemasOf(group: APIGroupDefinition, kind: string): ReadonlyMap<
   const out = new Map<string, JSONSchemaProps>();
   for (const v of group.versions) {
     const r = v.resources.find((d) => d.kind === kind);
-    if (r !== undefined) out.set(group.name === '' ? v.name : `${group.name}/${v.name}`, r.schema);
+    if (r !== undefined) out.set(groupVersionString({ group: group.name, version: v.name }), r.schema);
   }
   return out;
 }
@@ -317,7 +318,7 @@ export function serverSchemeKinds(groups: readonly APIGroupDefinition[]): Readon
 
 /** The kinds (and list kinds) of every version of a group its scheme registers, served or not, by apiVersion. */
 function groupSchemeKinds(group: InstallAPIGroupVersionOptions['group']): ReadonlyMap<string, ReadonlySet<string>> {
-  const apiVersion = (version: string): string => (group.name === '' ? version : `${group.name}/${version}`);
+  const apiVersion = (version: string): string => groupVersionString({ group: group.name, version });
   const served = group.versions.map((v): [string, ReadonlySet<string>] => [apiVersion(v.name), new Set(v.resources.flatMap((r) => [r.kind, r.listKind]))]);
   const unserved = Object.entries(group.declaration?.unservedSchemeVersions ?? {}).map(([v, kinds]): [string, ReadonlySet<string>] => [apiVersion(v), new Set(kinds)]);
   return new Map([...unserved, ...served]);
