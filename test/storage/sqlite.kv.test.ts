@@ -55,6 +55,34 @@ describe('SQLite backend', () => {
     }
   });
 
+  test('sharing the file, the calls of one turn share one read of the head, taken after all of them', async () => {
+    const path = join(dir, `db${n++}.sqlite`);
+    const a = new SqliteKV({ path, shared: true });
+    const b = new SqliteKV({ path, shared: true });
+    try {
+      const storeA = new Store({ kv: a, resourcePrefix: '/cm/' });
+      await storeA.create('/cm/default/a', obj('a'));
+      // a's write is committed in its next turn, after these calls began and before the read:
+      // the shared read sees it, as a read taken when the last call was made would have
+      const writing = storeA.create('/cm/default/b', obj('b'));
+      const first = b.currentRevision();
+      const second = b.currentRevision();
+      assert.equal(first, second, 'calls of one turn wait for the same read');
+      await writing;
+      const head = (await a.get('/cm/')).revision;
+      assert.equal(await first, head);
+      // a call after that read was taken reads again
+      await storeA.create('/cm/default/c', obj('c'));
+      const later = b.currentRevision();
+      assert.notEqual(later, first);
+      assert.equal(await later, head + 1);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+    await assert.rejects(b.currentRevision(), /sqlite storage is closed/);
+  });
+
   test('large lists are read in slices: the event loop runs between them', async () => {
     const kv = fresh({ listPageSize: 100 });
     try {
