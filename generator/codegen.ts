@@ -60,6 +60,7 @@ export async function generate(root: string, options: GenerateOptions = {}): Pro
   sink.throwIfAny();
   const model: ApiModel = {
     definitions: source.definitions,
+    ...(source.goTypes === undefined ? {} : { goTypes: source.goTypes }),
     groups: [...sourceGroups, ...imported].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
   const outputs = [...emitAll(model), ...crds.emitCRDTypes(model.groups, cache)].map(printFile);

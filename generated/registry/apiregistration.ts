@@ -18,6 +18,31 @@ export const apiregistrationGroup = {
   storageVersion: "v1",
   versions: [
     {
+      goTypes: {
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
+          operation: {
+            name: "v1.ManagedFieldsOperationType",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+        'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition': {
+          status: {
+            name: "v1.ConditionStatus",
+          },
+          type: {
+            name: "v1.APIServiceConditionType",
+          },
+        },
+      },
       name: "v1",
       openapi: apiregistrationV1OpenAPI,
       resources: [

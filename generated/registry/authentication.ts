@@ -21,6 +21,30 @@ export const authenticationGroup = {
   storageVersion: "v1",
   versions: [
     {
+      goTypes: {
+        'io.k8s.api.authentication.v1.UserInfo': {
+          extra: {
+            values: {
+              name: "v1.ExtraValue",
+            },
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
+          operation: {
+            name: "v1.ManagedFieldsOperationType",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+      },
       name: "v1",
       openapi: authenticationV1OpenAPI,
       protobuf: authenticationV1Protobuf,

@@ -27,6 +27,35 @@ export const authorizationGroup = {
   storageVersion: "v1",
   versions: [
     {
+      goTypes: {
+        'io.k8s.api.authorization.v1.SubjectAccessReviewSpec': {
+          extra: {
+            values: {
+              name: "v1.ExtraValue",
+            },
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement': {
+          operator: {
+            name: "v1.LabelSelectorOperator",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
+          operation: {
+            name: "v1.ManagedFieldsOperationType",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+      },
       name: "v1",
       openapi: authorizationV1OpenAPI,
       protobuf: authorizationV1Protobuf,

@@ -20,6 +20,28 @@ export const coordinationGroup = {
   storageVersion: "v1",
   versions: [
     {
+      goTypes: {
+        'io.k8s.api.coordination.v1.LeaseSpec': {
+          strategy: {
+            name: "v1.CoordinatedLeaseStrategy",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
+          operation: {
+            name: "v1.ManagedFieldsOperationType",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+      },
       name: "v1",
       openapi: coordinationV1OpenAPI,
       protobuf: coordinationV1Protobuf,

@@ -20,6 +20,28 @@ export const eventsGroup = {
   storageVersion: "v1",
   versions: [
     {
+      goTypes: {
+        'io.k8s.api.core.v1.ObjectReference': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
+          operation: {
+            name: "v1.ManagedFieldsOperationType",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+      },
       name: "v1",
       openapi: eventsV1OpenAPI,
       protobuf: eventsV1Protobuf,

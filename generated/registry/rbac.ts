@@ -29,6 +29,28 @@ export const rbacGroup = {
   storageVersion: "v1",
   versions: [
     {
+      goTypes: {
+        'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement': {
+          operator: {
+            name: "v1.LabelSelectorOperator",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
+          operation: {
+            name: "v1.ManagedFieldsOperationType",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+      },
       name: "v1",
       openapi: rbacV1OpenAPI,
       protobuf: rbacV1Protobuf,

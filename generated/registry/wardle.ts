@@ -31,6 +31,33 @@ export const wardleGroup = {
   storageVersion: "v1alpha1",
   versions: [
     {
+      goTypes: {
+        'com.example.wardle.v1beta1.FlunderSpec': {
+          referenceType: {
+            name: "v1beta1.ReferenceType",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.Condition': {
+          status: {
+            name: "v1.ConditionStatus",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
+          operation: {
+            name: "v1.ManagedFieldsOperationType",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+      },
       name: "v1beta1",
       openapi: wardleV1beta1OpenAPI,
       resources: [
@@ -104,6 +131,33 @@ export const wardleGroup = {
       ],
     },
     {
+      goTypes: {
+        'com.example.wardle.v1alpha1.FlunderSpec': {
+          referenceType: {
+            name: "v1alpha1.ReferenceType",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.Condition': {
+          status: {
+            name: "v1.ConditionStatus",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
+          operation: {
+            name: "v1.ManagedFieldsOperationType",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
+          uid: {
+            name: "types.UID",
+          },
+        },
+      },
       name: "v1alpha1",
       openapi: wardleV1alpha1OpenAPI,
       resources: [

@@ -3,6 +3,7 @@ import { lowerFirst, upperFirst } from '../model/names.js';
 import type { ApiModel, GroupModel, KindModel, VersionModel } from '../model/types.js';
 import { exportConst, RawCode } from '../print/typescript.js';
 import type { OutputFile } from './output.js';
+import { versionDefinitions } from './openapi.js';
 import { paths } from './paths.js';
 import { protobufConstName } from './protobuf.js';
 import { Imports } from './ts.js';
@@ -19,14 +20,24 @@ export function emitRegistries(model: ApiModel): OutputFile[] {
   const zeros = new ZeroValues(model);
   return model.groups
     .filter((g) => g.origin === 'source' && g.versions.some((v) => v.kinds.length > 0))
-    .map((g): OutputFile => ({ path: paths.registry(g), format: 'ts', structure: registryFile(g, zeros) }));
+    .map((g): OutputFile => ({ path: paths.registry(g), format: 'ts', structure: registryFile(model, g, zeros) }));
+}
+
+/** The Go type names of the fields of the version's OpenAPI document that are named types, when it has any. */
+function goTypesOf(model: ApiModel, version: VersionModel): { goTypes?: Record<string, unknown> } {
+  const goTypes: Record<string, unknown> = {};
+  for (const name of versionDefinitions(model, version)) {
+    const fields = model.goTypes?.[name];
+    if (fields !== undefined) goTypes[name] = fields;
+  }
+  return Object.keys(goTypes).length === 0 ? {} : { goTypes };
 }
 
 export function registryConstName(group: GroupModel): string {
   return `${group.clientName}Group`;
 }
 
-function registryFile(group: GroupModel, zeros: ZeroValues): SourceFileStructure {
+function registryFile(model: ApiModel, group: GroupModel, zeros: ZeroValues): SourceFileStructure {
   const file = paths.registry(group);
   const imports = new Imports(file);
   imports.add(paths.runtimeRegistry, 'APIGroupDefinition', { typeOnly: true });
@@ -36,6 +47,7 @@ function registryFile(group: GroupModel, zeros: ZeroValues): SourceFileStructure
       name: v.name,
       ...(v.deprecation === undefined ? {} : { deprecation: { warning: v.deprecation.warning ?? defaultWarning(group, v) } }),
       openapi: new RawCode(imports.addJSON(paths.openapi(group, v), `${lowerFirst(group.clientName)}${upperFirst(v.name)}OpenAPI`)),
+      ...goTypesOf(model, v),
       resources: v.kinds.map((k) => resource(group, v, k, imports, zeros)),
       ...(v.protobuf.length === 0 ? {} : { protobuf: new RawCode(imports.add(paths.protobuf(group, v), protobufConstName(group, v))) }),
     }));

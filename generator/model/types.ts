@@ -10,6 +10,7 @@
  * and never sort again.
  */
 import type { PrinterColumnDefinition, Verb } from '../../runtime/apimachinery/definition/resource.js';
+import type { GoTypeName } from '../../runtime/apimachinery/schema/typeddecode.js';
 import type { ProtoMessage } from './protobuf.js';
 import type { JSONSchemaProps } from './schema.js';
 
@@ -23,6 +24,13 @@ export interface ApiModel {
    * with `$ref: <name>`. Sorted by name.
    */
   readonly definitions: Readonly<Record<string, JSONSchemaProps>>;
+  /**
+   * The Go type names of the definitions' fields that are named types (a field of type alias
+   * `ServiceType` is Go's `v1.ServiceType` where its schema says string), by definition name and
+   * JSON field name, for typed decoding's errors. Absent when the model comes from manifests or
+   * published OpenAPI, which do not name Go types.
+   */
+  readonly goTypes?: Readonly<Record<string, Readonly<Record<string, GoTypeName>>>>;
 }
 
 export interface GroupModel {

@@ -116,6 +116,7 @@ export function parseApis(options: ParseOptions): ApiModel {
 
   const model: ApiModel = {
     definitions,
+    goTypes: sortedRecord(builder.goTypes),
     groups: [...groups.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, pkgs]): GroupModel => {

@@ -10,6 +10,7 @@ import { decodeMarkers, type Markers } from './markers.js';
 import type { PackageInfo } from './packages.js';
 import { type TypeContext, unrepresentable } from './unrepresentable.js';
 import type { MarkerSite } from './vocabulary.js';
+import type { GoTypeName } from '../../runtime/apimachinery/schema/typeddecode.js';
 
 export type NamedDeclaration = InterfaceDeclaration | TypeAliasDeclaration | EnumDeclaration;
 
@@ -34,6 +35,9 @@ export interface SchemaContext {
 export class SchemaBuilder {
   /** Definition name → schema; filled on first reference. */
   readonly definitions = new Map<string, JSONSchemaProps>();
+  /** Definition name → the Go type names of its fields that are named types (typed decoding's errors). */
+  readonly goTypes = new Map<string, Record<string, GoTypeName>>();
+  private readonly aliasMarkers = new Map<TypeAliasDeclaration, Markers>();
   private readonly names = new Map<NamedDeclaration, string>();
   private readonly inlined = new Map<NamedDeclaration, JSONSchemaProps>();
 
@@ -46,7 +50,7 @@ export class SchemaBuilder {
     const name = this.definitionName(decl);
     this.names.set(decl, name);
     this.definitions.set(name, {}); // placeholder: recursion refers to the name
-    this.definitions.set(name, this.interfaceSchema(decl, site, markers));
+    this.definitions.set(name, this.interfaceSchema(decl, site, markers, name));
     return name;
   }
 
@@ -161,6 +165,7 @@ export class SchemaBuilder {
     const comment = commentOf(decl);
     const file = this.ctx.relativePath(decl.getSourceFile().getFilePath());
     const markers = decodeMarkers(comment, 'type', file, this.ctx.sink);
+    this.aliasMarkers.set(decl, markers);
     const target = `type ${decl.getName()}`;
     const finish = (schema: JSONSchemaProps): JSONSchemaProps => {
       const described = comment.description === '' ? schema : { ...schema, description: comment.description };
@@ -186,11 +191,18 @@ export class SchemaBuilder {
     return { $ref: name };
   }
 
-  private interfaceSchema(decl: InterfaceDeclaration, site: MarkerSite, given: Markers | undefined): JSONSchemaProps {
+  private interfaceSchema(decl: InterfaceDeclaration, site: MarkerSite, given: Markers | undefined, name: string): JSONSchemaProps {
     const comment = commentOf(decl);
     const file = this.ctx.relativePath(decl.getSourceFile().getFilePath());
     const markers = given ?? decodeMarkers(comment, site, file, this.ctx.sink);
     const properties = collectProperties(decl, this.ctx.sink, (n) => this.location(n));
+    const goTypes: Record<string, GoTypeName> = {};
+    for (const prop of properties) {
+      const typeNode = prop.getTypeNode();
+      const goType = typeNode === undefined ? undefined : this.goTypeOf(typeNode);
+      if (goType !== undefined) goTypes[propertyName(prop)] = goType;
+    }
+    if (Object.keys(goTypes).length > 0) this.goTypes.set(name, goTypes);
     const target = `${site === 'kind' ? 'kind' : 'type'} ${decl.getName()}`;
     const ctx: TypeContext = { target, at: decl, optIn: markers.has('preserveUnknownFields'), intOrString: false, optional: false };
     let schema = this.objectSchema(
@@ -314,6 +326,63 @@ export class SchemaBuilder {
     };
     if (comment.description !== '') schema.description = comment.description;
     return schema;
+  }
+
+  /**
+   * How Go's decoder names the type written as `node` where its schema cannot tell: a named type
+   * (an enum, or an alias of a scalar or a list: `ServiceType` is Go's `v1.ServiceType` where the
+   * schema says string), or a list or map of one. Undefined where the schema tells it all (plain
+   * scalars, structs, which are `$ref`s, and the aliases of types with their own decoders, which
+   * carry a format or int-or-string).
+   */
+  private goTypeOf(node: TypeNode): GoTypeName | undefined {
+    if (Node.isParenthesizedTypeNode(node)) return this.goTypeOf(node.getTypeNode());
+    if (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.ReadonlyKeyword) return this.goTypeOf(node.getTypeNode());
+    if (Node.isUnionTypeNode(node)) {
+      const members = node.getTypeNodes().filter((m) => m.getKind() !== SyntaxKind.UndefinedKeyword && !isNullType(m));
+      return members.length === 1 ? this.goTypeOf(members[0]!) : undefined;
+    }
+    if (Node.isArrayTypeNode(node)) {
+      const items = this.goTypeOf(node.getElementTypeNode());
+      return items === undefined ? undefined : { items };
+    }
+    if (!Node.isTypeReference(node)) return undefined;
+    const decl = this.resolve(node);
+    const args = node.getTypeArguments();
+    if (decl === undefined) {
+      const name = node.getTypeName().getText();
+      if ((name === 'Array' || name === 'ReadonlyArray') && args.length === 1) {
+        const items = this.goTypeOf(args[0]!);
+        return items === undefined ? undefined : { items };
+      }
+      if (name === 'Record' && args.length === 2) {
+        const values = this.goTypeOf(args[1]!);
+        return values === undefined ? undefined : { values };
+      }
+      return undefined;
+    }
+    if (Node.isInterfaceDeclaration(decl)) return undefined;
+    const name = this.goNameOf(decl);
+    if (Node.isEnumDeclaration(decl)) return name === undefined ? undefined : { name };
+    const target = decl.getTypeNodeOrThrow();
+    if (isListAlias(target)) {
+      const items = this.goTypeOf(target);
+      return name === undefined ? items : { ...items, name };
+    }
+    return isScalarAlias(target) && name !== undefined ? { name } : undefined;
+  }
+
+  /** `<version>.<Name>` of a named type of apis/, its `@goType`, or undefined where Go has no name for it. */
+  private goNameOf(decl: TypeAliasDeclaration | EnumDeclaration): string | undefined {
+    const pkg = this.ctx.packageOf(decl.getSourceFile().getFilePath());
+    if (pkg === undefined) return undefined;
+    const named = `${pkg.version}.${decl.getName()}`;
+    if (Node.isEnumDeclaration(decl)) return named;
+    const schema = this.forAlias(decl); // decodes the alias's markers too, once
+    const given = this.aliasMarkers.get(decl)?.one('goType')?.value;
+    if (given !== undefined) return given === 'string' ? undefined : given;
+    const ownDecoder = schema.format !== undefined || schema['x-kubernetes-int-or-string'] === true || schema['x-kubernetes-preserve-unknown-fields'] === true;
+    return isScalarAlias(decl.getTypeNodeOrThrow()) && ownDecoder ? undefined : named;
   }
 
   private resolve(node: import('ts-morph').TypeReferenceNode): NamedDeclaration | undefined {

@@ -176,6 +176,11 @@ export const VOCABULARY = {
   // Strategic merge patch.
   patchStrategy: marker('+patchStrategy', ['field'], { kind: 'oneOf', values: ['merge', 'retainKeys', 'merge,retainKeys'] }),
   patchMergeKey: marker('+patchMergeKey', ['field'], string),
+  // Typed decoding: a type alias is a named Go type (`type ServiceType string`), which Go's decoder
+  // prints as `<version>.<Name>` in its errors; `@goType` names one that Go declares elsewhere
+  // (`types.UID`, from k8s.io/apimachinery/pkg/types), or `string` for a Go type whose own
+  // decoder reads a plain string.
+  goType: marker('Go type name (type aliases)', ['type'], string),
   // Wire format. `pointer`: the Go field is a pointer (set-but-zero values are kept, unset stays
   // absent); `omitzero`: Go's json tag has omitzero (a zero struct such as a zero Time is left out).
   protobuf: marker('protobuf:"…,<n>,…" struct tag', ['field'], { kind: 'fieldNumber', flags: PROTOBUF_FLAGS }),

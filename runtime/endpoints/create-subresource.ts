@@ -7,7 +7,7 @@ import { kindCodec, type RequestScope } from './handlers/scope.js';
 import { resourceEndpointRestrictions } from './negotiation/negotiate.js';
 
 /** What a subresource's scope shares with its resource's (the installer's `base`). */
-type ResourceScopeBase = Omit<RequestScope, 'subresource' | 'restrictions' | 'tableConvertor' | 'codec' | 'openapi' | 'unstructured'>;
+type ResourceScopeBase = Omit<RequestScope, 'subresource' | 'restrictions' | 'tableConvertor' | 'codec' | 'openapi' | 'goTypes' | 'unstructured'>;
 
 /**
  * The scope of a subresource that is created through with a kind of its own (kube installs a
@@ -32,7 +32,7 @@ export function createSubresourceScope(base: ResourceScopeBase, name: string, su
     restrictions: resourceEndpointRestrictions({ tableConvertor: false }),
     codec: kindCodec(scheme, sub.version),
     // Decoded as a typed kind: its metadata against ObjectMeta's Go types, wherever its components are published.
-    openapi: withObjectMetaTypes(sub.openapi),
+    ...withObjectMetaTypes(sub.openapi, sub.goTypes),
     schemeKinds: new Map([[scheme.apiVersion(sub.version), new Set([sub.kind])]]),
   };
 }

@@ -178,7 +178,7 @@ export function installAPIGroupVersion(opts: InstallAPIGroupVersionOptions): Ins
       tableConvertor,
       restrictions: resourceEndpointRestrictions({ tableConvertor: true, customResource }),
       codec: (opts.codec ?? kindCodec)(scheme, opts.version),
-      ...(opts.unstructured === true ? { unstructured: true } : { openapi: versionDef.openapi, versionOpenAPI }),
+      ...(opts.unstructured === true ? { unstructured: true } : { openapi: versionDef.openapi, goTypes: versionDef.goTypes ?? {}, versionOpenAPI }),
       fieldManager: fieldManagers.main,
     };
     const scopes = new Map<string, RequestScope>([['', kindScope]]);
@@ -294,9 +294,9 @@ const SCHEME_NAMES: Partial<Record<GroupServer, string>> = {
   'kube-aggregator': 'pkg/apiserver/scheme/scheme.go:32',
 };
 
-/** The OpenAPI definitions of every version of a group, by apiVersion. */
-function versionOpenAPIOf(group: APIGroupDefinition): ReadonlyMap<string, OpenAPIComponentsDocument> {
-  return new Map(group.versions.map((v) => [groupVersionString({ group: group.name, version: v.name }), v.openapi]));
+/** The OpenAPI definitions of every version of a group, with their Go type names, by apiVersion. */
+function versionOpenAPIOf(group: APIGroupDefinition): NonNullable<RequestScope['versionOpenAPI']> {
+  return new Map(group.versions.map((v) => [groupVersionString({ group: group.name, version: v.name }), { openapi: v.openapi, goTypes: v.goTypes ?? {} }]));
 }
 
 /** A kind's schema in each version of its group that has it, by apiVersion. */

@@ -5,6 +5,7 @@ import type { KubeObject, RequestContext, ResourceStorage, ValidateObjectFunc, W
 import type { ResourceRegistry } from './resources.js';
 import type { TTLFunc } from './generic/store.js';
 import type { OpenAPIComponentsDocument, ResourceDefinition } from '../apimachinery/definition/resource.js';
+import type { GoTypeNames } from '../apimachinery/schema/typeddecode.js';
 import type { ProtobufPackage } from '../apimachinery/serializer/protobuf/descriptor.js';
 import type { Authorizer, PolicyRuleResolver, RuleResolver } from '../apimachinery/request/authorizer.js';
 import type { ServiceAccountTokenIssuer, TokenAuthenticator } from '../apimachinery/request/authenticator.js';
@@ -188,6 +189,8 @@ export interface CreateSubresource {
   readonly openapi: OpenAPIComponentsDocument;
   /** The kind's component in `openapi`. */
   readonly openapiDefinition: string;
+  /** The Go type names of `openapi`'s fields that are named types (typed decoding's errors print them). */
+  readonly goTypes?: GoTypeNames;
   readonly storage: NamedCreater;
 }
 
@@ -200,6 +203,12 @@ export interface APIVersionDefinition {
    * paths of the routes it serves, with the same builder it uses for CRDs.
    */
   readonly openapi: OpenAPIComponentsDocument;
+  /**
+   * The Go type names of the document's fields that are named types (`v1.ServiceType` where the
+   * schema says string), which kube's typed decoder prints in its errors; generated from the
+   * type aliases of apis/.
+   */
+  readonly goTypes?: GoTypeNames;
   readonly resources: readonly ResourceDefinition[];
   /** The version's protobuf messages (generated/protobuf, from `@protobuf` numbers); absent: JSON and YAML only. */
   readonly protobuf?: ProtobufPackage;

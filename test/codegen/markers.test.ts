@@ -581,6 +581,13 @@ describe('errors', () => {
       marker: 'patchStrategy',
     },
     {
+      name: '@goType on a field',
+      files: () => ({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: widget('  /** @goType types.UID */\n  owner?: string;') }),
+      needle: '@goType',
+      file: TYPES,
+      marker: 'goType',
+    },
+    {
       name: '@minimum in doc.ts',
       files: () => ({ [`${GROUP}/v1/doc.ts`]: '/**\n * @groupName t.example.com\n * @minimum 1\n */\nexport {};\n', [TYPES]: widget('  size?: int32;') }),
       needle: '@minimum',
@@ -597,6 +604,14 @@ describe('errors', () => {
       assert.match(err.message, new RegExp(`^${row.file.replaceAll('.', '\\.')}:${line}:${column}: marker @${row.marker}: not allowed on a `, 'm'));
     });
   }
+});
+
+test('@goType names the Go type of an alias declared in another Go package (test/codegen/go-type-names.test.ts has the rest)', () => {
+  cover('goType');
+  const source = widget('  owner?: Owner;', { extra: '/** @goType types.UID */\nexport type Owner = string;\n' });
+  const model = parse({ [`${GROUP}/v1/doc.ts`]: DOC, [TYPES]: source });
+  assert.deepEqual(model.goTypes?.['com.example.t.v1.WidgetSpec'], { owner: { name: 'types.UID' } });
+  assert.deepEqual(specSchema(model).properties?.['owner'], { type: 'string' });
 });
 
 test('every marker of the vocabulary is covered', () => {

@@ -43,12 +43,25 @@ describeBackends(
         [service({ selector: { app: 1 } }), 'json: cannot unmarshal number into Go struct field ServiceSpec.spec.selector of type string'],
         [{ ...service({}), metadata: { name: 'x', labels: [] } }, 'json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string'],
         [{ ...service({}), metadata: 'x' }, 'json: cannot unmarshal string into Go struct field Service.metadata of type v1.ObjectMeta'],
+        // Fields of named Go types print the type's name (`type ServiceType string`), not string.
+        [service({ type: 5 }), 'json: cannot unmarshal number into Go struct field ServiceSpec.spec.type of type v1.ServiceType'],
+        [service({ ipFamilies: 'IPv4' }), 'json: cannot unmarshal string into Go struct field ServiceSpec.spec.ipFamilies of type []v1.IPFamily'],
+        [service({ ipFamilies: [4] }), 'json: cannot unmarshal number into Go struct field ServiceSpec.spec.ipFamilies of type v1.IPFamily'],
+        [service({ ports: [{ port: 80, protocol: 6 }] }), 'json: cannot unmarshal number into Go struct field ServicePort.spec.ports.protocol of type v1.Protocol'],
+        [{ ...service({}), metadata: { name: 'x', uid: 1 } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.uid of type types.UID'],
       ] as const) {
         const r = await c.json('POST', SERVICES, body);
         assert.deepEqual([r.status, r.body['reason'], r.body['message']], [400, 'BadRequest', cannotHandle('Service', cause)], JSON.stringify(body));
       }
       const ns = await c.json('PUT', '/api/v1/namespaces/default', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', finalizers: 'x' } });
       assert.deepEqual([ns.status, ns.body['message']], [400, cannotHandle('Namespace', 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string')]);
+      const nsSpec = await c.json('PUT', '/api/v1/namespaces/default', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' }, spec: { finalizers: [1] } });
+      assert.deepEqual(
+        [nsSpec.status, nsSpec.body['message']],
+        [400, cannotHandle('Namespace', 'json: cannot unmarshal number into Go struct field NamespaceSpec.spec.finalizers of type v1.FinalizerName')],
+      );
+      const secret = await c.json('POST', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, type: 5 });
+      assert.deepEqual([secret.status, secret.body['message']], [400, cannotHandle('Secret', 'json: cannot unmarshal number into Go struct field Secret.type of type v1.SecretType')]);
       // metav1.Time's UnmarshalJSON: time.Parse(RFC3339)'s error as it is.
       const ts = await c.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ts', creationTimestamp: 'yesterday' } });
       assert.deepEqual(
@@ -63,6 +76,8 @@ describeBackends(
         [JSONPATCH, [{ op: 'replace', path: '/spec/ports', value: 7 }], 'json: cannot unmarshal number into Go struct field ServiceSpec.spec.ports of type []v1.ServicePort'],
         [STRATEGIC, { spec: 'str' }, 'cannot restore struct from: string'],
         [STRATEGIC, { spec: { ports: 'x' } }, 'cannot restore slice from string'],
+        [STRATEGIC, { spec: { type: 5 } }, 'cannot convert int64 to v1.ServiceType'],
+        [MERGE, { spec: { sessionAffinity: true } }, 'json: cannot unmarshal bool into Go struct field ServiceSpec.spec.sessionAffinity of type v1.ServiceAffinity'],
       ] as const) {
         const r = await c.json('PATCH', `${SERVICES}/typed`, patch, headers);
         assert.deepEqual([r.status, r.body['reason']], [422, 'Invalid'], JSON.stringify(r.body));

@@ -7,7 +7,7 @@ import type { int64 } from '../../meta/v1/types.js';
  */
 export interface JSONSchemaProps {
   id?: string;
-  $schema?: string;
+  $schema?: JSONSchemaURL;
   $ref?: string;
   description?: string;
   type?: string;
@@ -90,7 +90,7 @@ export interface JSONSchemaProps {
    * @listType map
    * @listMapKey rule
    */
-  'x-kubernetes-validations'?: ValidationRule[];
+  'x-kubernetes-validations'?: ValidationRules;
 }
 
 /**
@@ -119,6 +119,17 @@ export interface ExternalDocumentation {
   url?: string;
 }
 
+// Named Go types of JSONSchemaProps' fields (line comments, as in types.ts).
+
+// The URL of a JSON schema's meta-schema (`$schema`).
+export type JSONSchemaURL = string;
+
+// A schema's CEL validation rules.
+export type ValidationRules = ValidationRule[];
+
+// The reason a validation rule's failure is reported with (a field.ErrorType's name).
+export type FieldValueErrorReason = string;
+
 /** A CEL validation rule evaluated against the value at the schema's position. */
 export interface ValidationRule {
   /** The CEL expression; `self` is the value, `oldSelf` the previous one in transition rules. */
@@ -127,7 +138,7 @@ export interface ValidationRule {
   /** A CEL expression producing the message; takes precedence over message. */
   messageExpression?: string;
   /** @enum FieldValueInvalid;FieldValueForbidden;FieldValueRequired;FieldValueDuplicate */
-  reason?: string;
+  reason?: FieldValueErrorReason;
   /** The JSON path, relative to the value, that the error is reported at. */
   fieldPath?: string;
   /** Whether a transition rule also runs on create, with oldSelf absent. */

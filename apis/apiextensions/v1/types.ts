@@ -1,7 +1,22 @@
 import type { int32, ObjectMeta, Time, TypeMeta, Bytes } from '../../meta/v1/types.js';
 import type { JSONSchemaProps } from './schema.js';
 
-export type { JSONSchemaProps, ValidationRule } from './schema.js';
+export type { FieldValueErrorReason, JSONSchemaProps, JSONSchemaURL, ValidationRule, ValidationRules } from './schema.js';
+
+// Named Go types of the fields below, which typed decoding's errors print (`v1.ResourceScope`).
+// Line comments: a JSDoc comment would become the description of every field that has none.
+
+// Whether a CustomResourceDefinition's resources are cluster-scoped or namespaced.
+export type ResourceScope = string;
+
+// How custom resources are converted between versions: `None` or `Webhook`.
+export type ConversionStrategyType = string;
+
+// The type of a CustomResourceDefinition condition, such as `Established`.
+export type CustomResourceDefinitionConditionType = string;
+
+// The status of a condition: `True`, `False` or `Unknown`.
+export type ConditionStatus = string;
 
 /**
  * A CustomResourceDefinition makes the API server serve a new resource,
@@ -30,7 +45,7 @@ export interface CustomResourceDefinitionSpec {
   group: string;
   names: CustomResourceDefinitionNames;
   /** @enum Cluster;Namespaced */
-  scope: string;
+  scope: ResourceScope;
   /**
    * The versions served; exactly one has storage=true.
    *
@@ -109,7 +124,7 @@ export interface SelectableField {
 
 export interface CustomResourceConversion {
   /** @enum None;Webhook */
-  strategy: string;
+  strategy: ConversionStrategyType;
   webhook?: WebhookConversion;
 }
 
@@ -157,9 +172,9 @@ export interface CustomResourceDefinitionStatus {
 
 export interface CustomResourceDefinitionCondition {
   /** @enum Established;NamesAccepted;NonStructuralSchema;Terminating;KubernetesAPIApprovalPolicyConformant */
-  type: string;
+  type: CustomResourceDefinitionConditionType;
   /** @enum True;False;Unknown */
-  status: string;
+  status: ConditionStatus;
   lastTransitionTime?: Time;
   reason?: string;
   message?: string;

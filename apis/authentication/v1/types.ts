@@ -1,4 +1,4 @@
-import type { int64, ObjectMeta, Time, TypeMeta } from '../../meta/v1/types.js';
+import type { int64, ObjectMeta, Time, TypeMeta, UID } from '../../meta/v1/types.js';
 
 /**
  * ExtraValue masks the value so protobuf can generate: a named list, which go-to-protobuf wraps
@@ -160,7 +160,7 @@ export interface BoundObjectReference {
    *
    * @protobuf 4
    */
-  uid?: string;
+  uid?: UID;
 }
 
 /** What a requested token must be valid for. */

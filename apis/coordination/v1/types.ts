@@ -1,5 +1,8 @@
 import type { int32, MicroTime, ObjectMeta, TypeMeta } from '../../meta/v1/types.js';
 
+/** The strategy for picking a leader in coordinated leader election, such as `OldestEmulationVersion`. */
+export type CoordinatedLeaseStrategy = string;
+
 /**
  * A lease: who holds it, since when and for how long. Leader election takes a Lease that was not renewed within its duration.
  *
@@ -56,7 +59,7 @@ export interface LeaseSpec {
    *
    * @protobuf 6 pointer
    */
-  strategy?: string;
+  strategy?: CoordinatedLeaseStrategy;
   /**
    * Signals to the holder that the lease has a more optimal holder and should be given up; only with strategy. (Alpha) Requires the CoordinatedLeaderElection feature gate, which is off: it is dropped on write.
    *

@@ -7,6 +7,10 @@ export type NamespacePhase = 'Active' | 'Terminating';
 /** The type of a namespace condition, such as NamespaceDeletionContentFailure or NamespaceContentRemaining; set by the namespace controller. */
 export type NamespaceConditionType = string;
 
+// A value of a namespace's spec.finalizers, such as `kubernetes` (a line comment: the items of
+// spec.finalizers have no description in kube's OpenAPI).
+export type FinalizerName = string;
+
 /** The desired state of a Namespace. */
 export interface NamespaceSpec {
   /**
@@ -15,7 +19,7 @@ export interface NamespaceSpec {
    * @listType atomic
    * @protobuf 1
    */
-  finalizers?: string[];
+  finalizers?: FinalizerName[];
 }
 
 /** One aspect of a namespace's state, reported by the namespace controller. */

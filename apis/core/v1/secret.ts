@@ -1,5 +1,8 @@
 import type { Bytes, ObjectMeta, TypeMeta } from '../../meta/v1/types.js';
 
+/** The type of a Secret (`Opaque`, `kubernetes.io/tls`, …), which decides the keys its data must hold. */
+export type SecretType = string;
+
 /**
  * Secret data by key, such as passwords, tokens and keys. Keys are made of alphanumerics, `-`, `_` and `.`; the values together are limited to 1 MiB.
  *
@@ -36,5 +39,5 @@ export interface Secret extends TypeMeta {
    *
    * @protobuf 3
    */
-  type?: string;
+  type?: SecretType;
 }

@@ -25,6 +25,14 @@ export type IPFamilyPolicy = 'PreferDualStack' | 'RequireDualStack' | 'SingleSta
 /** How traffic to a load-balancer IP reaches the node: with the load-balancer IP as destination (VIP), or rewritten to the node or pod (Proxy). */
 export type LoadBalancerIPMode = 'Proxy' | 'VIP';
 
+/**
+ * A Service port's protocol, Go's v1.Protocol without the enum in the schema: the strategy
+ * checks the value, with kube's words.
+ *
+ * @goType v1.Protocol
+ */
+export type ServicePortProtocol = string;
+
 /** One port a Service exposes. */
 export interface ServicePort {
   /**
@@ -41,7 +49,7 @@ export interface ServicePort {
    * @validatedByStrategy
    * @protobuf 2
    */
-  protocol?: string;
+  protocol?: ServicePortProtocol;
   /**
    * A hint of the application protocol: an IANA service name, a `kubernetes.io/` name (h2c, ws, wss) or an implementation-defined prefixed name.
    *

@@ -14,6 +14,8 @@ export type * from './configmap.js';
 export type * from './secret.js';
 export type * from './event.js';
 
+import type { UID } from '../../meta/v1/types.js';
+
 /** Whether a condition holds: True, False or Unknown. */
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
@@ -49,7 +51,7 @@ export interface ObjectReference {
    *
    * @protobuf 4
    */
-  uid?: string;
+  uid?: UID;
   /**
    * API version of the referent.
    *

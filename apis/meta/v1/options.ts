@@ -3,7 +3,7 @@
  * delete, optionally as the request body). The typed clients take them as
  * their options argument.
  */
-import type { int64 } from './scalars.js';
+import type { int64, UID } from './scalars.js';
 import type { TypeMeta } from './types.js';
 
 /** How resourceVersion is applied to a list: `NotOlderThan` (at least as new) or `Exact`. */
@@ -52,7 +52,7 @@ export interface Preconditions {
    *
    * @protobuf 1 pointer
    */
-  uid?: string;
+  uid?: UID;
   /**
    * The resourceVersion the object must have.
    *

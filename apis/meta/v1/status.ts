@@ -1,4 +1,4 @@
-import type { int32 } from './scalars.js';
+import type { int32, UID } from './scalars.js';
 import type { ListMeta, TypeMeta } from './types.js';
 
 /**
@@ -80,7 +80,7 @@ export interface StatusDetails {
    *
    * @protobuf 6
    */
-  uid?: string;
+  uid?: UID;
   /**
    * Individual causes of the failure, for example one per invalid field.
    *

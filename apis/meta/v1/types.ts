@@ -4,7 +4,7 @@
  * k8s.io/apimachinery/pkg/apis/meta/v1. This module also re-exports the rest
  * of the package, so API types import everything from here.
  */
-import type { int64, Time } from './scalars.js';
+import type { int64, Time, UID } from './scalars.js';
 
 export type * from './scalars.js';
 export type * from './status.js';
@@ -83,7 +83,7 @@ export interface ObjectMeta {
    *
    * @protobuf 5
    */
-  uid?: string;
+  uid?: UID;
   /**
    * An opaque version of this object, used for optimistic concurrency and watches; read-only, passed back unmodified.
    *
@@ -182,7 +182,7 @@ export interface OwnerReference {
    *
    * @protobuf 4
    */
-  uid: string;
+  uid: UID;
   /**
    * Whether this reference points to the managing controller.
    *

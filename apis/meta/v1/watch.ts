@@ -1,6 +1,11 @@
 import type { RawExtension } from './scalars.js';
 
-/** The type of a watch event. */
+/**
+ * The type of a watch event. metav1.WatchEvent's field is a plain Go string (watch.EventType is
+ * another package's type).
+ *
+ * @goType string
+ */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 /** One event of a watch stream, as sent on the wire (one JSON object per event). */

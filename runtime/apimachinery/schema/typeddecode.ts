@@ -36,6 +36,21 @@ export interface TypeMismatch {
 }
 
 /**
+ * How Go's decoder names the type of a field where its schema cannot tell: a named type (Go's
+ * `type ServiceType string` is printed `v1.ServiceType` where the schema only says string), or
+ * a list or map of one (`items`, `values`: `[]v1.IPFamily`, `map[string]v1.ExtraValue`). `name`
+ * absent: the unnamed list or map of its `items` or `values`.
+ */
+export interface GoTypeName {
+  readonly name?: string;
+  readonly items?: GoTypeName;
+  readonly values?: GoTypeName;
+}
+
+/** The Go type names of a document's fields, by definition id and JSON field name (generated with the group: apis/ declares them). */
+export type GoTypeNames = Readonly<Record<string, Readonly<Record<string, GoTypeName | undefined>> | undefined>>;
+
+/**
  * The date-time fields of built-in kinds that are metav1.MicroTime (RFC3339Micro: another
  * layout), as `<struct>.<field>` (k8s.io/api v0.32 core/v1, events/v1, coordination/v1).
  */
@@ -74,8 +89,40 @@ export function goTypeName(id: string): string {
   return parts.length < 2 ? id : `${parts[parts.length - 2] ?? ''}.${parts[parts.length - 1] ?? ''}`;
 }
 
-/** The first value of `obj` whose JSON type the definition `root` of `doc` cannot decode, or undefined. */
-export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: unknown): TypeMismatch | undefined {
+/** What Go decodes a value into, as typeMismatch reads it from a schema. */
+type Shape =
+  | { kind: 'struct'; goType: string; id: string; name: string; props: Node }
+  | { kind: 'slice'; goType: string; items: Shape }
+  | { kind: 'map'; goType: string; values: Shape }
+  | { kind: 'scalar'; goType: string; json: 'string' | 'integer' | 'number' | 'boolean'; bits?: number }
+  | { kind: 'time'; goType: 'string' }
+  | { kind: 'bytes'; goType: '[]uint8' }
+  | { kind: 'any' };
+
+/** `shape` under the Go names the group declared for it. */
+function named(shape: Shape, n: GoTypeName | undefined): Shape {
+  if (n === undefined) return shape;
+  switch (shape.kind) {
+    case 'slice': {
+      const items = named(shape.items, n.items);
+      return items.kind === 'any' ? shape : { ...shape, items, goType: n.name ?? `[]${items.goType}` };
+    }
+    case 'map': {
+      const values = named(shape.values, n.values);
+      return values.kind === 'any' ? shape : { ...shape, values, goType: n.name ?? `map[string]${values.goType}` };
+    }
+    case 'scalar':
+      return n.name === undefined ? shape : { ...shape, goType: n.name };
+    default:
+      return shape;
+  }
+}
+
+/**
+ * The first value of `obj` whose JSON type the definition `root` of `doc` cannot decode, or
+ * undefined. `goTypes` names the fields whose Go types are named types.
+ */
+export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: unknown, goTypes: GoTypeNames = {}): TypeMismatch | undefined {
   const schemas = doc.components.schemas;
   const definition = (id: string): Node | undefined => {
     const d = hasField(schemas, id) ? schemas[id] : undefined;
@@ -88,18 +135,11 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
     const allOf = s['allOf'];
     return Array.isArray(allOf) && allOf.length === 1 && isJSONObject(allOf[0]) ? refOf(allOf[0]) : undefined;
   };
-  type Shape =
-    | { kind: 'struct'; goType: string; name: string; props: Node }
-    | { kind: 'slice'; goType: string; items: Shape }
-    | { kind: 'map'; goType: string; values: Shape }
-    | { kind: 'scalar'; goType: string; json: 'string' | 'integer' | 'number' | 'boolean'; bits?: number }
-    | { kind: 'time'; goType: 'string' }
-    | { kind: 'bytes'; goType: '[]uint8' }
-    | { kind: 'any' };
-  /** The shape of field `field` of struct `struct` (a date-time string is a metav1.Time unless it is a MicroTime). */
-  const fieldShape = (s: Node, struct: string, field: string, depth: number): Shape => {
-    if (s['type'] === 'string' && s['format'] === 'date-time' && !MICRO_TIME_FIELDS.has(`${struct}.${field}`)) return { kind: 'time', goType: 'string' };
-    return shapeOf(s, depth);
+  /** The shape of field `field` of a struct (a date-time string is a metav1.Time unless it is a MicroTime). */
+  const fieldShape = (s: Node, struct: { id: string; name: string }, field: string, depth: number): Shape => {
+    if (s['type'] === 'string' && s['format'] === 'date-time' && !MICRO_TIME_FIELDS.has(`${struct.name}.${field}`)) return { kind: 'time', goType: 'string' };
+    const fields = hasField(goTypes, struct.id) ? goTypes[struct.id] : undefined;
+    return named(shapeOf(s, depth), fields !== undefined && hasField(fields, field) ? fields[field] : undefined);
   };
   const shapeOf = (s: Node, depth: number): Shape => {
     if (depth > 64 || s['x-kubernetes-int-or-string'] === true) return { kind: 'any' };
@@ -109,7 +149,7 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
       const props = d?.['properties'];
       if (d === undefined || !isJSONObject(props) || d['type'] !== 'object') return { kind: 'any' };
       const name = ref.slice(ref.lastIndexOf('.') + 1);
-      return { kind: 'struct', goType: goTypeName(ref), name, props };
+      return { kind: 'struct', goType: goTypeName(ref), id: ref, name, props };
     }
     switch (s['type']) {
       case 'array': {
@@ -167,7 +207,7 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
         for (const [k, child] of Object.entries(v)) {
           const p = hasField(shape.props, k) ? shape.props[k] : undefined;
           if (!isJSONObject(p)) continue; // unknown fields are dropped, not decoded
-          const found = walk(child, fieldShape(p, shape.name, k, depth + 1), shape.name, [...stack, k], depth + 1);
+          const found = walk(child, fieldShape(p, shape, k, depth + 1), shape.name, [...stack, k], depth + 1);
           if (found !== undefined) return found;
         }
         return undefined;
@@ -203,5 +243,5 @@ export function typeMismatch(doc: OpenAPIComponentsDocument, root: string, obj: 
   const props = top?.['properties'];
   if (top === undefined || !isJSONObject(props)) return undefined;
   const name = root.slice(root.lastIndexOf('.') + 1);
-  return walk(obj, { kind: 'struct', goType: goTypeName(root), name, props }, name, [], 0) ?? first;
+  return walk(obj, { kind: 'struct', goType: goTypeName(root), id: root, name, props }, name, [], 0) ?? first;
 }

@@ -1,6 +1,6 @@
 import type { RESTOverrideContext, RESTStorageOverride } from '../../registry/types.js';
 import { TokenREST } from './token.js';
-import { TOKEN_REQUEST_DEFINITION, TOKEN_REQUEST_SCHEMA, TOKEN_REQUEST_SCHEMAS } from './tokenrequest-kind.js';
+import { TOKEN_REQUEST_DEFINITION, TOKEN_REQUEST_GO_TYPES, TOKEN_REQUEST_SCHEMA, TOKEN_REQUEST_SCHEMAS } from './tokenrequest-kind.js';
 
 /**
  * ServiceAccount storage (pkg/registry/core/serviceaccount/storage): the generic store, and the
@@ -22,6 +22,7 @@ export function serviceAccountStorage(ctx: Pick<RESTOverrideContext, 'storages' 
         schema: TOKEN_REQUEST_SCHEMA,
         openapi: { components: { schemas: TOKEN_REQUEST_SCHEMAS } },
         openapiDefinition: TOKEN_REQUEST_DEFINITION,
+        goTypes: TOKEN_REQUEST_GO_TYPES,
         storage: token,
       },
     },

@@ -1,6 +1,7 @@
 import { resolveOpenAPISchema } from '../../apimachinery/schema/resolve.js';
 import { OBJECT_META_DEFINITION } from '../../registry/generic/objectMeta.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
+import type { GoTypeNames } from '../../apimachinery/schema/typeddecode.js';
 
 /**
  * authentication.k8s.io/v1 TokenRequest as the `serviceaccounts/<name>/token` route reads and
@@ -67,6 +68,9 @@ export const TOKEN_REQUEST_SCHEMAS: Readonly<Record<string, unknown>> = {
     },
   },
 };
+
+/** The components' fields of named Go types (types.go: `UID types.UID`), which the typed decoder's errors print. */
+export const TOKEN_REQUEST_GO_TYPES: GoTypeNames = { [`${PACKAGE}.BoundObjectReference`]: { uid: { name: 'types.UID' } } };
 
 /**
  * The structural schema of a TokenRequest, metadata a bare object as in every kind's schema. Without

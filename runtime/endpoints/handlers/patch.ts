@@ -224,9 +224,9 @@ function decodingScope(scope: RequestScope, obj: KubeObject): RequestScope {
   if (scope.unstructured === true || scheme === undefined || typeof apiVersion !== 'string' || apiVersion === scope.codec.apiVersion) return scope;
   if (typeof obj.kind === 'string' && obj.kind !== '' && obj.kind !== scope.codec.kind) return scope;
   const version = scheme.versionOf(apiVersion);
-  const openapi = scope.versionOpenAPI?.get(apiVersion);
-  if (version === undefined || openapi === undefined) return scope;
-  return { ...scope, version, definition: scheme.resource(version), openapi };
+  const typed = scope.versionOpenAPI?.get(apiVersion);
+  if (version === undefined || typed === undefined) return scope;
+  return { ...scope, version, definition: scheme.resource(version), openapi: typed.openapi, goTypes: typed.goTypes ?? {} };
 }
 
 /** A typed object decoded in another version, converted to the request version. */

@@ -237,7 +237,7 @@ export function typedDecodeMismatch(scope: RequestScope, obj: KubeObject): TypeM
   const body = scope.subresourceBody;
   if (body !== undefined) return typeMismatch(body.openapi, body.definition, obj);
   if (scope.openapi === undefined || !decodesTyped(scope)) return undefined;
-  return typeMismatch(scope.openapi, scope.definition.openapiDefinition, obj);
+  return typeMismatch(scope.openapi, scope.definition.openapiDefinition, obj, scope.goTypes);
 }
 
 /** Whether the endpoint's kind is judged by typedDecodeMismatch (a kind of apis/ with its OpenAPI). */

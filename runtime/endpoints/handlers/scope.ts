@@ -7,6 +7,7 @@ import type { Getter, KubeObject, ResourceStorage, StandardStorage, Updater } fr
 import type { NamedCreater } from '../../registry/types.js';
 import type { JSONSchemaProps } from '../../../apis/apiextensions/v1/schema.js';
 import type { OpenAPIComponentsDocument, ResourceDefinition } from '../../apimachinery/definition/resource.js';
+import type { GoTypeNames } from '../../apimachinery/schema/typeddecode.js';
 import type { EndpointRestrictions } from '../negotiation/negotiate.js';
 import type { TableConvertor } from '../table/convertor.js';
 
@@ -72,12 +73,14 @@ export interface RequestScope {
    * apis/): a body's JSON types are checked against the kind's definition as Go's decoder would.
    */
   readonly openapi?: OpenAPIComponentsDocument;
+  /** The Go type names of `openapi`'s fields that are named types, for the typed decoder's errors. */
+  readonly goTypes?: GoTypeNames;
   /**
-   * For those kinds too: every served version's OpenAPI definitions, by apiVersion. A patch may
-   * move the object to another version of its group, which the typed decoder then reads as that
-   * version's struct (patch.ts decodingScope).
+   * For those kinds too: every served version's OpenAPI definitions (with their Go type names),
+   * by apiVersion. A patch may move the object to another version of its group, which the typed
+   * decoder then reads as that version's struct (patch.ts decodingScope).
    */
-  readonly versionOpenAPI?: ReadonlyMap<string, OpenAPIComponentsDocument>;
+  readonly versionOpenAPI?: ReadonlyMap<string, { readonly openapi: OpenAPIComponentsDocument; readonly goTypes?: GoTypeNames }>;
   /**
    * A subresource whose objects are a kind of their own (the autoscaling/v1 Scale of /scale): the
    * OpenAPI definition a body decodes into as a typed Go struct, with its document.

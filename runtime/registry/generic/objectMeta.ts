@@ -5,7 +5,7 @@ import { validateOwnerReferences } from '../../apimachinery/validation/objectmet
 import type { OwnerReference } from '../../../apis/meta/v1/types.js';
 import type { ObjectMeta } from '../../apimachinery/object.js';
 import type { OpenAPIComponentsDocument } from '../../apimachinery/definition/resource.js';
-import { jsonUnmarshalMessage, typeMismatch, type TypeMismatch } from '../../apimachinery/schema/typeddecode.js';
+import { jsonUnmarshalMessage, typeMismatch, type GoTypeNames } from '../../apimachinery/schema/typeddecode.js';
 import { hasField, isJSONObject, jsonTypeName } from '../../apimachinery/serializer/jsonvalue.js';
 import { parseRFC3339Error } from '../../apimachinery/util/gotime.js';
 import type { KubeObject } from '../rest.js';
@@ -183,12 +183,12 @@ const OBJECT_META_TYPES: OpenAPIComponentsDocument = {
 };
 
 /** Named string types of ObjectMeta, which Go's errors print by name. */
-function goTypeOf(m: TypeMismatch): string {
-  const field = m.fieldStack[m.fieldStack.length - 1];
-  if (field === 'uid' && (m.struct === 'ObjectMeta' || m.struct === 'OwnerReference')) return 'types.UID';
-  if (field === 'operation' && m.struct === 'ManagedFieldsEntry') return 'v1.ManagedFieldsOperationType';
-  return m.goType;
-}
+const UID_FIELD = { uid: { name: 'types.UID' } } as const;
+const OBJECT_META_GO_TYPES: GoTypeNames = {
+  'v1.ObjectMeta': UID_FIELD,
+  'v1.OwnerReference': UID_FIELD,
+  'v1.ManagedFieldsEntry': { operation: { name: 'v1.ManagedFieldsOperationType' } },
+};
 
 /**
  * Why Go's JSON decoder cannot decode `metadata` into a metav1.ObjectMeta, or undefined when it
@@ -206,14 +206,14 @@ export function objectMetaDecodeError(metadata: unknown, within?: string): strin
   const prefix = within === undefined ? [] : ['metadata'];
   // Metadata Go decodes (nearly every request) needs no copy in json.Marshal's key order: the
   // order only decides which of several errors is the first.
-  if (within === undefined && firstTimeError(metadata, prefix) === undefined && typeMismatch(OBJECT_META_TYPES, 'v1.ObjectMeta', metadata) === undefined) return undefined;
+  if (within === undefined && firstTimeError(metadata, prefix) === undefined && typeMismatch(OBJECT_META_TYPES, 'v1.ObjectMeta', metadata, OBJECT_META_GO_TYPES) === undefined) return undefined;
   const value = within === undefined ? sortedKeys(metadata, 0) : metadata;
   const timeError = firstTimeError(value, prefix);
   if (timeError !== undefined) return timeError;
-  const m = typeMismatch(OBJECT_META_TYPES, 'v1.ObjectMeta', value);
+  const m = typeMismatch(OBJECT_META_TYPES, 'v1.ObjectMeta', value, OBJECT_META_GO_TYPES);
   if (m === undefined) return undefined;
   if (within !== undefined && m.fieldStack.length === 0) return `json: cannot unmarshal ${m.value} into Go struct field ${within}.metadata of type v1.ObjectMeta`;
-  return jsonUnmarshalMessage({ ...m, goType: goTypeOf(m), fieldStack: [...prefix, ...m.fieldStack] });
+  return jsonUnmarshalMessage({ ...m, fieldStack: [...prefix, ...m.fieldStack] });
 }
 
 /** kube's OpenAPI id of ObjectMeta, as components refer to it. */
@@ -222,13 +222,17 @@ export const OBJECT_META_DEFINITION = 'io.k8s.apimachinery.pkg.apis.meta.v1.Obje
 /**
  * `doc`, holding ObjectMeta's Go types under kube's id when it has no definition of its own: the
  * components of a kind published in another group's document (TokenRequest) only refer to
- * ObjectMeta, and typeMismatch would take what it cannot resolve as any JSON.
+ * ObjectMeta, and typeMismatch would take what it cannot resolve as any JSON. With the Go type
+ * names of its fields joined to `goTypes`.
  */
-export function withObjectMetaTypes(doc: OpenAPIComponentsDocument): OpenAPIComponentsDocument {
+export function withObjectMetaTypes(doc: OpenAPIComponentsDocument, goTypes: GoTypeNames = {}): { openapi: OpenAPIComponentsDocument; goTypes: GoTypeNames } {
   const schemas = doc.components.schemas;
-  if (hasField(schemas, OBJECT_META_DEFINITION)) return doc;
+  if (hasField(schemas, OBJECT_META_DEFINITION)) return { openapi: doc, goTypes };
   const own = OBJECT_META_TYPES.components.schemas;
-  return { components: { schemas: { ...own, ...schemas, [OBJECT_META_DEFINITION]: own['v1.ObjectMeta'] } } };
+  return {
+    openapi: { components: { schemas: { ...own, ...schemas, [OBJECT_META_DEFINITION]: own['v1.ObjectMeta'] } } },
+    goTypes: { ...OBJECT_META_GO_TYPES, ...goTypes, [OBJECT_META_DEFINITION]: UID_FIELD },
+  };
 }
 
 /** A copy of a JSON value with object keys sorted, as json.Marshal writes a map (null-prototype objects: keys are data). */

@@ -139,6 +139,20 @@ export const crdInvalidCases: Case[] = [
   badCRD('additionalProperties with properties', 'addprops', (_, v) => {
     (schemaOf(v)['properties'] as { [k: string]: Json })['x'] = { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } };
   }),
+  // Wrong JSON types at fields of named Go types: the decoder's error prints the type's name.
+  badCRD('scope of the wrong JSON type', 'numscopes', (crd) => void (specOf(crd)['scope'] = 5)),
+  badCRD('conversion strategy of the wrong JSON type', 'numstrategies', (crd) => void (specOf(crd)['conversion'] = { strategy: 5 })),
+  badCRD('$schema of the wrong JSON type', 'numschemas', (_, v) => void (schemaOf(v)['$schema'] = 5)),
+  badCRD('x-kubernetes-validations not a list', 'strvalidations', (_, v) => void (schemaOf(v)['x-kubernetes-validations'] = 'x')),
+  badCRD('validation reason of the wrong JSON type', 'numreasons', (_, v) => void (schemaOf(v)['x-kubernetes-validations'] = [{ rule: 'true', reason: 5 }])),
+  badCRD('metadata.uid of the wrong JSON type', 'numuids', (crd) => void ((crd['metadata'] as { [k: string]: Json })['uid'] = 5)),
+  badCRD('managedFields operation of the wrong JSON type', 'numops', (crd) => void ((crd['metadata'] as { [k: string]: Json })['managedFields'] = [{ operation: 5 }])),
+  ...(
+    [
+      ['application/merge-patch+json', 'merge'],
+      ['application/strategic-merge-patch+json', 'strategic'],
+    ] as const
+  ).map(([ct, what]): Case => ({ id: `crd-patch ${what} scope of the wrong JSON type`, method: 'PATCH', path: `${CRD_PATH}/widgets.${GROUP}`, ct, body: JSON.stringify({ spec: { scope: 5 } }) })),
   // Bodies of other kinds and versions to the typed CRD endpoint: what the scheme decodes.
   ...(
     [
