@@ -16,8 +16,6 @@ export interface EndpointAddress {
   /**
    * The endpoint's hostname, a DNS label.
    *
-   * @maxLength 63
-   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
    * @protobuf 3
    */
   hostname?: string;
@@ -44,16 +42,12 @@ export interface EndpointPort {
   /**
    * The port's name, a DNS label matching a ServicePort name; optional only when there is one port.
    *
-   * @maxLength 63
-   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
    * @protobuf 1
    */
   name?: string;
   /**
-   * The port number of the endpoint.
+   * The port number of the endpoint, 1 to 65535.
    *
-   * @minimum 1
-   * @maximum 65535
    * @protobuf 2
    */
   port: int32;
@@ -67,8 +61,6 @@ export interface EndpointPort {
   /**
    * A hint of the application protocol: an IANA service name, a `kubernetes.io/` name (h2c, ws, wss) or an implementation-defined prefixed name.
    *
-   * @maxLength 316
-   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
    * @protobuf 4 pointer
    */
   appProtocol?: string;
@@ -76,8 +68,8 @@ export interface EndpointPort {
 
 /**
  * Addresses that share a set of ports; the endpoints are every address combined with every port.
- *
- * @validation rule="!has(self.ports) || size(self.ports) < 2 || self.ports.all(p, has(p.name) && size(p.name) > 0)" message="every port needs a name when there is more than one" fieldPath=".ports" reason=FieldValueRequired
+ * Validated by the strategy (endpoints-validation.ts), as kube validates it in Go: kube's OpenAPI
+ * publishes none of its rules.
  */
 export interface EndpointSubset {
   /**

@@ -3,6 +3,7 @@ import type { FieldError } from '../../../runtime/apimachinery/validation/field.
 import { isDNS1123Label, isDNS1123Subdomain, isValidPortNum } from '../../../runtime/apimachinery/validation/names.js';
 import { validateLabels } from '../../../runtime/apimachinery/validation/objectmeta.js';
 import type { IntOrString } from '../../meta/v1/types.js';
+import { isValidIP, validateNonSpecialIP } from './endpoints-validation.js';
 import { validateKubeFinalizerNames } from './objectmeta-validation.js';
 import type { Service, ServicePort } from './types.js';
 
@@ -15,7 +16,8 @@ import type { Service, ServicePort } from './types.js';
 /** The clusterIP of a headless Service. */
 export const CLUSTER_IP_NONE = 'None';
 
-const SUPPORTED_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+/** supportedPortProtocols. */
+export const SUPPORTED_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const SUPPORTED_FAMILIES = ['IPv4', 'IPv6'];
 
 /** Go's %#v of a []string, as kube shows list values (`[]string{"10.0.0.1"}`). */
@@ -43,6 +45,11 @@ export function validateService(svc: Service): FieldError[] {
   const names = new Set<string>();
   ports.forEach((p, i) => errs.push(...validateServicePort(p, ports.length > 1, names, `spec.ports[${i}]`)));
   errs.push(...validateLabels(spec.selector, 'spec.selector'));
+  // An externalIP is a valid IP, and only then one that is not special (ValidateNonSpecialIP).
+  (spec.externalIPs ?? []).forEach((ip, i) => {
+    const syntax = isValidIP(ip, `spec.externalIPs[${i}]`);
+    errs.push(...(syntax.length > 0 ? syntax : validateNonSpecialIP(ip, `spec.externalIPs[${i}]`)));
+  });
   if (type === 'ClusterIP') {
     ports.forEach((p, i) => {
       if ((p.nodePort ?? 0) !== 0) errs.push({ type: 'FieldValueForbidden', field: `spec.ports[${i}].nodePort`, detail: "may not be used when `type` is 'ClusterIP'" });
@@ -138,7 +145,8 @@ function validatePortNumOrName(port: IntOrString, field: string): FieldError[] {
   return msgs.map((detail) => ({ type: 'FieldValueInvalid', field, badValue: port, detail }));
 }
 
-function notSupported(field: string, value: string, supported: readonly string[]): FieldError {
+/** field.NotSupported with its list of supported values. */
+export function notSupported(field: string, value: string, supported: readonly string[]): FieldError {
   return { type: 'FieldValueNotSupported', field, badValue: value, detail: `supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}` };
 }
 

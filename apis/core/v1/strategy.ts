@@ -3,6 +3,7 @@ import type { RESTStrategy } from '../../../runtime/apimachinery/definition/stra
 import type { FieldError } from '../../../runtime/apimachinery/validation/field.js';
 import { markGoValidation } from '../../../runtime/apimachinery/validation/typed.js';
 import { validateFinalizerName, validateKubeFinalizerNames } from './objectmeta-validation.js';
+import { validateEndpointSubsets } from './endpoints-validation.js';
 import type { Endpoints, Namespace } from './types.js';
 
 /** The finalizer the namespace controller removes once a namespace's content is gone. */
@@ -49,13 +50,15 @@ export const NamespaceStrategy = {
 } satisfies RESTStrategy<Namespace>;
 
 /**
- * kube's Endpoints strategy, as far as this repository validates Endpoints: core's ObjectMeta rules
- * (finalizer names), which ValidateEndpointsCreate and ValidateEndpointsUpdate apply; the subsets'
- * rules are the schema's.
+ * kube's Endpoints strategy: ValidateEndpointsCreate and ValidateEndpointsUpdate, core's
+ * ObjectMeta rules (finalizer names) then validateEndpointSubsets. That is the whole of kube's
+ * Endpoints validation (markGoValidation): the schema's required fields and protocol enum do not
+ * word an error before it.
  */
+const validateEndpoints = markGoValidation((ep: Endpoints) => [...validateKubeFinalizerNames(ep.metadata), ...validateEndpointSubsets(ep)]);
 export const EndpointsStrategy = {
-  validate: (ep: Endpoints) => validateKubeFinalizerNames(ep.metadata),
-  validateUpdate: (ep: Endpoints) => validateKubeFinalizerNames(ep.metadata),
+  validate: validateEndpoints,
+  validateUpdate: (ep: Endpoints) => validateEndpoints(ep),
 } satisfies RESTStrategy<Endpoints>;
 
 export { ServiceStrategy } from './service-strategy.js';

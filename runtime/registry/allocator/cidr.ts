@@ -40,6 +40,19 @@ export function parseIP(text: string): { family: IPFamily; value: bigint } | und
   return { family: 'IPv6', value: parseIPv6(text) };
 }
 
+/**
+ * netutils.ParseIPSloppy: parseIP, and also IPv4 octets with leading zeros, read as decimal (as
+ * Go's net.ParseIP did before Go 1.17; kube keeps accepting them in fields that always did).
+ */
+export function parseIPSloppy(text: string): { family: IPFamily; value: bigint } | undefined {
+  const strict = parseIP(text);
+  if (strict !== undefined) return strict;
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  const octets = m === null ? [] : m.slice(1).map(Number);
+  if (octets.length !== 4 || octets.some((o) => o > 255)) return undefined;
+  return { family: 'IPv4', value: octets.reduce((acc, o) => (acc << 8n) | BigInt(o), 0n) };
+}
+
 /** The IPv6 value of text that node:net already accepted (`::` shortening, embedded IPv4). */
 function parseIPv6(text: string): bigint {
   let groups: string[];

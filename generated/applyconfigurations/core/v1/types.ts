@@ -24,7 +24,7 @@ export interface EndpointAddressApplyConfiguration {
 export interface EndpointPortApplyConfiguration {
   /** The port's name, a DNS label matching a ServicePort name; optional only when there is one port. */
   name?: string;
-  /** The port number of the endpoint. */
+  /** The port number of the endpoint, 1 to 65535. */
   port?: number;
   /** The IP protocol of the port. */
   protocol?: 'SCTP' | 'TCP' | 'UDP';
@@ -32,7 +32,7 @@ export interface EndpointPortApplyConfiguration {
   appProtocol?: string;
 }
 
-/** Addresses that share a set of ports; the endpoints are every address combined with every port. */
+/** Addresses that share a set of ports; the endpoints are every address combined with every port. Validated by the strategy (endpoints-validation.ts), as kube validates it in Go: kube's OpenAPI publishes none of its rules. */
 export interface EndpointSubsetApplyConfiguration {
   /** Addresses whose ports are ready; load balancers and clients may use them. */
   addresses?: EndpointAddressApplyConfiguration[];
