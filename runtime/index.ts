@@ -19,6 +19,7 @@ export type { AggregatedServerOptions } from './aggregated/options.js';
 // What generated/registry/<group>.ts declares and the runtime installs, and what a group declares
 // in apis/<group>/group.ts (admission plugins, REST overrides, the server that owns it).
 export type { APIGroupDeclaration, APIGroupDefinition, APIVersionDefinition, GroupServer, RESTOverride, RESTOverrideContext, RESTStorageOverride } from './registry/types.js';
+export type { GoTypeName, GoTypeNames } from './apimachinery/schema/typeddecode.js';
 export type { OpenAPIComponentsDocument, PrinterColumnDefinition, ResourceDefinition, Verb } from './apimachinery/definition/resource.js';
 export type { ProtobufPackage, MessageDescriptor, FieldDescriptor, FieldType, ScalarType, WellKnownType } from './apimachinery/serializer/protobuf/descriptor.js';
 

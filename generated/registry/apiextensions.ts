@@ -9,6 +9,7 @@ import apiextensionsV1OpenAPI from '../openapi/apiextensions/v1.json' with {
 import customResourceDefinitionV1Schema from '../schemas/apiextensions/v1/customresourcedefinition.json' with {
   type: 'json'
 };
+import { goTypeNames } from './go-type-names.js';
 import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the apiextensions.k8s.io API group. */
@@ -19,54 +20,7 @@ export const apiextensionsGroup = {
   storageVersion: "v1",
   versions: [
     {
-      goTypes: {
-        'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion': {
-          strategy: {
-            name: "v1.ConversionStrategyType",
-          },
-        },
-        'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition': {
-          status: {
-            name: "v1.ConditionStatus",
-          },
-          type: {
-            name: "v1.CustomResourceDefinitionConditionType",
-          },
-        },
-        'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec': {
-          scope: {
-            name: "v1.ResourceScope",
-          },
-        },
-        'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps': {
-          $schema: {
-            name: "v1.JSONSchemaURL",
-          },
-          'x-kubernetes-validations': {
-            name: "v1.ValidationRules",
-          },
-        },
-        'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule': {
-          reason: {
-            name: "v1.FieldValueErrorReason",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
-          operation: {
-            name: "v1.ManagedFieldsOperationType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-      },
+      goTypes: goTypeNames,
       name: "v1",
       openapi: apiextensionsV1OpenAPI,
       resources: [

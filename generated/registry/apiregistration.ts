@@ -8,6 +8,7 @@ import apiregistrationV1OpenAPI from '../openapi/apiregistration/v1.json' with {
 import aPIServiceV1Schema from '../schemas/apiregistration/v1/apiservice.json' with {
   type: 'json'
 };
+import { goTypeNames } from './go-type-names.js';
 import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the apiregistration.k8s.io API group. */
@@ -18,31 +19,7 @@ export const apiregistrationGroup = {
   storageVersion: "v1",
   versions: [
     {
-      goTypes: {
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
-          operation: {
-            name: "v1.ManagedFieldsOperationType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition': {
-          status: {
-            name: "v1.ConditionStatus",
-          },
-          type: {
-            name: "v1.APIServiceConditionType",
-          },
-        },
-      },
+      goTypes: goTypeNames,
       name: "v1",
       openapi: apiregistrationV1OpenAPI,
       resources: [

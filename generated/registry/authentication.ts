@@ -11,6 +11,7 @@ import selfSubjectReviewV1Schema from '../schemas/authentication/v1/selfsubjectr
 import tokenReviewV1Schema from '../schemas/authentication/v1/tokenreview.json' with {
   type: 'json'
 };
+import { goTypeNames } from './go-type-names.js';
 import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the authentication.k8s.io API group. */
@@ -21,30 +22,7 @@ export const authenticationGroup = {
   storageVersion: "v1",
   versions: [
     {
-      goTypes: {
-        'io.k8s.api.authentication.v1.UserInfo': {
-          extra: {
-            values: {
-              name: "v1.ExtraValue",
-            },
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
-          operation: {
-            name: "v1.ManagedFieldsOperationType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-      },
+      goTypes: goTypeNames,
       name: "v1",
       openapi: authenticationV1OpenAPI,
       protobuf: authenticationV1Protobuf,

@@ -17,6 +17,7 @@ import selfSubjectRulesReviewV1Schema from '../schemas/authorization/v1/selfsubj
 import subjectAccessReviewV1Schema from '../schemas/authorization/v1/subjectaccessreview.json' with {
   type: 'json'
 };
+import { goTypeNames } from './go-type-names.js';
 import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the authorization.k8s.io API group. */
@@ -27,35 +28,7 @@ export const authorizationGroup = {
   storageVersion: "v1",
   versions: [
     {
-      goTypes: {
-        'io.k8s.api.authorization.v1.SubjectAccessReviewSpec': {
-          extra: {
-            values: {
-              name: "v1.ExtraValue",
-            },
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement': {
-          operator: {
-            name: "v1.LabelSelectorOperator",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
-          operation: {
-            name: "v1.ManagedFieldsOperationType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-      },
+      goTypes: goTypeNames,
       name: "v1",
       openapi: authorizationV1OpenAPI,
       protobuf: authorizationV1Protobuf,

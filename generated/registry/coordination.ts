@@ -10,6 +10,7 @@ import { coordinationV1Protobuf } from '../protobuf/coordination/v1.js';
 import leaseV1Schema from '../schemas/coordination/v1/lease.json' with {
   type: 'json'
 };
+import { goTypeNames } from './go-type-names.js';
 import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the coordination.k8s.io API group. */
@@ -20,28 +21,7 @@ export const coordinationGroup = {
   storageVersion: "v1",
   versions: [
     {
-      goTypes: {
-        'io.k8s.api.coordination.v1.LeaseSpec': {
-          strategy: {
-            name: "v1.CoordinatedLeaseStrategy",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
-          operation: {
-            name: "v1.ManagedFieldsOperationType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-      },
+      goTypes: goTypeNames,
       name: "v1",
       openapi: coordinationV1OpenAPI,
       protobuf: coordinationV1Protobuf,

@@ -28,6 +28,7 @@ import serviceV1Schema from '../schemas/core/v1/service.json' with {
 import serviceAccountV1Schema from '../schemas/core/v1/serviceaccount.json' with {
   type: 'json'
 };
+import { goTypeNames } from './go-type-names.js';
 import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the core API group. */
@@ -38,100 +39,7 @@ export const coreGroup = {
   storageVersion: "v1",
   versions: [
     {
-      goTypes: {
-        'io.k8s.api.core.v1.EndpointPort': {
-          protocol: {
-            name: "v1.Protocol",
-          },
-        },
-        'io.k8s.api.core.v1.LoadBalancerIngress': {
-          ipMode: {
-            name: "v1.LoadBalancerIPMode",
-          },
-        },
-        'io.k8s.api.core.v1.NamespaceCondition': {
-          status: {
-            name: "v1.ConditionStatus",
-          },
-          type: {
-            name: "v1.NamespaceConditionType",
-          },
-        },
-        'io.k8s.api.core.v1.NamespaceSpec': {
-          finalizers: {
-            items: {
-              name: "v1.FinalizerName",
-            },
-          },
-        },
-        'io.k8s.api.core.v1.NamespaceStatus': {
-          phase: {
-            name: "v1.NamespacePhase",
-          },
-        },
-        'io.k8s.api.core.v1.ObjectReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.api.core.v1.PortStatus': {
-          protocol: {
-            name: "v1.Protocol",
-          },
-        },
-        'io.k8s.api.core.v1.Secret': {
-          type: {
-            name: "v1.SecretType",
-          },
-        },
-        'io.k8s.api.core.v1.ServicePort': {
-          protocol: {
-            name: "v1.Protocol",
-          },
-        },
-        'io.k8s.api.core.v1.ServiceSpec': {
-          externalTrafficPolicy: {
-            name: "v1.ServiceExternalTrafficPolicy",
-          },
-          internalTrafficPolicy: {
-            name: "v1.ServiceInternalTrafficPolicy",
-          },
-          ipFamilies: {
-            items: {
-              name: "v1.IPFamily",
-            },
-          },
-          ipFamilyPolicy: {
-            name: "v1.IPFamilyPolicy",
-          },
-          sessionAffinity: {
-            name: "v1.ServiceAffinity",
-          },
-          type: {
-            name: "v1.ServiceType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.Condition': {
-          status: {
-            name: "v1.ConditionStatus",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
-          operation: {
-            name: "v1.ManagedFieldsOperationType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-      },
+      goTypes: goTypeNames,
       name: "v1",
       openapi: coreV1OpenAPI,
       protobuf: coreV1Protobuf,

@@ -10,6 +10,7 @@ import { eventsV1Protobuf } from '../protobuf/events/v1.js';
 import eventV1Schema from '../schemas/events/v1/event.json' with {
   type: 'json'
 };
+import { goTypeNames } from './go-type-names.js';
 import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the events.k8s.io API group. */
@@ -20,28 +21,7 @@ export const eventsGroup = {
   storageVersion: "v1",
   versions: [
     {
-      goTypes: {
-        'io.k8s.api.core.v1.ObjectReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
-          operation: {
-            name: "v1.ManagedFieldsOperationType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-      },
+      goTypes: goTypeNames,
       name: "v1",
       openapi: eventsV1OpenAPI,
       protobuf: eventsV1Protobuf,

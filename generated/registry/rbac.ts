@@ -19,6 +19,7 @@ import roleV1Schema from '../schemas/rbac/v1/role.json' with {
 import roleBindingV1Schema from '../schemas/rbac/v1/rolebinding.json' with {
   type: 'json'
 };
+import { goTypeNames } from './go-type-names.js';
 import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the rbac.authorization.k8s.io API group. */
@@ -29,28 +30,7 @@ export const rbacGroup = {
   storageVersion: "v1",
   versions: [
     {
-      goTypes: {
-        'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement': {
-          operator: {
-            name: "v1.LabelSelectorOperator",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
-          operation: {
-            name: "v1.ManagedFieldsOperationType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-      },
+      goTypes: goTypeNames,
       name: "v1",
       openapi: rbacV1OpenAPI,
       protobuf: rbacV1Protobuf,

@@ -21,6 +21,7 @@ import flunderV1alpha1Schema from '../schemas/wardle/v1alpha1/flunder.json' with
 import flunderV1beta1Schema from '../schemas/wardle/v1beta1/flunder.json' with {
   type: 'json'
 };
+import { goTypeNames } from './go-type-names.js';
 import type { APIGroupDefinition } from 'kube-ts-apiserver/runtime';
 
 /** REST storage definition of the wardle.example.com API group. */
@@ -31,33 +32,7 @@ export const wardleGroup = {
   storageVersion: "v1alpha1",
   versions: [
     {
-      goTypes: {
-        'com.example.wardle.v1beta1.FlunderSpec': {
-          referenceType: {
-            name: "v1beta1.ReferenceType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.Condition': {
-          status: {
-            name: "v1.ConditionStatus",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
-          operation: {
-            name: "v1.ManagedFieldsOperationType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-      },
+      goTypes: goTypeNames,
       name: "v1beta1",
       openapi: wardleV1beta1OpenAPI,
       resources: [
@@ -131,33 +106,7 @@ export const wardleGroup = {
       ],
     },
     {
-      goTypes: {
-        'com.example.wardle.v1alpha1.FlunderSpec': {
-          referenceType: {
-            name: "v1alpha1.ReferenceType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.Condition': {
-          status: {
-            name: "v1.ConditionStatus",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
-          operation: {
-            name: "v1.ManagedFieldsOperationType",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-        'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': {
-          uid: {
-            name: "types.UID",
-          },
-        },
-      },
+      goTypes: goTypeNames,
       name: "v1alpha1",
       openapi: wardleV1alpha1OpenAPI,
       resources: [

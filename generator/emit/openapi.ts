@@ -29,18 +29,6 @@ export function openAPIDocument(model: ApiModel, group: GroupModel, version: Ver
     .addOpenApiVersion('3.0.0')
     .addTitle(group.name === '' ? 'Kubernetes core' : group.name)
     .addVersion(version.name);
-  for (const name of versionDefinitions(model, version)) {
-    const schema = toOpenAPI(model.definitions[name]!);
-    const kind = version.kinds.find((k) => k.definition === name);
-    if (kind !== undefined) (schema as SchemaObject)['x-kubernetes-group-version-kind'] = [gvk(group, version, kind.kind)];
-    builder.addSchema(name, schema);
-  }
-  for (const kind of version.kinds) builder.addSchema(`${kind.definition}List`, listSchema(group, version, kind));
-  return builder.getSpec();
-}
-
-/** The definitions a version's document holds (its kinds, what they reference, ListMeta), sorted. */
-export function versionDefinitions(model: ApiModel, version: VersionModel): string[] {
   const needed = new Set<string>();
   const visit = (name: string): void => {
     if (needed.has(name)) return;
@@ -51,7 +39,14 @@ export function versionDefinitions(model: ApiModel, version: VersionModel): stri
   };
   for (const kind of version.kinds) visit(kind.definition);
   visit(`${META_PACKAGE}.ListMeta`);
-  return [...needed].sort();
+  for (const name of [...needed].sort()) {
+    const schema = toOpenAPI(model.definitions[name]!);
+    const kind = version.kinds.find((k) => k.definition === name);
+    if (kind !== undefined) (schema as SchemaObject)['x-kubernetes-group-version-kind'] = [gvk(group, version, kind.kind)];
+    builder.addSchema(name, schema);
+  }
+  for (const kind of version.kinds) builder.addSchema(`${kind.definition}List`, listSchema(group, version, kind));
+  return builder.getSpec();
 }
 
 function gvk(group: GroupModel, version: VersionModel, kind: string): Record<string, string> {

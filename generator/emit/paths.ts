@@ -20,6 +20,8 @@ export const paths = {
   openapi: (g: GroupModel, v: VersionModel) => `${GENERATED}/openapi/${g.clientName}/${v.name}.json`,
   crd: (g: GroupModel, k: KindModel) => `${GENERATED}/crds/${g.name}_${k.plural}.yaml`,
   registry: (g: GroupModel) => `${GENERATED}/registry/${g.clientName}.ts`,
+  /** One table for every registry (no group's client name has a hyphen). */
+  goTypeNames: () => `${GENERATED}/registry/go-type-names.ts`,
   client: (g: GroupModel, v: VersionModel, k: KindModel) => `${GENERATED}/clientset/${g.clientName}/${v.name}/${k.kind.toLowerCase()}.ts`,
   applyConfiguration: (g: GroupModel, v: VersionModel, k: KindModel) => `${GENERATED}/applyconfigurations/${g.clientName}/${v.name}/${k.kind.toLowerCase()}.ts`,
   /** The structural schema extract<Kind> reads, for kinds imported from CRDs (source kinds use their schemas/ file). */

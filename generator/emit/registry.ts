@@ -3,7 +3,6 @@ import { lowerFirst, upperFirst } from '../model/names.js';
 import type { ApiModel, GroupModel, KindModel, VersionModel } from '../model/types.js';
 import { exportConst, RawCode } from '../print/typescript.js';
 import type { OutputFile } from './output.js';
-import { versionDefinitions } from './openapi.js';
 import { paths } from './paths.js';
 import { protobufConstName } from './protobuf.js';
 import { Imports } from './ts.js';
@@ -18,28 +17,47 @@ import { ZeroValues } from './zero-value.js';
  */
 export function emitRegistries(model: ApiModel): OutputFile[] {
   const zeros = new ZeroValues(model);
-  return model.groups
-    .filter((g) => g.origin === 'source' && g.versions.some((v) => v.kinds.length > 0))
-    .map((g): OutputFile => ({ path: paths.registry(g), format: 'ts', structure: registryFile(model, g, zeros) }));
+  const groups = model.groups.filter((g) => g.origin === 'source' && g.versions.some((v) => v.kinds.length > 0));
+  const goTypes = groups.length > 0 && Object.keys(model.goTypes ?? {}).length > 0 ? model.goTypes : undefined;
+  return [
+    ...(goTypes === undefined ? [] : [{ path: paths.goTypeNames(), format: 'ts' as const, structure: goTypeNamesFile(goTypes) }]),
+    ...groups.map((g): OutputFile => ({ path: paths.registry(g), format: 'ts', structure: registryFile(g, zeros, goTypes !== undefined) })),
+  ];
 }
 
-/** The Go type names of the fields of the version's OpenAPI document that are named types, when it has any. */
-function goTypesOf(model: ApiModel, version: VersionModel): { goTypes?: Record<string, unknown> } {
-  const goTypes: Record<string, unknown> = {};
-  for (const name of versionDefinitions(model, version)) {
-    const fields = model.goTypes?.[name];
-    if (fields !== undefined) goTypes[name] = fields;
-  }
-  return Object.keys(goTypes).length === 0 ? {} : { goTypes };
+/** The name of the one table of Go type names, which every version of every registry refers to. */
+const GO_TYPE_NAMES = 'goTypeNames';
+
+/**
+ * The Go type names of every definition's fields that are named types, by definition name: one
+ * table, since the meta types every version's document holds would otherwise repeat in each. A
+ * version's typed decoding only looks up the definitions of its own document.
+ */
+function goTypeNamesFile(goTypes: NonNullable<ApiModel['goTypes']>): SourceFileStructure {
+  const imports = new Imports(paths.goTypeNames());
+  imports.add(paths.runtimeRegistry, 'GoTypeNames', { typeOnly: true });
+  return {
+    kind: StructureKind.SourceFile,
+    statements: [
+      ...imports.structures(),
+      exportConst({
+        name: GO_TYPE_NAMES,
+        doc: 'How Go names the fields of named types (`v1.ServiceType` where a schema says string), by definition and field.',
+        value: goTypes,
+        satisfies: 'GoTypeNames',
+      }),
+    ],
+  };
 }
 
 export function registryConstName(group: GroupModel): string {
   return `${group.clientName}Group`;
 }
 
-function registryFile(model: ApiModel, group: GroupModel, zeros: ZeroValues): SourceFileStructure {
+function registryFile(group: GroupModel, zeros: ZeroValues, withGoTypes: boolean): SourceFileStructure {
   const file = paths.registry(group);
   const imports = new Imports(file);
+  const goTypes = withGoTypes ? { goTypes: new RawCode(imports.add(paths.goTypeNames(), GO_TYPE_NAMES)) } : {};
   imports.add(paths.runtimeRegistry, 'APIGroupDefinition', { typeOnly: true });
   const versions = group.versions
     .filter((v) => v.kinds.length > 0)
@@ -47,7 +65,7 @@ function registryFile(model: ApiModel, group: GroupModel, zeros: ZeroValues): So
       name: v.name,
       ...(v.deprecation === undefined ? {} : { deprecation: { warning: v.deprecation.warning ?? defaultWarning(group, v) } }),
       openapi: new RawCode(imports.addJSON(paths.openapi(group, v), `${lowerFirst(group.clientName)}${upperFirst(v.name)}OpenAPI`)),
-      ...goTypesOf(model, v),
+      ...goTypes,
       resources: v.kinds.map((k) => resource(group, v, k, imports, zeros)),
       ...(v.protobuf.length === 0 ? {} : { protobuf: new RawCode(imports.add(paths.protobuf(group, v), protobufConstName(group, v))) }),
     }));

@@ -88,11 +88,16 @@ describe('Go type names of type aliases', () => {
     assert.deepEqual(model.goTypes?.['io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry']?.['operation'], { name: 'v1.ManagedFieldsOperationType' });
   });
 
-  test("the registry gives each version the names of its document's definitions", () => {
-    const [file] = emitRegistries(model).filter((f) => f.path.endsWith('/t.ts'));
-    assert.ok(file);
-    const text = printFile(file).text;
-    assert.match(text, /goTypes: \{\n\s+'com\.example\.t\.v1\.WidgetSpec': \{/);
-    assert.match(text, /'io\.k8s\.apimachinery\.pkg\.apis\.meta\.v1\.ObjectMeta': \{\n\s+uid: \{\n\s+name: "types\.UID",/);
+  test('one table holds the names, and every version of the registry refers to it', () => {
+    const files = emitRegistries(model);
+    const table = files.find((f) => f.path === 'generated/registry/go-type-names.ts');
+    const registry = files.find((f) => f.path === 'generated/registry/t.ts');
+    assert.ok(table && registry);
+    const tableText = printFile(table).text;
+    assert.match(tableText, /export const goTypeNames = \{\n\s+'com\.example\.t\.v1\.WidgetSpec': \{/);
+    assert.match(tableText, /'io\.k8s\.apimachinery\.pkg\.apis\.meta\.v1\.ObjectMeta': \{\n\s+uid: \{\n\s+name: "types\.UID",/);
+    const registryText = printFile(registry).text;
+    assert.match(registryText, /import \{ goTypeNames \} from '\.\/go-type-names\.js';/);
+    assert.match(registryText, /goTypes: goTypeNames,/);
   });
 });

@@ -33,13 +33,14 @@ export function validateEndpointSubsets(ep: Endpoints): FieldError[] {
 
 function validateEndpointAddress(address: EndpointAddress, path: string): FieldError[] {
   const ip = address.ip ?? '';
-  const errs = isValidIP(ip, `${path}.ip`);
+  const isIP = parseIPSloppy(ip) !== undefined;
+  const errs: FieldError[] = isIP ? [] : [ipSyntaxError(ip, `${path}.ip`)];
   const hostname = address.hostname ?? '';
   if (hostname !== '') errs.push(...invalid(isDNS1123Label(hostname), `${path}.hostname`, hostname));
   // A pointer in Go: an empty nodeName that was sent is checked too.
   if (address.nodeName !== undefined && address.nodeName !== null) errs.push(...invalid(isDNS1123Subdomain(address.nodeName), `${path}.nodeName`, address.nodeName));
   // ValidateNonSpecialIP's own parse: an address that is no IP is reported a second time.
-  if (parseIPSloppy(ip) === undefined) errs.push({ type: 'FieldValueInvalid', field: `${path}.ip`, badValue: ip, detail: 'must be a valid IP address' });
+  if (!isIP) errs.push({ type: 'FieldValueInvalid', field: `${path}.ip`, badValue: ip, detail: 'must be a valid IP address' });
   return errs;
 }
 
@@ -58,7 +59,11 @@ function validateEndpointPort(port: EndpointPort, requireName: boolean, path: st
 
 /** validation.IsValidIP: an IPv4 or IPv6 address (IPv4 octets may have leading zeros). */
 export function isValidIP(ip: string, field: string): FieldError[] {
-  return parseIPSloppy(ip) === undefined ? [{ type: 'FieldValueInvalid', field, badValue: ip, detail: 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)' }] : [];
+  return parseIPSloppy(ip) === undefined ? [ipSyntaxError(ip, field)] : [];
+}
+
+function ipSyntaxError(ip: string, field: string): FieldError {
+  return { type: 'FieldValueInvalid', field, badValue: ip, detail: 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)' };
 }
 
 /**
